@@ -1,0 +1,250 @@
+//! Reading an agent file: front matter between `---` lines, then the system prompt.
+
+use serde::Deserialize;
+
+use crate::agent::duration::parse_duration_ms;
+use crate::agent::{AgentDefinition, AgentFileError, BUILTIN_TOOLS, OnTimeout, ProviderKind, QuestionPolicy};
+use crate::conversation::ASK_USER_QUESTION;
+
+/// Largest agent file read, in bytes.
+pub const AGENT_FILE_MAX_BYTES: usize = 256 * 1024;
+/// Longest question timeout an agent may set.
+const MAX_TIMEOUT_MS: u64 = 365 * 86_400_000;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrontMatter {
+    name: Option<String>,
+    description: Option<String>,
+    provider: Option<ProviderKind>,
+    model: Option<String>,
+    script: Option<String>,
+    #[serde(default)]
+    tools: Vec<String>,
+    questions: Option<bool>,
+    question_timeout: Option<Timeout>,
+    on_timeout: Option<OnTimeout>,
+    default_answer: Option<String>,
+    callback_url: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Timeout {
+    Seconds(u64),
+    Text(String),
+}
+
+impl AgentDefinition {
+    /// Reads an agent file's text. Errors name the file line to look at.
+    pub fn parse(text: &str) -> Result<AgentDefinition, AgentFileError> {
+        if text.len() > AGENT_FILE_MAX_BYTES {
+            return Err(error(None, format!("the file is {} bytes; the limit is {AGENT_FILE_MAX_BYTES}", text.len())));
+        }
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let (yaml, body) = split_front_matter(text)?;
+        let front: FrontMatter = serde_norway::from_str(yaml).map_err(|err| {
+            // The front matter starts on the file's second line.
+            let line = err.location().map(|l| l.line() + 1);
+            let message = err.to_string();
+            let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+            error(line, message)
+        })?;
+        let line_of =
+            |key: &str| yaml.lines().position(|l| l.trim_start().starts_with(&format!("{key}:"))).map(|i| i + 2);
+        let name =
+            front.name.ok_or_else(|| error(Some(1), "the front matter needs a name, e.g. `name: researcher`"))?;
+        check_name(&name).map_err(|m| error(line_of("name"), m))?;
+        let questions = front.questions.unwrap_or(true);
+        for tool in &front.tools {
+            if tool == ASK_USER_QUESTION {
+                if !questions {
+                    return Err(error(
+                        line_of("tools"),
+                        "lists ask_user_question but `questions: false` removes it; drop one of the two",
+                    ));
+                }
+            } else if !BUILTIN_TOOLS.contains(&tool.as_str()) {
+                return Err(error(
+                    line_of("tools"),
+                    format!("unknown tool {tool:?}; available: {}", BUILTIN_TOOLS.join(", ")),
+                ));
+            }
+        }
+        let timeout_ms = match front.question_timeout {
+            None => None,
+            Some(timeout) => {
+                let ms = match timeout {
+                    Timeout::Seconds(s) => s.checked_mul(1000).ok_or_else(|| "too long a duration".to_owned()),
+                    Timeout::Text(text) => parse_duration_ms(&text),
+                }
+                .map_err(|m| error(line_of("question_timeout"), format!("question_timeout: {m}")))?;
+                if ms == 0 || ms > MAX_TIMEOUT_MS {
+                    return Err(error(line_of("question_timeout"), "question_timeout must be between 1s and 365d"));
+                }
+                Some(ms)
+            }
+        };
+        let on_timeout = front.on_timeout.unwrap_or_default();
+        if on_timeout == OnTimeout::Default && front.default_answer.as_deref().is_none_or(|a| a.trim().is_empty()) {
+            return Err(error(line_of("on_timeout"), "on_timeout: default needs a default_answer"));
+        }
+        if let Some(url) = &front.callback_url {
+            check_url(url).map_err(|m| error(line_of("callback_url"), m))?;
+        }
+        Ok(AgentDefinition {
+            name,
+            description: front.description,
+            provider: front.provider,
+            model: front.model,
+            script: front.script,
+            tools: front.tools.into_iter().filter(|t| t != ASK_USER_QUESTION).collect(),
+            questions,
+            question_policy: QuestionPolicy { timeout_ms, on_timeout, default_answer: front.default_answer },
+            callback_url: front.callback_url,
+            system_prompt: body.trim().to_owned(),
+        })
+    }
+}
+
+fn error(line: Option<usize>, message: impl Into<String>) -> AgentFileError {
+    AgentFileError { line, message: message.into() }
+}
+
+/// Splits `---\n<yaml>\n---\n<body>`.
+fn split_front_matter(text: &str) -> Result<(&str, &str), AgentFileError> {
+    let missing = || {
+        error(Some(1), "an agent file starts with a front matter block: a line `---`, YAML fields, and another `---`")
+    };
+    let first_line_end = text.find('\n').ok_or_else(missing)?;
+    if text[..first_line_end].trim_end() != "---" {
+        return Err(missing());
+    }
+    let rest = &text[first_line_end + 1..];
+    let mut offset = 0;
+    for line in rest.split_inclusive('\n') {
+        if line.trim_end() == "---" {
+            return Ok((&rest[..offset], &rest[offset + line.len()..]));
+        }
+        offset += line.len();
+    }
+    Err(error(None, "the front matter is not closed: add a line `---` after the last field"))
+}
+
+fn check_name(name: &str) -> Result<(), String> {
+    let valid = !name.is_empty()
+        && name.len() <= 64
+        && name.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    if valid {
+        Ok(())
+    } else {
+        Err(format!(
+            "name {name:?} must be 1 to 64 lower-case letters, digits, '-' or '_', starting with a letter or digit"
+        ))
+    }
+}
+
+fn check_url(url: &str) -> Result<(), String> {
+    let has_scheme = url.starts_with("https://") || url.starts_with("http://");
+    if !has_scheme || url.len() > 2048 || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(format!("callback_url {url:?} must be an http:// or https:// URL without spaces"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FULL: &str = "---\nname: researcher\ndescription: Finds sources\nprovider: anthropic\nmodel: claude-sonnet-4-5\ntools: [read_file, spawn_agent]\nquestion_timeout: 2h\non_timeout: default\ndefault_answer: Use your judgement\ncallback_url: https://example.com/hook\n---\nYou are careful.\n\nCite sources.\n";
+
+    #[test]
+    fn reads_every_field() {
+        let agent = AgentDefinition::parse(FULL).unwrap();
+        assert_eq!(agent.name, "researcher");
+        assert_eq!(agent.provider, Some(ProviderKind::Anthropic));
+        assert_eq!(agent.model.as_deref(), Some("claude-sonnet-4-5"));
+        assert_eq!(agent.tools, vec!["read_file", "spawn_agent"]);
+        assert!(agent.questions);
+        assert_eq!(agent.question_policy.timeout_ms, Some(7_200_000));
+        assert_eq!(agent.question_policy.on_timeout, OnTimeout::Default);
+        assert_eq!(agent.question_policy.default_answer.as_deref(), Some("Use your judgement"));
+        assert_eq!(agent.callback_url.as_deref(), Some("https://example.com/hook"));
+        assert_eq!(agent.system_prompt, "You are careful.\n\nCite sources.");
+    }
+
+    #[test]
+    fn minimal_file_gets_defaults() {
+        let agent = AgentDefinition::parse("---\nname: tiny\n---\n").unwrap();
+        assert_eq!(agent.provider, None);
+        assert!(agent.questions);
+        assert_eq!(agent.question_policy, QuestionPolicy::default());
+        assert_eq!(agent.system_prompt, "");
+    }
+
+    #[test]
+    fn questions_false_removes_the_tool() {
+        let agent = AgentDefinition::parse(
+            "---\nname: hook\nquestions: false\nquestion_timeout: 90\n---\nWork from the payload.",
+        )
+        .unwrap();
+        assert!(!agent.questions);
+        assert_eq!(agent.question_policy.timeout_ms, Some(90_000));
+        let err =
+            AgentDefinition::parse("---\nname: hook\nquestions: false\ntools: [ask_user_question]\n---\n").unwrap_err();
+        assert_eq!(err.line, Some(4));
+    }
+
+    fn err(text: &str) -> String {
+        AgentDefinition::parse(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        assert!(
+            err("---\nname: a\nmodle: x\n---\n").starts_with("line 3: unknown field `modle`"),
+            "{}",
+            err("---\nname: a\nmodle: x\n---\n")
+        );
+        assert!(
+            err("---\nname: a\non_timeout: retry\n---\n").starts_with("line 3: on_timeout: unknown variant `retry`"),
+            "{}",
+            err("---\nname: a\non_timeout: retry\n---\n")
+        );
+        assert!(err("---\nname: a\nprovider: gemini\n---\n").starts_with("line 3: provider: unknown variant `gemini`"));
+        assert_eq!(
+            err("---\nname: a\ntools: [shell]\n---\n"),
+            "line 3: unknown tool \"shell\"; available: read_file, write_file, list_files, spawn_agent"
+        );
+        assert_eq!(
+            err("---\nname: a\nquestion_timeout: soon\n---\n"),
+            "line 3: question_timeout: \"soon\" is not a duration; write a number and a unit such as 90s, 15m, 2h or 7d"
+        );
+        assert_eq!(
+            err("---\nname: a\n\non_timeout: default\n---\n"),
+            "line 4: on_timeout: default needs a default_answer"
+        );
+        assert_eq!(
+            err("---\nname: Big Name\n---\n"),
+            "line 2: name \"Big Name\" must be 1 to 64 lower-case letters, digits, '-' or '_', starting with a letter or digit"
+        );
+        assert_eq!(err("---\ndescription: x\n---\n"), "line 1: the front matter needs a name, e.g. `name: researcher`");
+        assert!(err("---\nname: a\ncallback_url: ftp://x\n---\n").starts_with("line 3: callback_url"));
+    }
+
+    #[test]
+    fn broken_structure_is_explained() {
+        assert!(err("name: a\n").starts_with("line 1: an agent file starts with a front matter block"));
+        assert_eq!(err("---\nname: a\n"), "the front matter is not closed: add a line `---` after the last field");
+        assert!(err("---\nname: [unclosed\n---\n").starts_with("line "), "{}", err("---\nname: [unclosed\n---\n"));
+        assert!(AgentDefinition::parse(&"x".repeat(AGENT_FILE_MAX_BYTES + 1)).is_err());
+    }
+
+    #[test]
+    fn windows_line_endings_and_bom_are_fine() {
+        let agent = AgentDefinition::parse("\u{feff}---\r\nname: win\r\n---\r\nHello\r\n").unwrap();
+        assert_eq!(agent.name, "win");
+        assert_eq!(agent.system_prompt, "Hello");
+    }
+}

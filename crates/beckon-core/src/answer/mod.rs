@@ -1,0 +1,134 @@
+//! What a person answers: one [`Answer`] per question of a request, checked against it.
+
+mod from_text;
+mod validate;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::json_reader::{object, type_name};
+use crate::problem::{Problems, index};
+use crate::question::QuestionRequest;
+
+/// The answer to one question.
+///
+/// A choice question takes `selected` labels (exactly one when single-select, one or more when
+/// multi-select) and/or an `other` free text; a free-form question takes a `value` that fits
+/// its schema. Either may carry a `comment`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Answer {
+    /// Chosen option labels, in the order chosen.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub selected: Vec<String>,
+    /// An "Other" answer written by the person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other: Option<String>,
+    /// The value of a free-form answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+    /// Anything the person wants to add.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
+impl Answer {
+    /// Picks one or more options.
+    pub fn select<I: IntoIterator<Item = S>, S: Into<String>>(labels: I) -> Self {
+        Self { selected: labels.into_iter().map(Into::into).collect(), ..Self::default() }
+    }
+
+    /// An "Other" free-text answer.
+    pub fn other(text: impl Into<String>) -> Self {
+        Self { other: Some(text.into()), ..Self::default() }
+    }
+
+    /// A free-form value.
+    pub fn value(value: Value) -> Self {
+        Self { value: Some(value), ..Self::default() }
+    }
+
+    /// Adds a comment.
+    pub fn with_comment(mut self, comment: impl Into<String>) -> Self {
+        self.comment = Some(comment.into());
+        self
+    }
+}
+
+/// The answers to a whole request, one per question, in the request's order.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Answers(Vec<Answer>);
+
+const ANSWER_FIELDS: [&str; 4] = ["selected", "other", "value", "comment"];
+
+impl Answers {
+    /// Answers checked against `request`.
+    pub fn new(answers: Vec<Answer>, request: &QuestionRequest) -> Result<Self, Problems> {
+        let answers = Self(answers);
+        answers.validate(request).map(|()| answers)
+    }
+
+    /// Answers that have not been checked yet; call [`validate`](Self::validate) before use.
+    pub fn unchecked(answers: Vec<Answer>) -> Self {
+        Self(answers)
+    }
+
+    /// The answers, one per question.
+    pub fn items(&self) -> &[Answer] {
+        &self.0
+    }
+
+    /// Reads answers given as JSON (an array, one entry per question) and checks them against
+    /// `request`, reporting every problem at its path (`answers[1].selected[0]`). An entry may
+    /// also be a plain string, read as by [`Answer::from_text`].
+    pub fn parse(value: &Value, request: &QuestionRequest) -> Result<Self, Problems> {
+        let mut problems = Problems::new();
+        let Some(entries) = value.as_array() else {
+            return Err(Problems::one(
+                "answers",
+                format!("must be an array with one answer per question, not {}", type_name(value)),
+            ));
+        };
+        let mut answers = Vec::with_capacity(entries.len());
+        for (i, entry) in entries.iter().enumerate().take(request.items().len() + 1) {
+            let path = index("answers", i);
+            if let (Value::String(text), Some(item)) = (entry, request.items().get(i)) {
+                answers.push(Answer::from_text(item, text));
+                continue;
+            }
+            let Some(fields) = object(entry, &path, &ANSWER_FIELDS, &mut problems) else { continue };
+            let selected = match fields.array("selected", &mut problems) {
+                None => Vec::new(),
+                Some(labels) => labels
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(j, label)| {
+                        let text = label.as_str();
+                        if text.is_none() {
+                            problems.push(
+                                index(&fields.path("selected"), j),
+                                format!("must be an option label (a string), not {}", type_name(label)),
+                            );
+                        }
+                        text.map(str::to_owned)
+                    })
+                    .collect(),
+            };
+            answers.push(Answer {
+                selected,
+                other: fields.string("other", &mut problems).map(str::to_owned),
+                value: fields.get("value").cloned(),
+                comment: fields.string("comment", &mut problems).map(str::to_owned),
+            });
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let answers = Self(answers);
+        if entries.len() != answers.0.len() {
+            return Err(validate::count_problem(entries.len(), request));
+        }
+        answers.validate(request).map(|()| answers)
+    }
+}

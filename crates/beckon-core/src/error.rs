@@ -1,0 +1,30 @@
+//! The crate's one error type.
+
+use crate::agent::AgentFileError;
+use crate::conversation::TransitionError;
+use crate::problem::Problems;
+
+/// Anything the domain can refuse.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A question request or an answer broke the rules; every problem is listed.
+    #[error("{0}")]
+    Invalid(#[from] Problems),
+    /// The conversation cannot take that event in its current state.
+    #[error(transparent)]
+    Transition(#[from] TransitionError),
+    /// An agent definition file could not be read.
+    #[error(transparent)]
+    AgentFile(#[from] AgentFileError),
+    /// A text that should be an id is not one.
+    #[error("{field}: {value:?} is not a valid id (expected a UUID such as 0190f1d2-7a3b-7c4d-8e5f-6a7b8c9d0e1f)")]
+    InvalidId {
+        /// What the id was for (`request_id`, `session_id`).
+        field: &'static str,
+        /// The text given, truncated.
+        value: String,
+    },
+}
+
+/// Results in this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,87 @@
+//! Beckon's own ids: UUIDs (v7 when Beckon makes them), stored and sent as text.
+//!
+//! Provider `tool_use_id`s can repeat across sessions and providers; these never do, and every
+//! answer names one. The domain never makes ids itself: they arrive on events.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::error::Error;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident, $field:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(Uuid);
+
+        impl $name {
+            /// Wraps a UUID made by the caller (the runtime makes v7 ones).
+            pub const fn from_uuid(uuid: Uuid) -> Self {
+                Self(uuid)
+            }
+
+            /// The UUID inside.
+            pub const fn as_uuid(&self) -> &Uuid {
+                &self.0
+            }
+
+            /// Parses the textual form, naming the field in the error.
+            pub fn parse(text: &str) -> Result<Self, Error> {
+                Uuid::try_parse(text).map(Self).map_err(|_| Error::InvalidId {
+                    field: $field,
+                    value: text.chars().take(64).collect(),
+                })
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.hyphenated().fmt(f)
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = Error;
+
+            fn from_str(text: &str) -> Result<Self, Error> {
+                Self::parse(text)
+            }
+        }
+    };
+}
+
+id_type!(
+    /// The id of one `ask_user_question` call (one question request).
+    RequestId,
+    "request_id"
+);
+id_type!(
+    /// The id of one agent session.
+    SessionId,
+    "session_id"
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_prints_the_hyphenated_form() {
+        let text = "0190f1d2-7a3b-7c4d-8e5f-6a7b8c9d0e1f";
+        let id: RequestId = text.parse().unwrap();
+        assert_eq!(id.to_string(), text);
+        assert_eq!(serde_json::to_string(&id).unwrap(), format!("\"{text}\""));
+    }
+
+    #[test]
+    fn refuses_text_that_is_not_a_uuid_and_names_the_field() {
+        let err = SessionId::parse("../../etc/passwd").unwrap_err();
+        assert!(err.to_string().starts_with("session_id: \"../../etc/passwd\" is not a valid id"), "{err}");
+        assert!(RequestId::parse("").is_err());
+        assert!(RequestId::parse("0190f1d2-7a3b-7c4d-8e5f-6a7b8c9d0e1").is_err());
+    }
+}

@@ -1,0 +1,261 @@
+//! How a question ends, and the tool result the agent's model receives for it.
+//!
+//! Outcomes are typed, never an empty answer: answered, declined (the person chose not to
+//! answer), expired (the deadline passed), cancelled (the session was cancelled).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::answer::Answers;
+use crate::question::{QuestionItem, QuestionRequest};
+
+/// The way a question was resolved.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Outcome {
+    /// The person answered.
+    Answered {
+        /// One answer per question.
+        answers: Answers,
+    },
+    /// The person chose not to answer; the agent goes on without.
+    Declined {
+        /// Why, if the person said.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// The deadline passed with no answer.
+    Expired {
+        /// The agent's default answer, when its policy is to use one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        default_answer: Option<Answers>,
+    },
+    /// The session was cancelled while the question waited.
+    Cancelled {
+        /// Why, if known.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+}
+
+/// The outcome's kind, which is also the question's final status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeKind {
+    /// See [`Outcome::Answered`].
+    Answered,
+    /// See [`Outcome::Declined`].
+    Declined,
+    /// See [`Outcome::Expired`].
+    Expired,
+    /// See [`Outcome::Cancelled`].
+    Cancelled,
+}
+
+impl OutcomeKind {
+    /// The lower-case name, as stored and sent.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Answered => "answered",
+            Self::Declined => "declined",
+            Self::Expired => "expired",
+            Self::Cancelled => "cancelled",
+        }
+    }
+
+    /// Reads the lower-case name.
+    pub fn parse(text: &str) -> Option<Self> {
+        [Self::Answered, Self::Declined, Self::Expired, Self::Cancelled].into_iter().find(|k| k.as_str() == text)
+    }
+}
+
+impl fmt::Display for OutcomeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Outcome {
+    /// Which kind of outcome this is.
+    pub fn kind(&self) -> OutcomeKind {
+        match self {
+            Self::Answered { .. } => OutcomeKind::Answered,
+            Self::Declined { .. } => OutcomeKind::Declined,
+            Self::Expired { .. } => OutcomeKind::Expired,
+            Self::Cancelled { .. } => OutcomeKind::Cancelled,
+        }
+    }
+}
+
+/// A tool result's text and whether it reports an error.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolResultText {
+    /// The content the model reads: always a JSON object.
+    pub content: String,
+    /// True when the call did not achieve its purpose (the session was cancelled).
+    pub is_error: bool,
+}
+
+/// Renders the tool result the model receives for `request` resolved with `outcome`.
+///
+/// Answered: `{"outcome":"answered","answers":{"<question text>":"Label" | "A, B" | "<other
+/// text>"},"comments":{...}}`, keyed by the full question text with multi-select labels
+/// comma-joined, as Claude Code's clients expect. Other outcomes carry `outcome` and one
+/// sentence saying what happened and what to do.
+pub fn render_tool_result(request: &QuestionRequest, outcome: &Outcome) -> ToolResultText {
+    let (value, is_error) = match outcome {
+        Outcome::Answered { answers } => {
+            let (answers, comments) = keyed_answers(request, answers);
+            (json!({"outcome": "answered", "answers": answers, "comments": comments}), false)
+        }
+        Outcome::Declined { reason } => {
+            let mut message = String::from("The person chose not to answer.");
+            if let Some(reason) = reason.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+                message.push_str(&format!(" Their reason: {reason}"));
+            }
+            message.push_str(
+                " Continue without their input: make a reasonable choice and say which you made, or stop if you cannot go on without it. Do not ask the same question again.",
+            );
+            (json!({"outcome": "declined", "message": message}), false)
+        }
+        Outcome::Expired { default_answer: Some(answers) } => {
+            let (answers, comments) = keyed_answers(request, answers);
+            let message = "Nobody answered before the deadline, so the default answer configured for you was used. Continue with it, and mention in your result that it was a default.";
+            (json!({"outcome": "expired", "answers": answers, "comments": comments, "message": message}), false)
+        }
+        Outcome::Expired { default_answer: None } => {
+            let message = "Nobody answered before the deadline. Continue without their input: make a reasonable choice and say which you made, or stop if you cannot go on without it.";
+            (json!({"outcome": "expired", "message": message}), false)
+        }
+        Outcome::Cancelled { reason } => {
+            let mut message = String::from("The session was cancelled while this question waited for an answer.");
+            if let Some(reason) = reason.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+                message.push_str(&format!(" Reason: {reason}"));
+            }
+            message.push_str(" Stop working on this task.");
+            (json!({"outcome": "cancelled", "message": message}), true)
+        }
+    };
+    ToolResultText { content: value.to_string(), is_error }
+}
+
+/// The answers and comments keyed by full question text.
+fn keyed_answers(request: &QuestionRequest, answers: &Answers) -> (Map<String, Value>, Map<String, Value>) {
+    let mut by_question = Map::new();
+    let mut comments = Map::new();
+    for (item, answer) in request.items().iter().zip(answers.items()) {
+        let value = match item {
+            QuestionItem::Choice(_) => {
+                let mut parts: Vec<&str> = answer.selected.iter().map(String::as_str).collect();
+                parts.extend(answer.other.as_deref().map(str::trim));
+                Value::String(parts.join(", "))
+            }
+            QuestionItem::FreeForm(_) => answer.value.clone().unwrap_or(Value::Null),
+        };
+        by_question.insert(item.question().to_owned(), value);
+        if let Some(comment) = answer.comment.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+            comments.insert(item.question().to_owned(), Value::String(comment.to_owned()));
+        }
+    }
+    (by_question, comments)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::answer::Answer;
+
+    fn request() -> QuestionRequest {
+        QuestionRequest::parse(&json!({"questions": [
+            {"question": "Which style?", "header": "Style", "options": [{"label": "Haiku"}, {"label": "Sonnet"}]},
+            {"question": "Which tones?", "header": "Tone", "multiSelect": true, "options": [{"label": "Warm"}, {"label": "Wry"}, {"label": "Dark"}]},
+            {"question": "How many lines?", "schema": {"type": "integer"}}
+        ]}))
+        .unwrap()
+    }
+
+    fn rendered(outcome: &Outcome) -> Value {
+        serde_json::from_str(&render_tool_result(&request(), outcome).content).unwrap()
+    }
+
+    #[test]
+    fn answers_are_keyed_by_question_text_and_multi_select_is_comma_joined() {
+        let answers = Answers::new(
+            vec![
+                Answer::select(["Haiku"]).with_comment("short please"),
+                Answer {
+                    selected: vec!["Warm".into(), "Dark".into()],
+                    other: Some("hopeful".into()),
+                    ..Answer::default()
+                },
+                Answer::value(json!(3)),
+            ],
+            &request(),
+        )
+        .unwrap();
+        assert_eq!(
+            rendered(&Outcome::Answered { answers }),
+            json!({
+                "outcome": "answered",
+                "answers": {"Which style?": "Haiku", "Which tones?": "Warm, Dark, hopeful", "How many lines?": 3},
+                "comments": {"Which style?": "short please"}
+            })
+        );
+    }
+
+    #[test]
+    fn other_text_stands_alone_when_nothing_is_selected() {
+        let answers =
+            Answers::new(vec![Answer::other("Limerick"), Answer::select(["Wry"]), Answer::value(json!(5))], &request())
+                .unwrap();
+        assert_eq!(rendered(&Outcome::Answered { answers })["answers"]["Which style?"], json!("Limerick"));
+    }
+
+    #[test]
+    fn other_outcomes_carry_one_sentence_and_never_an_empty_answer() {
+        for outcome in [
+            Outcome::Declined { reason: Some("not my call".into()) },
+            Outcome::Expired { default_answer: None },
+            Outcome::Cancelled { reason: None },
+        ] {
+            let value = rendered(&outcome);
+            assert_eq!(value["outcome"], json!(outcome.kind().as_str()));
+            assert!(value.get("answers").is_none(), "{value}");
+            let message = value["message"].as_str().unwrap();
+            assert!(message.len() > 40, "{message}");
+        }
+        assert!(
+            rendered(&Outcome::Declined { reason: Some("not my call".into()) })["message"]
+                .as_str()
+                .unwrap()
+                .contains("not my call")
+        );
+        assert!(render_tool_result(&request(), &Outcome::Cancelled { reason: None }).is_error);
+        assert!(!render_tool_result(&request(), &Outcome::Declined { reason: None }).is_error);
+    }
+
+    #[test]
+    fn an_expiry_with_a_default_answer_says_so() {
+        let default = Answers::new(
+            vec![Answer::select(["Sonnet"]), Answer::select(["Warm"]), Answer::value(json!(14))],
+            &request(),
+        )
+        .unwrap();
+        let value = rendered(&Outcome::Expired { default_answer: Some(default) });
+        assert_eq!(value["answers"]["Which style?"], json!("Sonnet"));
+        assert!(value["message"].as_str().unwrap().contains("default"));
+    }
+
+    #[test]
+    fn outcomes_serialize_with_their_kind() {
+        let outcome = Outcome::Declined { reason: None };
+        assert_eq!(serde_json::to_value(&outcome).unwrap(), json!({"outcome": "declined"}));
+        let back: Outcome =
+            serde_json::from_value(json!({"outcome": "answered", "answers": [{"selected": ["A"]}]})).unwrap();
+        assert_eq!(back.kind(), OutcomeKind::Answered);
+        assert_eq!(OutcomeKind::parse("expired"), Some(OutcomeKind::Expired));
+        assert_eq!(OutcomeKind::parse("pending"), None);
+    }
+}

@@ -1,0 +1,351 @@
+//! The request types and their one reader.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value, json};
+
+use crate::json_reader::{Fields, object, type_name};
+use crate::limits::{
+    DESCRIPTION_MAX_BYTES, HEADER_MAX_CHARS, LABEL_MAX_BYTES, MAX_OPTIONS, MAX_QUESTIONS, MIN_OPTIONS, MIN_QUESTIONS,
+    QUESTION_MAX_BYTES, REQUEST_MAX_BYTES,
+};
+use crate::problem::{Problems, index};
+use crate::question::schema::FieldSchema;
+use crate::text::{self, Lines};
+
+/// One `ask_user_question` call: 1–4 questions, always valid once built.
+///
+/// It serialises to the JSON the agent gave (Claude Code's AskUserQuestion input shape, plus
+/// free-form items with a `schema`), and deserialising runs the same checks as [`parse`].
+///
+/// [`parse`]: QuestionRequest::parse
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuestionRequest {
+    items: Vec<QuestionItem>,
+}
+
+/// One question of a request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QuestionItem {
+    /// Pick one (or several) of 2–4 labelled options, or write an "Other" answer.
+    Choice(ChoiceQuestion),
+    /// Give a value that fits a small schema (text, number, yes/no, one of a list).
+    FreeForm(FreeFormQuestion),
+}
+
+/// A question with options, as in Claude Code's AskUserQuestion.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChoiceQuestion {
+    /// The full question text; answers are keyed by it.
+    pub question: String,
+    /// A short label (at most 12 characters) shown as a chip.
+    pub header: Option<String>,
+    /// 2–4 options with unique labels.
+    pub options: Vec<QuestionOption>,
+    /// Whether several options may be chosen.
+    pub multi_select: bool,
+}
+
+/// One option of a choice question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuestionOption {
+    /// What the person picks; unique within its question.
+    pub label: String,
+    /// What choosing it means.
+    pub description: Option<String>,
+}
+
+/// A question answered with a value of a given schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FreeFormQuestion {
+    /// The full question text; answers are keyed by it.
+    pub question: String,
+    /// A short label (at most 12 characters) shown as a chip.
+    pub header: Option<String>,
+    /// What the answer must look like.
+    pub schema: FieldSchema,
+}
+
+impl QuestionItem {
+    /// The full question text.
+    pub fn question(&self) -> &str {
+        match self {
+            Self::Choice(item) => &item.question,
+            Self::FreeForm(item) => &item.question,
+        }
+    }
+
+    /// The short header, if one was given.
+    pub fn header(&self) -> Option<&str> {
+        match self {
+            Self::Choice(item) => item.header.as_deref(),
+            Self::FreeForm(item) => item.header.as_deref(),
+        }
+    }
+
+    fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("question".into(), json!(self.question()));
+        if let Some(header) = self.header() {
+            map.insert("header".into(), json!(header));
+        }
+        match self {
+            Self::Choice(item) => {
+                let options: Vec<Value> = item
+                    .options
+                    .iter()
+                    .map(|option| match &option.description {
+                        Some(description) => json!({"label": option.label, "description": description}),
+                        None => json!({"label": option.label}),
+                    })
+                    .collect();
+                map.insert("options".into(), Value::Array(options));
+                map.insert("multiSelect".into(), json!(item.multi_select));
+            }
+            Self::FreeForm(item) => {
+                map.insert("schema".into(), item.schema.to_value());
+            }
+        }
+        Value::Object(map)
+    }
+}
+
+const REQUEST_FIELDS: [&str; 1] = ["questions"];
+const CHOICE_FIELDS: [&str; 4] = ["question", "header", "options", "multiSelect"];
+const FREE_FORM_FIELDS: [&str; 3] = ["question", "header", "schema"];
+const OPTION_FIELDS: [&str; 2] = ["label", "description"];
+
+impl QuestionRequest {
+    /// Reads and checks a request given as JSON (the tool call's input), reporting every
+    /// problem at once, each at its JSON path.
+    pub fn parse(value: &Value) -> Result<Self, Problems> {
+        let size = value.to_string().len();
+        if size > REQUEST_MAX_BYTES {
+            return Err(Problems::one(
+                "",
+                format!(
+                    "the request is {size} bytes as JSON; the limit is {REQUEST_MAX_BYTES} bytes, so shorten the question texts and descriptions or ask fewer questions"
+                ),
+            ));
+        }
+        let mut problems = Problems::new();
+        let items = read_request(value, &mut problems);
+        problems.into_result(QuestionRequest { items })
+    }
+
+    /// Reads and checks a request given as JSON text.
+    pub fn parse_str(text: &str) -> Result<Self, Problems> {
+        if text.len() > REQUEST_MAX_BYTES * 2 {
+            return Err(Problems::one(
+                "",
+                format!("the request is {} bytes; the limit is {REQUEST_MAX_BYTES} bytes", text.len()),
+            ));
+        }
+        let value: Value =
+            serde_json::from_str(text).map_err(|err| Problems::one("", format!("is not valid JSON ({err})")))?;
+        Self::parse(&value)
+    }
+
+    /// Builds a request from items, with the same checks as [`parse`](Self::parse).
+    pub fn new(items: Vec<QuestionItem>) -> Result<Self, Problems> {
+        Self::parse(&Self { items }.to_value())
+    }
+
+    /// The questions, in the order asked.
+    pub fn items(&self) -> &[QuestionItem] {
+        &self.items
+    }
+
+    /// The request as the JSON an agent would send.
+    pub fn to_value(&self) -> Value {
+        json!({ "questions": self.items.iter().map(QuestionItem::to_value).collect::<Vec<_>>() })
+    }
+
+    /// A short summary for notifications and lists: the first header, else the first words
+    /// of the first question.
+    pub fn summary(&self) -> String {
+        let Some(first) = self.items.first() else { return String::new() };
+        if let Some(header) = first.header() {
+            return header.to_owned();
+        }
+        let mut summary = String::new();
+        for word in first.question().split_whitespace() {
+            if summary.chars().count() + word.chars().count() > 40 {
+                summary.push('…');
+                break;
+            }
+            if !summary.is_empty() {
+                summary.push(' ');
+            }
+            summary.push_str(word);
+        }
+        summary
+    }
+}
+
+/// The text an agent gets back as a tool error when its request was refused.
+pub fn tool_error_text(problems: &Problems) -> String {
+    let mut text = String::from(
+        "ask_user_question was not sent to the person because its input is invalid. Fix these problems and call it again:",
+    );
+    for problem in problems {
+        text.push_str("\n- ");
+        text.push_str(&problem.to_string());
+    }
+    text
+}
+
+fn read_request(value: &Value, problems: &mut Problems) -> Vec<QuestionItem> {
+    let Some(fields) = object(value, "", &REQUEST_FIELDS, problems) else { return Vec::new() };
+    if !fields.require("questions", problems) {
+        return Vec::new();
+    }
+    let Some(questions) = fields.array("questions", problems) else { return Vec::new() };
+    let path = fields.path("questions");
+    if !(MIN_QUESTIONS..=MAX_QUESTIONS).contains(&questions.len()) {
+        problems.push(
+            &path,
+            format!(
+                "has {} questions; ask {MIN_QUESTIONS} to {MAX_QUESTIONS} in one call (ask the rest in a later call)",
+                questions.len()
+            ),
+        );
+        if questions.len() > MAX_QUESTIONS * 4 {
+            return Vec::new();
+        }
+    }
+    let items: Vec<QuestionItem> =
+        questions.iter().enumerate().filter_map(|(i, item)| read_item(item, &index(&path, i), problems)).collect();
+    // Compared on the raw texts, so a repeat is reported even when its item has other problems.
+    let texts: Vec<Option<&str>> =
+        questions.iter().map(|q| q.get("question").and_then(Value::as_str).map(str::trim)).collect();
+    for (i, text) in texts.iter().enumerate() {
+        let Some(text) = text.filter(|t| !t.is_empty()) else { continue };
+        if let Some(first) = texts[..i].iter().position(|earlier| *earlier == Some(text)) {
+            problems.push(
+                format!("{}.question", index(&path, i)),
+                format!(
+                    "repeats questions[{first}].question; every question text must be unique because answers are keyed by it"
+                ),
+            );
+        }
+    }
+    items
+}
+
+fn read_item(value: &Value, path: &str, problems: &mut Problems) -> Option<QuestionItem> {
+    let (has_options, has_schema) = match value {
+        Value::Object(map) => (map.contains_key("options"), map.contains_key("schema")),
+        other => {
+            problems.push(path, format!("must be an object with question and options, not {}", type_name(other)));
+            return None;
+        }
+    };
+    if has_options && has_schema {
+        problems.push(
+            path,
+            "has both options and schema; give options for a choice question or a schema for a free-form answer, not both",
+        );
+        return None;
+    }
+    let allowed: &[&str] = if has_schema { &FREE_FORM_FIELDS } else { &CHOICE_FIELDS };
+    let fields = object(value, path, allowed, problems)?;
+    let before = problems.len();
+    let question = fields.required_string("question", problems);
+    if let Some(question) = question {
+        text::check(&fields.path("question"), question, Lines::Multi, QUESTION_MAX_BYTES, problems);
+    }
+    let header = read_header(&fields, problems);
+    let item = if has_schema {
+        let schema = FieldSchema::parse(fields.get("schema")?, &fields.path("schema"), problems);
+        QuestionItem::FreeForm(FreeFormQuestion {
+            question: question.unwrap_or_default().to_owned(),
+            header,
+            schema: schema?,
+        })
+    } else {
+        if !has_options {
+            problems.push(
+                fields.path("options"),
+                format!(
+                    "is required: give {MIN_OPTIONS} to {MAX_OPTIONS} options (or a schema for a free-form answer)"
+                ),
+            );
+        }
+        let options = read_options(&fields, problems);
+        let multi_select = fields.bool("multiSelect", problems).unwrap_or(false);
+        QuestionItem::Choice(ChoiceQuestion {
+            question: question.unwrap_or_default().to_owned(),
+            header,
+            options,
+            multi_select,
+        })
+    };
+    (problems.len() == before).then_some(item)
+}
+
+fn read_header(fields: &Fields<'_>, problems: &mut Problems) -> Option<String> {
+    let header = fields.string("header", problems)?;
+    let path = fields.path("header");
+    // The character limit below is the binding one; bytes are bounded by the request size.
+    text::check(&path, header, Lines::Single, usize::MAX, problems);
+    let chars = header.chars().count();
+    if chars > HEADER_MAX_CHARS {
+        problems.push(
+            path,
+            format!("is {chars} characters long; the limit is {HEADER_MAX_CHARS}, so use a short label such as \"Auth method\""),
+        );
+    }
+    Some(header.to_owned())
+}
+
+fn read_options(fields: &Fields<'_>, problems: &mut Problems) -> Vec<QuestionOption> {
+    let Some(values) = fields.array("options", problems) else { return Vec::new() };
+    let path = fields.path("options");
+    if !(MIN_OPTIONS..=MAX_OPTIONS).contains(&values.len()) {
+        problems.push(
+            &path,
+            format!(
+                "has {} options; give {MIN_OPTIONS} to {MAX_OPTIONS} (an \"Other\" free-text answer is always offered as well)",
+                values.len()
+            ),
+        );
+    }
+    let mut options: Vec<QuestionOption> = Vec::with_capacity(values.len());
+    for (i, value) in values.iter().enumerate().take(MAX_OPTIONS * 4) {
+        let option_path = index(&path, i);
+        let Some(option) = object(value, &option_path, &OPTION_FIELDS, problems) else { continue };
+        let label = option.required_string("label", problems).unwrap_or_default();
+        let label_path = option.path("label");
+        if option.has("label") {
+            text::check(&label_path, label, Lines::Single, LABEL_MAX_BYTES, problems);
+        }
+        if let Some(first) = options.iter().position(|o| !label.trim().is_empty() && o.label.trim() == label.trim()) {
+            problems.push(
+                label_path,
+                format!(
+                    "{} repeats options[{first}].label; labels must be unique within a question",
+                    text::quote(label, 40)
+                ),
+            );
+        }
+        let description = option.string("description", problems);
+        if let Some(description) = description {
+            text::check(&option.path("description"), description, Lines::Multi, DESCRIPTION_MAX_BYTES, problems);
+        }
+        options.push(QuestionOption { label: label.to_owned(), description: description.map(str::to_owned) });
+    }
+    options
+}
+
+impl Serialize for QuestionRequest {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for QuestionRequest {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        Self::parse(&value).map_err(serde::de::Error::custom)
+    }
+}
