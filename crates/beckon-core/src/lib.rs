@@ -15,6 +15,7 @@ pub mod limits;
 pub mod outcome;
 pub mod problem;
 pub mod question;
+pub mod session;
 #[cfg(test)]
 mod testing;
 mod text;
@@ -25,3 +26,4 @@ pub use ids::{RequestId, SessionId};
 pub use outcome::{Outcome, OutcomeKind, ToolResultText, render_tool_result};
 pub use problem::{Problem, Problems};
 pub use question::{ChoiceQuestion, FieldSchema, FreeFormQuestion, QuestionItem, QuestionOption, QuestionRequest};
+pub use session::{AnsweredVia, SessionOrigin};

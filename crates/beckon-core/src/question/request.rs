@@ -1,7 +1,8 @@
 //! The request types and their one reader.
 
+use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use crate::json_reader::{Fields, object, type_name};
 use crate::limits::{
@@ -81,32 +82,6 @@ impl QuestionItem {
             Self::FreeForm(item) => item.header.as_deref(),
         }
     }
-
-    fn to_value(&self) -> Value {
-        let mut map = Map::new();
-        map.insert("question".into(), json!(self.question()));
-        if let Some(header) = self.header() {
-            map.insert("header".into(), json!(header));
-        }
-        match self {
-            Self::Choice(item) => {
-                let options: Vec<Value> = item
-                    .options
-                    .iter()
-                    .map(|option| match &option.description {
-                        Some(description) => json!({"label": option.label, "description": description}),
-                        None => json!({"label": option.label}),
-                    })
-                    .collect();
-                map.insert("options".into(), Value::Array(options));
-                map.insert("multiSelect".into(), json!(item.multi_select));
-            }
-            Self::FreeForm(item) => {
-                map.insert("schema".into(), item.schema.to_value());
-            }
-        }
-        Value::Object(map)
-    }
 }
 
 const REQUEST_FIELDS: [&str; 1] = ["questions"];
@@ -118,7 +93,7 @@ impl QuestionRequest {
     /// Reads and checks a request given as JSON (the tool call's input), reporting every
     /// problem at once, each at its JSON path.
     pub fn parse(value: &Value) -> Result<Self, Problems> {
-        let size = value.to_string().len();
+        let size = json_size(value);
         if size > REQUEST_MAX_BYTES {
             return Err(Problems::one(
                 "",
@@ -157,7 +132,8 @@ impl QuestionRequest {
 
     /// The request as the JSON an agent would send.
     pub fn to_value(&self) -> Value {
-        json!({ "questions": self.items.iter().map(QuestionItem::to_value).collect::<Vec<_>>() })
+        // Serialising plain data into a Value cannot fail.
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
     /// A short summary for notifications and lists: the first header, else the first words
@@ -180,6 +156,24 @@ impl QuestionRequest {
         }
         summary
     }
+}
+
+/// The length of `value` as compact JSON, counted without building the text.
+fn json_size(value: &Value) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    // Writing to a counter cannot fail.
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.0
 }
 
 /// The text an agent gets back as a tool error when its request was refused.
@@ -339,7 +333,38 @@ fn read_options(fields: &Fields<'_>, problems: &mut Problems) -> Vec<QuestionOpt
 
 impl Serialize for QuestionRequest {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_value().serialize(serializer)
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("questions", &self.items)?;
+        map.end()
+    }
+}
+
+impl Serialize for QuestionItem {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("question", self.question())?;
+        if let Some(header) = self.header() {
+            map.serialize_entry("header", header)?;
+        }
+        match self {
+            Self::Choice(item) => {
+                map.serialize_entry("options", &item.options)?;
+                map.serialize_entry("multiSelect", &item.multi_select)?;
+            }
+            Self::FreeForm(item) => map.serialize_entry("schema", &item.schema.to_value())?,
+        }
+        map.end()
+    }
+}
+
+impl Serialize for QuestionOption {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(if self.description.is_some() { 2 } else { 1 }))?;
+        map.serialize_entry("label", &self.label)?;
+        if let Some(description) = &self.description {
+            map.serialize_entry("description", description)?;
+        }
+        map.end()
     }
 }
 

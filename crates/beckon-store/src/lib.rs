@@ -1,0 +1,34 @@
+//! Beckon's durable store on SQLite.
+//!
+//! One file (`beckon.db`) in WAL mode with `synchronous=FULL`, so an answer a person was told
+//! is saved survives a power cut. Each state change and every row it implies (question,
+//! session status, timeline entry, event, callbacks) commit in one transaction, and events
+//! carry a gap-free `seq` that front ends follow. The store is synchronous and never reads the
+//! clock: times are passed in.
+
+mod codec;
+mod error;
+mod events;
+mod messages;
+mod metrics;
+mod open;
+mod outbox;
+mod questions;
+mod read;
+mod sessions;
+mod settings;
+mod store;
+
+pub use codec::{JSON_MAX_BYTES, STATE_MAX_BYTES};
+pub use error::{Error, Result};
+pub use events::{EventKind, StoredEvent};
+pub use messages::TimelineEntry;
+pub use metrics::{AgentMetrics, Latency, Metrics};
+pub use open::SCHEMA_VERSION;
+pub use outbox::{CallbackFormat, DeliveryState, NewCallback, OutboxEntry};
+pub use questions::{
+    Deadline, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion,
+};
+pub use read::Reader;
+pub use sessions::{NewSession, SessionCursor, SessionFilter, SessionPage, SessionRecord, SessionSummary, title_from};
+pub use store::{Committed, Store, Tx};

@@ -1,0 +1,106 @@
+//! The `messages` table: each session's ordered timeline (user, assistant, tool_use,
+//! tool_result, question, answer), so questions and answers stay in the history.
+
+use beckon_core::SessionId;
+use beckon_core::conversation::{Message, ToolResult};
+use rusqlite::{Connection, params};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use crate::codec::{JSON_MAX_BYTES, from_json, to_raw};
+use crate::error::{Error, Result};
+use crate::events::EventKind;
+use crate::sessions;
+use crate::store::Tx;
+
+/// One timeline entry as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimelineEntry {
+    /// Its place in the session's timeline, from 1.
+    pub position: i64,
+    /// The entry.
+    pub message: Message,
+    /// When it was added (Unix ms).
+    pub at_ms: i64,
+}
+
+/// The timeline kind of a message, as stored.
+pub(crate) fn kind(message: &Message) -> &'static str {
+    match message {
+        Message::User { .. } => "user",
+        Message::Assistant { .. } => "assistant",
+        Message::ToolUse { .. } => "tool_use",
+        Message::ToolResult { .. } => "tool_result",
+        Message::Question { .. } => "question",
+        Message::Answer { .. } => "answer",
+    }
+}
+
+/// The `message_appended` event's payload; the message is embedded as already serialised.
+#[derive(Serialize)]
+struct Appended<'a> {
+    position: i64,
+    message: &'a RawValue,
+}
+
+impl Tx<'_> {
+    /// Appends entries to a session's timeline, in order, each recorded as an event.
+    pub fn append_messages(&mut self, session_id: SessionId, messages: &[Message], at_ms: i64) -> Result<()> {
+        if messages.is_empty() {
+            return Ok(());
+        }
+        if !sessions::exists(self.tx, session_id)? {
+            return Err(Error::SessionNotFound(session_id));
+        }
+        let entries = messages
+            .iter()
+            .map(|message| Ok((kind(message), to_raw("message", message, JSON_MAX_BYTES)?)))
+            .collect::<Result<Vec<_>>>()?;
+        self.append_entries(session_id, &entries, at_ms)
+    }
+
+    /// Appends tool results to a session's timeline.
+    pub fn append_tool_results(&mut self, session_id: SessionId, results: &[ToolResult], at_ms: i64) -> Result<()> {
+        let messages: Vec<Message> = results.iter().cloned().map(|result| Message::ToolResult { result }).collect();
+        self.append_messages(session_id, &messages, at_ms)
+    }
+
+    /// Appends already-serialised messages of known kinds to an existing session.
+    pub(crate) fn append_entries(
+        &mut self,
+        session_id: SessionId,
+        entries: &[(&'static str, Box<RawValue>)],
+        at_ms: i64,
+    ) -> Result<()> {
+        let session = session_id.to_string();
+        let mut position: i64 = self
+            .tx
+            .prepare_cached("SELECT coalesce(max(position), 0) FROM messages WHERE session_id = ?1")?
+            .query_row([&session], |row| row.get(0))?;
+        for (kind, body) in entries {
+            position += 1;
+            self.tx
+                .prepare_cached(
+                    "INSERT INTO messages (session_id, position, kind, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                )?
+                .execute(params![session, position, kind, body.get(), at_ms])?;
+            let payload = Appended { position, message: body };
+            self.append_event(EventKind::MessageAppended, Some(session_id), None, &payload, at_ms)?;
+        }
+        Ok(())
+    }
+}
+
+/// A session's whole timeline, in order.
+pub(crate) fn timeline(conn: &Connection, session_id: SessionId) -> Result<Vec<TimelineEntry>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT position, body, created_at FROM messages WHERE session_id = ?1 ORDER BY position")?;
+    let rows = stmt.query_map([session_id.to_string()], |row| {
+        Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?, row.get::<_, i64>(2)?))
+    })?;
+    rows.map(|row| {
+        let (position, body, at_ms) = row?;
+        Ok(TimelineEntry { position, message: from_json("messages", "body", &body)?, at_ms })
+    })
+    .collect()
+}

@@ -1,0 +1,201 @@
+//! The `outbox` table: callbacks written in the same transaction as the change they report,
+//! delivered after commit, retried with backoff, each with a stable idempotency key.
+
+use rusqlite::{Connection, params};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::codec::{JSON_MAX_BYTES, from_json, name, to_json};
+use crate::error::Result;
+use crate::store::Tx;
+
+/// How a callback's body is shaped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallbackFormat {
+    /// Beckon's own JSON event.
+    Json,
+    /// A Slack incoming-webhook message with blocks.
+    Slack,
+}
+
+impl CallbackFormat {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Json => "json",
+            Self::Slack => "slack",
+        }
+    }
+
+    /// Reads the snake_case name.
+    pub fn parse(text: &str) -> Option<Self> {
+        [Self::Json, Self::Slack].into_iter().find(|f| f.as_str() == text)
+    }
+}
+
+/// A callback to deliver.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewCallback {
+    /// A key receivers use to drop repeats; the same change always has the same key.
+    pub idempotency_key: String,
+    /// The URL to POST to.
+    pub target: String,
+    /// The body's shape.
+    pub format: CallbackFormat,
+    /// What happened (`question_pending`, `question_answered`, …).
+    pub kind: String,
+    /// The event body.
+    pub payload: Value,
+}
+
+/// A callback waiting for delivery.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutboxEntry {
+    /// Its row id.
+    pub id: i64,
+    /// The receiver's deduplication key.
+    pub idempotency_key: String,
+    /// The URL.
+    pub target: String,
+    /// The body's shape.
+    pub format: CallbackFormat,
+    /// What happened.
+    pub kind: String,
+    /// The event body.
+    pub payload: Value,
+    /// Deliveries tried so far.
+    pub attempts: i64,
+    /// Created (Unix ms).
+    pub created_at_ms: i64,
+}
+
+/// Where a callback stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryState {
+    /// Not delivered yet; will be tried (again).
+    Pending,
+    /// The receiver accepted it.
+    Delivered,
+    /// Given up after the last attempt.
+    Failed,
+}
+
+impl DeliveryState {
+    fn parse(text: &str) -> Option<Self> {
+        match text {
+            "pending" => Some(Self::Pending),
+            "delivered" => Some(Self::Delivered),
+            "failed" => Some(Self::Failed),
+            _ => None,
+        }
+    }
+}
+
+impl Tx<'_> {
+    /// Queues callbacks for delivery after commit. A callback whose idempotency key is already
+    /// queued is not queued twice.
+    pub fn enqueue_callbacks(&mut self, callbacks: &[NewCallback], at_ms: i64) -> Result<()> {
+        for callback in callbacks {
+            let payload = to_json("callback payload", &callback.payload, JSON_MAX_BYTES)?;
+            self.tx
+                .prepare_cached(
+                    "INSERT INTO outbox (idempotency_key, target, format, kind, payload, state, next_attempt_at, created_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?6)
+                     ON CONFLICT (idempotency_key) DO NOTHING",
+                )?
+                .execute(params![
+                    callback.idempotency_key,
+                    callback.target,
+                    callback.format.as_str(),
+                    callback.kind,
+                    payload,
+                    at_ms
+                ])?;
+        }
+        Ok(())
+    }
+
+    /// Records a successful delivery.
+    pub fn mark_delivered(&mut self, id: i64, at_ms: i64) -> Result<()> {
+        self.tx.prepare_cached("UPDATE outbox SET state = 'delivered', attempts = attempts + 1, delivered_at = ?2, last_error = NULL WHERE id = ?1")?.execute(
+            params![id, at_ms],
+        )?;
+        Ok(())
+    }
+
+    /// Records a failed attempt: try again at `retry_at_ms`, or give up when it is `None`.
+    pub fn mark_attempt_failed(&mut self, id: i64, error: &str, retry_at_ms: Option<i64>) -> Result<()> {
+        let error: String = error.chars().take(1000).collect();
+        match retry_at_ms {
+            Some(at) => self
+                .tx
+                .prepare_cached(
+                    "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_attempt_at = ?3 WHERE id = ?1",
+                )?
+                .execute(params![id, error, at])?,
+            None => self
+                .tx
+                .prepare_cached(
+                    "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, state = 'failed' WHERE id = ?1",
+                )?
+                .execute(params![id, error])?,
+        };
+        Ok(())
+    }
+}
+
+/// Callbacks due at `now_ms`, oldest first.
+pub(crate) fn due(conn: &Connection, now_ms: i64, limit: usize) -> Result<Vec<OutboxEntry>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, idempotency_key, target, format, kind, payload, attempts, created_at FROM outbox
+         WHERE state = 'pending' AND next_attempt_at <= ?1 ORDER BY next_attempt_at, id LIMIT ?2",
+    )?;
+    let rows = stmt.query_map(params![now_ms, limit as i64], |row| {
+        Ok((
+            row.get::<_, i64>(0)?,
+            row.get::<_, String>(1)?,
+            row.get::<_, String>(2)?,
+            row.get::<_, String>(3)?,
+            row.get::<_, String>(4)?,
+            row.get::<_, String>(5)?,
+            row.get::<_, i64>(6)?,
+            row.get::<_, i64>(7)?,
+        ))
+    })?;
+    rows.map(|row| {
+        let (id, idempotency_key, target, format, kind, payload, attempts, created_at_ms) = row?;
+        Ok(OutboxEntry {
+            id,
+            idempotency_key,
+            target,
+            format: name("outbox", "format", &format, CallbackFormat::parse)?,
+            kind,
+            payload: from_json("outbox", "payload", &payload)?,
+            attempts,
+            created_at_ms,
+        })
+    })
+    .collect()
+}
+
+/// When the next pending callback is due, if any.
+pub(crate) fn next_due(conn: &Connection) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending'")?
+        .query_row([], |row| row.get(0))?)
+}
+
+/// A callback's delivery state and attempts, by idempotency key.
+pub(crate) fn delivery(conn: &Connection, idempotency_key: &str) -> Result<Option<(DeliveryState, i64)>> {
+    let mut stmt = conn.prepare_cached("SELECT state, attempts FROM outbox WHERE idempotency_key = ?1")?;
+    let mut rows = stmt.query([idempotency_key])?;
+    match rows.next()? {
+        None => Ok(None),
+        Some(row) => {
+            let state: String = row.get(0)?;
+            Ok(Some((name("outbox", "state", &state, DeliveryState::parse)?, row.get(1)?)))
+        }
+    }
+}

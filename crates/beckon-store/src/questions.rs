@@ -1,0 +1,560 @@
+//! The `questions` table: every question put to a person, and how it ended.
+//!
+//! `ask` and `resolve` each commit the question, the session's status, the timeline entry,
+//! the event and any callbacks together. The first resolution wins; an identical repeat is an
+//! idempotent success; a different one is refused with the winner attached.
+
+use std::fmt;
+
+use beckon_core::conversation::{Origin, SessionStatus};
+use beckon_core::{AnsweredVia, Outcome, OutcomeKind, QuestionRequest, RequestId, SessionId};
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use crate::codec::{JSON_MAX_BYTES, from_json, name, parse, raw_from_json, to_json, to_raw};
+use crate::error::{Error, Result};
+use crate::events::EventKind;
+use crate::outbox::NewCallback;
+use crate::sessions;
+use crate::store::Tx;
+
+/// A question's status: pending until exactly one outcome wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuestionStatus {
+    /// Waiting for a person.
+    Pending,
+    /// Answered.
+    Answered,
+    /// Declined by the person.
+    Declined,
+    /// Its deadline passed.
+    Expired,
+    /// Its session was cancelled.
+    Cancelled,
+}
+
+impl QuestionStatus {
+    const ALL: [QuestionStatus; 5] = [Self::Pending, Self::Answered, Self::Declined, Self::Expired, Self::Cancelled];
+
+    /// The snake_case name, as stored and sent.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Answered => "answered",
+            Self::Declined => "declined",
+            Self::Expired => "expired",
+            Self::Cancelled => "cancelled",
+        }
+    }
+
+    /// Reads the snake_case name.
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+impl From<OutcomeKind> for QuestionStatus {
+    fn from(kind: OutcomeKind) -> Self {
+        match kind {
+            OutcomeKind::Answered => Self::Answered,
+            OutcomeKind::Declined => Self::Declined,
+            OutcomeKind::Expired => Self::Expired,
+            OutcomeKind::Cancelled => Self::Cancelled,
+        }
+    }
+}
+
+impl fmt::Display for QuestionStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A question to put to a person.
+#[derive(Debug, Clone)]
+pub struct NewQuestion {
+    /// Its id.
+    pub id: RequestId,
+    /// The session that asks.
+    pub session_id: SessionId,
+    /// The `ask_user_question` call it came from.
+    pub tool_use_id: String,
+    /// The agent that asks.
+    pub agent: String,
+    /// Who asks, with the chain of agents above it.
+    pub origin: Origin,
+    /// What is asked.
+    pub request: QuestionRequest,
+    /// Where its callbacks go, if anywhere.
+    pub callback_url: Option<String>,
+    /// When it expires (Unix ms).
+    pub expires_at_ms: Option<i64>,
+    /// When it was asked (Unix ms).
+    pub at_ms: i64,
+    /// Callbacks to deliver once this is committed.
+    pub callbacks: Vec<NewCallback>,
+}
+
+/// A question as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestionRecord {
+    /// Its id.
+    pub id: RequestId,
+    /// The session that asked.
+    pub session_id: SessionId,
+    /// The call it came from.
+    pub tool_use_id: String,
+    /// The agent that asked.
+    pub agent: String,
+    /// Who asked.
+    pub origin: Origin,
+    /// What was asked.
+    pub request: QuestionRequest,
+    /// Its status.
+    pub status: QuestionStatus,
+    /// How it ended, once it has.
+    pub outcome: Option<Outcome>,
+    /// Where the person answered or declined from.
+    pub answered_via: Option<AnsweredVia>,
+    /// Where its callbacks go.
+    pub callback_url: Option<String>,
+    /// Asked (Unix ms).
+    pub created_at_ms: i64,
+    /// Resolved (Unix ms).
+    pub resolved_at_ms: Option<i64>,
+    /// Expires (Unix ms).
+    pub expires_at_ms: Option<i64>,
+}
+
+/// A pending question for the inbox, read from the compact pending index alone. The request
+/// is kept as the JSON text it was stored as, so listing thousands costs no parsing; call
+/// [`PendingQuestion::request`] for the typed form.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PendingQuestion {
+    /// Its id.
+    pub id: RequestId,
+    /// The session that asks.
+    pub session_id: SessionId,
+    /// The agent that asks.
+    pub agent: String,
+    /// Who asks.
+    pub origin: Origin,
+    /// What is asked, as JSON text.
+    #[serde(rename = "request")]
+    pub request_json: Box<RawValue>,
+    /// Asked (Unix ms).
+    pub created_at_ms: i64,
+    /// Expires (Unix ms).
+    pub expires_at_ms: Option<i64>,
+}
+
+impl PendingQuestion {
+    /// What is asked.
+    pub fn request(&self) -> Result<QuestionRequest> {
+        from_json("questions", "request", self.request_json.get())
+    }
+}
+
+impl PartialEq for PendingQuestion {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+            && self.session_id == other.session_id
+            && self.agent == other.agent
+            && self.origin == other.origin
+            && self.request_json.get() == other.request_json.get()
+            && self.created_at_ms == other.created_at_ms
+            && self.expires_at_ms == other.expires_at_ms
+    }
+}
+
+/// How to resolve a question.
+#[derive(Debug, Clone)]
+pub struct Resolution {
+    /// The question.
+    pub request_id: RequestId,
+    /// How it ends.
+    pub outcome: Outcome,
+    /// Where the person acted from (none for expiry and cancellation).
+    pub via: Option<AnsweredVia>,
+    /// When (Unix ms).
+    pub at_ms: i64,
+    /// The asking session's status afterwards, for sessions without a state machine behind
+    /// them (external agents); in-app sessions save their state in the same transaction.
+    pub session_status: Option<SessionStatus>,
+    /// Callbacks to deliver once this is committed.
+    pub callbacks: Vec<NewCallback>,
+}
+
+/// How a question ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResolvedQuestion {
+    /// The question.
+    pub id: RequestId,
+    /// Its session.
+    pub session_id: SessionId,
+    /// Its final status.
+    pub status: QuestionStatus,
+    /// The winning resolution.
+    pub outcome: Outcome,
+    /// Where the person acted from.
+    pub answered_via: Option<AnsweredVia>,
+    /// When (Unix ms).
+    pub resolved_at_ms: i64,
+}
+
+/// A successful resolution.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Resolved {
+    /// This call resolved the question.
+    Now(ResolvedQuestion),
+    /// The question was already resolved the same way; nothing changed.
+    Repeat(ResolvedQuestion),
+}
+
+impl Resolved {
+    /// The question as it now stands.
+    pub fn question(&self) -> &ResolvedQuestion {
+        match self {
+            Self::Now(question) | Self::Repeat(question) => question,
+        }
+    }
+}
+
+/// The timeline entry of a question, with the request embedded as already serialised; the
+/// same shape as `Message::Question`.
+#[derive(Serialize)]
+struct QuestionEntry<'a> {
+    kind: &'static str,
+    request_id: RequestId,
+    tool_use_id: &'a str,
+    origin: &'a Origin,
+    request: &'a RawValue,
+}
+
+/// The timeline entry of an answer; the same shape as `Message::Answer`.
+#[derive(Serialize)]
+struct AnswerEntry<'a> {
+    kind: &'static str,
+    request_id: RequestId,
+    outcome: &'a RawValue,
+}
+
+/// The `question_resolved` event's payload.
+#[derive(Serialize)]
+struct ResolvedEntry<'a> {
+    status: QuestionStatus,
+    outcome: &'a RawValue,
+    answered_via: Option<AnsweredVia>,
+}
+
+fn is_constraint(err: &rusqlite::Error) -> bool {
+    err.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation)
+}
+
+impl Tx<'_> {
+    /// Puts a question to a person: the question, the session (and its ancestors) waiting for
+    /// input, the timeline entry, the `question_pending` event and the callbacks, together.
+    pub fn ask(&mut self, question: &NewQuestion) -> Result<()> {
+        let session = question.session_id;
+        let (status, parent) = sessions::status_and_parent(self.tx, session)?.ok_or(Error::SessionNotFound(session))?;
+        let request = to_raw("question request", &question.request, JSON_MAX_BYTES)?;
+        let origin = to_json("question origin", &question.origin, JSON_MAX_BYTES)?;
+        let inserted = self
+            .tx
+            .prepare_cached(
+                "INSERT INTO questions (id, session_id, tool_use_id, agent, origin, request, status, callback_url, created_at, expires_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?8, ?9)",
+            )?
+            .execute(params![
+                question.id.to_string(),
+                session.to_string(),
+                question.tool_use_id,
+                question.agent,
+                origin,
+                request.get(),
+                question.callback_url,
+                question.at_ms,
+                question.expires_at_ms
+            ]);
+        if let Err(err) = inserted {
+            // The database allows one pending question per session; say which one waits.
+            if is_constraint(&err)
+                && let Some(pending) = pending_of_session(self.tx, session)?
+            {
+                return Err(Error::QuestionAlreadyPending { session, pending: pending.id });
+            }
+            return Err(err.into());
+        }
+        self.change_status(session, &status, SessionStatus::WaitingForInput, None, question.at_ms)?;
+        if parent.is_some() {
+            self.set_ancestors_status(session, SessionStatus::Running, SessionStatus::WaitingForInput, question.at_ms)?;
+        }
+        let entry = QuestionEntry {
+            kind: "question",
+            request_id: question.id,
+            tool_use_id: &question.tool_use_id,
+            origin: &question.origin,
+            request: &request,
+        };
+        let body = to_raw("message", &entry, JSON_MAX_BYTES)?;
+        self.append_entries(session, &[("question", body)], question.at_ms)?;
+        let pending = PendingQuestion {
+            id: question.id,
+            session_id: session,
+            agent: question.agent.clone(),
+            origin: question.origin.clone(),
+            request_json: request,
+            created_at_ms: question.at_ms,
+            expires_at_ms: question.expires_at_ms,
+        };
+        self.append_event(EventKind::QuestionPending, Some(session), Some(question.id), &pending, question.at_ms)?;
+        self.enqueue_callbacks(&question.callbacks, question.at_ms)?;
+        Ok(())
+    }
+
+    /// Resolves a pending question. The first resolution wins; repeating it exactly succeeds
+    /// without change; a different one fails with [`Error::AlreadyResolved`].
+    pub fn resolve(&mut self, resolution: &Resolution) -> Result<Resolved> {
+        let id = resolution.request_id;
+        let current = resolution_state(self.tx, id)?.ok_or(Error::QuestionNotFound(id))?;
+        if let Some(settled) = current.settled {
+            return compare(settled, &resolution.outcome);
+        }
+        let status = QuestionStatus::from(resolution.outcome.kind());
+        let outcome = to_raw("answer", &resolution.outcome, JSON_MAX_BYTES)?;
+        let changed = self
+            .tx
+            .prepare_cached(
+                "UPDATE questions SET status = ?2, outcome = ?3, answered_via = ?4, resolved_at = ?5
+                 WHERE id = ?1 AND status = 'pending'",
+            )?
+            .execute(params![
+                id.to_string(),
+                status.as_str(),
+                outcome.get(),
+                resolution.via.map(|v| v.as_str()),
+                resolution.at_ms
+            ])?;
+        if changed == 0 {
+            // Another writer won between the read and the update.
+            let winner =
+                resolution_state(self.tx, id)?.and_then(|state| state.settled).ok_or(Error::QuestionNotFound(id))?;
+            return compare(winner, &resolution.outcome);
+        }
+        let session = current.session_id;
+        let body =
+            to_raw("message", &AnswerEntry { kind: "answer", request_id: id, outcome: &outcome }, JSON_MAX_BYTES)?;
+        self.append_entries(session, &[("answer", body)], resolution.at_ms)?;
+        let payload = ResolvedEntry { status, outcome: &outcome, answered_via: resolution.via };
+        self.append_event(EventKind::QuestionResolved, Some(session), Some(id), &payload, resolution.at_ms)?;
+        if let Some(status) = resolution.session_status {
+            self.change_status(session, &current.session_status, status, None, resolution.at_ms)?;
+        }
+        if current.has_parent {
+            self.set_ancestors_status(
+                session,
+                SessionStatus::WaitingForInput,
+                SessionStatus::Running,
+                resolution.at_ms,
+            )?;
+        }
+        self.enqueue_callbacks(&resolution.callbacks, resolution.at_ms)?;
+        Ok(Resolved::Now(ResolvedQuestion {
+            id,
+            session_id: session,
+            status,
+            outcome: resolution.outcome.clone(),
+            answered_via: resolution.via,
+            resolved_at_ms: resolution.at_ms,
+        }))
+    }
+}
+
+/// What `resolve` needs to know about a question and its session.
+struct ResolutionState {
+    session_id: SessionId,
+    session_status: String,
+    has_parent: bool,
+    settled: Option<ResolvedQuestion>,
+}
+
+fn resolution_state(conn: &Connection, id: RequestId) -> Result<Option<ResolutionState>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT q.session_id, q.status, q.outcome, q.answered_via, q.resolved_at, s.status, s.parent_session_id IS NOT NULL
+         FROM questions q JOIN sessions s ON s.id = q.session_id WHERE q.id = ?1",
+    )?;
+    let mut rows = stmt.query([id.to_string()])?;
+    let Some(row) = rows.next()? else { return Ok(None) };
+    let session_id: SessionId = parse("questions", "session_id", &row.get::<_, String>(0)?)?;
+    let status = name("questions", "status", &row.get::<_, String>(1)?, QuestionStatus::parse)?;
+    let settled = match status {
+        QuestionStatus::Pending => None,
+        status => Some(ResolvedQuestion {
+            id,
+            session_id,
+            status,
+            outcome: from_json("questions", "outcome", &row.get::<_, Option<String>>(2)?.unwrap_or_default())?,
+            answered_via: row
+                .get::<_, Option<String>>(3)?
+                .map(|v| name("questions", "answered_via", &v, AnsweredVia::parse))
+                .transpose()?,
+            resolved_at_ms: row.get::<_, Option<i64>>(4)?.unwrap_or_default(),
+        }),
+    };
+    Ok(Some(ResolutionState { session_id, session_status: row.get(5)?, has_parent: row.get(6)?, settled }))
+}
+
+/// The answer for a question that is no longer pending.
+fn compare(settled: ResolvedQuestion, outcome: &Outcome) -> Result<Resolved> {
+    if &settled.outcome == outcome {
+        Ok(Resolved::Repeat(settled))
+    } else {
+        Err(Error::AlreadyResolved(Box::new(settled)))
+    }
+}
+
+const COLUMNS: &str = "id, session_id, tool_use_id, agent, origin, request, status, outcome, answered_via, callback_url, created_at, resolved_at, expires_at";
+
+fn record(row: &Row<'_>) -> Result<QuestionRecord> {
+    Ok(QuestionRecord {
+        id: parse("questions", "id", &row.get::<_, String>(0)?)?,
+        session_id: parse("questions", "session_id", &row.get::<_, String>(1)?)?,
+        tool_use_id: row.get(2)?,
+        agent: row.get(3)?,
+        origin: from_json("questions", "origin", &row.get::<_, String>(4)?)?,
+        request: from_json("questions", "request", &row.get::<_, String>(5)?)?,
+        status: name("questions", "status", &row.get::<_, String>(6)?, QuestionStatus::parse)?,
+        outcome: row.get::<_, Option<String>>(7)?.map(|o| from_json("questions", "outcome", &o)).transpose()?,
+        answered_via: row
+            .get::<_, Option<String>>(8)?
+            .map(|v| name("questions", "answered_via", &v, AnsweredVia::parse))
+            .transpose()?,
+        callback_url: row.get(9)?,
+        created_at_ms: row.get(10)?,
+        resolved_at_ms: row.get(11)?,
+        expires_at_ms: row.get(12)?,
+    })
+}
+
+fn collect(mut rows: rusqlite::Rows<'_>) -> Result<Vec<QuestionRecord>> {
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(record(row)?);
+    }
+    Ok(out)
+}
+
+pub(crate) fn get(conn: &Connection, id: RequestId) -> Result<Option<QuestionRecord>> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM questions WHERE id = ?1"))?;
+    let mut rows = stmt.query([id.to_string()])?;
+    rows.next()?.map(record).transpose()
+}
+
+pub(crate) fn pending_of_session(conn: &Connection, session_id: SessionId) -> Result<Option<QuestionRecord>> {
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM questions WHERE session_id = ?1 AND status = 'pending'"))?;
+    let mut rows = stmt.query([session_id.to_string()])?;
+    rows.next()?.map(record).transpose()
+}
+
+pub(crate) fn of_session(conn: &Connection, session_id: SessionId) -> Result<Vec<QuestionRecord>> {
+    // Found through the session's timeline, which has an entry for every question it asked.
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM questions WHERE id IN
+             (SELECT json_extract(body, '$.request_id') FROM messages WHERE session_id = ?1 AND kind = 'question')
+         ORDER BY created_at, id"
+    ))?;
+    collect(stmt.query([session_id.to_string()])?)
+}
+
+/// The SQL that lists the inbox; it must be answered from the covering index alone.
+pub(crate) const PENDING_SQL: &str = "SELECT id, session_id, agent, origin, request, created_at, expires_at
+     FROM questions WHERE status = 'pending' ORDER BY created_at, id";
+
+/// A text column read in place.
+fn text<'r>(row: &'r Row<'_>, i: usize) -> Result<&'r str> {
+    row.get_ref(i)?.as_str().map_err(|err| Error::InvalidData {
+        table: "questions",
+        column: "text",
+        detail: err.to_string(),
+    })
+}
+
+/// Every pending question, oldest first.
+pub(crate) fn pending(conn: &Connection) -> Result<Vec<PendingQuestion>> {
+    let mut stmt = conn.prepare_cached(PENDING_SQL)?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    // Columns are read in place (no copies) except what the result keeps: this is the query
+    // the inbox runs at start-up over every waiting question.
+    while let Some(row) = rows.next()? {
+        out.push(PendingQuestion {
+            id: parse("questions", "id", text(row, 0)?)?,
+            session_id: parse("questions", "session_id", text(row, 1)?)?,
+            agent: text(row, 2)?.to_owned(),
+            origin: from_json("questions", "origin", text(row, 3)?)?,
+            request_json: raw_from_json("questions", "request", text(row, 4)?.to_owned())?,
+            created_at_ms: row.get(5)?,
+            expires_at_ms: row.get(6)?,
+        });
+    }
+    Ok(out)
+}
+
+/// Questions in a status, newest first, up to `limit` (1..=500), created before `before_ms`.
+pub(crate) fn list(
+    conn: &Connection,
+    status: Option<QuestionStatus>,
+    before_ms: Option<i64>,
+    limit: usize,
+) -> Result<Vec<QuestionRecord>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM questions
+         WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR created_at < ?2)
+         ORDER BY created_at DESC, id DESC LIMIT ?3"
+    ))?;
+    collect(stmt.query(params![status.map(|s| s.as_str()), before_ms, limit.clamp(1, 500) as i64])?)
+}
+
+/// A pending question's deadline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deadline {
+    /// The question.
+    pub request_id: RequestId,
+    /// Its session.
+    pub session_id: SessionId,
+    /// When it expires (Unix ms).
+    pub expires_at_ms: i64,
+}
+
+/// Pending questions with a deadline at or before `until_ms` (all of them with `None`),
+/// earliest first.
+pub(crate) fn deadlines(conn: &Connection, until_ms: Option<i64>) -> Result<Vec<Deadline>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, session_id, expires_at FROM questions
+         WHERE status = 'pending' AND expires_at IS NOT NULL AND (?1 IS NULL OR expires_at <= ?1)
+         ORDER BY expires_at",
+    )?;
+    let rows =
+        stmt.query_map([until_ms], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get(2)?)))?;
+    rows.map(|row| {
+        let (id, session, expires_at_ms) = row?;
+        Ok(Deadline {
+            request_id: parse("questions", "id", &id)?,
+            session_id: parse("questions", "session_id", &session)?,
+            expires_at_ms,
+        })
+    })
+    .collect()
+}
+
+/// Whether a question exists at all.
+pub(crate) fn exists(conn: &Connection, id: RequestId) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM questions WHERE id = ?1")?
+        .query_row([id.to_string()], |_| Ok(()))
+        .optional()?
+        .is_some())
+}

@@ -1,0 +1,131 @@
+//! Read-only queries, on the store or inside a write transaction.
+
+use beckon_core::conversation::SessionStatus;
+use beckon_core::{RequestId, SessionId};
+use rusqlite::Connection;
+
+use crate::error::Result;
+use crate::events::{self, StoredEvent};
+use crate::messages::{self, TimelineEntry};
+use crate::metrics::{self, Metrics};
+use crate::outbox::{self, DeliveryState, OutboxEntry};
+use crate::questions::{self, Deadline, PendingQuestion, QuestionRecord, QuestionStatus};
+use crate::sessions::{self, SessionFilter, SessionPage, SessionRecord};
+use crate::settings;
+
+/// Read-only access to the database.
+#[derive(Debug, Clone, Copy)]
+pub struct Reader<'c> {
+    conn: &'c Connection,
+}
+
+impl<'c> Reader<'c> {
+    pub(crate) fn new(conn: &'c Connection) -> Self {
+        Reader { conn }
+    }
+
+    /// A session.
+    pub fn session(&self, id: SessionId) -> Result<Option<SessionRecord>> {
+        sessions::get(self.conn, id)
+    }
+
+    /// The session an external agent groups its questions under.
+    pub fn session_by_external_key(&self, agent: &str, key: &str) -> Result<Option<SessionRecord>> {
+        sessions::by_external_key(self.conn, agent, key)
+    }
+
+    /// Every session with a status (for recovery at start), oldest first.
+    pub fn sessions_with_status(&self, status: SessionStatus) -> Result<Vec<SessionRecord>> {
+        sessions::with_status(self.conn, status)
+    }
+
+    /// A page of sessions, newest first.
+    pub fn sessions(&self, filter: &SessionFilter) -> Result<SessionPage> {
+        sessions::list(self.conn, filter)
+    }
+
+    /// A session's parents, nearest first.
+    pub fn ancestors(&self, id: SessionId) -> Result<Vec<SessionId>> {
+        sessions::ancestors(self.conn, id)
+    }
+
+    /// A session's whole timeline.
+    pub fn timeline(&self, id: SessionId) -> Result<Vec<TimelineEntry>> {
+        messages::timeline(self.conn, id)
+    }
+
+    /// A question.
+    pub fn question(&self, id: RequestId) -> Result<Option<QuestionRecord>> {
+        questions::get(self.conn, id)
+    }
+
+    /// Whether a question exists.
+    pub fn question_exists(&self, id: RequestId) -> Result<bool> {
+        questions::exists(self.conn, id)
+    }
+
+    /// The question a session waits on, if any.
+    pub fn pending_question_of(&self, session_id: SessionId) -> Result<Option<QuestionRecord>> {
+        questions::pending_of_session(self.conn, session_id)
+    }
+
+    /// Every question a session asked, oldest first.
+    pub fn questions_of(&self, session_id: SessionId) -> Result<Vec<QuestionRecord>> {
+        questions::of_session(self.conn, session_id)
+    }
+
+    /// Every pending question, oldest first (the inbox).
+    pub fn pending_questions(&self) -> Result<Vec<PendingQuestion>> {
+        questions::pending(self.conn)
+    }
+
+    /// Questions by status, newest first.
+    pub fn questions(
+        &self,
+        status: Option<QuestionStatus>,
+        before_ms: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<QuestionRecord>> {
+        questions::list(self.conn, status, before_ms, limit)
+    }
+
+    /// Pending questions whose deadline is at or before `until_ms` (every deadline with `None`).
+    pub fn deadlines(&self, until_ms: Option<i64>) -> Result<Vec<Deadline>> {
+        questions::deadlines(self.conn, until_ms)
+    }
+
+    /// Up to `limit` events after `seq`.
+    pub fn events_after(&self, seq: i64, limit: usize) -> Result<Vec<StoredEvent>> {
+        events::after(self.conn, seq, limit)
+    }
+
+    /// The newest event's seq (0 when there is none).
+    pub fn last_seq(&self) -> Result<i64> {
+        events::last_seq(self.conn)
+    }
+
+    /// Callbacks due at `now_ms`.
+    pub fn due_callbacks(&self, now_ms: i64, limit: usize) -> Result<Vec<OutboxEntry>> {
+        outbox::due(self.conn, now_ms, limit)
+    }
+
+    /// When the next callback is due.
+    pub fn next_callback_due(&self) -> Result<Option<i64>> {
+        outbox::next_due(self.conn)
+    }
+
+    /// A callback's delivery state and attempts.
+    pub fn callback_delivery(&self, idempotency_key: &str) -> Result<Option<(DeliveryState, i64)>> {
+        outbox::delivery(self.conn, idempotency_key)
+    }
+
+    /// Answering figures as of `now_ms` for questions asked since `since_ms`.
+    pub fn metrics(&self, now_ms: i64, since_ms: Option<i64>) -> Result<Metrics> {
+        metrics::compute(self.conn, now_ms, since_ms)
+    }
+
+    /// A setting.
+    pub fn setting(&self, key: &str) -> Result<Option<String>> {
+        settings::get(self.conn, key)
+    }
+}

@@ -1,0 +1,403 @@
+//! The `sessions` table: one row per agent session, with its conversation state.
+
+use beckon_core::conversation::{SessionStatus, State};
+use beckon_core::{SessionId, SessionOrigin};
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::codec::{JSON_MAX_BYTES, STATE_MAX_BYTES, from_json, name, parse, to_json};
+use crate::error::{Error, Result};
+use crate::events::EventKind;
+use crate::store::Tx;
+
+/// Longest session title kept (the first words of the first message).
+pub const TITLE_MAX_CHARS: usize = 120;
+
+/// A session to create.
+#[derive(Debug, Clone)]
+pub struct NewSession {
+    /// Its id.
+    pub id: SessionId,
+    /// The agent that runs it (or, for external sessions, the agent name given).
+    pub agent: String,
+    /// How it came to exist.
+    pub origin: SessionOrigin,
+    /// The session that spawned it.
+    pub parent: Option<SessionId>,
+    /// An external agent's key grouping its questions into one session.
+    pub external_key: Option<String>,
+    /// A short title for lists.
+    pub title: String,
+    /// Its initial state.
+    pub state: State,
+    /// A webhook's payload, kept as given.
+    pub payload: Option<Value>,
+    /// When (Unix ms).
+    pub at_ms: i64,
+}
+
+/// A session as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionRecord {
+    /// Its id.
+    pub id: SessionId,
+    /// The agent.
+    pub agent: String,
+    /// How it came to exist.
+    pub origin: SessionOrigin,
+    /// The session that spawned it.
+    pub parent: Option<SessionId>,
+    /// The external grouping key.
+    pub external_key: Option<String>,
+    /// A short title.
+    pub title: String,
+    /// Its status.
+    pub status: SessionStatus,
+    /// Its conversation state.
+    pub state: State,
+    /// The webhook payload.
+    pub payload: Option<Value>,
+    /// Created (Unix ms).
+    pub created_at_ms: i64,
+    /// Last changed (Unix ms).
+    pub updated_at_ms: i64,
+}
+
+/// A session in a list: no state or payload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionSummary {
+    /// Its id.
+    pub id: SessionId,
+    /// The agent.
+    pub agent: String,
+    /// How it came to exist.
+    pub origin: SessionOrigin,
+    /// The session that spawned it.
+    pub parent: Option<SessionId>,
+    /// A short title.
+    pub title: String,
+    /// Its status.
+    pub status: SessionStatus,
+    /// Created (Unix ms).
+    pub created_at_ms: i64,
+    /// Last changed (Unix ms).
+    pub updated_at_ms: i64,
+}
+
+/// Where a page of sessions continues: after this (created_at, id).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionCursor {
+    /// The last listed session's creation time.
+    pub created_at_ms: i64,
+    /// The last listed session's id.
+    pub id: SessionId,
+}
+
+/// Which sessions to list: newest first.
+#[derive(Debug, Clone, Default)]
+pub struct SessionFilter {
+    /// Only sessions with this status.
+    pub status: Option<SessionStatus>,
+    /// Only top-level sessions (no sub-agents).
+    pub top_level_only: bool,
+    /// Continue after this cursor.
+    pub after: Option<SessionCursor>,
+    /// At most this many (clamped to 1..=500).
+    pub limit: usize,
+}
+
+/// One page of sessions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionPage {
+    /// The sessions.
+    pub sessions: Vec<SessionSummary>,
+    /// Where the next page starts, if there is one.
+    pub next: Option<SessionCursor>,
+}
+
+/// Cuts a text to a title: first line, at most [`TITLE_MAX_CHARS`] characters.
+pub fn title_from(text: &str) -> String {
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or_default();
+    let mut title: String = line.chars().take(TITLE_MAX_CHARS).collect();
+    if line.chars().count() > TITLE_MAX_CHARS {
+        title.push('…');
+    }
+    title
+}
+
+impl Tx<'_> {
+    /// Creates a session.
+    pub fn start_session(&mut self, session: &NewSession) -> Result<()> {
+        let state = to_json("session state", &session.state, STATE_MAX_BYTES)?;
+        let payload = session.payload.as_ref().map(|p| to_json("webhook payload", p, JSON_MAX_BYTES)).transpose()?;
+        if let Some(parent) = session.parent
+            && !exists(self.tx, parent)?
+        {
+            return Err(Error::SessionNotFound(parent));
+        }
+        let status = session.state.status();
+        let title = title_from(&session.title);
+        self.tx.prepare_cached("INSERT INTO sessions (id, agent, origin, parent_session_id, external_key, title, status, state, payload, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)")?.execute(
+            params![
+                session.id.to_string(),
+                session.agent,
+                session.origin.as_str(),
+                session.parent.map(|p| p.to_string()),
+                session.external_key,
+                title,
+                status.as_str(),
+                state,
+                payload,
+                session.at_ms
+            ],
+        )?;
+        let summary = json!({
+            "agent": session.agent,
+            "origin": session.origin,
+            "parent": session.parent,
+            "title": title,
+            "status": status,
+        });
+        self.append_event(EventKind::SessionStarted, Some(session.id), None, &summary, session.at_ms)?;
+        Ok(())
+    }
+
+    /// Saves a session's conversation state; its status follows the state, and a change of
+    /// status is recorded as an event.
+    pub fn save_state(&mut self, id: SessionId, state: &State, at_ms: i64) -> Result<()> {
+        let text = to_json("session state", state, STATE_MAX_BYTES)?;
+        let changed = self
+            .tx
+            .prepare_cached("UPDATE sessions SET state = ?2, updated_at = ?3 WHERE id = ?1")?
+            .execute(params![id.to_string(), text, at_ms])?;
+        if changed == 0 {
+            return Err(Error::SessionNotFound(id));
+        }
+        let reason = match state {
+            State::Failed { reason } => Some(reason.as_str()),
+            _ => None,
+        };
+        self.set_status(id, state.status(), reason, at_ms)
+    }
+
+    /// Sets a session's status (for sessions Beckon does not run, whose status has no state
+    /// machine behind it); records an event when it changes.
+    pub fn set_status(&mut self, id: SessionId, status: SessionStatus, reason: Option<&str>, at_ms: i64) -> Result<()> {
+        let old: Option<String> = self
+            .tx
+            .prepare_cached("SELECT status FROM sessions WHERE id = ?1")?
+            .query_row([id.to_string()], |row| row.get(0))
+            .optional()?;
+        let Some(old) = old else { return Err(Error::SessionNotFound(id)) };
+        self.change_status(id, &old, status, reason, at_ms)
+    }
+
+    /// Sets a session's status from a known `old` one, recording an event when it changes.
+    pub(crate) fn change_status(
+        &mut self,
+        id: SessionId,
+        old: &str,
+        status: SessionStatus,
+        reason: Option<&str>,
+        at_ms: i64,
+    ) -> Result<()> {
+        if old == status.as_str() {
+            return Ok(());
+        }
+        self.tx.prepare_cached("UPDATE sessions SET status = ?2, updated_at = ?3 WHERE id = ?1")?.execute(params![
+            id.to_string(),
+            status.as_str(),
+            at_ms
+        ])?;
+        let payload = match reason {
+            Some(reason) => json!({"status": status, "reason": reason}),
+            None => json!({"status": status}),
+        };
+        self.append_event(EventKind::SessionStatus, Some(id), None, &payload, at_ms)?;
+        Ok(())
+    }
+
+    /// Sets the status of every ancestor of `id` (not `id` itself) that currently has status
+    /// `from`: a parent shows `waiting_for_input` while a sub-agent's question waits.
+    pub(crate) fn set_ancestors_status(
+        &mut self,
+        id: SessionId,
+        from: SessionStatus,
+        to: SessionStatus,
+        at_ms: i64,
+    ) -> Result<()> {
+        for ancestor in ancestors(self.tx, id)? {
+            let current: String = self
+                .tx
+                .prepare_cached("SELECT status FROM sessions WHERE id = ?1")?
+                .query_row([ancestor.to_string()], |row| row.get(0))?;
+            if current == from.as_str() {
+                self.set_status(ancestor, to, None, at_ms)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Deletes finished top-level sessions last changed before `before_ms`, with their
+    /// sub-agent sessions, timelines and questions. A session tree with anything still running
+    /// or waiting is kept. Returns how many top-level sessions went.
+    pub fn prune_finished(&mut self, before_ms: i64, at_ms: i64) -> Result<usize> {
+        let ids: Vec<String> = {
+            let mut stmt = self.tx.prepare_cached(
+                "WITH RECURSIVE tree(root, id) AS (
+                     SELECT id, id FROM sessions WHERE parent_session_id IS NULL AND updated_at < ?1
+                     UNION ALL
+                     SELECT tree.root, s.id FROM sessions s JOIN tree ON s.parent_session_id = tree.id
+                 )
+                 SELECT tree.root FROM tree JOIN sessions s ON s.id = tree.id
+                 GROUP BY tree.root
+                 HAVING sum(s.status IN ('running', 'waiting_for_input')) = 0
+                    AND sum(EXISTS (SELECT 1 FROM questions q WHERE q.session_id = s.id AND q.status = 'pending')) = 0",
+            )?;
+            let rows = stmt.query_map([before_ms], |row| row.get(0))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        for id in &ids {
+            self.tx.prepare_cached("DELETE FROM sessions WHERE id = ?1")?.execute([id])?;
+            let id: SessionId = parse("sessions", "id", id)?;
+            self.append_event(EventKind::SessionDeleted, Some(id), None, &json!({}), at_ms)?;
+        }
+        Ok(ids.len())
+    }
+}
+
+/// A session's stored status text and whether it has a parent, if it exists.
+pub(crate) fn status_and_parent(conn: &Connection, id: SessionId) -> Result<Option<(String, Option<String>)>> {
+    Ok(conn
+        .prepare_cached("SELECT status, parent_session_id FROM sessions WHERE id = ?1")?
+        .query_row([id.to_string()], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()?)
+}
+
+pub(crate) fn exists(conn: &Connection, id: SessionId) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM sessions WHERE id = ?1")?
+        .query_row([id.to_string()], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+/// The chain of parents of `id`, nearest first.
+pub(crate) fn ancestors(conn: &Connection, id: SessionId) -> Result<Vec<SessionId>> {
+    let mut stmt = conn.prepare_cached(
+        "WITH RECURSIVE chain(id, depth) AS (
+             SELECT parent_session_id, 1 FROM sessions WHERE id = ?1 AND parent_session_id IS NOT NULL
+             UNION ALL
+             SELECT s.parent_session_id, chain.depth + 1 FROM sessions s JOIN chain ON s.id = chain.id
+             WHERE s.parent_session_id IS NOT NULL AND chain.depth < 64
+         )
+         SELECT id FROM chain ORDER BY depth",
+    )?;
+    let rows = stmt.query_map([id.to_string()], |row| row.get::<_, String>(0))?;
+    rows.map(|row| parse("sessions", "parent_session_id", &row?)).collect()
+}
+
+const RECORD_COLUMNS: &str =
+    "id, agent, origin, parent_session_id, external_key, title, status, state, payload, created_at, updated_at";
+const SUMMARY_COLUMNS: &str = "id, agent, origin, parent_session_id, title, status, created_at, updated_at";
+
+fn record(row: &Row<'_>) -> Result<SessionRecord> {
+    Ok(SessionRecord {
+        id: parse("sessions", "id", &row.get::<_, String>(0)?)?,
+        agent: row.get(1)?,
+        origin: name("sessions", "origin", &row.get::<_, String>(2)?, SessionOrigin::parse)?,
+        parent: row.get::<_, Option<String>>(3)?.map(|p| parse("sessions", "parent_session_id", &p)).transpose()?,
+        external_key: row.get(4)?,
+        title: row.get(5)?,
+        status: name("sessions", "status", &row.get::<_, String>(6)?, SessionStatus::parse)?,
+        state: from_json("sessions", "state", &row.get::<_, String>(7)?)?,
+        payload: row.get::<_, Option<String>>(8)?.map(|p| from_json("sessions", "payload", &p)).transpose()?,
+        created_at_ms: row.get(9)?,
+        updated_at_ms: row.get(10)?,
+    })
+}
+
+fn summary(row: &Row<'_>) -> Result<SessionSummary> {
+    Ok(SessionSummary {
+        id: parse("sessions", "id", &row.get::<_, String>(0)?)?,
+        agent: row.get(1)?,
+        origin: name("sessions", "origin", &row.get::<_, String>(2)?, SessionOrigin::parse)?,
+        parent: row.get::<_, Option<String>>(3)?.map(|p| parse("sessions", "parent_session_id", &p)).transpose()?,
+        title: row.get(4)?,
+        status: name("sessions", "status", &row.get::<_, String>(5)?, SessionStatus::parse)?,
+        created_at_ms: row.get(6)?,
+        updated_at_ms: row.get(7)?,
+    })
+}
+
+pub(crate) fn get(conn: &Connection, id: SessionId) -> Result<Option<SessionRecord>> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM sessions WHERE id = ?1"))?;
+    let mut rows = stmt.query([id.to_string()])?;
+    rows.next()?.map(record).transpose()
+}
+
+pub(crate) fn by_external_key(conn: &Connection, agent: &str, key: &str) -> Result<Option<SessionRecord>> {
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM sessions WHERE agent = ?1 AND external_key = ?2"))?;
+    let mut rows = stmt.query(params![agent, key])?;
+    rows.next()?.map(record).transpose()
+}
+
+pub(crate) fn with_status(conn: &Connection, status: SessionStatus) -> Result<Vec<SessionRecord>> {
+    let mut stmt = conn
+        .prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM sessions WHERE status = ?1 ORDER BY created_at, id"))?;
+    let mut rows = stmt.query([status.as_str()])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(record(row)?);
+    }
+    Ok(out)
+}
+
+pub(crate) fn list(conn: &Connection, filter: &SessionFilter) -> Result<SessionPage> {
+    let limit = filter.limit.clamp(1, 500);
+    let mut sql = format!("SELECT {SUMMARY_COLUMNS} FROM sessions WHERE 1 = 1");
+    if filter.status.is_some() {
+        sql.push_str(" AND status = ?1");
+    }
+    if filter.top_level_only {
+        sql.push_str(" AND parent_session_id IS NULL");
+    }
+    if filter.after.is_some() {
+        sql.push_str(" AND (created_at, id) < (?2, ?3)");
+    }
+    sql.push_str(" ORDER BY created_at DESC, id DESC LIMIT ?4");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let (after_time, after_id) = match filter.after {
+        Some(cursor) => (Some(cursor.created_at_ms), Some(cursor.id.to_string())),
+        None => (None, None),
+    };
+    let status = filter.status.map(|s| s.as_str());
+    // Unused numbered parameters must still be bound.
+    let mut rows = stmt.query(params![status, after_time, after_id, (limit + 1) as i64])?;
+    let mut sessions = Vec::with_capacity(limit + 1);
+    while let Some(row) = rows.next()? {
+        sessions.push(summary(row)?);
+    }
+    let next = if sessions.len() > limit {
+        sessions.truncate(limit);
+        sessions.last().map(|s| SessionCursor { created_at_ms: s.created_at_ms, id: s.id })
+    } else {
+        None
+    };
+    Ok(SessionPage { sessions, next })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_take_the_first_line() {
+        assert_eq!(title_from("\n  Write a poem about rain  \nmore"), "Write a poem about rain");
+        let long = "x".repeat(TITLE_MAX_CHARS + 5);
+        assert_eq!(title_from(&long).chars().count(), TITLE_MAX_CHARS + 1);
+    }
+}

@@ -1,0 +1,90 @@
+//! Shared helpers for the store's tests: ids, sample sessions and questions.
+
+#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
+
+use beckon_core::conversation::{Origin, State};
+use beckon_core::{Answer, Answers, Outcome, QuestionRequest, RequestId, SessionId, SessionOrigin};
+use beckon_store::{NewQuestion, NewSession, Resolution, Store};
+use serde_json::json;
+use uuid::Uuid;
+
+pub fn session_id() -> SessionId {
+    SessionId::from_uuid(Uuid::now_v7())
+}
+
+pub fn request_id() -> RequestId {
+    RequestId::from_uuid(Uuid::now_v7())
+}
+
+pub fn request() -> QuestionRequest {
+    QuestionRequest::parse(&json!({"questions": [
+        {"question": "Which style?", "header": "Style", "options": [{"label": "Haiku"}, {"label": "Sonnet"}]},
+        {"question": "Which tones?", "header": "Tone", "multiSelect": true, "options": [{"label": "Warm"}, {"label": "Wry"}, {"label": "Dark"}]}
+    ]}))
+    .unwrap()
+}
+
+pub fn answered(style: &str) -> Outcome {
+    Outcome::Answered {
+        answers: Answers::new(vec![Answer::select([style]), Answer::select(["Warm"])], &request()).unwrap(),
+    }
+}
+
+pub fn new_session(id: SessionId, agent: &str, at_ms: i64) -> NewSession {
+    NewSession {
+        id,
+        agent: agent.into(),
+        origin: SessionOrigin::Chat,
+        parent: None,
+        external_key: None,
+        title: format!("Poem for {agent}"),
+        state: State::Idle,
+        payload: None,
+        at_ms,
+    }
+}
+
+pub fn new_question(id: RequestId, session_id: SessionId, agent: &str, at_ms: i64) -> NewQuestion {
+    NewQuestion {
+        id,
+        session_id,
+        tool_use_id: format!("toolu_{}", id.as_uuid().simple()),
+        agent: agent.into(),
+        origin: Origin::agent(agent),
+        request: request(),
+        callback_url: None,
+        expires_at_ms: None,
+        at_ms,
+        callbacks: vec![],
+    }
+}
+
+pub fn resolution(request_id: RequestId, outcome: Outcome, at_ms: i64) -> Resolution {
+    Resolution {
+        request_id,
+        outcome,
+        via: Some(beckon_core::AnsweredVia::Window),
+        at_ms,
+        session_status: None,
+        callbacks: vec![],
+    }
+}
+
+/// A store on a fresh file in a temp dir (kept alive by the returned guard).
+pub fn file_store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("data").join("beckon.db")).unwrap();
+    (dir, store)
+}
+
+/// Starts a session and asks one question in it; returns their ids.
+pub fn asked(store: &mut Store, agent: &str, at_ms: i64) -> (SessionId, RequestId) {
+    let (session, question) = (session_id(), request_id());
+    store
+        .write(|tx| {
+            tx.start_session(&new_session(session, agent, at_ms))?;
+            tx.ask(&new_question(question, session, agent, at_ms))
+        })
+        .unwrap();
+    (session, question)
+}

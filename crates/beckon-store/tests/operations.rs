@@ -1,0 +1,440 @@
+//! Every store operation against a real database file.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod common;
+
+use beckon_core::conversation::{Message, Origin, SessionStatus, State, ToolCall, ToolResult};
+use beckon_core::{AnsweredVia, Outcome, SessionOrigin};
+use beckon_store::{
+    CallbackFormat, DeliveryState, Error, EventKind, NewCallback, QuestionStatus, Resolved, SessionFilter,
+};
+use common::*;
+use serde_json::json;
+
+#[test]
+fn a_session_starts_with_an_event_and_reads_back() {
+    let (_dir, mut store) = file_store();
+    let id = session_id();
+    let committed = store.write(|tx| tx.start_session(&new_session(id, "poet", 1_000))).unwrap();
+    assert_eq!(committed.events.len(), 1);
+    assert_eq!(committed.events[0].kind, EventKind::SessionStarted);
+    assert_eq!(committed.events[0].seq, 1);
+    let record = store.read().session(id).unwrap().unwrap();
+    assert_eq!(record.agent, "poet");
+    assert_eq!(record.status, SessionStatus::Completed, "an idle session is ready for a message");
+    assert_eq!(record.title, "Poem for poet");
+    assert_eq!(record.created_at_ms, 1_000);
+    assert!(store.read().session(session_id()).unwrap().is_none());
+}
+
+#[test]
+fn messages_keep_their_order_and_each_is_an_event() {
+    let (_dir, mut store) = file_store();
+    let id = session_id();
+    let call = ToolCall { id: "toolu_1".into(), name: "read_file".into(), input: json!({"path": "a.txt"}) };
+    let committed = store
+        .write(|tx| {
+            tx.start_session(&new_session(id, "poet", 1))?;
+            tx.append_messages(id, &[Message::User { text: "hi".into() }, Message::ToolUse { call: call.clone() }], 2)?;
+            tx.append_tool_results(id, &[ToolResult::ok("toolu_1", "contents")], 3)
+        })
+        .unwrap();
+    assert_eq!(committed.events.iter().filter(|e| e.kind == EventKind::MessageAppended).count(), 3);
+    let timeline = store.read().timeline(id).unwrap();
+    assert_eq!(timeline.iter().map(|e| e.position).collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(timeline[1].message, Message::ToolUse { call });
+    assert!(matches!(&timeline[2].message, Message::ToolResult { result } if result.content == "contents"));
+    let err = store.write(|tx| tx.append_messages(session_id(), &[Message::User { text: "x".into() }], 4)).unwrap_err();
+    assert!(matches!(err, Error::SessionNotFound(_)));
+}
+
+#[test]
+fn saving_state_changes_status_and_records_only_real_changes() {
+    let (_dir, mut store) = file_store();
+    let id = session_id();
+    store.write(|tx| tx.start_session(&new_session(id, "poet", 1))).unwrap();
+    let first = store.write(|tx| tx.save_state(id, &State::LlmRequesting { attempt: 1 }, 2)).unwrap();
+    assert_eq!(first.events.len(), 1);
+    assert_eq!(first.events[0].payload_as::<serde_json::Value>().unwrap(), json!({"status": "running"}));
+    let same = store.write(|tx| tx.save_state(id, &State::LlmRequesting { attempt: 2 }, 3)).unwrap();
+    assert!(same.events.is_empty(), "status unchanged");
+    let failed = store.write(|tx| tx.save_state(id, &State::Failed { reason: "401".into() }, 4)).unwrap();
+    assert_eq!(
+        failed.events[0].payload_as::<serde_json::Value>().unwrap(),
+        json!({"status": "failed", "reason": "401"})
+    );
+    let record = store.read().session(id).unwrap().unwrap();
+    assert_eq!(record.state, State::Failed { reason: "401".into() });
+    assert_eq!(record.updated_at_ms, 4);
+}
+
+#[test]
+fn asking_commits_question_status_timeline_event_and_callbacks_together() {
+    let (_dir, mut store) = file_store();
+    let (session, question) = (session_id(), request_id());
+    let callback = NewCallback {
+        idempotency_key: format!("{question}:question_pending"),
+        target: "http://127.0.0.1:9/hook".into(),
+        format: CallbackFormat::Json,
+        kind: "question_pending".into(),
+        payload: json!({"request_id": question}),
+    };
+    let committed = store
+        .write(|tx| {
+            tx.start_session(&new_session(session, "poet", 10))?;
+            let mut ask = new_question(question, session, "poet", 20);
+            ask.callback_url = Some(callback.target.clone());
+            ask.expires_at_ms = Some(1_000);
+            ask.callbacks = vec![callback.clone()];
+            tx.ask(&ask)
+        })
+        .unwrap();
+    let kinds: Vec<EventKind> = committed.events.iter().map(|e| e.kind).collect();
+    assert_eq!(
+        kinds,
+        [EventKind::SessionStarted, EventKind::SessionStatus, EventKind::MessageAppended, EventKind::QuestionPending]
+    );
+    let record = store.read().question(question).unwrap().unwrap();
+    assert_eq!(record.status, QuestionStatus::Pending);
+    assert_eq!(record.expires_at_ms, Some(1_000));
+    assert_eq!(store.read().session(session).unwrap().unwrap().status, SessionStatus::WaitingForInput);
+    assert!(
+        matches!(&store.read().timeline(session).unwrap()[0].message, Message::Question { request_id, .. } if *request_id == question)
+    );
+    assert_eq!(store.read().pending_question_of(session).unwrap().unwrap().id, question);
+    let due = store.read().due_callbacks(20, 10).unwrap();
+    assert_eq!(due.len(), 1);
+    assert_eq!(due[0].idempotency_key, callback.idempotency_key);
+}
+
+#[test]
+fn a_session_waits_on_one_question_at_a_time() {
+    let (_dir, mut store) = file_store();
+    let (session, first) = asked(&mut store, "poet", 1);
+    let err = store.write(|tx| tx.ask(&new_question(request_id(), session, "poet", 2))).unwrap_err();
+    assert!(matches!(err, Error::QuestionAlreadyPending { pending, .. } if pending == first));
+    let err = store.write(|tx| tx.ask(&new_question(request_id(), session_id(), "poet", 2))).unwrap_err();
+    assert!(matches!(err, Error::SessionNotFound(_)));
+}
+
+#[test]
+fn the_first_resolution_wins_a_repeat_succeeds_and_a_different_one_conflicts() {
+    let (_dir, mut store) = file_store();
+    let (session, question) = asked(&mut store, "poet", 1);
+    let mut first = resolution(question, answered("Haiku"), 50);
+    first.session_status = Some(SessionStatus::Running);
+    let committed = store.write(|tx| tx.resolve(&first)).unwrap();
+    let Resolved::Now(record) = &committed.value else { panic!("{:?}", committed.value) };
+    assert_eq!(record.status, QuestionStatus::Answered);
+    assert_eq!(record.answered_via, Some(AnsweredVia::Window));
+    assert_eq!(record.resolved_at_ms, 50);
+    let kinds: Vec<EventKind> = committed.events.iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, [EventKind::MessageAppended, EventKind::QuestionResolved, EventKind::SessionStatus]);
+    assert_eq!(store.read().session(session).unwrap().unwrap().status, SessionStatus::Running);
+
+    let mut repeat = resolution(question, answered("Haiku"), 60);
+    repeat.via = Some(AnsweredVia::Cli);
+    let again = store.write(|tx| tx.resolve(&repeat)).unwrap();
+    assert!(matches!(&again.value, Resolved::Repeat(r) if r.answered_via == Some(AnsweredVia::Window)));
+    assert!(again.events.is_empty(), "an identical repeat changes nothing");
+
+    let err = store.write(|tx| tx.resolve(&resolution(question, answered("Sonnet"), 70))).unwrap_err();
+    let Error::AlreadyResolved(winner) = err else { panic!("{err:?}") };
+    assert_eq!(winner.outcome, answered("Haiku"));
+    let err = store.write(|tx| tx.resolve(&resolution(question, Outcome::Declined { reason: None }, 70))).unwrap_err();
+    assert!(matches!(err, Error::AlreadyResolved(_)));
+
+    let timeline = store.read().timeline(session).unwrap();
+    assert_eq!(timeline.iter().filter(|e| matches!(e.message, Message::Answer { .. })).count(), 1);
+    assert!(matches!(
+        store.write(|tx| tx.resolve(&resolution(request_id(), answered("Haiku"), 1))),
+        Err(Error::QuestionNotFound(_))
+    ));
+}
+
+#[test]
+fn every_outcome_becomes_the_question_status() {
+    let (_dir, mut store) = file_store();
+    for (outcome, status) in [
+        (Outcome::Declined { reason: Some("later".into()) }, QuestionStatus::Declined),
+        (Outcome::Expired { default_answer: None }, QuestionStatus::Expired),
+        (Outcome::Cancelled { reason: None }, QuestionStatus::Cancelled),
+    ] {
+        let (_, question) = asked(&mut store, "poet", 1);
+        store.write(|tx| tx.resolve(&resolution(question, outcome.clone(), 2))).unwrap();
+        let record = store.read().question(question).unwrap().unwrap();
+        assert_eq!(record.status, status);
+        assert_eq!(record.outcome, Some(outcome));
+    }
+}
+
+#[test]
+fn a_sub_agent_question_makes_its_ancestors_wait_too() {
+    let (_dir, mut store) = file_store();
+    let (root, child, grandchild, question) = (session_id(), session_id(), session_id(), request_id());
+    store
+        .write(|tx| {
+            tx.start_session(&new_session(root, "research", 1))?;
+            tx.save_state(root, &State::LlmRequesting { attempt: 1 }, 1)?;
+            for (id, parent, agent) in [(child, root, "summariser"), (grandchild, child, "checker")] {
+                let mut session = new_session(id, agent, 2);
+                session.origin = SessionOrigin::Subagent;
+                session.parent = Some(parent);
+                tx.start_session(&session)?;
+                tx.save_state(id, &State::LlmRequesting { attempt: 1 }, 2)?;
+            }
+            let mut ask = new_question(question, grandchild, "checker", 3);
+            ask.origin = Origin::agent("research").child("summariser").child("checker");
+            tx.ask(&ask)
+        })
+        .unwrap();
+    for id in [root, child, grandchild] {
+        assert_eq!(store.read().session(id).unwrap().unwrap().status, SessionStatus::WaitingForInput);
+    }
+    assert_eq!(store.read().ancestors(grandchild).unwrap(), [child, root]);
+    let pending = store.read().pending_questions().unwrap();
+    assert_eq!(pending[0].origin.to_string(), "research › summariser › checker");
+    store
+        .write(|tx| {
+            tx.resolve(&resolution(question, answered("Haiku"), 4))?;
+            tx.save_state(grandchild, &State::LlmRequesting { attempt: 1 }, 4)
+        })
+        .unwrap();
+    for id in [root, child, grandchild] {
+        assert_eq!(store.read().session(id).unwrap().unwrap().status, SessionStatus::Running);
+    }
+}
+
+#[test]
+fn pending_questions_list_oldest_first_from_the_covering_index() {
+    let (_dir, mut store) = file_store();
+    let (_, late) = asked(&mut store, "b", 300);
+    let (_, early) = asked(&mut store, "a", 100);
+    let (_, middle) = asked(&mut store, "c", 200);
+    let (_, gone) = asked(&mut store, "d", 50);
+    store.write(|tx| tx.resolve(&resolution(gone, answered("Haiku"), 400))).unwrap();
+    let pending = store.read().pending_questions().unwrap();
+    assert_eq!(pending.iter().map(|p| p.id).collect::<Vec<_>>(), [early, middle, late]);
+    assert_eq!(pending[0].agent, "a");
+    assert_eq!(pending[0].request().unwrap(), request());
+    let plan: Vec<String> = store
+        .connection()
+        .prepare("EXPLAIN QUERY PLAN SELECT id, session_id, agent, origin, request, created_at, expires_at FROM questions WHERE status = 'pending' ORDER BY created_at, id")
+        .unwrap()
+        .query_map([], |row| row.get::<_, String>(3))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(plan, ["SCAN questions USING COVERING INDEX questions_pending"]);
+}
+
+#[test]
+fn sessions_page_newest_first_and_filter_by_status() {
+    let (_dir, mut store) = file_store();
+    let ids: Vec<_> = (0..7).map(|_| session_id()).collect();
+    store
+        .write(|tx| {
+            for (i, id) in ids.iter().enumerate() {
+                tx.start_session(&new_session(*id, "poet", i as i64))?;
+            }
+            tx.save_state(ids[2], &State::Completed, 100)?;
+            tx.save_state(ids[4], &State::Failed { reason: "x".into() }, 101)
+        })
+        .unwrap();
+    let mut filter = SessionFilter { limit: 3, ..SessionFilter::default() };
+    let mut seen = Vec::new();
+    loop {
+        let page = store.read().sessions(&filter).unwrap();
+        seen.extend(page.sessions.iter().map(|s| s.id));
+        match page.next {
+            Some(next) => filter.after = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seen, [ids[6], ids[5], ids[4], ids[3], ids[2], ids[1], ids[0]], "newest first, whatever changed since");
+    let failed = store
+        .read()
+        .sessions(&SessionFilter { status: Some(SessionStatus::Failed), limit: 10, ..SessionFilter::default() })
+        .unwrap();
+    assert_eq!(failed.sessions.iter().map(|s| s.id).collect::<Vec<_>>(), [ids[4]]);
+    assert!(failed.next.is_none());
+}
+
+#[test]
+fn events_page_after_a_seq_without_gaps() {
+    let (_dir, mut store) = file_store();
+    for i in 0..5 {
+        asked(&mut store, "poet", i);
+    }
+    let last = store.read().last_seq().unwrap();
+    let mut seqs = Vec::new();
+    let mut after = 0;
+    loop {
+        let page = store.read().events_after(after, 4).unwrap();
+        if page.is_empty() {
+            break;
+        }
+        after = page.last().unwrap().seq;
+        seqs.extend(page.iter().map(|e| e.seq));
+    }
+    assert_eq!(seqs, (1..=last).collect::<Vec<_>>());
+    assert_eq!(store.read().events_after(last, 10).unwrap(), []);
+}
+
+#[test]
+fn deadlines_list_what_expires_by_a_time() {
+    let (_dir, mut store) = file_store();
+    let mut ids = Vec::new();
+    for expires in [500, 100, 300] {
+        let (session, question) = (session_id(), request_id());
+        store
+            .write(|tx| {
+                tx.start_session(&new_session(session, "poet", 1))?;
+                let mut ask = new_question(question, session, "poet", 1);
+                ask.expires_at_ms = Some(expires);
+                tx.ask(&ask)
+            })
+            .unwrap();
+        ids.push(question);
+    }
+    let due: Vec<_> = store.read().deadlines(Some(300)).unwrap().iter().map(|d| d.request_id).collect();
+    assert_eq!(due, [ids[1], ids[2]]);
+    assert_eq!(store.read().deadlines(None).unwrap().len(), 3);
+}
+
+#[test]
+fn callbacks_are_delivered_retried_or_given_up() {
+    let (_dir, mut store) = file_store();
+    let callback = |key: &str| NewCallback {
+        idempotency_key: key.into(),
+        target: "http://127.0.0.1:9/".into(),
+        format: CallbackFormat::Slack,
+        kind: "question_answered".into(),
+        payload: json!({"k": key}),
+    };
+    store.write(|tx| tx.enqueue_callbacks(&[callback("a"), callback("b"), callback("a")], 10)).unwrap();
+    let due = store.read().due_callbacks(10, 10).unwrap();
+    assert_eq!(due.len(), 2, "the same idempotency key is queued once");
+    store.write(|tx| tx.mark_delivered(due[0].id, 11)).unwrap();
+    store.write(|tx| tx.mark_attempt_failed(due[1].id, "HTTP 500", Some(50))).unwrap();
+    assert_eq!(store.read().due_callbacks(49, 10).unwrap(), []);
+    assert_eq!(store.read().next_callback_due().unwrap(), Some(50));
+    let retry = store.read().due_callbacks(50, 10).unwrap();
+    assert_eq!(retry[0].attempts, 1);
+    store.write(|tx| tx.mark_attempt_failed(retry[0].id, "HTTP 500", None)).unwrap();
+    assert_eq!(store.read().callback_delivery("a").unwrap(), Some((DeliveryState::Delivered, 1)));
+    assert_eq!(store.read().callback_delivery("b").unwrap(), Some((DeliveryState::Failed, 2)));
+    assert_eq!(store.read().next_callback_due().unwrap(), None);
+}
+
+#[test]
+fn metrics_count_waits_latencies_and_rates() {
+    let (_dir, mut store) = file_store();
+    let (_, a) = asked(&mut store, "poet", 0);
+    let (_, b) = asked(&mut store, "poet", 0);
+    let (_, c) = asked(&mut store, "critic", 0);
+    let (_, _waiting) = asked(&mut store, "critic", 500);
+    store.write(|tx| tx.resolve(&resolution(a, answered("Haiku"), 100))).unwrap();
+    store.write(|tx| tx.resolve(&resolution(b, answered("Haiku"), 300))).unwrap();
+    store.write(|tx| tx.resolve(&resolution(c, Outcome::Declined { reason: None }, 50))).unwrap();
+    let metrics = store.read().metrics(1_000, None).unwrap();
+    assert_eq!(metrics.pending, 1);
+    assert_eq!(metrics.longest_wait_ms, Some(500));
+    assert_eq!(metrics.resolved, 3);
+    assert!((metrics.decline_rate - 1.0 / 3.0).abs() < 1e-9);
+    assert_eq!(metrics.expire_rate, 0.0);
+    assert_eq!(metrics.answer_latency.count, 2);
+    assert_eq!(metrics.answer_latency.p50_ms, Some(100));
+    assert_eq!(metrics.answer_latency.p99_ms, Some(300));
+    let critic = &metrics.agents[0];
+    assert_eq!((critic.agent.as_str(), critic.asked, critic.pending, critic.declined), ("critic", 2, 1, 1));
+    assert_eq!(critic.waiting_ms, 50 + 500);
+    assert_eq!(metrics.agents[1].waiting_ms, 400);
+}
+
+#[test]
+fn retention_prunes_old_finished_sessions_but_never_waiting_ones() {
+    let (_dir, mut store) = file_store();
+    let (old_done, old_waiting, recent_done) = (session_id(), session_id(), session_id());
+    let child = session_id();
+    store
+        .write(|tx| {
+            tx.start_session(&new_session(old_done, "poet", 1))?;
+            let mut sub = new_session(child, "helper", 1);
+            sub.parent = Some(old_done);
+            sub.origin = SessionOrigin::Subagent;
+            tx.start_session(&sub)?;
+            tx.append_messages(child, &[Message::User { text: "x".into() }], 1)?;
+            tx.save_state(child, &State::Completed, 2)?;
+            tx.save_state(old_done, &State::Completed, 2)?;
+            tx.start_session(&new_session(old_waiting, "poet", 1))?;
+            tx.ask(&new_question(request_id(), old_waiting, "poet", 2))?;
+            tx.start_session(&new_session(recent_done, "poet", 900))?;
+            tx.save_state(recent_done, &State::Completed, 900)
+        })
+        .unwrap();
+    let committed = store.write(|tx| tx.prune_finished(500, 1_000)).unwrap();
+    assert_eq!(committed.value, 1);
+    assert_eq!(committed.events[0].kind, EventKind::SessionDeleted);
+    assert!(store.read().session(old_done).unwrap().is_none());
+    assert!(store.read().session(child).unwrap().is_none(), "sub-agent sessions go with their parent");
+    assert_eq!(store.read().timeline(child).unwrap(), []);
+    assert!(store.read().session(old_waiting).unwrap().is_some());
+    assert!(store.read().session(recent_done).unwrap().is_some());
+}
+
+#[test]
+fn a_failed_write_leaves_nothing_behind() {
+    let (_dir, mut store) = file_store();
+    let (session, question) = (session_id(), request_id());
+    let before = store.read().last_seq().unwrap();
+    let err = store
+        .write(|tx| {
+            tx.start_session(&new_session(session, "poet", 1))?;
+            tx.ask(&new_question(question, session, "poet", 1))?;
+            tx.ask(&new_question(request_id(), session, "poet", 1))
+        })
+        .unwrap_err();
+    assert!(matches!(err, Error::QuestionAlreadyPending { .. }));
+    assert!(store.read().session(session).unwrap().is_none());
+    assert!(store.read().question(question).unwrap().is_none());
+    assert_eq!(store.read().last_seq().unwrap(), before);
+}
+
+#[test]
+fn external_sessions_are_found_by_their_key() {
+    let (_dir, mut store) = file_store();
+    let id = session_id();
+    let mut session = new_session(id, "deploy-bot", 1);
+    session.origin = SessionOrigin::External;
+    session.external_key = Some("ci-run-42".into());
+    store.write(|tx| tx.start_session(&session)).unwrap();
+    assert_eq!(store.read().session_by_external_key("deploy-bot", "ci-run-42").unwrap().unwrap().id, id);
+    assert!(store.read().session_by_external_key("other-bot", "ci-run-42").unwrap().is_none());
+    let mut duplicate = new_session(session_id(), "deploy-bot", 2);
+    duplicate.external_key = Some("ci-run-42".into());
+    assert!(store.write(|tx| tx.start_session(&duplicate)).is_err());
+}
+
+#[test]
+fn a_sessions_questions_are_found_through_its_timeline() {
+    let (_dir, mut store) = file_store();
+    let (session, first) = asked(&mut store, "poet", 1);
+    store.write(|tx| tx.resolve(&resolution(first, answered("Haiku"), 2))).unwrap();
+    let second = request_id();
+    store.write(|tx| tx.ask(&new_question(second, session, "poet", 3))).unwrap();
+    asked(&mut store, "other", 4);
+    let questions = store.read().questions_of(session).unwrap();
+    assert_eq!(questions.iter().map(|q| q.id).collect::<Vec<_>>(), [first, second]);
+    assert_eq!(questions[0].status, QuestionStatus::Answered);
+}
+
+#[test]
+fn settings_round_trip() {
+    let (_dir, mut store) = file_store();
+    assert_eq!(store.read().setting("secret").unwrap(), None);
+    store.write(|tx| tx.set_setting("secret", "one")).unwrap();
+    store.write(|tx| tx.set_setting("secret", "two")).unwrap();
+    assert_eq!(store.read().setting("secret").unwrap().as_deref(), Some("two"));
+}
