@@ -121,6 +121,7 @@ fn durable_steps(dir: &Path, synchronous: &str, rounds: usize) -> (Stats, Stats,
             request: request.clone(),
             callback_url: None,
             expires_at_ms: None,
+            expiry_policy: None,
             at_ms: i,
             callbacks: vec![],
         };
@@ -278,6 +279,7 @@ fn events_after(dir: &Path, rounds: usize) -> Stats {
                     request: request.clone(),
                     callback_url: None,
                     expires_at_ms: None,
+                    expiry_policy: None,
                     at_ms: i,
                     callbacks: vec![],
                 })?;

@@ -48,6 +48,7 @@ CREATE TABLE questions (
     created_at      INTEGER NOT NULL,
     resolved_at     INTEGER,
     expires_at      INTEGER,
+    expiry_policy   TEXT,
     CHECK ((status = 'pending') = (outcome IS NULL AND resolved_at IS NULL))
 ) STRICT, WITHOUT ROWID;
 

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use beckon_core::conversation::{Origin, SessionStatus};
+use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus};
 use beckon_core::{AnsweredVia, Outcome, OutcomeKind, QuestionRequest, RequestId, SessionId};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::{Deserialize, Serialize};
@@ -91,6 +91,8 @@ pub struct NewQuestion {
     pub callback_url: Option<String>,
     /// When it expires (Unix ms).
     pub expires_at_ms: Option<i64>,
+    /// What happens when it expires, fixed when it is asked.
+    pub expiry_policy: Option<ExpiryPolicy>,
     /// When it was asked (Unix ms).
     pub at_ms: i64,
     /// Callbacks to deliver once this is committed.
@@ -126,6 +128,8 @@ pub struct QuestionRecord {
     pub resolved_at_ms: Option<i64>,
     /// Expires (Unix ms).
     pub expires_at_ms: Option<i64>,
+    /// What happens when it expires.
+    pub expiry_policy: Option<ExpiryPolicy>,
 }
 
 /// A pending question for the inbox, read from the compact pending index alone. The request
@@ -261,11 +265,13 @@ impl Tx<'_> {
         let (status, parent) = sessions::status_and_parent(self.tx, session)?.ok_or(Error::SessionNotFound(session))?;
         let request = to_raw("question request", &question.request, JSON_MAX_BYTES)?;
         let origin = to_json("question origin", &question.origin, JSON_MAX_BYTES)?;
+        let policy =
+            question.expiry_policy.as_ref().map(|p| to_json("expiry policy", p, JSON_MAX_BYTES)).transpose()?;
         let inserted = self
             .tx
             .prepare_cached(
-                "INSERT INTO questions (id, session_id, tool_use_id, agent, origin, request, status, callback_url, created_at, expires_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?8, ?9)",
+                "INSERT INTO questions (id, session_id, tool_use_id, agent, origin, request, status, callback_url, created_at, expires_at, expiry_policy)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?8, ?9, ?10)",
             )?
             .execute(params![
                 question.id.to_string(),
@@ -276,7 +282,8 @@ impl Tx<'_> {
                 request.get(),
                 question.callback_url,
                 question.at_ms,
-                question.expires_at_ms
+                question.expires_at_ms,
+                policy
             ]);
         if let Err(err) = inserted {
             // The database allows one pending question per session; say which one waits.
@@ -415,7 +422,7 @@ fn compare(settled: ResolvedQuestion, outcome: &Outcome) -> Result<Resolved> {
     }
 }
 
-const COLUMNS: &str = "id, session_id, tool_use_id, agent, origin, request, status, outcome, answered_via, callback_url, created_at, resolved_at, expires_at";
+const COLUMNS: &str = "id, session_id, tool_use_id, agent, origin, request, status, outcome, answered_via, callback_url, created_at, resolved_at, expires_at, expiry_policy";
 
 fn record(row: &Row<'_>) -> Result<QuestionRecord> {
     Ok(QuestionRecord {
@@ -435,6 +442,10 @@ fn record(row: &Row<'_>) -> Result<QuestionRecord> {
         created_at_ms: row.get(10)?,
         resolved_at_ms: row.get(11)?,
         expires_at_ms: row.get(12)?,
+        expiry_policy: row
+            .get::<_, Option<String>>(13)?
+            .map(|p| from_json("questions", "expiry_policy", &p))
+            .transpose()?,
     })
 }
 
@@ -519,7 +530,7 @@ pub(crate) fn list(
 }
 
 /// A pending question's deadline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Deadline {
     /// The question.
     pub request_id: RequestId,
@@ -527,27 +538,34 @@ pub struct Deadline {
     pub session_id: SessionId,
     /// When it expires (Unix ms).
     pub expires_at_ms: i64,
+    /// What happens then.
+    pub policy: ExpiryPolicy,
 }
 
 /// Pending questions with a deadline at or before `until_ms` (all of them with `None`),
 /// earliest first.
 pub(crate) fn deadlines(conn: &Connection, until_ms: Option<i64>) -> Result<Vec<Deadline>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT id, session_id, expires_at FROM questions
+        "SELECT id, session_id, expires_at, expiry_policy FROM questions
          WHERE status = 'pending' AND expires_at IS NOT NULL AND (?1 IS NULL OR expires_at <= ?1)
          ORDER BY expires_at",
     )?;
-    let rows =
-        stmt.query_map([until_ms], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get(2)?)))?;
-    rows.map(|row| {
-        let (id, session, expires_at_ms) = row?;
-        Ok(Deadline {
-            request_id: parse("questions", "id", &id)?,
-            session_id: parse("questions", "session_id", &session)?,
-            expires_at_ms,
-        })
-    })
-    .collect()
+    let mut rows = stmt.query([until_ms])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        let policy: Option<String> = row.get(3)?;
+        out.push(Deadline {
+            request_id: parse("questions", "id", text(row, 0)?)?,
+            session_id: parse("questions", "session_id", text(row, 1)?)?,
+            expires_at_ms: row.get(2)?,
+            // A deadline without a stored policy declines, the agents' default.
+            policy: policy
+                .map(|p| from_json("questions", "expiry_policy", &p))
+                .transpose()?
+                .unwrap_or(ExpiryPolicy::Decline),
+        });
+    }
+    Ok(out)
 }
 
 /// Whether a question exists at all.

@@ -4,7 +4,7 @@
 
 mod common;
 
-use beckon_core::conversation::{Message, Origin, SessionStatus, State, ToolCall, ToolResult};
+use beckon_core::conversation::{ExpiryPolicy, Message, Origin, SessionStatus, State, ToolCall, ToolResult};
 use beckon_core::{AnsweredVia, Outcome, SessionOrigin};
 use beckon_store::{
     CallbackFormat, DeliveryState, Error, EventKind, NewCallback, QuestionStatus, Resolved, SessionFilter,
@@ -293,6 +293,7 @@ fn deadlines_list_what_expires_by_a_time() {
                 tx.start_session(&new_session(session, "poet", 1))?;
                 let mut ask = new_question(question, session, "poet", 1);
                 ask.expires_at_ms = Some(expires);
+                ask.expiry_policy = Some(ExpiryPolicy::Fail);
                 tx.ask(&ask)
             })
             .unwrap();
@@ -300,7 +301,10 @@ fn deadlines_list_what_expires_by_a_time() {
     }
     let due: Vec<_> = store.read().deadlines(Some(300)).unwrap().iter().map(|d| d.request_id).collect();
     assert_eq!(due, [ids[1], ids[2]]);
-    assert_eq!(store.read().deadlines(None).unwrap().len(), 3);
+    let all = store.read().deadlines(None).unwrap();
+    assert_eq!(all.len(), 3);
+    assert!(all.iter().all(|d| d.policy == ExpiryPolicy::Fail), "the policy fixed at asking time comes back");
+    assert_eq!(store.read().question(ids[0]).unwrap().unwrap().expiry_policy, Some(ExpiryPolicy::Fail));
 }
 
 #[test]

@@ -54,6 +54,7 @@ pub fn new_question(id: RequestId, session_id: SessionId, agent: &str, at_ms: i6
         request: request(),
         callback_url: None,
         expires_at_ms: None,
+        expiry_policy: None,
         at_ms,
         callbacks: vec![],
     }

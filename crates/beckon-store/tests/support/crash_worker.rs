@@ -54,6 +54,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
                 request: request.clone(),
                 callback_url: None,
                 expires_at_ms: None,
+                expiry_policy: None,
                 at_ms: at,
                 callbacks: vec![],
             })
