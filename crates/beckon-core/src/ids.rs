@@ -14,6 +14,7 @@ use crate::error::Error;
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident, $field:literal) => {
         $(#[$doc])*
+        #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[serde(transparent)]
         pub struct $name(Uuid);

@@ -19,6 +19,8 @@ pub mod session;
 #[cfg(test)]
 mod testing;
 mod text;
+#[cfg(feature = "ts")]
+pub mod ts;
 
 pub use answer::{Answer, Answers};
 pub use error::{Error, Result};

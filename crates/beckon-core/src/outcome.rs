@@ -12,6 +12,7 @@ use crate::answer::Answers;
 use crate::question::{QuestionItem, QuestionRequest};
 
 /// The way a question was resolved.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Outcome {
@@ -41,6 +42,7 @@ pub enum Outcome {
 }
 
 /// The outcome's kind, which is also the question's final status.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OutcomeKind {

@@ -8,6 +8,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 /// One thing wrong with an input, at a JSON path such as `questions[1].options[0].label`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {
     /// Where the problem is; empty for the input as a whole.
@@ -23,6 +24,7 @@ impl fmt::Display for Problem {
 }
 
 /// Every problem found in one input, in the order they were found.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Problems(Vec<Problem>);

@@ -14,6 +14,7 @@ use crate::sessions;
 use crate::store::Tx;
 
 /// One timeline entry as stored.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TimelineEntry {
     /// Its place in the session's timeline, from 1.

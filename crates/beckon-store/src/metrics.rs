@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Result;
 
 /// Answer latency percentiles (nearest rank), in ms.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Latency {
     /// How many answers were measured.
@@ -19,6 +20,7 @@ pub struct Latency {
 }
 
 /// Figures for one agent.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AgentMetrics {
     /// The agent.
@@ -40,6 +42,7 @@ pub struct AgentMetrics {
 }
 
 /// Figures across all agents.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
     /// Questions waiting now.

@@ -20,6 +20,7 @@ use crate::sessions;
 use crate::store::Tx;
 
 /// A question's status: pending until exactly one outcome wins.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum QuestionStatus {
@@ -100,6 +101,7 @@ pub struct NewQuestion {
 }
 
 /// A question as stored.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QuestionRecord {
     /// Its id.
@@ -113,6 +115,7 @@ pub struct QuestionRecord {
     /// Who asked.
     pub origin: Origin,
     /// What was asked.
+    #[cfg_attr(feature = "ts", ts(as = "beckon_core::ts::QuestionRequestShape"))]
     pub request: QuestionRequest,
     /// Its status.
     pub status: QuestionStatus,
@@ -135,6 +138,7 @@ pub struct QuestionRecord {
 /// A pending question for the inbox, read from the compact pending index alone. The request
 /// is kept as the JSON text it was stored as, so listing thousands costs no parsing; call
 /// [`PendingQuestion::request`] for the typed form.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PendingQuestion {
     /// Its id.
@@ -147,6 +151,7 @@ pub struct PendingQuestion {
     pub origin: Origin,
     /// What is asked, as JSON text.
     #[serde(rename = "request")]
+    #[cfg_attr(feature = "ts", ts(as = "beckon_core::ts::QuestionRequestShape"))]
     pub request_json: Box<RawValue>,
     /// Asked (Unix ms).
     pub created_at_ms: i64,
@@ -192,6 +197,7 @@ pub struct Resolution {
 }
 
 /// How a question ended.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResolvedQuestion {
     /// The question.

@@ -10,7 +10,7 @@ use crate::messages::{self, TimelineEntry};
 use crate::metrics::{self, Metrics};
 use crate::outbox::{self, DeliveryState, OutboxEntry};
 use crate::questions::{self, Deadline, PendingQuestion, QuestionRecord, QuestionStatus};
-use crate::sessions::{self, SessionFilter, SessionPage, SessionRecord};
+use crate::sessions::{self, SessionFilter, SessionPage, SessionRecord, SessionSummary};
 use crate::settings;
 
 /// Read-only access to the database.
@@ -42,6 +42,16 @@ impl<'c> Reader<'c> {
     /// A page of sessions, newest first.
     pub fn sessions(&self, filter: &SessionFilter) -> Result<SessionPage> {
         sessions::list(self.conn, filter)
+    }
+
+    /// Sessions waiting for input because one of their sub-agents waits.
+    pub fn waiting_parents(&self) -> Result<Vec<SessionRecord>> {
+        sessions::waiting_parents(self.conn)
+    }
+
+    /// The sessions a session spawned, oldest first.
+    pub fn children(&self, id: SessionId) -> Result<Vec<SessionSummary>> {
+        sessions::children(self.conn, id)
     }
 
     /// A session's parents, nearest first.

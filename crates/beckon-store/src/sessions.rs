@@ -38,6 +38,7 @@ pub struct NewSession {
 }
 
 /// A session as stored.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionRecord {
     /// Its id.
@@ -65,6 +66,7 @@ pub struct SessionRecord {
 }
 
 /// A session in a list: no state or payload.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionSummary {
     /// Its id.
@@ -86,6 +88,7 @@ pub struct SessionSummary {
 }
 
 /// Where a page of sessions continues: after this (created_at, id).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionCursor {
     /// The last listed session's creation time.
@@ -108,6 +111,7 @@ pub struct SessionFilter {
 }
 
 /// One page of sessions.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionPage {
     /// The sessions.
@@ -352,6 +356,33 @@ pub(crate) fn with_status(conn: &Connection, status: SessionStatus) -> Result<Ve
     let mut out = Vec::new();
     while let Some(row) = rows.next()? {
         out.push(record(row)?);
+    }
+    Ok(out)
+}
+
+/// Sessions waiting for input that have sub-agent sessions (a parent shows waiting while its
+/// sub-agent's question waits).
+pub(crate) fn waiting_parents(conn: &Connection) -> Result<Vec<SessionRecord>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {RECORD_COLUMNS} FROM sessions s WHERE status = 'waiting_for_input'
+         AND EXISTS (SELECT 1 FROM sessions c WHERE c.parent_session_id = s.id) ORDER BY created_at, id"
+    ))?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(record(row)?);
+    }
+    Ok(out)
+}
+
+pub(crate) fn children(conn: &Connection, id: SessionId) -> Result<Vec<SessionSummary>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {SUMMARY_COLUMNS} FROM sessions WHERE parent_session_id = ?1 ORDER BY created_at, id"
+    ))?;
+    let mut rows = stmt.query([id.to_string()])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(summary(row)?);
     }
     Ok(out)
 }

@@ -193,6 +193,10 @@ fn a_sub_agent_question_makes_its_ancestors_wait_too() {
         assert_eq!(store.read().session(id).unwrap().unwrap().status, SessionStatus::WaitingForInput);
     }
     assert_eq!(store.read().ancestors(grandchild).unwrap(), [child, root]);
+    assert_eq!(store.read().children(root).unwrap().iter().map(|s| s.id).collect::<Vec<_>>(), [child]);
+    assert_eq!(store.read().children(grandchild).unwrap(), []);
+    let waiting_parents: Vec<_> = store.read().waiting_parents().unwrap().iter().map(|s| s.id).collect();
+    assert_eq!(waiting_parents, [root, child]);
     let pending = store.read().pending_questions().unwrap();
     assert_eq!(pending[0].origin.to_string(), "research › summariser › checker");
     store

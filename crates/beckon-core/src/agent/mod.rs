@@ -56,6 +56,7 @@ pub struct AgentDefinition {
 }
 
 /// Which LLM provider runs an agent.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ProviderKind {

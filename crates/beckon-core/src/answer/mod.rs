@@ -15,6 +15,7 @@ use crate::question::QuestionRequest;
 /// A choice question takes `selected` labels (exactly one when single-select, one or more when
 /// multi-select) and/or an `other` free text; a free-form question takes a `value` that fits
 /// its schema. Either may carry a `comment`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Answer {
@@ -56,6 +57,7 @@ impl Answer {
 }
 
 /// The answers to a whole request, one per question, in the request's order.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Answers(Vec<Answer>);

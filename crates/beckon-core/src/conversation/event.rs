@@ -88,6 +88,7 @@ pub enum Event {
 }
 
 /// What to do when a question expires (an agent's `on_timeout`, resolved for one question).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "policy", rename_all = "snake_case")]
 pub enum ExpiryPolicy {

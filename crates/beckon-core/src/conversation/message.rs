@@ -13,6 +13,7 @@ use crate::question::QuestionRequest;
 pub const ASK_USER_QUESTION: &str = "ask_user_question";
 
 /// One tool call the model made.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
     /// The provider's `tool_use_id`: unique within a session, not across them.
@@ -24,6 +25,7 @@ pub struct ToolCall {
 }
 
 /// The result of one tool call, given back to the model.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolResult {
     /// The call it answers.
@@ -48,6 +50,7 @@ impl ToolResult {
 
 /// Who is asking: the chain of agents from the session a person (or trigger) started down to
 /// the sub-agent that asks, shown as "research › summariser asks".
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Origin(Vec<String>);
@@ -88,6 +91,7 @@ impl fmt::Display for Origin {
 }
 
 /// One entry of a session's timeline.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Message {
@@ -122,6 +126,7 @@ pub enum Message {
         /// Who asks.
         origin: Origin,
         /// What was asked.
+        #[cfg_attr(feature = "ts", ts(as = "crate::ts::QuestionRequestShape"))]
         request: QuestionRequest,
     },
     /// How a question was resolved (written with the resolution itself).

@@ -11,6 +11,7 @@ use crate::limits::MAX_LLM_ATTEMPTS;
 use crate::question::QuestionRequest;
 
 /// Where a conversation is. States carry the data they need; nothing else is remembered.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum State {
@@ -46,6 +47,7 @@ pub enum State {
         /// The call the answer becomes the result of.
         tool_use_id: String,
         /// What was asked (rendering the answer needs it).
+        #[cfg_attr(feature = "ts", ts(as = "crate::ts::QuestionRequestShape"))]
         questions: QuestionRequest,
         /// The calls of the same turn to run after the answer.
         remaining: Vec<ToolCall>,
@@ -64,6 +66,7 @@ pub enum State {
 }
 
 /// A session's status as front ends show it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SessionStatus {

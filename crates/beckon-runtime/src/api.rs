@@ -1,0 +1,228 @@
+//! What front ends receive: errors as `{kind, message, field?}` and events as typed, self-
+//! contained values (the same for the window, HTTP and MCP).
+
+use beckon_core::conversation::{Origin, SessionStatus};
+use beckon_core::{AnsweredVia, Outcome, Problem, RequestId, SessionId, SessionOrigin};
+use beckon_store::{EventKind, PendingQuestion, QuestionStatus, ResolvedQuestion, StoredEvent, TimelineEntry};
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+
+/// An error as a front end shows it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    /// A stable, machine-readable kind: `not_found`, `already_resolved`, `invalid_answer`,
+    /// `invalid_input`, `wrong_state`, `unavailable`, `internal`.
+    pub kind: String,
+    /// What happened and what to do, for a person.
+    pub message: String,
+    /// The field to highlight (the first problem's path), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub field: Option<String>,
+    /// Every problem with its path, for inputs that broke several rules.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<Problem>,
+    /// For `already_resolved`: the resolution that won.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub winner: Option<ResolvedQuestion>,
+}
+
+impl From<&Error> for ErrorBody {
+    fn from(err: &Error) -> Self {
+        let (kind, problems, winner) = match err {
+            Error::SessionNotFound(_) | Error::QuestionNotFound(_) | Error::AgentNotFound { .. } => {
+                ("not_found", vec![], None)
+            }
+            Error::AlreadyResolved(winner) => ("already_resolved", vec![], Some((**winner).clone())),
+            Error::InvalidAnswer(problems) => ("invalid_answer", problems.iter().cloned().collect(), None),
+            Error::InvalidInput(problems) => ("invalid_input", problems.iter().cloned().collect(), None),
+            Error::WrongState { .. } => ("wrong_state", vec![], None),
+            Error::AgentConfig { .. } => ("invalid_input", vec![], None),
+            Error::DataDirLocked { .. } | Error::ShuttingDown => ("unavailable", vec![], None),
+            Error::DataDir { .. } | Error::Store(_) => ("internal", vec![], None),
+        };
+        ErrorBody {
+            kind: kind.to_owned(),
+            message: err.to_string(),
+            field: problems.first().map(|p: &Problem| p.path.clone()),
+            problems,
+            winner,
+        }
+    }
+}
+
+impl From<Error> for ErrorBody {
+    fn from(err: Error) -> Self {
+        ErrorBody::from(&err)
+    }
+}
+
+/// A committed change, typed for front ends. Every variant carries its `seq`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum LiveEvent {
+    /// A session was created.
+    SessionStarted {
+        /// The event's seq.
+        seq: i64,
+        /// The session.
+        session_id: SessionId,
+        /// Its agent.
+        agent: String,
+        /// How it came to exist.
+        origin: SessionOrigin,
+        /// The session that spawned it.
+        parent: Option<SessionId>,
+        /// Its title.
+        title: String,
+        /// Its status.
+        status: SessionStatus,
+        /// When (Unix ms).
+        at_ms: i64,
+    },
+    /// A session's status changed.
+    SessionStatus {
+        /// The event's seq.
+        seq: i64,
+        /// The session.
+        session_id: SessionId,
+        /// The new status.
+        status: SessionStatus,
+        /// Why it failed, when it did.
+        reason: Option<String>,
+        /// When (Unix ms).
+        at_ms: i64,
+    },
+    /// An entry was added to a session's timeline.
+    MessageAppended {
+        /// The event's seq.
+        seq: i64,
+        /// The session.
+        session_id: SessionId,
+        /// The entry.
+        entry: TimelineEntry,
+    },
+    /// A question now waits for a person.
+    QuestionPending {
+        /// The event's seq.
+        seq: i64,
+        /// The question.
+        question: PendingQuestion,
+    },
+    /// A question was resolved.
+    QuestionResolved {
+        /// The event's seq.
+        seq: i64,
+        /// The session.
+        session_id: SessionId,
+        /// The question.
+        request_id: RequestId,
+        /// How it ended.
+        status: QuestionStatus,
+        /// The resolution.
+        outcome: Outcome,
+        /// Where the person acted from.
+        answered_via: Option<AnsweredVia>,
+        /// When (Unix ms).
+        at_ms: i64,
+    },
+    /// A session continued after a question.
+    SessionResumed {
+        /// The event's seq.
+        seq: i64,
+        /// The session.
+        session_id: SessionId,
+        /// The question it continued after.
+        request_id: RequestId,
+    },
+    /// A finished session was removed by retention.
+    SessionDeleted {
+        /// The event's seq.
+        seq: i64,
+        /// The session.
+        session_id: SessionId,
+    },
+}
+
+impl LiveEvent {
+    /// The event's seq.
+    pub fn seq(&self) -> i64 {
+        match self {
+            Self::SessionStarted { seq, .. }
+            | Self::SessionStatus { seq, .. }
+            | Self::MessageAppended { seq, .. }
+            | Self::QuestionPending { seq, .. }
+            | Self::QuestionResolved { seq, .. }
+            | Self::SessionResumed { seq, .. }
+            | Self::SessionDeleted { seq, .. } => *seq,
+        }
+    }
+
+    /// Reads a stored event; `None` for one that is unreadable (logged) or lacks its ids.
+    pub fn from_stored(event: &StoredEvent) -> Option<LiveEvent> {
+        let read = || -> Result<LiveEvent, String> {
+            let seq = event.seq;
+            let session_id = event.session_id.ok_or("no session")?;
+            let payload: serde_json::Value = event.payload_as().map_err(|e| e.to_string())?;
+            Ok(match event.kind {
+                EventKind::SessionStarted => LiveEvent::SessionStarted {
+                    seq,
+                    session_id,
+                    agent: take(&payload, "agent")?,
+                    origin: take(&payload, "origin")?,
+                    parent: take(&payload, "parent")?,
+                    title: take(&payload, "title")?,
+                    status: take(&payload, "status")?,
+                    at_ms: event.at_ms,
+                },
+                EventKind::SessionStatus => LiveEvent::SessionStatus {
+                    seq,
+                    session_id,
+                    status: take(&payload, "status")?,
+                    reason: take(&payload, "reason")?,
+                    at_ms: event.at_ms,
+                },
+                EventKind::MessageAppended => LiveEvent::MessageAppended {
+                    seq,
+                    session_id,
+                    entry: TimelineEntry {
+                        position: take(&payload, "position")?,
+                        message: take(&payload, "message")?,
+                        at_ms: event.at_ms,
+                    },
+                },
+                EventKind::QuestionPending => {
+                    LiveEvent::QuestionPending { seq, question: event.payload_as().map_err(|e| e.to_string())? }
+                }
+                EventKind::QuestionResolved => LiveEvent::QuestionResolved {
+                    seq,
+                    session_id,
+                    request_id: event.request_id.ok_or("no request")?,
+                    status: take(&payload, "status")?,
+                    outcome: take(&payload, "outcome")?,
+                    answered_via: take(&payload, "answered_via")?,
+                    at_ms: event.at_ms,
+                },
+                EventKind::SessionResumed => {
+                    LiveEvent::SessionResumed { seq, session_id, request_id: event.request_id.ok_or("no request")? }
+                }
+                EventKind::SessionDeleted => LiveEvent::SessionDeleted { seq, session_id },
+            })
+        };
+        read().map_err(|err| tracing::warn!(seq = event.seq, kind = %event.kind, %err, "unreadable event")).ok()
+    }
+}
+
+fn take<T: serde::de::DeserializeOwned>(payload: &serde_json::Value, name: &str) -> Result<T, String> {
+    let value = payload.get(name).cloned().unwrap_or(serde_json::Value::Null);
+    serde_json::from_value(value).map_err(|e| format!("{name}: {e}"))
+}
+
+/// Who asks, as front ends label it: "research › summariser asks".
+pub fn asks_label(origin: &Origin) -> String {
+    format!("{origin} asks")
+}

@@ -1,0 +1,89 @@
+//! How a runtime is set up: where its data lives and how it reaches LLM providers.
+
+use std::path::PathBuf;
+
+use beckon_core::agent::ProviderKind;
+
+/// The app's identifier, which names its data folder.
+pub const APP_ID: &str = "dev.beckon.desktop";
+
+/// The data folder every Beckon front end uses unless told otherwise: `BECKON_DATA_DIR`, else
+/// the platform's app data folder (`$XDG_DATA_HOME/dev.beckon.desktop`, by default
+/// `~/.local/share/dev.beckon.desktop`; `~/Library/Application Support/…` on macOS).
+pub fn default_data_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("BECKON_DATA_DIR").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    let base = if cfg!(target_os = "macos") {
+        home.join("Library").join("Application Support")
+    } else if cfg!(target_os = "windows") {
+        std::env::var_os("APPDATA").map(PathBuf::from).unwrap_or(home)
+    } else {
+        std::env::var_os("XDG_DATA_HOME")
+            .filter(|d| !d.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(|| home.join(".local").join("share"))
+    };
+    base.join(APP_ID)
+}
+
+/// One provider's connection settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProviderSettings {
+    /// The API key (optional for local OpenAI-compatible servers such as Ollama).
+    pub api_key: Option<String>,
+    /// The API's base URL; the provider's public one when `None`.
+    pub base_url: Option<String>,
+    /// The model agents use when their file names none.
+    pub model: Option<String>,
+}
+
+/// A runtime's configuration.
+#[derive(Debug, Clone)]
+pub struct RuntimeConfig {
+    /// The data folder: `beckon.db`, `beckon.lock`, `agents/`, `workspaces/`.
+    pub data_dir: PathBuf,
+    /// Who this runtime is, written into the data dir's lock ("Beckon desktop", "beckon serve").
+    pub holder: String,
+    /// Anthropic's Messages API.
+    pub anthropic: ProviderSettings,
+    /// An OpenAI-compatible Chat Completions API.
+    pub openai: ProviderSettings,
+    /// The provider for agents whose file names none; the first configured one when `None`.
+    pub default_provider: Option<ProviderKind>,
+    /// Delete finished sessions older than this many days; `None` keeps everything.
+    pub retention_days: Option<u32>,
+    /// The gateway's base URL, for the answer links in callbacks (`http://127.0.0.1:7393`).
+    pub public_url: Option<String>,
+}
+
+impl RuntimeConfig {
+    /// A configuration with no provider keys: only the offline demo agent can run.
+    pub fn new(data_dir: impl Into<PathBuf>) -> Self {
+        RuntimeConfig {
+            data_dir: data_dir.into(),
+            holder: "Beckon".into(),
+            anthropic: ProviderSettings::default(),
+            openai: ProviderSettings::default(),
+            default_provider: None,
+            retention_days: None,
+            public_url: None,
+        }
+    }
+
+    /// The database file.
+    pub fn database_path(&self) -> PathBuf {
+        self.data_dir.join("beckon.db")
+    }
+
+    /// The folder agent files are loaded from.
+    pub fn agents_dir(&self) -> PathBuf {
+        self.data_dir.join("agents")
+    }
+
+    /// The folder holding one workspace per top-level session.
+    pub fn workspaces_dir(&self) -> PathBuf {
+        self.data_dir.join("workspaces")
+    }
+}

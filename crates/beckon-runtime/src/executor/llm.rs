@@ -1,0 +1,72 @@
+//! Turning a session's timeline into the request a provider gets.
+
+use beckon_core::conversation::Message;
+use beckon_store::TimelineEntry;
+
+use crate::providers::{Block, Turn};
+
+/// The conversation as providers see it: user and assistant turns, consecutive blocks of the
+/// same role grouped; questions and answers are timeline-only (the answer already reached the
+/// model as its tool result).
+pub(crate) fn turns(timeline: &[TimelineEntry]) -> Vec<Turn> {
+    let mut turns: Vec<Turn> = Vec::new();
+    for entry in timeline {
+        let (user, block) = match &entry.message {
+            Message::User { text } => (true, Block::Text(text.clone())),
+            Message::ToolResult { result } => (true, Block::ToolResult(result.clone())),
+            Message::Assistant { text } => (false, Block::Text(text.clone())),
+            Message::ToolUse { call } => (false, Block::ToolUse(call.clone())),
+            Message::Question { .. } | Message::Answer { .. } => continue,
+        };
+        match (turns.last_mut(), user) {
+            (Some(Turn::User(blocks)), true) | (Some(Turn::Assistant(blocks)), false) => blocks.push(block),
+            (_, true) => turns.push(Turn::User(vec![block])),
+            (_, false) => turns.push(Turn::Assistant(vec![block])),
+        }
+    }
+    turns
+}
+
+#[cfg(test)]
+mod tests {
+    use beckon_core::conversation::{ToolCall, ToolResult};
+    use serde_json::json;
+
+    use super::*;
+
+    fn entry(position: i64, message: Message) -> TimelineEntry {
+        TimelineEntry { position, message, at_ms: 0 }
+    }
+
+    #[test]
+    fn blocks_group_by_role_and_questions_stay_out() {
+        let call = ToolCall { id: "t1".into(), name: "ask_user_question".into(), input: json!({}) };
+        let request = beckon_core::QuestionRequest::parse(
+            &json!({"questions": [{"question": "Q?", "options": [{"label": "A"}, {"label": "B"}]}]}),
+        )
+        .unwrap();
+        let timeline = vec![
+            entry(1, Message::User { text: "hi".into() }),
+            entry(2, Message::Assistant { text: "asking".into() }),
+            entry(3, Message::ToolUse { call: call.clone() }),
+            entry(
+                4,
+                Message::Question {
+                    request_id: "0190f1d2-0000-7000-8000-000000000001".parse().unwrap(),
+                    tool_use_id: "t1".into(),
+                    origin: beckon_core::conversation::Origin::agent("a"),
+                    request,
+                },
+            ),
+            entry(5, Message::ToolResult { result: ToolResult::ok("t1", "{}") }),
+        ];
+        assert_eq!(
+            turns(&timeline),
+            vec![
+                Turn::User(vec![Block::Text("hi".into())]),
+                Turn::Assistant(vec![Block::Text("asking".into()), Block::ToolUse(call)]),
+                Turn::User(vec![Block::ToolResult(ToolResult::ok("t1", "{}"))]),
+            ]
+        );
+    }
+}

@@ -1,0 +1,215 @@
+//! One task per active session: it feeds events to the state machine, commits each
+//! transition, then performs its effects. When the session waits for a person (or for a
+//! sub-agent, or is finished) the task ends: nothing polls. Any event for a session — an
+//! answer, a cancel, a message — starts its task again.
+
+mod context;
+mod llm;
+mod perform;
+mod persist;
+
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use beckon_core::conversation::{Effect, Event, State, TransitionError, transition};
+use beckon_core::{AnsweredVia, SessionId};
+use tokio::sync::{mpsc, oneshot};
+
+pub(crate) use context::SessionContext;
+pub(crate) use perform::recover;
+
+use crate::error::{Error, Result};
+use crate::runtime::Runtime;
+
+/// Something delivered to a session's task from outside.
+#[derive(Debug)]
+pub(crate) struct Input {
+    pub(crate) event: Event,
+    /// Where a person acted from, for answers and declines.
+    pub(crate) via: Option<AnsweredVia>,
+    /// Told whether the event was taken (committed) or refused.
+    pub(crate) reply: Option<oneshot::Sender<Result<()>>>,
+}
+
+impl Input {
+    fn internal(event: Event) -> Input {
+        Input { event, via: None, reply: None }
+    }
+
+    fn answer(self, result: Result<()>) {
+        match self.reply {
+            Some(reply) => {
+                let _ = reply.send(result);
+            }
+            None => {
+                if let Err(err) = result {
+                    tracing::warn!(%err, event = self.event.name(), "an internal event was refused");
+                }
+            }
+        }
+    }
+}
+
+/// An outward action in flight (an LLM request, a tool, a backoff): it yields the next event,
+/// or nothing when the session is to wait for someone else (a sub-agent).
+pub(crate) type Activity = Pin<Box<dyn Future<Output = Option<Event>> + Send>>;
+
+/// How a task begins.
+pub(crate) enum Start {
+    /// With an event from outside.
+    Input(Input),
+    /// After a restart: performing effects its committed state still owes.
+    Recover(Vec<Effect>),
+}
+
+/// Delivers `event` to `session`'s task (starting it if needed) and waits until it is
+/// committed or refused.
+pub(crate) async fn deliver(
+    rt: &Arc<Runtime>,
+    session: SessionId,
+    event: Event,
+    via: Option<AnsweredVia>,
+) -> Result<()> {
+    let (reply, answer) = oneshot::channel();
+    start_or_send(rt, session, Start::Input(Input { event, via, reply: Some(reply) }));
+    answer.await.map_err(|_| Error::ShuttingDown)?
+}
+
+/// Starts `session`'s task with `start`, or hands the input to the running one.
+pub(crate) fn start_or_send(rt: &Arc<Runtime>, session: SessionId, start: Start) {
+    let mut tasks = rt.tasks();
+    if let Some(mailbox) = tasks.get(&session) {
+        match start {
+            Start::Input(input) => match mailbox.send(input) {
+                Ok(()) => return,
+                // The task is gone without having unregistered (it panicked): start afresh.
+                Err(mpsc::error::SendError(input)) => {
+                    tasks.remove(&session);
+                    drop(tasks);
+                    return start_or_send(rt, session, Start::Input(input));
+                }
+            },
+            // Recovery effects only ever go to a session with no task.
+            Start::Recover(_) => return,
+        }
+    }
+    let (mailbox, inbox) = mpsc::unbounded_channel();
+    tasks.insert(session, mailbox);
+    drop(tasks);
+    tokio::spawn(run(rt.clone(), session, inbox, start));
+}
+
+/// Removes the task from the registry if its mailbox is empty; returns false (and the input
+/// that arrived meanwhile) otherwise.
+fn retire(rt: &Runtime, session: SessionId, inbox: &mut mpsc::UnboundedReceiver<Input>) -> Option<Input> {
+    let mut tasks = rt.tasks();
+    match inbox.try_recv() {
+        Ok(input) => Some(input),
+        Err(_) => {
+            tasks.remove(&session);
+            None
+        }
+    }
+}
+
+async fn run(rt: Arc<Runtime>, session: SessionId, mut inbox: mpsc::UnboundedReceiver<Input>, start: Start) {
+    let (ctx, mut state) = match context::load(&rt, session).await {
+        Ok(loaded) => loaded,
+        Err(err) => {
+            tracing::warn!(%session, %err, "cannot run session");
+            let message = err.to_string();
+            if let Start::Input(input) = start {
+                input.answer(Err(err));
+            }
+            while let Some(input) = retire(&rt, session, &mut inbox) {
+                input.answer(Err(Error::AgentConfig { agent: session.to_string(), detail: message.clone() }));
+            }
+            return;
+        }
+    };
+    let mut queue: VecDeque<Input> = VecDeque::new();
+    let mut activity: Option<Activity> = None;
+    let stopping = rt.stopping();
+    tokio::pin!(stopping);
+    match start {
+        Start::Input(input) => queue.push_back(input),
+        Start::Recover(effects) => {
+            tracing::info!(%session, state = state.name(), "resuming after restart");
+            let (next, follow) = perform::outward(&rt, &ctx, &state, &effects).await;
+            activity = next;
+            queue.extend(follow.into_iter().map(Input::internal));
+        }
+    }
+    loop {
+        let input = match queue.pop_front() {
+            Some(input) => input,
+            None => match activity.as_mut() {
+                Some(running) => tokio::select! {
+                    event = running => {
+                        activity = None;
+                        match event {
+                            Some(event) => Input::internal(event),
+                            None => continue,
+                        }
+                    }
+                    Some(input) = inbox.recv() => input,
+                    () = &mut stopping => {
+                        // Committed state is enough to pick this up at the next start.
+                        rt.tasks().remove(&session);
+                        return;
+                    }
+                },
+                None => match inbox.try_recv() {
+                    Ok(input) => input,
+                    Err(_) => match retire(&rt, session, &mut inbox) {
+                        Some(input) => input,
+                        None => return,
+                    },
+                },
+            },
+        };
+        let event_name = input.event.name();
+        let (next, effects) = match transition(&state, input.event.clone()) {
+            Ok(step) => step,
+            Err(err) => {
+                let err = refusal(&ctx, &state, err);
+                tracing::debug!(%session, event = event_name, %err, "event refused");
+                input.answer(Err(err));
+                continue;
+            }
+        };
+        if let Err(err) = persist::commit(&rt, &ctx, &next, &effects, input.via).await {
+            tracing::warn!(%session, event = event_name, %err, "transition not committed");
+            input.answer(Err(err));
+            continue;
+        }
+        tracing::debug!(%session, from = state.name(), to = next.name(), event = event_name, "transition");
+        state = next;
+        input.answer(Ok(()));
+        if matches!(state, State::Cancelled | State::Failed { .. } | State::AwaitingUserResponse { .. }) {
+            // Whatever was in flight belongs to a turn that has ended or is stopped.
+            activity = None;
+        }
+        let (next_activity, follow) = perform::outward(&rt, &ctx, &state, &effects).await;
+        if next_activity.is_some() {
+            activity = next_activity;
+        }
+        queue.extend(follow.into_iter().map(Input::internal));
+    }
+}
+
+/// A refused event, said in the service API's terms.
+fn refusal(ctx: &SessionContext, state: &State, err: TransitionError) -> Error {
+    match err {
+        TransitionError::InvalidAnswer(problems) => Error::InvalidAnswer(problems),
+        TransitionError::InvalidText(problems) => Error::InvalidInput(problems),
+        TransitionError::StaleAnswer { expected, got } => Error::WrongState {
+            session: ctx.id,
+            status: state.status(),
+            detail: format!("it waits for question {expected}, not {got}"),
+        },
+        other => Error::WrongState { session: ctx.id, status: state.status(), detail: other.to_string() },
+    }
+}

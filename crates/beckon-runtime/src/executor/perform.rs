@@ -1,0 +1,375 @@
+//! Performing a committed transition's outward effects: asking the model, running tools,
+//! arming timers, and telling a parent session its sub-agent is done.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use beckon_core::conversation::{ASK_USER_QUESTION, Effect, Event, Notice, State, Timer, ToolCall, ToolResult};
+use beckon_core::question::tool_error_text;
+use beckon_core::{QuestionRequest, SessionOrigin};
+use beckon_store::NewSession;
+
+use super::context::{SessionContext, spawn_key};
+use super::{Activity, deliver, llm, start_or_send};
+use crate::clock::{new_request_id, new_session_id, now_ms};
+use crate::events::TextDelta;
+use crate::providers::{LlmRequest, ProviderErrorKind, TextSink, ToolSpec};
+use crate::runtime::Runtime;
+use crate::tools;
+
+/// Sessions nested deeper than this may not spawn more sub-agents.
+const MAX_SPAWN_DEPTH: usize = 4;
+/// The most tokens a model may generate in one turn.
+const MAX_TOKENS: u32 = 8192;
+
+/// Performs `effects` (already committed) and returns what runs next: at most one activity,
+/// and events ready now.
+pub(super) async fn outward(
+    rt: &Arc<Runtime>,
+    ctx: &SessionContext,
+    state: &State,
+    effects: &[Effect],
+) -> (Option<Activity>, Vec<Event>) {
+    let mut activity: Option<Activity> = None;
+    let mut events = Vec::new();
+    for effect in effects {
+        match effect {
+            Effect::RequestLlm { attempt } => activity = Some(request_llm(rt.clone(), ctx.clone(), *attempt)),
+            Effect::ExecuteTool { call } => match execute(rt, ctx, call) {
+                Run::Now(event) => events.push(event),
+                Run::Later(running) => activity = Some(running),
+            },
+            Effect::ScheduleTimer { timer: Timer::LlmRetry { attempt }, at_ms } => {
+                let (attempt, wait) = (*attempt, Duration::from_millis((*at_ms - now_ms()).max(0) as u64));
+                activity = Some(Box::pin(async move {
+                    tokio::time::sleep(wait).await;
+                    Some(Event::RetryTimerFired { attempt })
+                }));
+            }
+            Effect::ScheduleTimer { timer: Timer::QuestionExpiry { request_id }, at_ms } => {
+                rt.timers.arm(*request_id, *at_ms);
+            }
+            Effect::Notify { notice: Notice::TurnCompleted | Notice::Failed { .. } | Notice::Cancelled } => {
+                if matches!(state, State::Cancelled) {
+                    cancel_children(rt, ctx.id);
+                }
+                if let Some((parent, tool_use_id)) = &ctx.spawned_by {
+                    report_to_parent(rt, ctx, *parent, tool_use_id.clone(), state);
+                }
+            }
+            Effect::PersistState
+            | Effect::PersistMessages { .. }
+            | Effect::PersistToolResults { .. }
+            | Effect::Notify { .. } => {}
+        }
+    }
+    (activity, events)
+}
+
+/// Streams the model's text to front ends.
+struct Deltas {
+    session: beckon_core::SessionId,
+    live: tokio::sync::broadcast::Sender<TextDelta>,
+}
+
+impl TextSink for Deltas {
+    fn text(&self, delta: &str) {
+        let _ = self.live.send(TextDelta { session_id: self.session, text: delta.to_owned() });
+    }
+}
+
+fn request_llm(rt: Arc<Runtime>, ctx: SessionContext, attempt: u32) -> Activity {
+    Box::pin(async move {
+        let failed = |message: String, retryable: bool, retry_after_ms: Option<u64>| Event::LlmError {
+            message,
+            retryable,
+            retry_after_ms,
+            at_ms: now_ms(),
+        };
+        let found = rt.providers().for_agent(&ctx.agent);
+        let (provider, model) = match found {
+            Ok(found) => found,
+            Err(reason) => {
+                return Some(failed(
+                    format!("The agent {} cannot run: {reason}.", ctx.agent.definition.name),
+                    false,
+                    None,
+                ));
+            }
+        };
+        let session = ctx.id;
+        let timeline = match rt.db.call(move |store| store.read().timeline(session)).await {
+            Ok(timeline) => timeline,
+            Err(err) => return Some(failed(format!("Reading the conversation failed: {err}"), true, None)),
+        };
+        let request = LlmRequest {
+            model,
+            system: ctx.agent.definition.system_prompt.clone(),
+            turns: llm::turns(&timeline),
+            tools: tool_specs(&rt, &ctx),
+            max_tokens: MAX_TOKENS,
+        };
+        let sink = Deltas { session, live: rt.hub.text.clone() };
+        tracing::debug!(%session, attempt, "asking the model");
+        Some(match provider.complete(&request, &sink).await {
+            Ok(reply) => Event::LlmResponse { text: reply.text, tool_calls: reply.tool_calls },
+            Err(err) => {
+                tracing::warn!(%session, attempt, kind = ?err.kind, message = %err.message, "model request failed");
+                let retry_after_ms = err.retry_after.map(|d| d.as_millis() as u64);
+                let retryable = err.retryable() && err.kind != ProviderErrorKind::Protocol;
+                failed(err.message, retryable, retry_after_ms)
+            }
+        })
+    })
+}
+
+/// The tools an agent is offered.
+fn tool_specs(rt: &Runtime, ctx: &SessionContext) -> Vec<ToolSpec> {
+    let definition = &ctx.agent.definition;
+    let mut specs = Vec::new();
+    if definition.questions {
+        specs.push(tools::ask_user_question_spec());
+    }
+    for name in &definition.tools {
+        match name.as_str() {
+            "read_file" => specs.push(tools::read_file_spec()),
+            "write_file" => specs.push(tools::write_file_spec()),
+            "list_files" => specs.push(tools::list_files_spec()),
+            "spawn_agent" => {
+                let others: Vec<(String, String)> = rt
+                    .agents
+                    .infos()
+                    .into_iter()
+                    .filter(|info| info.name != definition.name)
+                    .map(|info| (info.name, info.description))
+                    .collect();
+                specs.push(tools::spawn_agent_spec(&others));
+            }
+            _ => {}
+        }
+    }
+    specs
+}
+
+enum Run {
+    Now(Event),
+    Later(Activity),
+}
+
+fn complete(result: ToolResult) -> Run {
+    Run::Now(Event::ToolComplete { result })
+}
+
+fn execute(rt: &Arc<Runtime>, ctx: &SessionContext, call: &ToolCall) -> Run {
+    let definition = &ctx.agent.definition;
+    let offered = match call.name.as_str() {
+        ASK_USER_QUESTION => definition.questions,
+        other => definition.tools.iter().any(|tool| tool == other),
+    };
+    if !offered {
+        let mut available: Vec<&str> = definition.tools.iter().map(String::as_str).collect();
+        if definition.questions {
+            available.insert(0, ASK_USER_QUESTION);
+        }
+        return complete(ToolResult::error(
+            &call.id,
+            format!(
+                "There is no tool named {:?} available to you. Available tools: {}.",
+                call.name,
+                available.join(", ")
+            ),
+        ));
+    }
+    match call.name.as_str() {
+        ASK_USER_QUESTION => ask(ctx, call),
+        "spawn_agent" => Run::Later(spawn(rt.clone(), ctx.clone(), call.clone())),
+        _ => Run::Later(file_tool(ctx.workspace.clone(), call.clone())),
+    }
+}
+
+/// `ask_user_question`: a valid request becomes a pending question and the session stops; an
+/// invalid one goes straight back to the model as an error saying what to fix.
+fn ask(ctx: &SessionContext, call: &ToolCall) -> Run {
+    match QuestionRequest::parse(&call.input) {
+        Err(problems) => complete(ToolResult::error(&call.id, tool_error_text(&problems))),
+        Ok(request) => {
+            let asked_at_ms = now_ms();
+            let timeout = ctx.agent.definition.question_policy.timeout_ms;
+            Run::Now(Event::AskUserQuestionPending {
+                request_id: new_request_id(),
+                tool_use_id: call.id.clone(),
+                request,
+                origin: ctx.origin.clone(),
+                asked_at_ms,
+                expires_at_ms: timeout.map(|ms| asked_at_ms.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX))),
+            })
+        }
+    }
+}
+
+fn file_tool(workspace: std::path::PathBuf, call: ToolCall) -> Activity {
+    Box::pin(async move {
+        let id = call.id.clone();
+        let outcome = tokio::task::spawn_blocking(move || {
+            let workspace = tools::Workspace::open(&workspace).map_err(|err| err.to_string())?;
+            match call.name.as_str() {
+                "read_file" => tools::read_file(&workspace, &call.input),
+                "write_file" => tools::write_file(&workspace, &call.input),
+                "list_files" => tools::list_files(&workspace, &call.input),
+                other => Err(format!("There is no tool named {other:?}.")),
+            }
+        })
+        .await;
+        let result = match outcome {
+            Ok(Ok(text)) => ToolResult::ok(id, text),
+            Ok(Err(text)) => ToolResult::error(id, text),
+            Err(err) => ToolResult::error(id, format!("The tool stopped unexpectedly: {err}")),
+        };
+        Some(Event::ToolComplete { result })
+    })
+}
+
+/// `spawn_agent`: creates the sub-agent's session (once, even if re-run after a restart) and
+/// starts it; the parent waits, with no task running, until the sub-agent reports back.
+fn spawn(rt: Arc<Runtime>, ctx: SessionContext, call: ToolCall) -> Activity {
+    Box::pin(async move {
+        let error = |text: String| Some(Event::ToolComplete { result: ToolResult::error(&call.id, text) });
+        let (Some(agent_name), Some(task)) = (call.input["agent"].as_str(), call.input["task"].as_str()) else {
+            return error("spawn_agent needs {\"agent\": <name>, \"task\": <text>}.".into());
+        };
+        if let Some(extra) = call.input.as_object().and_then(|o| o.keys().find(|k| *k != "agent" && *k != "task")) {
+            return error(format!("spawn_agent does not take {extra:?}; give only agent and task."));
+        }
+        if task.trim().is_empty() {
+            return error("spawn_agent needs a task to hand over.".into());
+        }
+        let Some(agent) = rt.agents.get(agent_name) else {
+            return error(format!("There is no agent named {agent_name:?}. Available: {}.", rt.agents.names()));
+        };
+        if agent.definition.name == ctx.agent.definition.name {
+            return error("An agent cannot spawn itself.".into());
+        }
+        if ctx.depth + 1 >= MAX_SPAWN_DEPTH {
+            return error(format!("Sub-agents may nest at most {MAX_SPAWN_DEPTH} deep; do this task yourself."));
+        }
+        let key = spawn_key(ctx.id, &call.id);
+        let (name, lookup_key) = (agent.definition.name.clone(), key.clone());
+        let existing = match rt.db.call(move |store| store.read().session_by_external_key(&name, &lookup_key)).await {
+            Ok(existing) => existing,
+            Err(err) => return error(format!("Starting the sub-agent failed: {err}")),
+        };
+        if let Some(child) = existing {
+            // Re-run after a restart: the sub-agent exists; if it has finished, report now.
+            return match child.state {
+                State::Completed | State::Failed { .. } | State::Cancelled => Some(Event::ToolComplete {
+                    result: child_result(&rt, &call.id, &agent.definition.name, child.id, &child.state).await,
+                }),
+                _ => None,
+            };
+        }
+        let child = new_session_id();
+        let session = NewSession {
+            id: child,
+            agent: agent.definition.name.clone(),
+            origin: SessionOrigin::Subagent,
+            parent: Some(ctx.id),
+            external_key: Some(key),
+            title: task.to_owned(),
+            state: State::Idle,
+            payload: None,
+            at_ms: now_ms(),
+        };
+        if let Err(err) = rt.db.write(move |tx| tx.start_session(&session)).await {
+            return error(format!("Starting the sub-agent failed: {err}"));
+        }
+        let task = task.to_owned();
+        let rt2 = rt.clone();
+        tokio::spawn(async move {
+            if let Err(err) = deliver(&rt2, child, Event::UserMessage { text: task }, None).await {
+                tracing::warn!(session = %child, %err, "sub-agent did not start");
+            }
+        });
+        None
+    })
+}
+
+/// The result a finished sub-agent gives its parent: its last words, or why it stopped.
+async fn child_result(
+    rt: &Runtime,
+    tool_use_id: &str,
+    agent: &str,
+    child: beckon_core::SessionId,
+    state: &State,
+) -> ToolResult {
+    match state {
+        State::Completed => {
+            let last = rt.db.call(move |store| store.read().timeline(child)).await.ok().and_then(|timeline| {
+                timeline.into_iter().rev().find_map(|entry| match entry.message {
+                    beckon_core::conversation::Message::Assistant { text } if !text.trim().is_empty() => Some(text),
+                    _ => None,
+                })
+            });
+            ToolResult::ok(tool_use_id, last.unwrap_or_else(|| format!("The agent {agent} finished without a reply.")))
+        }
+        State::Failed { reason } => ToolResult::error(tool_use_id, format!("The agent {agent} failed: {reason}")),
+        _ => ToolResult::error(tool_use_id, format!("The agent {agent} was cancelled before it finished.")),
+    }
+}
+
+fn report_to_parent(
+    rt: &Arc<Runtime>,
+    ctx: &SessionContext,
+    parent: beckon_core::SessionId,
+    tool_use_id: String,
+    state: &State,
+) {
+    let (rt, state, agent, child) = (rt.clone(), state.clone(), ctx.agent.definition.name.clone(), ctx.id);
+    tokio::spawn(async move {
+        let result = child_result(&rt, &tool_use_id, &agent, child, &state).await;
+        if let Err(err) = deliver(&rt, parent, Event::ToolComplete { result }, None).await {
+            // A cancelled parent no longer waits; anything else is worth a look.
+            tracing::debug!(%parent, %child, %err, "sub-agent result not taken");
+        }
+    });
+}
+
+fn cancel_children(rt: &Arc<Runtime>, session: beckon_core::SessionId) {
+    let rt = rt.clone();
+    tokio::spawn(async move {
+        let Ok(children) = rt.db.call(move |store| store.read().children(session)).await else { return };
+        for child in children {
+            use beckon_core::conversation::SessionStatus;
+            if matches!(child.status, SessionStatus::Running | SessionStatus::WaitingForInput) {
+                let reason = Some("its parent session was cancelled".to_owned());
+                if let Err(err) = deliver(&rt, child.id, Event::UserCancel { reason }, None).await {
+                    tracing::debug!(child = %child.id, %err, "sub-agent not cancelled");
+                }
+            }
+        }
+    });
+}
+
+/// Effects a session's committed state still owes after a restart.
+pub(crate) fn owed(state: &State) -> Vec<Effect> {
+    match state {
+        State::LlmRequesting { attempt } => vec![Effect::RequestLlm { attempt: *attempt }],
+        State::LlmBackoff { attempt, retry_at_ms, .. } => {
+            vec![Effect::ScheduleTimer { timer: Timer::LlmRetry { attempt: *attempt }, at_ms: *retry_at_ms }]
+        }
+        // The running call never finished (its result would have moved the state on).
+        State::ToolExecuting { current, .. } => vec![Effect::ExecuteTool { call: current.clone() }],
+        State::Idle
+        | State::AwaitingUserResponse { .. }
+        | State::Completed
+        | State::Failed { .. }
+        | State::Cancelled => Vec::new(),
+    }
+}
+
+/// Resumes what a session's committed state still owes, after a restart.
+pub(crate) fn recover(rt: &Arc<Runtime>, session: beckon_core::SessionId, state: &State) {
+    let effects = owed(state);
+    if !effects.is_empty() {
+        start_or_send(rt, session, super::Start::Recover(effects));
+    }
+}

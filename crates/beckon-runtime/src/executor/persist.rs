@@ -1,0 +1,118 @@
+//! Committing a transition: the new state and every row its effects imply, in one
+//! transaction, before anything leaves the process.
+
+use beckon_core::conversation::{Effect, ExpiryPolicy, Notice, State};
+use beckon_core::{AnsweredVia, Answers, QuestionRequest};
+use beckon_store::{EventKind, NewQuestion, Resolution, Resolved};
+use serde_json::json;
+
+use super::context::SessionContext;
+use crate::callbacks;
+use crate::clock::now_ms;
+use crate::error::Result;
+use crate::runtime::Runtime;
+
+/// What a question's expiry does, fixed when it is asked, from the asking agent's policy.
+pub(crate) fn expiry_policy(ctx: &SessionContext, request: &QuestionRequest) -> ExpiryPolicy {
+    let policy = &ctx.agent.definition.question_policy;
+    match policy.on_timeout {
+        beckon_core::agent::OnTimeout::Fail => ExpiryPolicy::Fail,
+        beckon_core::agent::OnTimeout::Decline => ExpiryPolicy::Decline,
+        beckon_core::agent::OnTimeout::Default => {
+            match policy.default_answer.as_deref().and_then(|text| Answers::from_text(request, text)) {
+                Some(answers) => ExpiryPolicy::UseDefault { answers },
+                None => {
+                    tracing::warn!(agent = %ctx.agent.definition.name, "default_answer does not answer this question; it will be declined on expiry");
+                    ExpiryPolicy::Decline
+                }
+            }
+        }
+    }
+}
+
+/// Commits `next` and the rows `effects` imply.
+pub(crate) async fn commit(
+    rt: &Runtime,
+    ctx: &SessionContext,
+    next: &State,
+    effects: &[Effect],
+    via: Option<AnsweredVia>,
+) -> Result<()> {
+    let now = now_ms();
+    let session = ctx.id;
+    let agent = ctx.agent.definition.name.clone();
+    let callback_url = ctx.agent.definition.callback_url.clone();
+    let mut writes: Vec<Write> = Vec::new();
+    for effect in effects {
+        match effect {
+            Effect::PersistMessages { messages } => writes.push(Write::Messages(messages.clone())),
+            Effect::PersistToolResults { results } => writes.push(Write::Results(results.clone())),
+            Effect::Notify {
+                notice: Notice::QuestionPending { request_id, tool_use_id, request, origin, asked_at_ms, expires_at_ms },
+            } => {
+                let question = NewQuestion {
+                    id: *request_id,
+                    session_id: session,
+                    tool_use_id: tool_use_id.clone(),
+                    agent: agent.clone(),
+                    origin: origin.clone(),
+                    request: request.clone(),
+                    callback_url: callback_url.clone(),
+                    expires_at_ms: *expires_at_ms,
+                    expiry_policy: expires_at_ms.map(|_| expiry_policy(ctx, request)),
+                    at_ms: *asked_at_ms,
+                    callbacks: Vec::new(),
+                };
+                let callbacks = callbacks::for_pending(&rt.config, callback_url.as_deref(), &question);
+                writes.push(Write::Ask(Box::new(NewQuestion { callbacks, ..question })));
+            }
+            Effect::Notify { notice: Notice::QuestionResolved { request_id, outcome } } => {
+                let callbacks = callbacks::for_resolved(callback_url.as_deref(), *request_id, session, &agent, outcome);
+                writes.push(Write::Resolve(Box::new(Resolution {
+                    request_id: *request_id,
+                    outcome: outcome.clone(),
+                    via,
+                    at_ms: now,
+                    session_status: None,
+                    callbacks,
+                })));
+            }
+            Effect::Notify { notice: Notice::Resumed { request_id } } => writes.push(Write::Resumed(*request_id)),
+            Effect::PersistState
+            | Effect::RequestLlm { .. }
+            | Effect::ExecuteTool { .. }
+            | Effect::ScheduleTimer { .. }
+            | Effect::Notify { .. } => {}
+        }
+    }
+    let state = next.clone();
+    rt.db
+        .write(move |tx| {
+            for write in writes {
+                match write {
+                    Write::Messages(messages) => tx.append_messages(session, &messages, now)?,
+                    Write::Results(results) => tx.append_tool_results(session, &results, now)?,
+                    Write::Ask(question) => tx.ask(&question)?,
+                    Write::Resolve(resolution) => {
+                        if let Resolved::Repeat(settled) = tx.resolve(&resolution)? {
+                            // The state said it was waiting; someone resolved it meanwhile.
+                            return Err(beckon_store::Error::AlreadyResolved(Box::new(settled)));
+                        }
+                    }
+                    Write::Resumed(request_id) => {
+                        tx.append_event(EventKind::SessionResumed, Some(session), Some(request_id), &json!({}), now)?;
+                    }
+                }
+            }
+            tx.save_state(session, &state, now)
+        })
+        .await
+}
+
+enum Write {
+    Messages(Vec<beckon_core::conversation::Message>),
+    Results(Vec<beckon_core::conversation::ToolResult>),
+    Ask(Box<NewQuestion>),
+    Resolve(Box<Resolution>),
+    Resumed(beckon_core::RequestId),
+}

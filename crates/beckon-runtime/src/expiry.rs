@@ -1,0 +1,60 @@
+//! What happens when a question's deadline passes.
+
+use std::sync::Arc;
+
+use beckon_core::conversation::{Event, ExpiryPolicy, SessionStatus};
+use beckon_core::{Outcome, RequestId, SessionOrigin};
+use beckon_store::QuestionStatus;
+
+use crate::clock::now_ms;
+use crate::executor::deliver;
+use crate::external;
+use crate::runtime::Runtime;
+
+/// Expires `id` if it is still pending and due: an agent Beckon runs resumes per its policy;
+/// an external agent's question is resolved as expired (with its default answer when set).
+pub(crate) async fn expire(rt: &Arc<Runtime>, id: RequestId) {
+    let found = rt
+        .db
+        .call(move |store| {
+            let Some(question) = store.read().question(id)? else { return Ok(None) };
+            let session = store.read().session(question.session_id)?;
+            Ok(Some((question, session)))
+        })
+        .await;
+    let (question, session) = match found {
+        Ok(Some((question, Some(session)))) => (question, session),
+        Ok(_) => return,
+        Err(err) => {
+            tracing::warn!(%id, %err, "cannot expire question");
+            return;
+        }
+    };
+    if question.status != QuestionStatus::Pending {
+        return;
+    }
+    if question.expires_at_ms.is_some_and(|at| at > now_ms()) {
+        // Armed early (a restart or a clock change): try again when it is due.
+        if let Some(at) = question.expires_at_ms {
+            rt.timers.arm(id, at);
+        }
+        return;
+    }
+    let policy = question.expiry_policy.clone().unwrap_or(ExpiryPolicy::Decline);
+    tracing::info!(%id, session = %session.id, ?policy, "question expired");
+    let result = if session.origin == SessionOrigin::External {
+        let (outcome, status) = match policy {
+            ExpiryPolicy::UseDefault { answers } => {
+                (Outcome::Expired { default_answer: Some(answers) }, SessionStatus::Completed)
+            }
+            ExpiryPolicy::Decline => (Outcome::Expired { default_answer: None }, SessionStatus::Completed),
+            ExpiryPolicy::Fail => (Outcome::Expired { default_answer: None }, SessionStatus::Failed),
+        };
+        external::resolve(rt, &question, outcome, None, status).await.map(|_| ())
+    } else {
+        deliver(rt, session.id, Event::QuestionExpired { request_id: id, policy }, None).await
+    };
+    if let Err(err) = result {
+        tracing::debug!(%id, %err, "expiry not applied (resolved meanwhile?)");
+    }
+}

@@ -1,0 +1,206 @@
+//! Questions from agents Beckon does not run (Claude Code and other MCP clients, scripts, CI
+//! jobs): each lives in an `external` session, grouped by the agent's key when it gives one.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus, State};
+use beckon_core::limits::REASON_MAX_BYTES;
+use beckon_core::{AnsweredVia, Answers, Outcome, Problems, QuestionRequest, RequestId, SessionId, SessionOrigin};
+use beckon_store::{NewQuestion, NewSession, QuestionRecord, Resolution, Resolved};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::callbacks;
+use crate::clock::{new_request_id, new_session_id, now_ms};
+use crate::error::{Error, Result};
+use crate::runtime::Runtime;
+
+/// Longest external agent name and grouping key.
+const NAME_MAX: usize = 64;
+const KEY_MAX: usize = 200;
+/// Longest question timeout an external agent may set.
+const MAX_TIMEOUT: Duration = Duration::from_secs(365 * 86_400);
+
+/// What an external agent does when its question expires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExternalOnTimeout {
+    /// Resolve as expired; the session fails.
+    Fail,
+    /// Resolve as expired, no answer.
+    #[default]
+    Decline,
+    /// Resolve as expired with the default answer.
+    Default,
+}
+
+/// A question from an external agent.
+#[derive(Debug, Clone, Default)]
+pub struct ExternalAsk {
+    /// The agent's name, shown as who asks.
+    pub agent: String,
+    /// Groups its questions into one session; a new session per question when `None`.
+    pub external_key: Option<String>,
+    /// What to ask.
+    pub request: Option<QuestionRequest>,
+    /// How long it may wait.
+    pub timeout: Option<Duration>,
+    /// What happens then.
+    pub on_timeout: ExternalOnTimeout,
+    /// The answer used with [`ExternalOnTimeout::Default`], read as by `Answer::from_text`.
+    pub default_answer: Option<String>,
+    /// Where to send signed callbacks.
+    pub callback_url: Option<String>,
+    /// Anything the agent wants kept with its session.
+    pub metadata: Option<Value>,
+}
+
+/// The question as created.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExternalAsked {
+    /// The question's id.
+    pub request_id: RequestId,
+    /// Its session.
+    pub session_id: SessionId,
+    /// When it expires (Unix ms).
+    pub expires_at_ms: Option<i64>,
+}
+
+fn check_name(field: &str, text: &str, max: usize, problems: &mut Problems) {
+    let valid = !text.is_empty()
+        && text.len() <= max
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | '/'));
+    if !valid {
+        problems.push(field, format!("must be 1 to {max} letters, digits, '-', '_', '.', ':' or '/'"));
+    }
+}
+
+fn check_url(field: &str, url: &str, problems: &mut Problems) {
+    let has_scheme = url.starts_with("http://") || url.starts_with("https://");
+    if !has_scheme || url.len() > 2048 || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        problems.push(field, "must be an http:// or https:// URL without spaces, at most 2048 bytes");
+    }
+}
+
+/// Puts an external agent's question to the person.
+pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalAsked> {
+    let mut problems = Problems::new();
+    check_name("agent", &ask.agent, NAME_MAX, &mut problems);
+    if let Some(key) = &ask.external_key {
+        check_name("session_key", key, KEY_MAX, &mut problems);
+    }
+    if let Some(url) = &ask.callback_url {
+        check_url("callback_url", url, &mut problems);
+    }
+    if ask.timeout.is_some_and(|t| t.is_zero() || t > MAX_TIMEOUT) {
+        problems.push("timeout", "must be between 1 second and 365 days");
+    }
+    let Some(request) = ask.request else {
+        problems.push("questions", "is required");
+        return Err(Error::InvalidInput(problems));
+    };
+    let policy = match ask.on_timeout {
+        ExternalOnTimeout::Fail => ExpiryPolicy::Fail,
+        ExternalOnTimeout::Decline => ExpiryPolicy::Decline,
+        ExternalOnTimeout::Default => match ask.default_answer.as_deref() {
+            None => {
+                problems.push("default_answer", "is required when on_timeout is \"default\"");
+                ExpiryPolicy::Decline
+            }
+            Some(text) => match Answers::from_text(&request, text) {
+                Some(answers) => ExpiryPolicy::UseDefault { answers },
+                None => {
+                    problems.push(
+                        "default_answer",
+                        "does not answer every question (use an option label, or text that fits each schema)",
+                    );
+                    ExpiryPolicy::Decline
+                }
+            },
+        },
+    };
+    if !problems.is_empty() {
+        return Err(Error::InvalidInput(problems));
+    }
+    let now = now_ms();
+    let expires_at_ms = ask.timeout.map(|t| now.saturating_add(t.as_millis() as i64));
+    let request_id = new_request_id();
+    let new_session = new_session_id();
+    let (agent, key, metadata, callback_url) = (ask.agent, ask.external_key, ask.metadata, ask.callback_url);
+    let config = rt.config.clone();
+    let session_id = rt
+        .db
+        .write(move |tx| {
+            let existing = match &key {
+                Some(key) => tx.read().session_by_external_key(&agent, key)?,
+                None => None,
+            };
+            let session_id = match existing {
+                Some(session) => session.id,
+                None => {
+                    tx.start_session(&NewSession {
+                        id: new_session,
+                        agent: agent.clone(),
+                        origin: SessionOrigin::External,
+                        parent: None,
+                        external_key: key.clone(),
+                        title: request.summary(),
+                        state: State::Idle,
+                        payload: metadata,
+                        at_ms: now,
+                    })?;
+                    new_session
+                }
+            };
+            let question = NewQuestion {
+                id: request_id,
+                session_id,
+                tool_use_id: format!("external_{}", request_id.as_uuid().simple()),
+                agent: agent.clone(),
+                origin: Origin::agent(agent),
+                request,
+                callback_url: callback_url.clone(),
+                expires_at_ms,
+                expiry_policy: expires_at_ms.map(|_| policy),
+                at_ms: now,
+                callbacks: Vec::new(),
+            };
+            let callbacks = callbacks::for_pending(&config, callback_url.as_deref(), &question);
+            tx.ask(&NewQuestion { callbacks, ..question })?;
+            Ok(session_id)
+        })
+        .await?;
+    if let Some(at) = expires_at_ms {
+        rt.timers.arm(request_id, at);
+    }
+    Ok(ExternalAsked { request_id, session_id, expires_at_ms })
+}
+
+/// Resolves an external question; the session then shows `status`.
+pub(crate) async fn resolve(
+    rt: &Runtime,
+    question: &QuestionRecord,
+    outcome: Outcome,
+    via: Option<AnsweredVia>,
+    status: SessionStatus,
+) -> Result<Resolved> {
+    if let Outcome::Declined { reason: Some(reason) } | Outcome::Cancelled { reason: Some(reason) } = &outcome
+        && reason.len() > REASON_MAX_BYTES
+    {
+        return Err(Error::InvalidInput(Problems::one(
+            "reason",
+            format!("is {} bytes; the limit is {REASON_MAX_BYTES}", reason.len()),
+        )));
+    }
+    let callbacks = callbacks::for_resolved(
+        question.callback_url.as_deref(),
+        question.id,
+        question.session_id,
+        &question.agent,
+        &outcome,
+    );
+    let resolution =
+        Resolution { request_id: question.id, outcome, via, at_ms: now_ms(), session_status: Some(status), callbacks };
+    rt.db.write(move |tx| tx.resolve(&resolution)).await
+}

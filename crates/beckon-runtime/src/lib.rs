@@ -1,0 +1,37 @@
+//! Beckon's runtime: it runs agent sessions, stops each one when its agent asks a person a
+//! question, and resumes it — with the answer as the result of that exact tool call — when the
+//! person answers from any front end, minutes or days later. It also serves the agents Beckon
+//! does not run (external agents), delivers signed callbacks, and publishes every change as an
+//! event front ends follow.
+//!
+//! Every front end (window, tray, notification, deep link, HTTP, MCP, CLI) calls the same
+//! [`Beckon`] service handle; no business rule lives in a front end.
+
+pub mod agents;
+pub mod api;
+pub mod callbacks;
+mod clock;
+mod config;
+mod db;
+mod error;
+mod events;
+mod executor;
+mod expiry;
+mod external;
+mod lock;
+mod notifier;
+pub mod providers;
+mod retention;
+mod runtime;
+mod service;
+mod timers;
+pub mod tools;
+
+pub use clock::now_ms;
+pub use config::{APP_ID, ProviderSettings, RuntimeConfig, default_data_dir};
+pub use error::{Error, Result};
+pub use events::{Subscription, TextDelta};
+pub use external::{ExternalAsk, ExternalAsked, ExternalOnTimeout};
+pub use lock::DataDirLock;
+pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, ResolvedNotice, Silent};
+pub use service::{AnswerReceipt, Beckon, SessionView, StartOptions};

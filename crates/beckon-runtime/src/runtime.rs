@@ -1,0 +1,61 @@
+//! The shared core behind the `Beckon` handle.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use beckon_core::SessionId;
+use tokio::sync::{Notify, mpsc, watch};
+
+use crate::agents::Agents;
+use crate::config::RuntimeConfig;
+use crate::db::Db;
+use crate::events::{Hub, Waiters};
+use crate::executor::Input;
+use crate::lock::DataDirLock;
+use crate::providers::ProviderSet;
+use crate::timers::Timers;
+
+/// Everything the service, the executors and the workers share.
+pub(crate) struct Runtime {
+    pub(crate) config: RuntimeConfig,
+    pub(crate) db: Db,
+    pub(crate) hub: Hub,
+    pub(crate) waiters: Arc<Waiters>,
+    pub(crate) outbox: Arc<Notify>,
+    pub(crate) agents: Agents,
+    pub(crate) providers: std::sync::RwLock<ProviderSet>,
+    /// The mailbox of every session whose executor task is alive.
+    pub(crate) tasks: Mutex<HashMap<SessionId, mpsc::UnboundedSender<Input>>>,
+    pub(crate) timers: Timers,
+    pub(crate) http: reqwest::Client,
+    pub(crate) callback_secret: String,
+    pub(crate) shutdown: watch::Sender<bool>,
+    pub(crate) _lock: DataDirLock,
+}
+
+impl std::fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runtime").field("data_dir", &self.config.data_dir).finish_non_exhaustive()
+    }
+}
+
+impl Runtime {
+    /// The session-task registry, locked. Held only for map operations and channel sends.
+    pub(crate) fn tasks(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, mpsc::UnboundedSender<Input>>> {
+        self.tasks.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The providers as configured now.
+    pub(crate) fn providers(&self) -> std::sync::RwLockReadGuard<'_, ProviderSet> {
+        self.providers.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A future that completes when the runtime shuts down.
+    pub(crate) fn stopping(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut receiver = self.shutdown.subscribe();
+        async move {
+            // Either the value turns true or the sender is gone: both mean stop.
+            let _ = receiver.wait_for(|stop| *stop).await;
+        }
+    }
+}

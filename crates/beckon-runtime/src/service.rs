@@ -1,0 +1,517 @@
+//! The service API every front end calls: the `Beckon` handle.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use beckon_core::conversation::{Event, SessionStatus, State};
+use beckon_core::limits::REASON_MAX_BYTES;
+use beckon_core::{AnsweredVia, Answers, Outcome, Problems, RequestId, SessionId, SessionOrigin};
+use beckon_store::{
+    Metrics, NewSession, PendingQuestion, QuestionRecord, QuestionStatus, Resolved, ResolvedQuestion, SessionFilter,
+    SessionPage, SessionRecord, Store, TimelineEntry, title_from,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::sync::{Notify, broadcast, watch};
+
+use crate::agents::{AgentInfo, AgentProblem, Agents};
+use crate::clock::{new_session_id, now_ms};
+use crate::config::RuntimeConfig;
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::events::{Hub, Publisher, Subscription, TextDelta, Waiters};
+use crate::executor::{self, deliver};
+use crate::external::{self, ExternalAsk, ExternalAsked};
+use crate::lock::DataDirLock;
+use crate::notifier::Notifier;
+use crate::providers::ProviderSet;
+use crate::runtime::Runtime;
+use crate::{callbacks, retention, timers};
+
+/// The setting holding the install's callback signing secret.
+const CALLBACK_SECRET: &str = "callback_secret";
+
+/// A handle to a running Beckon; cheap to clone, shared by every front end.
+#[derive(Clone, Debug)]
+pub struct Beckon {
+    rt: Arc<Runtime>,
+}
+
+/// A session with everything a front end shows of it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionView {
+    /// The session.
+    pub session: SessionRecord,
+    /// Its timeline, in order.
+    pub timeline: Vec<TimelineEntry>,
+    /// The question it waits on, if any.
+    pub pending: Option<QuestionRecord>,
+    /// Every question it asked, oldest first.
+    pub questions: Vec<QuestionRecord>,
+}
+
+/// The result of answering or declining.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnswerReceipt {
+    /// The question as resolved.
+    pub question: ResolvedQuestion,
+    /// True when it had already been resolved exactly this way (an idempotent repeat).
+    pub repeat: bool,
+}
+
+/// Options for starting a runtime beyond its configuration.
+#[derive(Clone)]
+pub struct StartOptions {
+    /// Told when questions become pending or are resolved.
+    pub notifier: Arc<dyn Notifier>,
+    /// The first wait before retrying a failed callback (doubled each time).
+    pub callback_backoff: Duration,
+}
+
+impl Default for StartOptions {
+    fn default() -> Self {
+        StartOptions { notifier: Arc::new(crate::notifier::Silent), callback_backoff: Duration::from_secs(1) }
+    }
+}
+
+impl std::fmt::Debug for StartOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StartOptions").field("callback_backoff", &self.callback_backoff).finish_non_exhaustive()
+    }
+}
+
+fn settled(record: &QuestionRecord) -> Option<ResolvedQuestion> {
+    Some(ResolvedQuestion {
+        id: record.id,
+        session_id: record.session_id,
+        status: record.status,
+        outcome: record.outcome.clone()?,
+        answered_via: record.answered_via,
+        resolved_at_ms: record.resolved_at_ms?,
+    })
+}
+
+impl Beckon {
+    /// Starts a runtime on `config.data_dir`: takes the folder's lock, opens the store, loads
+    /// agents, and resumes whatever a previous run left in flight.
+    pub async fn start(config: RuntimeConfig, options: StartOptions) -> Result<Beckon> {
+        let lock = DataDirLock::acquire(&config.data_dir, &config.holder)?;
+        let path = config.database_path();
+        let store = tokio::task::spawn_blocking(move || Store::open(path))
+            .await
+            .map_err(|err| Error::DataDir { path: config.data_dir.clone(), detail: err.to_string() })??;
+        let hub = Hub::new();
+        let waiters = Arc::new(Waiters::default());
+        let outbox = Arc::new(Notify::new());
+        let publisher = Publisher {
+            live: hub.live.clone(),
+            waiters: waiters.clone(),
+            outbox: outbox.clone(),
+            notifier: options.notifier.clone(),
+        };
+        let db = Db::start(store, Arc::new(publisher))?;
+        let callback_secret = db
+            .write(|tx| {
+                if let Some(secret) = tx.read().setting(CALLBACK_SECRET)? {
+                    return Ok(secret);
+                }
+                let secret = hex::encode(rand::random::<[u8; 32]>());
+                tx.set_setting(CALLBACK_SECRET, &secret)?;
+                Ok(secret)
+            })
+            .await?;
+        let agents = Agents::load(&config.agents_dir());
+        let http = reqwest::Client::builder().connect_timeout(Duration::from_secs(10)).build().map_err(|err| {
+            Error::DataDir { path: config.data_dir.clone(), detail: format!("cannot set up HTTP: {err}") }
+        })?;
+        let providers = ProviderSet::new(&config, &http);
+        let (timers, armed) = timers::Timers::new();
+        let retention_days = config.retention_days;
+        let rt = Arc::new(Runtime {
+            config,
+            db,
+            hub,
+            waiters,
+            outbox,
+            agents,
+            providers: std::sync::RwLock::new(providers),
+            tasks: Mutex::new(Default::default()),
+            timers,
+            http,
+            callback_secret,
+            shutdown: watch::channel(false).0,
+            _lock: lock,
+        });
+        tokio::spawn(timers::run(Arc::downgrade(&rt), armed));
+        tokio::spawn(callbacks::run(Arc::downgrade(&rt), options.callback_backoff));
+        if let Some(days) = retention_days {
+            tokio::spawn(retention::run(Arc::downgrade(&rt), days));
+        }
+        let beckon = Beckon { rt };
+        beckon.recover().await?;
+        Ok(beckon)
+    }
+
+    /// Resumes sessions a previous run left mid-turn, re-arms every question deadline (one
+    /// that passed while closed fires now), and lets callbacks go out.
+    async fn recover(&self) -> Result<()> {
+        let (sessions, deadlines) = self
+            .rt
+            .db
+            .call(|store| {
+                let mut sessions = store.read().sessions_with_status(SessionStatus::Running)?;
+                sessions.extend(store.read().waiting_parents()?);
+                Ok((sessions, store.read().deadlines(None)?))
+            })
+            .await?;
+        for session in sessions.iter().filter(|s| s.origin != SessionOrigin::External) {
+            executor::recover(&self.rt, session.id, &session.state);
+        }
+        for deadline in &deadlines {
+            self.rt.timers.arm(deadline.request_id, deadline.expires_at_ms);
+        }
+        if !sessions.is_empty() || !deadlines.is_empty() {
+            tracing::info!(sessions = sessions.len(), deadlines = deadlines.len(), "recovered");
+        }
+        self.rt.outbox.notify_one();
+        Ok(())
+    }
+
+    /// Uses new provider settings from now on (sessions asking a model later pick them up).
+    pub fn configure_providers(
+        &self,
+        anthropic: crate::config::ProviderSettings,
+        openai: crate::config::ProviderSettings,
+        default: Option<beckon_core::agent::ProviderKind>,
+    ) {
+        let mut config = self.rt.config.clone();
+        config.anthropic = anthropic;
+        config.openai = openai;
+        config.default_provider = default;
+        let providers = ProviderSet::new(&config, &self.rt.http);
+        *self.rt.providers.write().unwrap_or_else(std::sync::PoisonError::into_inner) = providers;
+    }
+
+    /// The data folder.
+    pub fn data_dir(&self) -> &Path {
+        &self.rt.config.data_dir
+    }
+
+    /// The secret callbacks are signed with (receivers verify `Beckon-Signature` with it).
+    pub fn callback_secret(&self) -> &str {
+        &self.rt.callback_secret
+    }
+
+    /// The agents, by name.
+    pub fn agents(&self) -> Vec<AgentInfo> {
+        self.rt.agents.infos()
+    }
+
+    /// Agent files that could not be loaded.
+    pub fn agent_problems(&self) -> Vec<AgentProblem> {
+        self.rt.agents.problems().to_vec()
+    }
+
+    /// The agent a new chat uses when none is picked: the poet demo when no provider key is set.
+    pub fn default_agent(&self) -> &'static str {
+        if self.rt.providers().any_configured() && self.rt.agents.get("assistant").is_some() {
+            "assistant"
+        } else {
+            "poet"
+        }
+    }
+
+    fn agent(&self, name: &str) -> Result<Arc<crate::agents::Agent>> {
+        self.rt
+            .agents
+            .get(name)
+            .ok_or_else(|| Error::AgentNotFound { name: name.to_owned(), available: self.rt.agents.names() })
+    }
+
+    async fn create_session(
+        &self,
+        agent: &str,
+        origin: SessionOrigin,
+        title: &str,
+        payload: Option<Value>,
+    ) -> Result<SessionId> {
+        self.agent(agent)?;
+        let session = NewSession {
+            id: new_session_id(),
+            agent: agent.to_owned(),
+            origin,
+            parent: None,
+            external_key: None,
+            title: title.to_owned(),
+            state: State::Idle,
+            payload,
+            at_ms: now_ms(),
+        };
+        let id = session.id;
+        self.rt.db.write(move |tx| tx.start_session(&session)).await?;
+        Ok(id)
+    }
+
+    /// Starts a session of `agent` with a first message.
+    pub async fn start_session(&self, agent: &str, message: &str) -> Result<SessionId> {
+        check_message(message)?;
+        let id = self.create_session(agent, SessionOrigin::Chat, message, None).await?;
+        deliver(&self.rt, id, Event::UserMessage { text: message.to_owned() }, None).await?;
+        Ok(id)
+    }
+
+    /// Starts a session of `agent` from a webhook payload. An agent with `questions: false`
+    /// runs without `ask_user_question` and must work from the payload alone.
+    pub async fn trigger(&self, agent: &str, payload: Value) -> Result<SessionId> {
+        let pretty = serde_json::to_string_pretty(&payload).unwrap_or_default();
+        let message = format!("A webhook triggered this session. Its payload:\n\n```json\n{pretty}\n```");
+        check_message(&message)?;
+        let title = format!("Webhook: {}", title_from(&payload.to_string()));
+        let id = self.create_session(agent, SessionOrigin::Webhook, &title, Some(payload)).await?;
+        deliver(&self.rt, id, Event::UserMessage { text: message }, None).await?;
+        Ok(id)
+    }
+
+    /// Sends a follow-up message to a session whose turn has finished.
+    pub async fn send_message(&self, session: SessionId, text: &str) -> Result<()> {
+        check_message(text)?;
+        let record = self.session_record(session).await?;
+        if record.origin == SessionOrigin::External {
+            return Err(Error::WrongState {
+                session,
+                status: record.status,
+                detail: "an external agent's session is driven by that agent; answer its questions instead".into(),
+            });
+        }
+        deliver(&self.rt, session, Event::UserMessage { text: text.to_owned() }, None).await
+    }
+
+    /// Answers a question with checked answers.
+    pub async fn answer(&self, request: RequestId, answers: Answers, via: AnsweredVia) -> Result<AnswerReceipt> {
+        self.resolve_by_person(request, Outcome::Answered { answers }, via).await
+    }
+
+    /// Answers a question with answers given as JSON (an array, one entry per question; a
+    /// plain string entry is read as a label or "Other" text), reporting problems by path.
+    pub async fn answer_json(&self, request: RequestId, answers: &Value, via: AnsweredVia) -> Result<AnswerReceipt> {
+        let question = self.question(request).await?;
+        let answers = Answers::parse(answers, &question.request).map_err(Error::InvalidAnswer)?;
+        self.answer(request, answers, via).await
+    }
+
+    /// Answers a question with one text per question (the CLI's and notification buttons'
+    /// form): labels select options, other text becomes the "Other" answer.
+    pub async fn answer_texts(&self, request: RequestId, texts: &[String], via: AnsweredVia) -> Result<AnswerReceipt> {
+        let question = self.question(request).await?;
+        let answers = Answers::from_texts(&question.request, texts).map_err(Error::InvalidAnswer)?;
+        self.answer(request, answers, via).await
+    }
+
+    /// Declines a question: the agent goes on without an answer.
+    pub async fn decline(&self, request: RequestId, reason: Option<String>, via: AnsweredVia) -> Result<AnswerReceipt> {
+        self.resolve_by_person(request, Outcome::Declined { reason }, via).await
+    }
+
+    async fn resolve_by_person(&self, id: RequestId, outcome: Outcome, via: AnsweredVia) -> Result<AnswerReceipt> {
+        let (question, session) = self.question_and_session(id).await?;
+        if let Some(winner) = settled(&question) {
+            return repeat_or_conflict(winner, &outcome);
+        }
+        match &outcome {
+            Outcome::Answered { answers } => answers.validate(&question.request).map_err(Error::InvalidAnswer)?,
+            Outcome::Declined { reason: Some(reason) } if reason.len() > REASON_MAX_BYTES => {
+                return Err(Error::InvalidInput(Problems::one(
+                    "reason",
+                    format!("is {} bytes; the limit is {REASON_MAX_BYTES}", reason.len()),
+                )));
+            }
+            _ => {}
+        }
+        if session.origin == SessionOrigin::External {
+            return match external::resolve(&self.rt, &question, outcome.clone(), Some(via), SessionStatus::Completed)
+                .await
+            {
+                Ok(Resolved::Now(resolved)) => Ok(AnswerReceipt { question: resolved, repeat: false }),
+                Ok(Resolved::Repeat(resolved)) => Ok(AnswerReceipt { question: resolved, repeat: true }),
+                Err(err) => Err(err),
+            };
+        }
+        let event = match outcome.clone() {
+            Outcome::Answered { answers } => Event::UserAnswered { request_id: id, answers },
+            Outcome::Declined { reason } => Event::UserDeclined { request_id: id, reason },
+            Outcome::Expired { .. } | Outcome::Cancelled { .. } => {
+                return Err(Error::InvalidInput(Problems::one("outcome", "a person can only answer or decline")));
+            }
+        };
+        let delivered = deliver(&self.rt, session.id, event, Some(via)).await;
+        // Whatever happened, the store says who won.
+        let now = self.question(id).await?;
+        match (delivered, settled(&now)) {
+            (Ok(()), Some(resolved)) => Ok(AnswerReceipt { question: resolved, repeat: false }),
+            (Err(Error::InvalidAnswer(problems)), _) => Err(Error::InvalidAnswer(problems)),
+            (_, Some(winner)) => repeat_or_conflict(winner, &outcome),
+            (Err(err), None) => Err(err),
+            (Ok(()), None) => Err(Error::WrongState {
+                session: session.id,
+                status: session.status,
+                detail: "the answer was taken but the question is still pending".into(),
+            }),
+        }
+    }
+
+    /// Cancels a session: its waiting question (if any) is cancelled, every open tool call gets
+    /// an error result, and its sub-agents are cancelled too.
+    pub async fn cancel(&self, session: SessionId, reason: Option<String>) -> Result<()> {
+        if reason.as_ref().is_some_and(|r| r.len() > REASON_MAX_BYTES) {
+            return Err(Error::InvalidInput(Problems::one(
+                "reason",
+                format!("is longer than {REASON_MAX_BYTES} bytes"),
+            )));
+        }
+        let record = self.session_record(session).await?;
+        if record.origin != SessionOrigin::External {
+            return deliver(&self.rt, session, Event::UserCancel { reason }, None).await;
+        }
+        let pending = self.rt.db.call(move |store| store.read().pending_question_of(session)).await?;
+        match pending {
+            Some(question) => {
+                external::resolve(&self.rt, &question, Outcome::Cancelled { reason }, None, SessionStatus::Cancelled)
+                    .await?;
+            }
+            None => {
+                self.rt
+                    .db
+                    .write(move |tx| tx.set_status(session, SessionStatus::Cancelled, reason.as_deref(), now_ms()))
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts an external agent's question to the person.
+    pub async fn ask_external(&self, ask: ExternalAsk) -> Result<ExternalAsked> {
+        external::ask(&self.rt, ask).await
+    }
+
+    /// Waits until question `id` is resolved or `timeout` passes; returns it as it then stands.
+    pub async fn wait_for_resolution(&self, id: RequestId, timeout: Duration) -> Result<QuestionRecord> {
+        let woken = self.rt.waiters.register(id);
+        let question = self.question(id).await?;
+        if question.status != QuestionStatus::Pending {
+            return Ok(question);
+        }
+        let _ = tokio::time::timeout(timeout, woken).await;
+        self.question(id).await
+    }
+
+    /// Every pending question, oldest first (the inbox).
+    pub async fn pending(&self) -> Result<Vec<PendingQuestion>> {
+        self.rt.db.call(|store| store.read().pending_questions()).await
+    }
+
+    /// A question.
+    pub async fn question(&self, id: RequestId) -> Result<QuestionRecord> {
+        self.rt.db.call(move |store| store.read().question(id)).await?.ok_or(Error::QuestionNotFound(id))
+    }
+
+    async fn question_and_session(&self, id: RequestId) -> Result<(QuestionRecord, SessionRecord)> {
+        let found = self
+            .rt
+            .db
+            .call(move |store| {
+                let Some(question) = store.read().question(id)? else { return Ok(None) };
+                let session = store.read().session(question.session_id)?;
+                Ok(session.map(|session| (question, session)))
+            })
+            .await?;
+        found.ok_or(Error::QuestionNotFound(id))
+    }
+
+    async fn session_record(&self, id: SessionId) -> Result<SessionRecord> {
+        self.rt.db.call(move |store| store.read().session(id)).await?.ok_or(Error::SessionNotFound(id))
+    }
+
+    /// A session with its timeline and questions.
+    pub async fn session(&self, id: SessionId) -> Result<SessionView> {
+        let view = self
+            .rt
+            .db
+            .call(move |store| {
+                let Some(session) = store.read().session(id)? else { return Ok(None) };
+                Ok(Some(SessionView {
+                    session,
+                    timeline: store.read().timeline(id)?,
+                    pending: store.read().pending_question_of(id)?,
+                    questions: store.read().questions_of(id)?,
+                }))
+            })
+            .await?;
+        view.ok_or(Error::SessionNotFound(id))
+    }
+
+    /// A page of sessions, newest first.
+    pub async fn sessions(&self, filter: SessionFilter) -> Result<SessionPage> {
+        self.rt.db.call(move |store| store.read().sessions(&filter)).await
+    }
+
+    /// Answering figures: what waits, how long, how questions end.
+    pub async fn metrics(&self) -> Result<Metrics> {
+        let now = now_ms();
+        self.rt.db.call(move |store| store.read().metrics(now, None)).await
+    }
+
+    /// The newest event's seq: a snapshot taken now is complete up to it.
+    pub async fn last_seq(&self) -> Result<i64> {
+        self.rt.db.call(|store| store.read().last_seq()).await
+    }
+
+    /// Every event after `after_seq`, then live ones, none missed or doubled.
+    pub async fn subscribe(&self, after_seq: i64) -> Result<Subscription> {
+        Subscription::start(self.rt.db.clone(), self.rt.hub.live.subscribe(), after_seq).await
+    }
+
+    /// The assistant's text as it streams (live display only).
+    pub fn text_deltas(&self) -> broadcast::Receiver<TextDelta> {
+        self.rt.hub.text.subscribe()
+    }
+
+    /// Stops: workers and session tasks end at their next safe point (an LLM request in
+    /// flight is abandoned; its session re-issues it at the next start, as after a crash), and
+    /// once they have, the data folder's lock is released. Other handles to this runtime stop
+    /// working.
+    pub async fn shutdown(self) {
+        let _ = self.rt.shutdown.send(true);
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while Arc::strong_count(&self.rt) > 1 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        if Arc::strong_count(&self.rt) > 1 {
+            tracing::warn!("some handles to the runtime are still held; the data folder stays locked until they go");
+        }
+    }
+}
+
+fn repeat_or_conflict(winner: ResolvedQuestion, outcome: &Outcome) -> Result<AnswerReceipt> {
+    if &winner.outcome == outcome {
+        Ok(AnswerReceipt { question: winner, repeat: true })
+    } else {
+        Err(Error::AlreadyResolved(Box::new(winner)))
+    }
+}
+
+fn check_message(text: &str) -> Result<()> {
+    let limit = beckon_core::limits::USER_MESSAGE_MAX_BYTES;
+    if text.trim().is_empty() {
+        return Err(Error::InvalidInput(Problems::one("message", "must not be empty")));
+    }
+    if text.len() > limit {
+        return Err(Error::InvalidInput(Problems::one(
+            "message",
+            format!("is {} bytes; the limit is {limit}", text.len()),
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,40 @@
+//! Retention removes finished sessions past their age and never touches waiting ones.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod support;
+
+use std::time::Duration;
+
+use beckon_core::AnsweredVia;
+use beckon_core::conversation::SessionStatus;
+use beckon_runtime::{Error, RuntimeConfig};
+use support::*;
+
+#[tokio::test]
+async fn finished_sessions_go_and_waiting_ones_stay() {
+    let dir = tempfile::tempdir().unwrap();
+    let (done, waiting) = {
+        let (beckon, notifier) = start(dir.path()).await;
+        let done = beckon.start_session("poet", "a poem about fog").await.unwrap();
+        let notice = pending_in(&notifier, done).await;
+        beckon.decline(notice.request_id, None, AnsweredVia::Window).await.unwrap();
+        wait_status(&beckon, done, SessionStatus::Completed).await;
+        let waiting = beckon.start_session("poet", "a poem about frost").await.unwrap();
+        pending_in(&notifier, waiting).await;
+        beckon.shutdown().await;
+        (done, waiting)
+    };
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let mut config = RuntimeConfig::new(dir.path());
+    config.retention_days = Some(0);
+    let (beckon, _) = start_with(config).await;
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while beckon.session(done).await.is_ok() {
+        assert!(tokio::time::Instant::now() < deadline, "the finished session was not pruned");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(matches!(beckon.session(done).await, Err(Error::SessionNotFound(_))));
+    assert_eq!(beckon.session(waiting).await.unwrap().session.status, SessionStatus::WaitingForInput);
+    assert_eq!(beckon.pending().await.unwrap().len(), 1);
+}

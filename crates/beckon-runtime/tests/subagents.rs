@@ -1,0 +1,106 @@
+//! A sub-agent's question goes to the same inbox, labelled with its origin; the parent shows
+//! waiting while it waits, and gets the sub-agent's final words as its tool result.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod support;
+
+use beckon_core::conversation::{Message, SessionStatus};
+use beckon_core::{Answer, AnsweredVia, Answers};
+use serde_json::json;
+use support::*;
+
+fn agents(dir: &std::path::Path) {
+    let folder = dir.join("agents");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("research.md"),
+        "---\nname: research\nprovider: scripted\nscript: research.json\ntools: [spawn_agent]\n---\nDelegate.",
+    )
+    .unwrap();
+    std::fs::write(
+        folder.join("research.json"),
+        json!({"turns": [
+            {"text": "Delegating.", "tool_calls": [{"name": "spawn_agent", "input": {"agent": "summariser", "task": "Summarise {{message}}"}}]},
+            {"text": "Research done."}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    asker_agent(dir, "summariser", "");
+}
+
+#[tokio::test]
+async fn a_sub_agent_asks_through_the_same_inbox_and_reports_back() {
+    let dir = tempfile::tempdir().unwrap();
+    agents(dir.path());
+    let (beckon, notifier) = start(dir.path()).await;
+    let parent = beckon.start_session("research", "the tides").await.unwrap();
+    let notice = notifier
+        .wait_for(PATIENCE, |c| matches!(c, beckon_runtime::Recorded::Pending(n) if n.agent == "summariser"))
+        .await
+        .unwrap();
+    let beckon_runtime::Recorded::Pending(notice) = notice else { unreachable!() };
+    assert_eq!(notice.origin.to_string(), "research › summariser");
+    assert_ne!(notice.session_id, parent);
+    wait_status(&beckon, parent, SessionStatus::WaitingForInput).await;
+    let child = beckon.session(notice.session_id).await.unwrap();
+    assert_eq!(child.session.parent, Some(parent));
+    assert_eq!(child.session.title, "Summarise the tides");
+
+    let answers = Answers::new(vec![Answer::select(["Yes"])], &notice.request).unwrap();
+    beckon.answer(notice.request_id, answers, AnsweredVia::Window).await.unwrap();
+    wait_status(&beckon, notice.session_id, SessionStatus::Completed).await;
+    wait_status(&beckon, parent, SessionStatus::Completed).await;
+    assert_eq!(last_words(&beckon, parent).await, "Research done.");
+    let view = beckon.session(parent).await.unwrap();
+    let result = view.timeline.iter().find_map(|e| match &e.message {
+        Message::ToolResult { result } => Some(result.clone()),
+        _ => None,
+    });
+    let result = result.unwrap();
+    assert!(!result.is_error);
+    assert_eq!(result.content, "outcome=answered answer=Yes", "the parent gets the sub-agent's final words");
+    assert_every_tool_use_answered_once(&beckon, parent).await;
+}
+
+#[tokio::test]
+async fn cancelling_the_parent_cancels_the_waiting_sub_agent() {
+    let dir = tempfile::tempdir().unwrap();
+    agents(dir.path());
+    let (beckon, notifier) = start(dir.path()).await;
+    let parent = beckon.start_session("research", "the moon").await.unwrap();
+    let notice = notifier
+        .wait_for(PATIENCE, |c| matches!(c, beckon_runtime::Recorded::Pending(n) if n.agent == "summariser"))
+        .await
+        .unwrap();
+    let beckon_runtime::Recorded::Pending(notice) = notice else { unreachable!() };
+    wait_status(&beckon, parent, SessionStatus::WaitingForInput).await;
+    beckon.cancel(parent, None).await.unwrap();
+    wait_status(&beckon, parent, SessionStatus::Cancelled).await;
+    wait_status(&beckon, notice.session_id, SessionStatus::Cancelled).await;
+    assert_eq!(beckon.question(notice.request_id).await.unwrap().status, beckon_store::QuestionStatus::Cancelled);
+    assert_every_tool_use_answered_once(&beckon, parent).await;
+}
+
+#[tokio::test]
+async fn a_sub_agent_waiting_across_a_restart_still_reports_to_its_parent() {
+    let dir = tempfile::tempdir().unwrap();
+    agents(dir.path());
+    let (parent, request_id) = {
+        let (beckon, notifier) = start(dir.path()).await;
+        let parent = beckon.start_session("research", "stars").await.unwrap();
+        let notice = notifier
+            .wait_for(PATIENCE, |c| matches!(c, beckon_runtime::Recorded::Pending(n) if n.agent == "summariser"))
+            .await
+            .unwrap();
+        let beckon_runtime::Recorded::Pending(notice) = notice else { unreachable!() };
+        wait_status(&beckon, parent, SessionStatus::WaitingForInput).await;
+        beckon.shutdown().await;
+        (parent, notice.request_id)
+    };
+    let (beckon, _) = start(dir.path()).await;
+    beckon.answer_texts(request_id, &["No".into()], AnsweredVia::Window).await.unwrap();
+    wait_status(&beckon, parent, SessionStatus::Completed).await;
+    assert_every_tool_use_answered_once(&beckon, parent).await;
+}

@@ -1,0 +1,121 @@
+//! Helpers shared by the runtime's tests.
+
+#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use beckon_core::conversation::SessionStatus;
+use beckon_core::{RequestId, SessionId};
+use beckon_runtime::{Beckon, PendingNotice, Recorded, RecordingNotifier, RuntimeConfig, StartOptions};
+use beckon_store::EventKind;
+
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A runtime on `dir` with a recording notifier and fast callback retries.
+pub async fn start_with(config: RuntimeConfig) -> (Beckon, Arc<RecordingNotifier>) {
+    let notifier = Arc::new(RecordingNotifier::default());
+    let options = StartOptions { notifier: notifier.clone(), callback_backoff: Duration::from_millis(50) };
+    (Beckon::start(config, options).await.unwrap(), notifier)
+}
+
+pub async fn start(dir: &Path) -> (Beckon, Arc<RecordingNotifier>) {
+    start_with(RuntimeConfig::new(dir)).await
+}
+
+/// Waits for the pending notice of a question in `session`.
+pub async fn pending_in(notifier: &RecordingNotifier, session: SessionId) -> PendingNotice {
+    let found = notifier
+        .wait_for(PATIENCE, |call| matches!(call, Recorded::Pending(n) if n.session_id == session))
+        .await
+        .unwrap_or_else(|| panic!("no question from session {session} within {PATIENCE:?}"));
+    match found {
+        Recorded::Pending(notice) => notice,
+        Recorded::Resolved(_) => unreachable!(),
+    }
+}
+
+/// Waits until `session` reaches `status` (from its events), returning how it got there.
+pub async fn wait_status(beckon: &Beckon, session: SessionId, status: SessionStatus) {
+    let mut events = beckon.subscribe(0).await.unwrap();
+    let current = beckon.session(session).await.unwrap().session.status;
+    if current == status {
+        return;
+    }
+    let wanted = serde_json::to_value(status).unwrap();
+    tokio::time::timeout(PATIENCE, async {
+        loop {
+            let event = events.next().await.unwrap();
+            if event.session_id == Some(session) && event.kind == EventKind::SessionStatus {
+                let payload: serde_json::Value = event.payload_as().unwrap();
+                if payload["status"] == wanted {
+                    return;
+                }
+            }
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("session {session} did not become {status} within {PATIENCE:?}"));
+    assert_eq!(beckon.session(session).await.unwrap().session.status, status);
+}
+
+/// The question a session waits on.
+pub async fn waiting_on(beckon: &Beckon, session: SessionId) -> RequestId {
+    beckon.session(session).await.unwrap().pending.expect("a pending question").id
+}
+
+/// Writes a scripted agent into `dir/agents`: it asks "Proceed?" (Yes/No), then reports the
+/// outcome and answer. `extra` lines go into its front matter.
+pub fn asker_agent(dir: &Path, name: &str, extra: &str) {
+    let agents = dir.join("agents");
+    std::fs::create_dir_all(&agents).unwrap();
+    std::fs::write(
+        agents.join(format!("{name}.md")),
+        format!("---\nname: {name}\ndescription: Asks one thing\nprovider: scripted\nscript: {name}.json\n{extra}\n---\nAsk, then report.\n"),
+    )
+    .unwrap();
+    let script = serde_json::json!({"turns": [
+        {"text": "Checking with you.", "tool_calls": [{"name": "ask_user_question", "input": {"questions": [
+            {"question": "Proceed?", "header": "Go", "multiSelect": false, "options": [{"label": "Yes", "description": "Go on"}, {"label": "No", "description": "Stop"}]}
+        ]}}]},
+        {"text": "outcome={{outcome}} answer={{answer:0}}"}
+    ]});
+    std::fs::write(agents.join(format!("{name}.json")), script.to_string()).unwrap();
+}
+
+/// The last thing the assistant said in a session.
+pub async fn last_words(beckon: &Beckon, session: SessionId) -> String {
+    let view = beckon.session(session).await.unwrap();
+    view.timeline
+        .iter()
+        .rev()
+        .find_map(|e| match &e.message {
+            beckon_core::conversation::Message::Assistant { text } => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// Every tool_use in a session has exactly one tool_result, in order.
+pub async fn assert_every_tool_use_answered_once(beckon: &Beckon, session: SessionId) {
+    use beckon_core::conversation::Message;
+    let view = beckon.session(session).await.unwrap();
+    let uses: Vec<String> = view
+        .timeline
+        .iter()
+        .filter_map(|e| match &e.message {
+            Message::ToolUse { call } => Some(call.id.clone()),
+            _ => None,
+        })
+        .collect();
+    let results: Vec<String> = view
+        .timeline
+        .iter()
+        .filter_map(|e| match &e.message {
+            Message::ToolResult { result } => Some(result.tool_use_id.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results, uses, "every tool_use gets exactly one tool_result, in order");
+}
