@@ -16,7 +16,6 @@ use serde_json::{Value, json};
 use sha2::Sha256;
 
 use crate::clock::now_ms;
-use crate::config::RuntimeConfig;
 use crate::runtime::Runtime;
 
 /// Deliveries tried before a callback is marked failed.
@@ -44,12 +43,12 @@ fn format_of(url: &str) -> CallbackFormat {
 }
 
 /// Where a person answers a question: the gateway's answer endpoint, when it runs.
-fn answer_url(config: &RuntimeConfig, id: RequestId) -> Option<String> {
-    config.public_url.as_ref().map(|base| format!("{}/v1/questions/{id}/answer", base.trim_end_matches('/')))
+fn answer_url(base: Option<&str>, id: RequestId) -> Option<String> {
+    base.map(|base| format!("{}/v1/questions/{id}/answer", base.trim_end_matches('/')))
 }
 
 /// The `question_pending` callback for a question being asked, if it has a callback URL.
-pub(crate) fn for_pending(config: &RuntimeConfig, url: Option<&str>, question: &NewQuestion) -> Vec<NewCallback> {
+pub(crate) fn for_pending(public_url: Option<&str>, url: Option<&str>, question: &NewQuestion) -> Vec<NewCallback> {
     let Some(url) = url else { return Vec::new() };
     let payload = json!({
         "event": "question_pending",
@@ -60,7 +59,7 @@ pub(crate) fn for_pending(config: &RuntimeConfig, url: Option<&str>, question: &
         "questions": question.request,
         "created_at": question.at_ms,
         "expires_at": question.expires_at_ms,
-        "answer_url": answer_url(config, question.id),
+        "answer_url": answer_url(public_url, question.id),
         "deep_link": format!("beckon://question/{}", question.id),
     });
     vec![NewCallback {

@@ -54,8 +54,6 @@ pub struct RuntimeConfig {
     pub default_provider: Option<ProviderKind>,
     /// Delete finished sessions older than this many days; `None` keeps everything.
     pub retention_days: Option<u32>,
-    /// The gateway's base URL, for the answer links in callbacks (`http://127.0.0.1:7393`).
-    pub public_url: Option<String>,
 }
 
 impl RuntimeConfig {
@@ -68,7 +66,6 @@ impl RuntimeConfig {
             openai: ProviderSettings::default(),
             default_provider: None,
             retention_days: None,
-            public_url: None,
         }
     }
 

@@ -128,7 +128,7 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
     let request_id = new_request_id();
     let new_session = new_session_id();
     let (agent, key, metadata, callback_url) = (ask.agent, ask.external_key, ask.metadata, ask.callback_url);
-    let config = rt.config.clone();
+    let public_url = rt.public_url();
     let session_id = rt
         .db
         .write(move |tx| {
@@ -166,7 +166,7 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
                 at_ms: now,
                 callbacks: Vec::new(),
             };
-            let callbacks = callbacks::for_pending(&config, callback_url.as_deref(), &question);
+            let callbacks = callbacks::for_pending(public_url.as_deref(), callback_url.as_deref(), &question);
             tx.ask(&NewQuestion { callbacks, ..question })?;
             Ok(session_id)
         })

@@ -29,6 +29,8 @@ pub(crate) struct Runtime {
     pub(crate) timers: Timers,
     pub(crate) http: reqwest::Client,
     pub(crate) callback_secret: String,
+    /// The gateway's base URL once it listens, for answer links in callbacks.
+    pub(crate) public_url: std::sync::RwLock<Option<String>>,
     pub(crate) shutdown: watch::Sender<bool>,
     pub(crate) _lock: DataDirLock,
 }
@@ -43,6 +45,11 @@ impl Runtime {
     /// The session-task registry, locked. Held only for map operations and channel sends.
     pub(crate) fn tasks(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, mpsc::UnboundedSender<Input>>> {
         self.tasks.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The gateway's base URL, if it listens.
+    pub(crate) fn public_url(&self) -> Option<String> {
+        self.public_url.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 
     /// The providers as configured now.

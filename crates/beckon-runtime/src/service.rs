@@ -142,6 +142,7 @@ impl Beckon {
             timers,
             http,
             callback_secret,
+            public_url: std::sync::RwLock::new(None),
             shutdown: watch::channel(false).0,
             _lock: lock,
         });
@@ -193,6 +194,11 @@ impl Beckon {
         config.default_provider = default;
         let providers = ProviderSet::new(&config, &self.rt.http);
         *self.rt.providers.write().unwrap_or_else(std::sync::PoisonError::into_inner) = providers;
+    }
+
+    /// Tells the runtime where the gateway listens, so callbacks carry answer links.
+    pub fn set_public_url(&self, url: Option<String>) {
+        *self.rt.public_url.write().unwrap_or_else(std::sync::PoisonError::into_inner) = url;
     }
 
     /// The data folder.
@@ -415,6 +421,11 @@ impl Beckon {
     /// A question.
     pub async fn question(&self, id: RequestId) -> Result<QuestionRecord> {
         self.rt.db.call(move |store| store.read().question(id)).await?.ok_or(Error::QuestionNotFound(id))
+    }
+
+    /// Questions by status (all when `None`), newest first, at most `limit`.
+    pub async fn questions(&self, status: Option<QuestionStatus>, limit: usize) -> Result<Vec<QuestionRecord>> {
+        self.rt.db.call(move |store| store.read().questions(status, None, limit)).await
     }
 
     async fn question_and_session(&self, id: RequestId) -> Result<(QuestionRecord, SessionRecord)> {

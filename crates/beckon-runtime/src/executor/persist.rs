@@ -63,7 +63,7 @@ pub(crate) async fn commit(
                     at_ms: *asked_at_ms,
                     callbacks: Vec::new(),
                 };
-                let callbacks = callbacks::for_pending(&rt.config, callback_url.as_deref(), &question);
+                let callbacks = callbacks::for_pending(rt.public_url().as_deref(), callback_url.as_deref(), &question);
                 writes.push(Write::Ask(Box::new(NewQuestion { callbacks, ..question })));
             }
             Effect::Notify { notice: Notice::QuestionResolved { request_id, outcome } } => {

@@ -1,0 +1,57 @@
+//! `gateway.json` in the data folder: how clients (the CLI, `beckon mcp`, scripts) find the
+//! running Beckon. Readable by its owner only, since it holds the bearer token.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// The file's name.
+pub const FILE: &str = "gateway.json";
+
+/// Where the gateway listens and the token it wants.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Discovery {
+    /// The base URL, `http://127.0.0.1:<port>`.
+    pub url: String,
+    /// The bearer token.
+    pub token: String,
+    /// The process serving it.
+    pub pid: u32,
+}
+
+impl Discovery {
+    /// The file in `data_dir`.
+    pub fn path(data_dir: &Path) -> PathBuf {
+        data_dir.join(FILE)
+    }
+
+    /// Writes the file atomically with mode 0600.
+    pub fn write(&self, data_dir: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(data_dir)?;
+        let temp = data_dir.join(format!(".{FILE}.tmp"));
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&temp)?;
+        #[cfg(unix)]
+        std::fs::set_permissions(&temp, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+        file.write_all(serde_json::to_string_pretty(self).map_err(std::io::Error::other)?.as_bytes())?;
+        file.sync_all()?;
+        std::fs::rename(temp, Self::path(data_dir))
+    }
+
+    /// Reads the file in `data_dir`.
+    pub fn read(data_dir: &Path) -> std::io::Result<Discovery> {
+        let text = std::fs::read_to_string(Self::path(data_dir))?;
+        serde_json::from_str(&text).map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidData, err))
+    }
+
+    /// Removes the file if it still describes this process.
+    pub fn remove_if_ours(data_dir: &Path) {
+        if Self::read(data_dir).is_ok_and(|found| found.pid == std::process::id()) {
+            let _ = std::fs::remove_file(Self::path(data_dir));
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! Every request passes here first: the Host must be a loopback name (DNS-rebinding
+//! defence), browsers' cross-origin requests are refused, the bearer token must match, bodies
+//! are bounded, and writes are rate-limited per client.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use crate::error::ApiError;
+use crate::state::Shared;
+
+fn loopback_host(host: &str, port: u16) -> bool {
+    let name = match host.rsplit_once(':') {
+        // "[::1]:7393", "127.0.0.1:7393", "localhost:7393"
+        Some((name, given)) if !name.ends_with(':') && given.chars().all(|c| c.is_ascii_digit()) => {
+            if given.parse::<u16>().ok() != Some(port) {
+                return false;
+            }
+            name
+        }
+        _ => host,
+    };
+    matches!(name.to_ascii_lowercase().as_str(), "127.0.0.1" | "localhost" | "[::1]")
+}
+
+/// Compares tokens in constant time.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
+}
+
+/// The name a client goes by, for rate limits.
+fn client(headers: &HeaderMap) -> String {
+    let name = headers
+        .get("x-beckon-client")
+        .or_else(|| headers.get(header::USER_AGENT))
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("anonymous");
+    name.chars().take(128).collect()
+}
+
+/// The gate.
+pub async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
+    if !loopback_host(host, shared.port) {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "this gateway only answers requests addressed to 127.0.0.1 or localhost",
+        )
+        .into_response();
+    }
+    let cross_site =
+        headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()).is_some_and(|v| v != "same-origin" && v != "none");
+    if headers.contains_key(header::ORIGIN) || cross_site {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "requests from web pages are refused; call the gateway from a program",
+        )
+        .into_response();
+    }
+    match bearer(headers) {
+        Some(token) if same(token.as_bytes(), shared.token.as_bytes()) => {}
+        Some(_) => {
+            return unauthorized(
+                "the bearer token is wrong; read the current one from gateway.json in Beckon's data folder",
+            );
+        }
+        None => {
+            return unauthorized(
+                "an Authorization: Bearer <token> header is required (the token is in gateway.json in Beckon's data folder)",
+            );
+        }
+    }
+    if request.method() == Method::POST
+        && let Err(wait) = shared.rate.take(&client(headers))
+    {
+        return ApiError::too_many(wait).into_response();
+    }
+    // Bodies are read whole by the handlers; bound them here with a clear 413.
+    let (parts, body) = request.into_parts();
+    let declared =
+        parts.headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > shared.body_limit) {
+        return too_large(shared.body_limit);
+    }
+    let bytes = match axum::body::to_bytes(body, shared.body_limit).await {
+        Ok(bytes) => bytes,
+        Err(_) => return too_large(shared.body_limit),
+    };
+    next.run(Request::from_parts(parts, Body::from(bytes))).await
+}
+
+fn unauthorized(message: &str) -> Response {
+    let mut response = ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message).into_response();
+    response.headers_mut().insert(header::WWW_AUTHENTICATE, header::HeaderValue::from_static("Bearer"));
+    response
+}
+
+fn too_large(limit: usize) -> Response {
+    ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", format!("the request body is larger than {limit} bytes"))
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_names_on_our_port_pass() {
+        for good in ["127.0.0.1:7393", "localhost:7393", "LOCALHOST:7393", "[::1]:7393", "127.0.0.1", "localhost"] {
+            assert!(loopback_host(good, 7393), "{good}");
+        }
+        for bad in
+            ["evil.com", "evil.com:7393", "127.0.0.1:80", "127.0.0.1.evil.com", "localhost.evil:7393", "", "[::1]:1"]
+        {
+            assert!(!loopback_host(bad, 7393), "{bad}");
+        }
+    }
+
+    #[test]
+    fn tokens_compare_exactly() {
+        assert!(same(b"abc", b"abc"));
+        assert!(!same(b"abc", b"abd"));
+        assert!(!same(b"abc", b"abcd"));
+    }
+}

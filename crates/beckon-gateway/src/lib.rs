@@ -1,0 +1,156 @@
+//! Beckon's front door for the agents it does not run: an HTTP API (and, in the same server,
+//! MCP) on 127.0.0.1 only, behind a bearer token written to `gateway.json` in the data folder.
+//! Every handler calls the runtime's service API; no business rule lives here.
+
+mod body;
+pub mod discovery;
+mod error;
+mod events;
+mod guard;
+mod meta;
+mod questions;
+mod rate;
+mod sessions;
+mod state;
+mod views;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::{get, post};
+use beckon_runtime::Beckon;
+use tokio::sync::oneshot;
+
+pub use discovery::Discovery;
+pub use error::{ApiError, GatewayError};
+pub use meta::OPENAPI;
+
+/// The port the gateway listens on unless told otherwise.
+pub const DEFAULT_PORT: u16 = 7393;
+
+/// Every route: (method, path). The OpenAPI document must describe exactly these.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("post", "/v1/questions"),
+    ("get", "/v1/questions"),
+    ("get", "/v1/questions/{id}"),
+    ("post", "/v1/questions/{id}/answer"),
+    ("post", "/v1/questions/{id}/decline"),
+    ("get", "/v1/sessions/{id}"),
+    ("post", "/v1/sessions/{id}/answer"),
+    ("post", "/v1/sessions/{id}/cancel"),
+    ("post", "/v1/agents/{name}/trigger"),
+    ("get", "/v1/events"),
+    ("get", "/v1/health"),
+    ("get", "/v1/openapi.json"),
+];
+
+/// How the gateway runs.
+#[derive(Debug, Clone)]
+pub struct GatewayConfig {
+    /// The port on 127.0.0.1 (0 picks a free one).
+    pub port: u16,
+    /// Where `gateway.json` goes.
+    pub data_dir: PathBuf,
+    /// Writes per second each client may make, sustained.
+    pub writes_per_second: f64,
+    /// Writes each client may make at once.
+    pub write_burst: f64,
+    /// The largest request body, in bytes.
+    pub body_limit: usize,
+}
+
+impl GatewayConfig {
+    /// The defaults for a data folder.
+    pub fn new(data_dir: impl Into<PathBuf>) -> Self {
+        GatewayConfig {
+            port: DEFAULT_PORT,
+            data_dir: data_dir.into(),
+            writes_per_second: 50.0,
+            write_burst: 200.0,
+            body_limit: 256 * 1024,
+        }
+    }
+}
+
+/// A running gateway; dropping it does not stop it — call [`RunningGateway::stop`].
+#[derive(Debug)]
+pub struct RunningGateway {
+    /// Its base URL.
+    pub url: String,
+    /// Its bearer token.
+    pub token: String,
+    /// Where it listens.
+    pub addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    data_dir: PathBuf,
+}
+
+impl RunningGateway {
+    /// Stops serving and removes `gateway.json`.
+    pub fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        Discovery::remove_if_ours(&self.data_dir);
+    }
+}
+
+fn router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/v1/questions", post(questions::create).get(questions::list))
+        .route("/v1/questions/{id}", get(questions::get))
+        .route("/v1/questions/{id}/answer", post(questions::answer))
+        .route("/v1/questions/{id}/decline", post(questions::decline))
+        .route("/v1/sessions/{id}", get(sessions::get))
+        .route("/v1/sessions/{id}/answer", post(sessions::answer))
+        .route("/v1/sessions/{id}/cancel", post(sessions::cancel))
+        .route("/v1/agents/{name}/trigger", post(sessions::trigger))
+        .route("/v1/events", get(events::stream))
+        .route("/v1/health", get(meta::health))
+        .route("/v1/openapi.json", get(meta::openapi))
+        .fallback(|| async {
+            ApiError::new(axum::http::StatusCode::NOT_FOUND, "not_found", "no such route; see /v1/openapi.json")
+        })
+        .layer(axum::middleware::from_fn_with_state(shared.clone(), guard::guard))
+        .with_state(shared)
+}
+
+use state::Shared;
+
+/// Starts the gateway for `beckon` and writes `gateway.json`.
+pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGateway, GatewayError> {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", config.port))
+        .await
+        .map_err(|err| GatewayError::Bind { port: config.port, detail: err.to_string() })?;
+    let addr =
+        listener.local_addr().map_err(|err| GatewayError::Bind { port: config.port, detail: err.to_string() })?;
+    let url = format!("http://127.0.0.1:{}", addr.port());
+    let token = hex::encode(rand::random::<[u8; 32]>());
+    beckon.set_public_url(Some(url.clone()));
+    let shared = Arc::new(Shared {
+        beckon,
+        token: token.clone(),
+        port: addr.port(),
+        url: url.clone(),
+        rate: rate::RateLimiter::new(config.writes_per_second, config.write_burst),
+        body_limit: config.body_limit,
+    });
+    let discovery = Discovery { url: url.clone(), token: token.clone(), pid: std::process::id() };
+    discovery
+        .write(&config.data_dir)
+        .map_err(|err| GatewayError::Discovery { path: Discovery::path(&config.data_dir), detail: err.to_string() })?;
+    let (stop, stopped) = oneshot::channel::<()>();
+    let app = router(shared);
+    tokio::spawn(async move {
+        let serving = axum::serve(listener, app).with_graceful_shutdown(async move {
+            let _ = stopped.await;
+        });
+        if let Err(err) = serving.await {
+            tracing::error!(%err, "the gateway stopped");
+        }
+    });
+    tracing::info!(%url, "gateway listening");
+    Ok(RunningGateway { url, token, addr, stop: Some(stop), data_dir: config.data_dir })
+}
