@@ -3,10 +3,12 @@
 //! Every handler calls the runtime's service API; no business rule lives here.
 
 mod body;
+pub mod client;
 pub mod discovery;
 mod error;
 mod events;
 mod guard;
+pub mod mcp;
 mod meta;
 mod questions;
 mod rate;
@@ -22,7 +24,9 @@ use axum::Router;
 use axum::routing::{get, post};
 use beckon_runtime::Beckon;
 use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
 
+pub use client::{ClientError, GatewayClient, Locator};
 pub use discovery::Discovery;
 pub use error::{ApiError, GatewayError};
 pub use meta::OPENAPI;
@@ -30,7 +34,14 @@ pub use meta::OPENAPI;
 /// The port the gateway listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 7393;
 
-/// Every route: (method, path). The OpenAPI document must describe exactly these.
+/// Where the MCP server listens (streamable HTTP: POST, GET and DELETE), behind the same guard
+/// as every route.
+///
+/// It is not in [`ROUTES`]: it speaks MCP (JSON-RPC over streamable HTTP, described by the MCP
+/// specification), not the REST API the OpenAPI document describes.
+pub const MCP_PATH: &str = "/mcp";
+
+/// Every REST route: (method, path). The OpenAPI document must describe exactly these.
 pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/questions"),
     ("get", "/v1/questions"),
@@ -84,12 +95,15 @@ pub struct RunningGateway {
     /// Where it listens.
     pub addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
+    mcp_stop: CancellationToken,
     data_dir: PathBuf,
 }
 
 impl RunningGateway {
     /// Stops serving and removes `gateway.json`.
     pub fn stop(mut self) {
+        // MCP streams stay open until their sessions end, which would hold the server open.
+        self.mcp_stop.cancel();
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -97,7 +111,8 @@ impl RunningGateway {
     }
 }
 
-fn router(shared: Arc<Shared>) -> Router {
+fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
+    let mcp = mcp::routes(shared.beckon.clone(), shared.body_limit, mcp_stop);
     Router::new()
         .route("/v1/questions", post(questions::create).get(questions::list))
         .route("/v1/questions/{id}", get(questions::get))
@@ -110,6 +125,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/v1/events", get(events::stream))
         .route("/v1/health", get(meta::health))
         .route("/v1/openapi.json", get(meta::openapi))
+        .merge(mcp)
         .fallback(|| async {
             ApiError::new(axum::http::StatusCode::NOT_FOUND, "not_found", "no such route; see /v1/openapi.json")
         })
@@ -142,7 +158,8 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         .write(&config.data_dir)
         .map_err(|err| GatewayError::Discovery { path: Discovery::path(&config.data_dir), detail: err.to_string() })?;
     let (stop, stopped) = oneshot::channel::<()>();
-    let app = router(shared);
+    let mcp_stop = CancellationToken::new();
+    let app = router(shared, mcp_stop.clone());
     tokio::spawn(async move {
         let serving = axum::serve(listener, app).with_graceful_shutdown(async move {
             let _ = stopped.await;
@@ -152,5 +169,5 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         }
     });
     tracing::info!(%url, "gateway listening");
-    Ok(RunningGateway { url, token, addr, stop: Some(stop), data_dir: config.data_dir })
+    Ok(RunningGateway { url, token, addr, stop: Some(stop), mcp_stop, data_dir: config.data_dir })
 }

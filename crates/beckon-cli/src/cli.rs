@@ -1,0 +1,128 @@
+//! The command line, as clap reads it.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Ask a person from a script, answer from a terminal, or run Beckon without a window.
+#[derive(Debug, Parser)]
+#[command(name = "beckon", version, about, propagate_version = true)]
+pub struct Cli {
+    /// Where to find Beckon.
+    #[command(flatten)]
+    pub connection: Connection,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// How a command finds the running Beckon: `gateway.json` in the data folder, unless a URL and
+/// token are given.
+#[derive(Clone, Args)]
+pub struct Connection {
+    /// Beckon's data folder [default: the app's].
+    #[arg(long, global = true, env = "BECKON_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// The gateway's URL, instead of the one in gateway.json.
+    #[arg(long, global = true, env = "BECKON_URL", value_name = "URL")]
+    pub url: Option<String>,
+    /// The gateway's bearer token, instead of the one in gateway.json.
+    #[arg(long, global = true, env = "BECKON_TOKEN", value_name = "TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The token is a secret: never in Debug output.
+        f.debug_struct("Connection").field("data_dir", &self.data_dir).field("url", &self.url).finish_non_exhaustive()
+    }
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Ask the person a question and wait for the answer.
+    ///
+    /// Prints the answer and exits 0; exits 2 if they decline, 3 if the question expires, 4 if it
+    /// is cancelled, 1 on an error. Ctrl-C withdraws the question and exits 130.
+    Ask(AskArgs),
+    /// List the questions waiting for an answer.
+    Pending(PendingArgs),
+    /// Answer a question: one text per question, in order. An option's label selects it
+    /// (comma-separated labels for a multi-select question); any other text is an "Other" answer.
+    Answer(AnswerArgs),
+    /// Say whether Beckon is running, where, and how many questions wait.
+    Status(StatusArgs),
+    /// Run Beckon without a window: the runtime and its gateway, until SIGINT or SIGTERM.
+    Serve(ServeArgs),
+    /// Serve MCP over stdin/stdout, passing questions to the running Beckon.
+    Mcp,
+}
+
+/// `beckon ask`.
+#[derive(Debug, Args)]
+pub struct AskArgs {
+    /// The question, in full.
+    pub question: String,
+    /// An option (2 to 4); without any, the answer is free text.
+    #[arg(short = 'o', long = "option", value_name = "LABEL")]
+    pub options: Vec<String>,
+    /// A short label for the question (at most 12 characters).
+    #[arg(long)]
+    pub header: Option<String>,
+    /// Let the person pick several options.
+    #[arg(long)]
+    pub multi: bool,
+    /// Let the person write their own answer (always allowed; accepted for symmetry).
+    #[arg(long)]
+    pub other: bool,
+    /// Give up after this long (90s, 15m, 2h, 7d); exits 3 then.
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
+    /// Who asks, as the inbox shows it.
+    #[arg(long, default_value = "cli", value_name = "NAME")]
+    pub agent: String,
+    /// Groups questions asked with the same key into one session.
+    #[arg(long, value_name = "KEY")]
+    pub session_key: Option<String>,
+    /// Print the resolved question as JSON instead of the answer.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `beckon pending`.
+#[derive(Debug, Args)]
+pub struct PendingArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `beckon answer`.
+#[derive(Debug, Args)]
+pub struct AnswerArgs {
+    /// The question's request id (from `beckon pending`).
+    pub request_id: String,
+    /// One answer per question, in order.
+    #[arg(required = true, value_name = "LABEL|TEXT")]
+    pub answers: Vec<String>,
+    /// Print the resolved question as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `beckon status`.
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `beckon serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The port on 127.0.0.1 (0 picks a free one).
+    #[arg(long, default_value_t = beckon_gateway::DEFAULT_PORT)]
+    pub port: u16,
+}

@@ -1,0 +1,49 @@
+//! One module per command; each returns how the process exits.
+
+mod answer;
+mod ask;
+mod mcp;
+mod pending;
+mod serve;
+mod status;
+
+use std::path::PathBuf;
+
+use beckon_gateway::{ClientError, GatewayClient, Locator};
+
+use crate::cli::{Cli, Command, Connection};
+use crate::error::{CliResult, Exit};
+
+/// How the CLI names itself to the gateway (which rate-limits writes per client).
+const CLIENT_NAME: &str = "beckon-cli";
+
+/// Runs the command.
+pub async fn run(cli: Cli) -> CliResult<Exit> {
+    let connection = cli.connection;
+    match cli.command {
+        Command::Ask(args) => ask::run(&connection, args).await,
+        Command::Pending(args) => pending::run(&connection, args).await,
+        Command::Answer(args) => answer::run(&connection, args).await,
+        Command::Status(args) => status::run(&connection, args).await,
+        Command::Serve(args) => serve::run(&connection, args).await,
+        Command::Mcp => mcp::run(&connection).await,
+    }
+}
+
+impl Connection {
+    /// The data folder: `--data-dir`, `BECKON_DATA_DIR`, else the app's.
+    pub fn data_dir(&self) -> PathBuf {
+        self.data_dir.clone().unwrap_or_else(beckon_runtime::default_data_dir)
+    }
+
+    /// Where to find the gateway.
+    pub fn locator(&self) -> Locator {
+        Locator { data_dir: self.data_dir(), url: self.url.clone(), token: self.token.clone() }
+    }
+
+    /// A client of the running Beckon's gateway.
+    pub fn client(&self) -> Result<GatewayClient, ClientError> {
+        let endpoint = self.locator().locate()?;
+        Ok(GatewayClient::new(GatewayClient::http()?, endpoint, CLIENT_NAME))
+    }
+}

@@ -1,0 +1,20 @@
+//! `beckon pending`: the inbox as a table.
+
+use serde_json::json;
+
+use crate::cli::{Connection, PendingArgs};
+use crate::error::{CliResult, Exit};
+use crate::output;
+
+/// Runs `beckon pending`.
+pub async fn run(connection: &Connection, args: PendingArgs) -> CliResult<Exit> {
+    let questions = connection.client()?.pending().await?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&json!({"questions": questions})).unwrap_or_default());
+    } else if questions.is_empty() {
+        println!("No questions are waiting.");
+    } else {
+        print!("{}", output::pending_table(&questions, beckon_runtime::now_ms()));
+    }
+    Ok(Exit::Success)
+}

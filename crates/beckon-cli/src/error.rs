@@ -1,0 +1,65 @@
+//! How a command ends: its exit code, and errors as one line on stderr.
+
+use std::process::ExitCode;
+
+use beckon_gateway::{ClientError, GatewayError};
+
+/// Why a command failed (exit 1).
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The gateway could not be reached or refused the request.
+    #[error(transparent)]
+    Gateway(#[from] ClientError),
+    /// The runtime could not start or stop (`beckon serve`).
+    #[error(transparent)]
+    Runtime(#[from] beckon_runtime::Error),
+    /// The gateway could not start (`beckon serve`).
+    #[error(transparent)]
+    GatewayStart(#[from] GatewayError),
+    /// The gateway answered something this command does not understand.
+    #[error("unexpected reply from Beckon: {0}")]
+    Reply(String),
+    /// Local I/O failed (signals, stdio).
+    #[error("{0}")]
+    Io(String),
+}
+
+/// Results of commands.
+pub type CliResult<T> = Result<T, CliError>;
+
+/// How a command ended, as its exit code says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Done; for `ask`, answered (0).
+    Success,
+    /// An error (1).
+    Failed,
+    /// The person declined (2).
+    Declined,
+    /// The question expired (3).
+    Expired,
+    /// The question's session was cancelled (4).
+    Cancelled,
+    /// Ctrl-C (130).
+    Interrupted,
+}
+
+impl Exit {
+    /// The process exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Success => 0,
+            Exit::Failed => 1,
+            Exit::Declined => 2,
+            Exit::Expired => 3,
+            Exit::Cancelled => 4,
+            Exit::Interrupted => 130,
+        }
+    }
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> ExitCode {
+        ExitCode::from(exit.code())
+    }
+}

@@ -1,0 +1,45 @@
+//! `beckon`: put a question to the person from a script and wait for the answer, answer or list
+//! questions from a terminal, run Beckon without a window (`beckon serve`), or serve MCP over
+//! stdio (`beckon mcp`). Every command but `serve` talks to the running Beckon through its
+//! local gateway, found through `gateway.json` in the data folder.
+
+mod cli;
+mod commands;
+mod error;
+mod output;
+mod signals;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::Parser;
+use tracing_subscriber::EnvFilter;
+
+use crate::cli::{Cli, Command};
+use crate::error::Exit;
+
+/// Logs go to stderr (stdout carries answers, or MCP for `beckon mcp`); `RUST_LOG` overrides the
+/// level. Only the long-running commands log.
+fn init_logs(command: &Command) {
+    let level = match command {
+        Command::Serve(_) => "info,rmcp=warn",
+        Command::Mcp => "warn",
+        Command::Ask(_) | Command::Pending(_) | Command::Answer(_) | Command::Status(_) => return,
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
+    let colour = std::io::stderr().is_terminal();
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(colour).init();
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logs(&cli.command);
+    match commands::run(cli).await {
+        Ok(exit) => exit.into(),
+        Err(err) => {
+            eprintln!("error: {}", err.to_string().trim_end());
+            Exit::Failed.into()
+        }
+    }
+}

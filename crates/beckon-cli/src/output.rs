@@ -1,0 +1,150 @@
+//! What commands print: answers for scripts on stdout, notes for people on stderr, and the
+//! pending table.
+
+use serde_json::Value;
+
+use crate::error::Exit;
+
+/// Prints a resolved question (a gateway question view) and says how the command exits: the
+/// answer text on stdout (one line per question), or the whole view as JSON.
+pub fn resolution(view: &Value, json: bool) -> Exit {
+    let exit = match view["status"].as_str() {
+        Some("answered") => Exit::Success,
+        Some("declined") => Exit::Declined,
+        Some("expired") => Exit::Expired,
+        Some("cancelled") => Exit::Cancelled,
+        _ => Exit::Failed,
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(view).unwrap_or_default());
+        return exit;
+    }
+    let result = &view["result"];
+    if let Some(answers) = result["answers"].as_object() {
+        for line in answer_lines(answers) {
+            println!("{line}");
+        }
+    }
+    if let Some(comments) = result["comments"].as_object() {
+        for comment in comments.values().filter_map(Value::as_str) {
+            eprintln!("Comment: {comment}");
+        }
+    }
+    let reason = view["outcome"]["reason"].as_str().map(|r| format!(": {r}")).unwrap_or_default();
+    match exit {
+        Exit::Declined => eprintln!("The person declined to answer{reason}"),
+        Exit::Expired if result["answers"].is_object() => {
+            eprintln!("Nobody answered in time; the default answer was used")
+        }
+        Exit::Expired => eprintln!("Nobody answered before the deadline"),
+        Exit::Cancelled => eprintln!("The question was cancelled{reason}"),
+        Exit::Failed => eprintln!("The question is still {}", view["status"].as_str().unwrap_or("unknown")),
+        Exit::Success | Exit::Interrupted => {}
+    }
+    exit
+}
+
+/// The answer text, one line per question: just the answer for one question, else
+/// `question → answer`.
+fn answer_lines(answers: &serde_json::Map<String, Value>) -> Vec<String> {
+    let text = |value: &Value| match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    if answers.len() == 1 {
+        return answers.values().map(text).collect();
+    }
+    answers.iter().map(|(question, answer)| format!("{question} → {}", text(answer))).collect()
+}
+
+/// A short age: `45s`, `12m`, `3h`, `2d`.
+pub fn age(ms: i64) -> String {
+    let seconds = (ms / 1000).max(0);
+    match seconds {
+        s if s < 60 => format!("{s}s"),
+        s if s < 3600 => format!("{}m", s / 60),
+        s if s < 86_400 => format!("{}h", s / 3600),
+        s => format!("{}d", s / 86_400),
+    }
+}
+
+/// Cuts `text` to `max` characters, marking the cut.
+fn clip(text: &str, max: usize) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let mut out: String = flat.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// The pending questions as a table: id, who asks, how long it has waited, what it asks.
+pub fn pending_table(questions: &[Value], now_ms: i64) -> String {
+    let header = ["ID", "FROM", "WAITING", "QUESTION"].map(String::from);
+    let mut rows = vec![header];
+    for question in questions {
+        let items = question["questions"]["questions"].as_array().cloned().unwrap_or_default();
+        let first = items.first().cloned().unwrap_or(Value::Null);
+        let text = first["question"].as_str().unwrap_or_default();
+        let asked = match first["header"].as_str() {
+            Some(header) => format!("[{header}] {text}"),
+            None => text.to_owned(),
+        };
+        let more = if items.len() > 1 { format!(" (+{} more)", items.len() - 1) } else { String::new() };
+        let origin = question["origin"].as_str().or(question["agent"].as_str()).unwrap_or_default();
+        rows.push([
+            question["request_id"].as_str().unwrap_or_default().to_owned(),
+            clip(origin, 30),
+            age(now_ms - question["created_at"].as_i64().unwrap_or(now_ms)),
+            format!("{}{more}", clip(&asked, 70)),
+        ]);
+    }
+    let widths: Vec<usize> =
+        (0..4).map(|column| rows.iter().map(|row| row[column].chars().count()).max().unwrap_or(0)).collect();
+    let mut out = String::new();
+    for row in &rows {
+        let line: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (cell, width))| if i == 3 { cell.clone() } else { format!("{cell:<width$}") })
+            .collect();
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ages_are_short() {
+        assert_eq!([age(5_000), age(125_000), age(7_300_000), age(200_000_000)], ["5s", "2m", "2h", "2d"]);
+    }
+
+    #[test]
+    fn one_answer_prints_alone_and_several_name_their_question() {
+        let one = json!({"Deploy?": "A, B"});
+        assert_eq!(answer_lines(one.as_object().unwrap()), ["A, B"]);
+        let two = json!({"Deploy?": "Yes", "How many?": 3});
+        assert_eq!(answer_lines(two.as_object().unwrap()), ["Deploy? → Yes", "How many? → 3"]);
+    }
+
+    #[test]
+    fn the_table_lines_up_and_clips_long_questions() {
+        let question = json!({"request_id": "0190f1d2-0000-7000-8000-00000000beef", "origin": "ci-bot",
+            "created_at": 1_000, "questions": {"questions": [{"question": "Deploy?\nReally?", "header": "Deploy"},
+            {"question": "x".repeat(100)}]}});
+        let table = pending_table(&[question], 61_000);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines[0], "ID                                    FROM    WAITING  QUESTION");
+        assert_eq!(
+            lines[1],
+            "0190f1d2-0000-7000-8000-00000000beef  ci-bot  1m       [Deploy] Deploy? Really? (+1 more)"
+        );
+    }
+}

@@ -1,0 +1,309 @@
+//! A client of the gateway's HTTP API, for programs that reach a running Beckon from another
+//! process: the `beckon` CLI and the stdio MCP bridge. It finds the gateway through
+//! `gateway.json` in the data folder (or a URL and token given outright) and turns the API's
+//! `{"error": {kind, message, field}}` bodies into [`ClientError::Api`].
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use beckon_runtime::api::ErrorBody;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::discovery::Discovery;
+
+/// How long a request may take beyond any long-poll it asks for.
+const REQUEST_MARGIN: Duration = Duration::from_secs(30);
+
+/// Why a call to the gateway failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// Nothing answers: no `gateway.json`, or nothing listens at its address.
+    #[error("Beckon is not running (no gateway at {at}); start the app or `beckon serve`")]
+    NotRunning {
+        /// Where a gateway was looked for: the file or the URL.
+        at: String,
+    },
+    /// A URL was given without a token, and there is no `gateway.json` to take one from.
+    #[error("no bearer token for {url}: {} does not exist; give the token (--token or BECKON_TOKEN)", path.display())]
+    NoToken {
+        /// The URL given.
+        url: String,
+        /// Where the token was looked for.
+        path: PathBuf,
+    },
+    /// `gateway.json` exists but cannot be read.
+    #[error("cannot read {}: {detail}", path.display())]
+    Discovery {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        detail: String,
+    },
+    /// The gateway refused the request.
+    #[error("{}", body.message)]
+    Api {
+        /// The HTTP status.
+        status: u16,
+        /// The error as the gateway sent it.
+        body: Box<ErrorBody>,
+    },
+    /// The request failed on the way.
+    #[error("cannot reach Beckon at {url}: {detail}")]
+    Transport {
+        /// The gateway's URL.
+        url: String,
+        /// What went wrong.
+        detail: String,
+    },
+}
+
+impl ClientError {
+    /// The gateway's error kind (`not_found`, `invalid_input`, …) when it refused the request.
+    pub fn kind(&self) -> Option<&str> {
+        match self {
+            ClientError::Api { body, .. } => Some(&body.kind),
+            _ => None,
+        }
+    }
+}
+
+/// Results of gateway calls.
+pub type ClientResult<T> = Result<T, ClientError>;
+
+/// Where to find the gateway: `gateway.json` in a data folder, unless a URL and token are given.
+#[derive(Clone)]
+pub struct Locator {
+    /// The data folder holding `gateway.json`.
+    pub data_dir: PathBuf,
+    /// A base URL that overrides the file's.
+    pub url: Option<String>,
+    /// A bearer token that overrides the file's.
+    pub token: Option<String>,
+}
+
+/// A gateway's address and token.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Endpoint {
+    /// The base URL.
+    pub url: String,
+    /// The bearer token.
+    pub token: String,
+    /// The process serving it, when read from `gateway.json`.
+    pub pid: Option<u32>,
+}
+
+impl std::fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The token is a secret: never in logs or Debug output.
+        f.debug_struct("Endpoint").field("url", &self.url).field("pid", &self.pid).finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for Locator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The token is a secret: never in logs or Debug output.
+        f.debug_struct("Locator").field("data_dir", &self.data_dir).field("url", &self.url).finish_non_exhaustive()
+    }
+}
+
+impl Locator {
+    /// Looks in `data_dir` only.
+    pub fn new(data_dir: impl Into<PathBuf>) -> Locator {
+        Locator { data_dir: data_dir.into(), url: None, token: None }
+    }
+
+    /// The gateway's address and token as of now (the file is read on every call, so a
+    /// restarted Beckon on a new port is found).
+    pub fn locate(&self) -> ClientResult<Endpoint> {
+        if let (Some(url), Some(token)) = (&self.url, &self.token) {
+            return Ok(Endpoint { url: trim_url(url), token: token.clone(), pid: None });
+        }
+        let path = Discovery::path(&self.data_dir);
+        let found = match Discovery::read(&self.data_dir) {
+            Ok(found) => found,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                return Err(match &self.url {
+                    Some(url) => ClientError::NoToken { url: url.clone(), path },
+                    None => ClientError::NotRunning { at: path.display().to_string() },
+                });
+            }
+            Err(err) => return Err(ClientError::Discovery { path, detail: err.to_string() }),
+        };
+        Ok(Endpoint {
+            url: trim_url(self.url.as_deref().unwrap_or(&found.url)),
+            token: self.token.clone().unwrap_or(found.token),
+            pid: Some(found.pid),
+        })
+    }
+
+    /// The data folder.
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+}
+
+fn trim_url(url: &str) -> String {
+    url.trim().trim_end_matches('/').to_owned()
+}
+
+/// Calls one gateway.
+#[derive(Debug, Clone)]
+pub struct GatewayClient {
+    http: reqwest::Client,
+    endpoint: Endpoint,
+    name: String,
+}
+
+impl GatewayClient {
+    /// A client of `endpoint` that names itself `name` (the gateway rate-limits per name).
+    pub fn new(http: reqwest::Client, endpoint: Endpoint, name: &str) -> GatewayClient {
+        GatewayClient { http, endpoint, name: name.to_owned() }
+    }
+
+    /// An HTTP client fit for the gateway: loopback, so connecting is quick or not at all.
+    pub fn http() -> ClientResult<reqwest::Client> {
+        reqwest::Client::builder().connect_timeout(Duration::from_secs(5)).build().map_err(|err| {
+            ClientError::Transport { url: "the gateway".into(), detail: format!("cannot set up HTTP: {err}") }
+        })
+    }
+
+    /// Where it calls.
+    pub fn endpoint(&self) -> &Endpoint {
+        &self.endpoint
+    }
+
+    async fn send(&self, request: reqwest::RequestBuilder, timeout: Duration) -> ClientResult<Value> {
+        let response = request
+            .bearer_auth(&self.endpoint.token)
+            .header("x-beckon-client", &self.name)
+            .timeout(timeout)
+            .send()
+            .await
+            .map_err(|err| self.transport(err))?;
+        let status = response.status();
+        let bytes = response.bytes().await.map_err(|err| self.transport(err))?;
+        let value: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        if status.is_success() {
+            return Ok(value);
+        }
+        let body = serde_json::from_value::<ErrorBody>(value["error"].clone()).unwrap_or_else(|_| ErrorBody {
+            kind: kind_for(status).into(),
+            message: format!("the gateway answered {status}: {}", String::from_utf8_lossy(&bytes).trim()),
+            field: None,
+            problems: vec![],
+            winner: None,
+        });
+        Err(ClientError::Api { status: status.as_u16(), body: Box::new(body) })
+    }
+
+    fn transport(&self, err: reqwest::Error) -> ClientError {
+        if err.is_connect() {
+            ClientError::NotRunning { at: self.endpoint.url.clone() }
+        } else {
+            ClientError::Transport { url: self.endpoint.url.clone(), detail: err.to_string() }
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.endpoint.url)
+    }
+
+    /// `GET /v1/health`: `{status, version, pending}`.
+    pub async fn health(&self) -> ClientResult<Value> {
+        self.send(self.http.get(self.url("/v1/health")), REQUEST_MARGIN).await
+    }
+
+    /// `POST /v1/questions` with `body` (`agent`, `questions`, `session_key`, `timeout`, …):
+    /// the created question's `request_id`, `session_id` and links.
+    pub async fn ask(&self, body: &Value) -> ClientResult<Value> {
+        self.send(self.http.post(self.url("/v1/questions")).json(body), REQUEST_MARGIN).await
+    }
+
+    /// `GET /v1/questions/{id}`, held up to `wait` (at most 120 s) until it resolves.
+    pub async fn question(&self, id: &str, wait: Duration) -> ClientResult<Value> {
+        let mut request = self.http.get(self.url(&format!("/v1/questions/{}", segment(id))));
+        if !wait.is_zero() {
+            request = request.query(&[("wait", wait.as_secs_f64())]);
+        }
+        self.send(request, wait + REQUEST_MARGIN).await
+    }
+
+    /// `GET /v1/questions?status=pending`: every pending question, oldest first.
+    pub async fn pending(&self) -> ClientResult<Vec<Value>> {
+        let request = self.http.get(self.url("/v1/questions")).query(&[("status", "pending"), ("limit", "500")]);
+        let listed = self.send(request, REQUEST_MARGIN).await?;
+        Ok(listed["questions"].as_array().cloned().unwrap_or_default())
+    }
+
+    /// `POST /v1/questions/{id}/answer` with one text per question (labels select options).
+    pub async fn answer(&self, id: &str, texts: &[String]) -> ClientResult<Value> {
+        let request =
+            self.http.post(self.url(&format!("/v1/questions/{}/answer", segment(id)))).json(&json!({"answers": texts}));
+        self.send(request, REQUEST_MARGIN).await
+    }
+
+    /// `POST /v1/questions/{id}/decline`.
+    pub async fn decline(&self, id: &str, reason: Option<&str>) -> ClientResult<Value> {
+        let request = self
+            .http
+            .post(self.url(&format!("/v1/questions/{}/decline", segment(id))))
+            .json(&json!({"reason": reason}));
+        self.send(request, REQUEST_MARGIN).await
+    }
+}
+
+/// An id as one path segment: anything but the id alphabet is dropped, so a typo cannot reach
+/// another route.
+fn segment(id: &str) -> String {
+    id.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect()
+}
+
+fn kind_for(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::NOT_FOUND => "not_found",
+        StatusCode::UNAUTHORIZED => "unauthorized",
+        StatusCode::CONFLICT => "already_resolved",
+        StatusCode::UNPROCESSABLE_ENTITY => "invalid_input",
+        StatusCode::TOO_MANY_REQUESTS => "rate_limited",
+        _ => "internal",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_file_means_not_running_and_says_where_it_looked() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Locator::new(dir.path()).locate().unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, ClientError::NotRunning { .. }), "{text}");
+        assert!(text.contains("gateway.json") && text.contains("`beckon serve`"), "{text}");
+    }
+
+    #[test]
+    fn a_url_and_token_override_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        Discovery { url: "http://127.0.0.1:1".into(), token: "from-file".into(), pid: 7 }.write(dir.path()).unwrap();
+        let mut locator = Locator::new(dir.path());
+        assert_eq!(locator.locate().unwrap().token, "from-file");
+        locator.url = Some("http://127.0.0.1:2/".into());
+        let endpoint = locator.locate().unwrap();
+        assert_eq!((endpoint.url.as_str(), endpoint.token.as_str()), ("http://127.0.0.1:2", "from-file"));
+        locator.token = Some("given".into());
+        assert_eq!(locator.locate().unwrap().pid, None);
+        assert!(!format!("{:?}", locator.locate().unwrap()).contains("given"), "the token stays out of Debug");
+        assert!(!format!("{locator:?}").contains("given"));
+        let elsewhere = Locator { token: None, ..Locator::new(dir.path().join("none")) };
+        let err = Locator { url: Some("http://127.0.0.1:2".into()), ..elsewhere }.locate().unwrap_err();
+        assert!(matches!(err, ClientError::NoToken { .. }), "{err}");
+    }
+
+    #[test]
+    fn ids_cannot_escape_their_path_segment() {
+        assert_eq!(segment("../v1/health?x"), "v1healthx");
+        assert_eq!(segment("0190f1d2-0000-7000-8000-00000000beef"), "0190f1d2-0000-7000-8000-00000000beef");
+    }
+}

@@ -1,0 +1,101 @@
+//! The backend in another process (`beckon mcp`): reaches the running Beckon through the
+//! gateway's HTTP API, finding it afresh for every call so a restarted app is picked up.
+
+use std::time::Duration;
+
+use beckon_core::{Outcome, Problems, QuestionRequest, RequestId};
+use serde_json::{Value, json};
+
+use super::backend::{Backend, BackendError, McpAsk, QuestionState};
+use crate::client::{ClientError, GatewayClient, Locator};
+
+/// The longest one long-poll is held by the gateway.
+const MAX_POLL: Duration = Duration::from_secs(120);
+
+/// Beckon behind its gateway.
+#[derive(Debug, Clone)]
+pub struct Remote {
+    locator: Locator,
+    http: reqwest::Client,
+}
+
+impl Remote {
+    /// A backend that finds the gateway with `locator`.
+    pub fn new(locator: Locator) -> Result<Remote, ClientError> {
+        Ok(Remote { locator, http: GatewayClient::http()? })
+    }
+
+    fn client(&self) -> Result<GatewayClient, BackendError> {
+        let endpoint = self.locator.locate()?;
+        Ok(GatewayClient::new(self.http.clone(), endpoint, "beckon-mcp"))
+    }
+}
+
+impl From<ClientError> for BackendError {
+    fn from(err: ClientError) -> BackendError {
+        match &err {
+            ClientError::Api { body, .. } => match body.kind.as_str() {
+                "invalid_input" | "invalid_answer" if !body.problems.is_empty() => {
+                    let mut problems = Problems::new();
+                    for problem in &body.problems {
+                        problems.push(problem.path.clone(), problem.message.clone());
+                    }
+                    BackendError::Invalid(problems)
+                }
+                "not_found" => BackendError::NotFound(err.to_string()),
+                "wrong_state" => BackendError::SessionBusy(err.to_string()),
+                "unavailable" | "unauthorized" => BackendError::Unavailable(err.to_string()),
+                _ => BackendError::Failed(err.to_string()),
+            },
+            ClientError::NotRunning { .. }
+            | ClientError::NoToken { .. }
+            | ClientError::Discovery { .. }
+            | ClientError::Transport { .. } => BackendError::Unavailable(err.to_string()),
+        }
+    }
+}
+
+/// Reads a question view (`GET /v1/questions/{id}`).
+fn state(view: &Value) -> Result<QuestionState, BackendError> {
+    let unreadable =
+        |what: &str| BackendError::Failed(format!("the gateway sent a question with an unreadable {what}"));
+    let id = view["request_id"].as_str().and_then(|id| RequestId::parse(id).ok()).ok_or_else(|| unreadable("id"))?;
+    let request = QuestionRequest::parse(&view["questions"]).map_err(|_| unreadable("request"))?;
+    let outcome = match &view["outcome"] {
+        Value::Null => None,
+        outcome => Some(serde_json::from_value::<Outcome>(outcome.clone()).map_err(|_| unreadable("outcome"))?),
+    };
+    Ok(QuestionState { id, request, outcome })
+}
+
+impl Backend for Remote {
+    async fn ask(&self, ask: McpAsk) -> Result<RequestId, BackendError> {
+        let body = json!({
+            "agent": ask.agent,
+            "session_key": ask.session_key,
+            "questions": ask.request.to_value()["questions"],
+        });
+        let created = self.client()?.ask(&body).await?;
+        created["request_id"]
+            .as_str()
+            .and_then(|id| RequestId::parse(id).ok())
+            .ok_or_else(|| BackendError::Failed("the gateway did not say which question it created".into()))
+    }
+
+    async fn wait(&self, id: RequestId, wait: Duration) -> Result<QuestionState, BackendError> {
+        let client = self.client()?;
+        let started = tokio::time::Instant::now();
+        loop {
+            let left = wait.saturating_sub(started.elapsed());
+            let view = client.question(&id.to_string(), left.min(MAX_POLL)).await?;
+            let question = state(&view)?;
+            if question.outcome.is_some() || left <= MAX_POLL {
+                return Ok(question);
+            }
+        }
+    }
+
+    async fn question(&self, id: RequestId) -> Result<QuestionState, BackendError> {
+        self.wait(id, Duration::ZERO).await
+    }
+}

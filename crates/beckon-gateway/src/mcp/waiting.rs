@@ -1,0 +1,146 @@
+//! Waiting for the person inside one tool call, with progress notifications, and the result the
+//! client gets: the in-app rendering once resolved, or a "pending" result naming the request id
+//! before the client's timeout.
+
+use std::time::Duration;
+
+use beckon_core::{QuestionRequest, render_tool_result};
+use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam, ProgressToken};
+use rmcp::{Peer, RoleServer};
+use serde_json::{Value, json};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::backend::{Backend, BackendError, QuestionState};
+
+/// How often a waiting call tells a client that asked for progress that it still waits.
+pub const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
+/// Where progress goes: the client's peer and the token its request carried.
+#[derive(Debug, Clone)]
+pub struct Progress {
+    /// The client.
+    pub peer: Peer<RoleServer>,
+    /// The request's progress token.
+    pub token: ProgressToken,
+}
+
+impl Progress {
+    async fn tell(&self, waited: Duration) {
+        let seconds = waited.as_secs();
+        let param = ProgressNotificationParam::new(self.token.clone(), seconds as f64)
+            .with_message(format!("Waiting for an answer ({seconds} s)…"));
+        // A client that went away cannot be told; the wait ends on its own.
+        if let Err(err) = self.peer.notify_progress(param).await {
+            tracing::debug!(%err, "progress notification not sent");
+        }
+    }
+}
+
+/// Waits up to `wait` for the question to be resolved, telling `progress` every
+/// [`PROGRESS_EVERY`]; stops early when the client cancels the call.
+pub async fn wait_for_person<B: Backend>(
+    backend: &B,
+    state: QuestionState,
+    wait: Duration,
+    progress: Option<&Progress>,
+    cancelled: &CancellationToken,
+) -> Result<QuestionState, BackendError> {
+    let started = Instant::now();
+    let mut state = state;
+    loop {
+        let left = wait.saturating_sub(started.elapsed());
+        if state.outcome.is_some() || left.is_zero() {
+            return Ok(state);
+        }
+        let slice = left.min(PROGRESS_EVERY);
+        state = tokio::select! {
+            waited = backend.wait(state.id, slice) => waited?,
+            () = cancelled.cancelled() => return Ok(state),
+        };
+        if state.outcome.is_none()
+            && let Some(progress) = progress
+            && started.elapsed() < wait
+        {
+            progress.tell(started.elapsed()).await;
+        }
+    }
+}
+
+/// The tool result for a question as it stands.
+pub fn tool_result(state: &QuestionState) -> CallToolResult {
+    match &state.outcome {
+        Some(outcome) => resolved(&state.request, outcome),
+        None => pending(state),
+    }
+}
+
+/// The same result Beckon's own agents get: `{"outcome": "answered", "answers": …}` and so on.
+fn resolved(request: &QuestionRequest, outcome: &beckon_core::Outcome) -> CallToolResult {
+    let rendered = render_tool_result(request, outcome);
+    let mut result = if rendered.is_error {
+        CallToolResult::error(vec![ContentBlock::text(rendered.content.clone())])
+    } else {
+        CallToolResult::success(vec![ContentBlock::text(rendered.content.clone())])
+    };
+    result.structured_content = serde_json::from_str::<Value>(&rendered.content).ok();
+    result
+}
+
+/// Not answered yet: not an error, and it says how to keep waiting.
+fn pending(state: &QuestionState) -> CallToolResult {
+    let id = state.id.to_string();
+    let value = json!({
+        "outcome": "pending",
+        "request_id": id,
+        "message": format!(
+            "The person has not answered yet; the question is still waiting in their Beckon inbox. Call \
+             get_answer with request_id \"{id}\" to keep waiting for their answer. Do not ask the question again."
+        ),
+    });
+    let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+    result.structured_content = Some(value);
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use beckon_core::{Answer, Answers, Outcome, RequestId};
+
+    fn state(outcome: Option<Outcome>) -> QuestionState {
+        let request = QuestionRequest::parse(
+            &json!({"questions": [{"question": "Go?", "options": [{"label": "Yes"}, {"label": "No"}]}]}),
+        )
+        .unwrap();
+        let id = RequestId::parse("0190f1d2-0000-7000-8000-00000000beef").unwrap();
+        QuestionState { id, request, outcome }
+    }
+
+    fn text(result: &CallToolResult) -> Value {
+        serde_json::from_str(&result.content[0].as_text().unwrap().text).unwrap()
+    }
+
+    #[test]
+    fn resolved_questions_render_as_in_the_app() {
+        let base = state(None);
+        let answers = Answers::new(vec![Answer::select(["Yes"])], &base.request).unwrap();
+        let answered = tool_result(&state(Some(Outcome::Answered { answers })));
+        assert_eq!(answered.is_error, Some(false));
+        assert_eq!(text(&answered), json!({"outcome": "answered", "answers": {"Go?": "Yes"}, "comments": {}}));
+        assert_eq!(answered.structured_content, Some(text(&answered)));
+        let cancelled = tool_result(&state(Some(Outcome::Cancelled { reason: None })));
+        assert_eq!(cancelled.is_error, Some(true));
+        assert_eq!(tool_result(&state(Some(Outcome::Declined { reason: None }))).is_error, Some(false));
+    }
+
+    #[test]
+    fn a_pending_question_says_how_to_keep_waiting() {
+        let result = tool_result(&state(None));
+        assert_eq!(result.is_error, Some(false));
+        let value = text(&result);
+        assert_eq!(value["outcome"], "pending");
+        assert_eq!(value["request_id"], "0190f1d2-0000-7000-8000-00000000beef");
+        assert!(value["message"].as_str().unwrap().contains("get_answer"), "{value}");
+    }
+}

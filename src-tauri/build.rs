@@ -1,0 +1,25 @@
+//! Embeds the UI and declares the app's own commands, so the capability file can allow
+//! exactly those (`allow-<command>`).
+
+const COMMANDS: &[&str] = &[
+    "bootstrap",
+    "list_sessions",
+    "get_session",
+    "list_pending",
+    "start_session",
+    "send_message",
+    "answer",
+    "decline",
+    "cancel",
+    "metrics",
+    "get_settings",
+    "save_settings",
+    "subscribe",
+];
+
+fn main() {
+    let attributes = tauri_build::Attributes::new().app_manifest(tauri_build::AppManifest::new().commands(COMMANDS));
+    if let Err(err) = tauri_build::try_build(attributes) {
+        println!("cargo::error={err:#}");
+    }
+}

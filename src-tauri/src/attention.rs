@@ -1,0 +1,162 @@
+//! Reaching the person where they are: one worker plans notifications (bursts, reminders,
+//! do not disturb, withdrawal), shows them, keeps the tray's count and menu current, and acts
+//! on notification buttons through the runtime like any other front end.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use beckon_core::{AnsweredVia, QuestionItem, RequestId};
+use beckon_runtime::{Beckon, Error, PendingNotice, now_ms};
+use tauri::AppHandle;
+use tokio::sync::mpsc;
+
+use crate::dto::NavTarget;
+use crate::notify::plan::{Command, Key, Planner};
+use crate::notify::{Backend, Input};
+use crate::tray;
+use crate::tray_model::TrayQuestion;
+
+/// How often reminders are checked.
+const TICK: Duration = Duration::from_secs(30);
+
+/// The worker's state.
+struct Attention {
+    app: AppHandle,
+    beckon: Beckon,
+    planner: Planner,
+    backend: Backend,
+    pending: HashMap<RequestId, TrayQuestion>,
+}
+
+fn tray_question(notice: &PendingNotice) -> TrayQuestion {
+    TrayQuestion {
+        id: notice.request_id,
+        origin: notice.origin.to_string(),
+        summary: notice.request.summary(),
+        asked_at_ms: notice.created_at_ms,
+    }
+}
+
+/// What the worker starts with.
+pub struct Start {
+    /// The app.
+    pub app: AppHandle,
+    /// The runtime.
+    pub beckon: Beckon,
+    /// The runtime's notices, settings changes and the person's actions.
+    pub inputs: mpsc::UnboundedReceiver<Input>,
+    /// Where notification actions are reported (feeds `inputs`).
+    pub actions: mpsc::UnboundedSender<Input>,
+    /// What was pending at start: shown in the tray, not announced again.
+    pub initial: Vec<PendingNotice>,
+    /// "Do not disturb" at start.
+    pub dnd: bool,
+    /// The reminder interval at start (minutes, 0: off).
+    pub reminder_minutes: u32,
+    /// The app icon's path, for notifications.
+    pub icon: String,
+}
+
+/// Runs until the app goes away.
+pub async fn run(start: Start) {
+    let Start { app, beckon, mut inputs, actions, initial, dnd, reminder_minutes, icon } = start;
+    let mut attention = Attention {
+        app,
+        beckon,
+        planner: Planner::new(dnd, reminder_minutes),
+        backend: Backend::new(actions, icon),
+        pending: HashMap::new(),
+    };
+    let start = now_ms();
+    for notice in &initial {
+        attention.pending.insert(notice.request_id, tray_question(notice));
+        // Known at start: remembered for reminders, counted in the tray, not announced again.
+        let _ = attention.planner.set_dnd(true);
+        attention.planner.pending(notice, start);
+        let _ = attention.planner.set_dnd(dnd);
+    }
+    attention.refresh_tray();
+    let mut tick = tokio::time::interval(TICK);
+    loop {
+        tokio::select! {
+            input = inputs.recv() => match input {
+                Some(input) => attention.handle(input).await,
+                None => return,
+            },
+            _ = tick.tick() => {
+                let commands = attention.planner.tick(now_ms());
+                attention.perform(commands).await;
+            }
+        }
+    }
+}
+
+impl Attention {
+    fn refresh_tray(&self) {
+        let pending: Vec<TrayQuestion> = self.pending.values().cloned().collect();
+        tray::update(&self.app, &pending);
+    }
+
+    async fn perform(&mut self, commands: Vec<Command>) {
+        for command in commands {
+            match command {
+                Command::Show(show) => self.backend.show(&show).await,
+                Command::Close(key) => self.backend.close(key).await,
+            }
+        }
+    }
+
+    async fn handle(&mut self, input: Input) {
+        match input {
+            Input::Pending(notice) => {
+                self.pending.insert(notice.request_id, tray_question(&notice));
+                self.refresh_tray();
+                let commands = self.planner.pending(&notice, now_ms());
+                self.perform(commands).await;
+            }
+            Input::Resolved(id) => {
+                self.pending.remove(&id);
+                self.refresh_tray();
+                let commands = self.planner.resolved(id);
+                self.perform(commands).await;
+            }
+            Input::DoNotDisturb(on) => {
+                let commands = self.planner.set_dnd(on);
+                self.perform(commands).await;
+                self.refresh_tray();
+            }
+            Input::Reminder(minutes) => self.planner.set_reminder(minutes),
+            Input::Action(key, action) => self.act(key, &action).await,
+        }
+    }
+
+    /// A click opens the window at the question (or the inbox); a button answers in place,
+    /// through the runtime, with the same checks as any answer.
+    async fn act(&mut self, key: Key, action: &str) {
+        let Key::Question(id) = key else {
+            crate::navigate::go(&self.app, NavTarget::Inbox);
+            return;
+        };
+        let Some(index) = action.strip_prefix("answer:").and_then(|i| i.parse::<usize>().ok()) else {
+            crate::navigate::go(&self.app, NavTarget::Question { id });
+            return;
+        };
+        let label = match self.planner.question(id).map(|notice| notice.request.items()) {
+            Some([QuestionItem::Choice(choice)]) => choice.options.get(index).map(|o| o.label.clone()),
+            _ => None,
+        };
+        let Some(label) = label else {
+            // The question is no longer waiting here: show the window, which shows what won.
+            crate::navigate::go(&self.app, NavTarget::Question { id });
+            return;
+        };
+        match self.beckon.answer_texts(id, std::slice::from_ref(&label), AnsweredVia::Notification).await {
+            Ok(receipt) => tracing::info!(%id, %label, repeat = receipt.repeat, "answered from a notification"),
+            Err(Error::AlreadyResolved(_)) => crate::navigate::go(&self.app, NavTarget::Question { id }),
+            Err(err) => {
+                tracing::warn!(%id, %err, "a notification answer was refused");
+                crate::navigate::go(&self.app, NavTarget::Question { id });
+            }
+        }
+    }
+}

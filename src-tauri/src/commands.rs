@@ -1,0 +1,193 @@
+//! The window's commands: each a thin adapter to the runtime's service API. Errors reach the
+//! window as `{kind, message, field?, problems?, winner?}`.
+
+use beckon_core::{Answer, AnsweredVia, Answers, RequestId, SessionId};
+use beckon_runtime::api::{ErrorBody, LiveEvent};
+use beckon_runtime::{AnswerReceipt, Beckon, SessionView};
+use beckon_store::{Metrics, PendingQuestion, SessionCursor, SessionFilter, SessionPage};
+use tauri::ipc::Channel;
+use tauri::{State, Webview};
+
+use crate::dto::{Bootstrap, UiEvent};
+use crate::settings::{SettingsInput, SettingsView};
+use crate::state::App;
+
+/// An error as the window receives it: `{kind, message, field?, problems?, winner?}`.
+#[derive(Debug, serde::Serialize)]
+#[serde(transparent)]
+pub struct CommandError(Box<ErrorBody>);
+
+impl CommandError {
+    fn new(kind: &str, message: impl Into<String>, field: Option<&str>) -> Self {
+        CommandError(Box::new(ErrorBody {
+            kind: kind.into(),
+            message: message.into(),
+            field: field.map(str::to_owned),
+            problems: vec![],
+            winner: None,
+        }))
+    }
+}
+
+impl From<beckon_runtime::Error> for CommandError {
+    fn from(err: beckon_runtime::Error) -> Self {
+        CommandError(Box::new(ErrorBody::from(err)))
+    }
+}
+
+type Reply<T> = Result<T, CommandError>;
+
+fn beckon(app: &App) -> Reply<&Beckon> {
+    app.beckon.as_ref().map_err(|reason| CommandError::new("unavailable", reason.as_str(), None))
+}
+
+fn parse<T: std::str::FromStr<Err = beckon_core::Error>>(text: &str) -> Reply<T> {
+    text.parse().map_err(|err: beckon_core::Error| CommandError::new("invalid_input", err.to_string(), Some("id")))
+}
+
+/// Everything the window draws at start, and the seq it is complete up to.
+#[tauri::command]
+pub async fn bootstrap(app: State<'_, App>) -> Reply<Bootstrap> {
+    let beckon = beckon(&app)?;
+    // The seq first: anything committed after it arrives as an event, and applying an event
+    // twice to the window's state is harmless.
+    let last_seq = beckon.last_seq().await?;
+    let pending = beckon.pending().await?;
+    let sessions =
+        beckon.sessions(SessionFilter { top_level_only: true, limit: 100, ..SessionFilter::default() }).await?;
+    let metrics = beckon.metrics().await?;
+    let settings = app.settings().view();
+    let default_agent = settings.default_agent.clone().unwrap_or_else(|| beckon.default_agent().to_owned());
+    let gateway = app.gateway();
+    Ok(Bootstrap {
+        last_seq,
+        pending,
+        sessions,
+        agents: beckon.agents(),
+        agent_problems: beckon.agent_problems(),
+        default_agent,
+        metrics,
+        settings,
+        data_dir: app.data_dir.display().to_string(),
+        navigate: app.take_navigation(),
+        gateway_url: gateway.clone().ok(),
+        gateway_problem: gateway.err(),
+    })
+}
+
+/// A page of sessions, newest first.
+#[tauri::command]
+pub async fn list_sessions(
+    app: State<'_, App>,
+    after: Option<SessionCursor>,
+    limit: Option<usize>,
+) -> Reply<SessionPage> {
+    let filter = SessionFilter { top_level_only: true, after, limit: limit.unwrap_or(100), ..SessionFilter::default() };
+    Ok(beckon(&app)?.sessions(filter).await?)
+}
+
+/// A session with its timeline and questions.
+#[tauri::command]
+pub async fn get_session(app: State<'_, App>, session_id: String) -> Reply<SessionView> {
+    Ok(beckon(&app)?.session(parse::<SessionId>(&session_id)?).await?)
+}
+
+/// Every pending question, oldest first.
+#[tauri::command]
+pub async fn list_pending(app: State<'_, App>) -> Reply<Vec<PendingQuestion>> {
+    Ok(beckon(&app)?.pending().await?)
+}
+
+/// Starts a session of `agent` with a first message; returns its id.
+#[tauri::command]
+pub async fn start_session(app: State<'_, App>, agent: String, message: String) -> Reply<SessionId> {
+    Ok(beckon(&app)?.start_session(&agent, &message).await?)
+}
+
+/// Continues a session whose turn has finished.
+#[tauri::command]
+pub async fn send_message(app: State<'_, App>, session_id: String, text: String) -> Reply<()> {
+    Ok(beckon(&app)?.send_message(parse(&session_id)?, &text).await?)
+}
+
+/// Answers a question from the window.
+#[tauri::command]
+pub async fn answer(app: State<'_, App>, request_id: String, answers: Vec<Answer>) -> Reply<AnswerReceipt> {
+    let beckon = beckon(&app)?;
+    Ok(beckon.answer(parse::<RequestId>(&request_id)?, Answers::unchecked(answers), AnsweredVia::Window).await?)
+}
+
+/// Declines a question from the window.
+#[tauri::command]
+pub async fn decline(app: State<'_, App>, request_id: String, reason: Option<String>) -> Reply<AnswerReceipt> {
+    Ok(beckon(&app)?.decline(parse(&request_id)?, reason, AnsweredVia::Window).await?)
+}
+
+/// Cancels a session.
+#[tauri::command]
+pub async fn cancel(app: State<'_, App>, session_id: String, reason: Option<String>) -> Reply<()> {
+    Ok(beckon(&app)?.cancel(parse(&session_id)?, reason).await?)
+}
+
+/// Answering figures.
+#[tauri::command]
+pub async fn metrics(app: State<'_, App>) -> Reply<Metrics> {
+    Ok(beckon(&app)?.metrics().await?)
+}
+
+/// The settings.
+#[tauri::command]
+pub fn get_settings(app: State<'_, App>) -> SettingsView {
+    app.settings().view()
+}
+
+/// Saves new settings; provider changes apply to the next model request.
+#[tauri::command]
+pub fn save_settings(app: State<'_, App>, settings: SettingsInput) -> Reply<SettingsView> {
+    let mut current = app.settings();
+    current
+        .apply(settings)
+        .map_err(|err| CommandError::new("internal", format!("the settings could not be saved: {err}"), None))?;
+    if let Ok(beckon) = &app.beckon {
+        beckon.configure_providers(current.anthropic(), current.openai(), current.default_provider());
+    }
+    let _ = app.attention.send(crate::notify::Input::DoNotDisturb(current.do_not_disturb()));
+    let _ = app.attention.send(crate::notify::Input::Reminder(current.reminder_minutes()));
+    Ok(current.view())
+}
+
+/// Streams every event after `after_seq`, then live ones, and assistant text as it streams,
+/// to `on_event` until the window goes away. A window subscribing again (a reload) replaces
+/// its previous stream.
+#[tauri::command]
+pub async fn subscribe(app: State<'_, App>, webview: Webview, after_seq: i64, on_event: Channel<UiEvent>) -> Reply<()> {
+    let beckon = beckon(&app)?.clone();
+    let mut events = beckon.subscribe(after_seq).await?;
+    let mut deltas = beckon.text_deltas();
+    let task = tokio::spawn(async move {
+        loop {
+            let event = tokio::select! {
+                event = events.next() => match event {
+                    Ok(stored) => match LiveEvent::from_stored(&stored) {
+                        Some(event) => UiEvent::Live { event },
+                        None => continue,
+                    },
+                    Err(_) => return,
+                },
+                delta = deltas.recv() => match delta {
+                    Ok(delta) => UiEvent::TextDelta { session_id: delta.session_id, text: delta.text },
+                    // Missed deltas are only cosmetic: the committed message follows.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                },
+            };
+            if on_event.send(event).is_err() {
+                return;
+            }
+        }
+    });
+    if let Some(previous) = app.forwarders().insert(webview.label().to_owned(), task.abort_handle()) {
+        previous.abort();
+    }
+    Ok(())
+}

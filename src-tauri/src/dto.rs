@@ -1,0 +1,81 @@
+//! What the window receives besides the runtime's own types.
+
+use beckon_runtime::agents::{AgentInfo, AgentProblem};
+use beckon_runtime::api::LiveEvent;
+use beckon_store::{Metrics, PendingQuestion, SessionPage};
+use serde::{Deserialize, Serialize};
+
+use crate::settings::SettingsView;
+
+/// Everything the window needs to draw itself at start, and the seq it is complete up to.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Bootstrap {
+    /// The snapshot is complete up to this event; subscribe after it.
+    pub last_seq: i64,
+    /// Every pending question, oldest first.
+    pub pending: Vec<PendingQuestion>,
+    /// The newest sessions.
+    pub sessions: SessionPage,
+    /// The agents, by name.
+    pub agents: Vec<AgentInfo>,
+    /// Agent files that could not be loaded.
+    pub agent_problems: Vec<AgentProblem>,
+    /// The agent a new chat starts with.
+    pub default_agent: String,
+    /// Answering figures.
+    pub metrics: Metrics,
+    /// The settings.
+    pub settings: SettingsView,
+    /// The data folder.
+    pub data_dir: String,
+    /// Where to go first (the link that started the app, if any).
+    pub navigate: Option<NavTarget>,
+    /// The local gateway's URL for external agents, when it runs.
+    pub gateway_url: Option<String>,
+    /// Why the gateway is not running, when it is not.
+    pub gateway_problem: Option<String>,
+}
+
+/// What the `subscribe` channel carries.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum UiEvent {
+    /// A committed change (in seq order, none missed or doubled).
+    Live {
+        /// The change.
+        event: LiveEvent,
+    },
+    /// Assistant text as it streams (not stored; the committed message follows).
+    TextDelta {
+        /// The session.
+        session_id: beckon_core::SessionId,
+        /// The text.
+        text: String,
+    },
+}
+
+/// Where the window should go (from a notification, the tray or a `beckon://` link).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "to", rename_all = "snake_case")]
+pub enum NavTarget {
+    /// The inbox.
+    Inbox,
+    /// A session.
+    Session {
+        /// Its id.
+        id: beckon_core::SessionId,
+    },
+    /// A question (in its session, or the inbox).
+    Question {
+        /// Its id.
+        id: beckon_core::RequestId,
+    },
+    /// Nowhere: tell the person why (a malformed or unknown link).
+    Problem {
+        /// What is wrong.
+        message: String,
+    },
+}

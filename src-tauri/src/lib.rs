@@ -1,0 +1,203 @@
+//! Beckon's desktop shell: hosts the runtime and the local gateway, registers the window's
+//! commands, forwards events, and reaches the person through notifications, the tray and
+//! `beckon://` links. Every command is a thin adapter; the rules live in the runtime.
+
+mod attention;
+mod commands;
+pub mod deeplink;
+pub mod dto;
+mod navigate;
+mod notify;
+pub mod settings;
+mod state;
+mod tray;
+pub mod tray_model;
+
+#[cfg(test)]
+mod bindings;
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use beckon_gateway::GatewayConfig;
+use beckon_runtime::{Beckon, PendingNotice, RuntimeConfig, StartOptions, default_data_dir};
+use tauri::{AppHandle, Manager, WindowEvent};
+use tauri_plugin_deep_link::DeepLinkExt;
+use tokio::sync::mpsc;
+
+use crate::notify::DesktopNotifier;
+use crate::settings::Settings;
+use crate::state::App;
+
+/// Builds the runtime configuration from the data folder and the settings.
+fn runtime_config(data_dir: &std::path::Path, settings: &Settings) -> RuntimeConfig {
+    let mut config = RuntimeConfig::new(data_dir);
+    config.holder = format!("Beckon desktop {}", env!("CARGO_PKG_VERSION"));
+    config.anthropic = settings.anthropic();
+    config.openai = settings.openai();
+    config.default_provider = settings.default_provider();
+    config.retention_days = settings.retention_days();
+    config
+}
+
+/// Handles `beckon://` links, whether they started the app or reached it running.
+fn open_links(app: &AppHandle, urls: Vec<String>) {
+    let Some(state) = app.try_state::<App>() else { return };
+    let Ok(beckon) = state.beckon.clone() else { return };
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        for url in urls {
+            tracing::info!(%url, "link opened");
+            let target = navigate::checked(&beckon, deeplink::parse(&url)).await;
+            navigate::go(&app, target);
+        }
+    });
+}
+
+/// What was pending at start, as the attention worker knows it.
+async fn pending_notices(beckon: &Beckon) -> Vec<PendingNotice> {
+    let Ok(pending) = beckon.pending().await else { return Vec::new() };
+    pending
+        .into_iter()
+        .filter_map(|p| {
+            let request = p.request().ok()?;
+            Some(PendingNotice {
+                request_id: p.id,
+                session_id: p.session_id,
+                agent: p.agent,
+                origin: p.origin,
+                request,
+                created_at_ms: p.created_at_ms,
+                expires_at_ms: p.expires_at_ms,
+            })
+        })
+        .collect()
+}
+
+fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
+    let data_dir = default_data_dir();
+    let settings = Settings::load(&data_dir);
+    let (inputs, inbox) = mpsc::unbounded_channel();
+    let options =
+        StartOptions { notifier: std::sync::Arc::new(DesktopNotifier::new(inputs.clone())), ..StartOptions::default() };
+    let config = runtime_config(&data_dir, &settings);
+    let beckon = tauri::async_runtime::block_on(Beckon::start(config, options)).map_err(|err| {
+        tracing::error!(%err, "Beckon could not start");
+        err.to_string()
+    });
+    let gateway = match &beckon {
+        Ok(beckon) => {
+            let mut gateway = GatewayConfig::new(&data_dir);
+            gateway.port = settings.gateway_port();
+            tauri::async_runtime::block_on(beckon_gateway::start(beckon.clone(), gateway)).map_err(|err| {
+                tracing::warn!(%err, "the gateway is not running; the app works without it");
+                err.to_string()
+            })
+        }
+        Err(reason) => Err(reason.clone()),
+    };
+    let (dnd, reminder) = (settings.do_not_disturb(), settings.reminder_minutes());
+    app.manage(App {
+        beckon: beckon.clone(),
+        settings: Mutex::new(settings),
+        data_dir: data_dir.clone(),
+        forwarders: Mutex::new(HashMap::new()),
+        attention: inputs.clone(),
+        navigation: Mutex::new(None),
+        gateway: Mutex::new(gateway),
+    });
+    let handle = app.handle().clone();
+    if let Err(err) = tray::build(&handle, dnd) {
+        tracing::warn!(%err, "no tray icon");
+    }
+    if let Ok(beckon) = beckon {
+        let icon = data_dir.join("icon.png");
+        let _ = std::fs::write(&icon, include_bytes!("../../icons/128x128.png"));
+        let (handle, beckon) = (handle.clone(), beckon.clone());
+        tauri::async_runtime::spawn(async move {
+            let initial = pending_notices(&beckon).await;
+            let start = attention::Start {
+                app: handle,
+                beckon,
+                inputs: inbox,
+                actions: inputs,
+                initial,
+                dnd,
+                reminder_minutes: reminder,
+                icon: icon.display().to_string(),
+            };
+            attention::run(start).await;
+        });
+    }
+    #[cfg(any(target_os = "linux", all(debug_assertions, windows)))]
+    if let Err(err) = app.deep_link().register_all() {
+        tracing::warn!(%err, "cannot register the beckon:// scheme");
+    }
+    let links = handle.clone();
+    app.deep_link()
+        .on_open_url(move |event| open_links(&links, event.urls().iter().map(ToString::to_string).collect()));
+    if let Ok(Some(urls)) = app.deep_link().get_current() {
+        let urls: Vec<String> = urls.iter().map(ToString::to_string).collect();
+        if let (Some(url), Ok(beckon)) = (urls.last(), handle.state::<App>().beckon.clone()) {
+            let target = tauri::async_runtime::block_on(navigate::checked(&beckon, deeplink::parse(url)));
+            state::remember_navigation(&handle, target);
+        }
+    }
+    Ok(())
+}
+
+/// Runs the app until it quits.
+pub fn run() {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("BECKON_LOG").unwrap_or_else(|_| "info".into()))
+        .try_init();
+    let app = tauri::Builder::default()
+        // First: a second launch hands its link to this instance (through the deep-link
+        // plugin's handler) and exits.
+        .plugin(tauri_plugin_single_instance::init(|app, _argv, _cwd| {
+            if let Some(window) = app.get_webview_window("main") {
+                let _ = window.unminimize();
+                let _ = window.show();
+                let _ = window.set_focus();
+            }
+        }))
+        .plugin(tauri_plugin_deep_link::init())
+        .setup(setup)
+        .on_window_event(|window, event| {
+            // Closing the window keeps Beckon running in the tray; agents keep working.
+            if let WindowEvent::CloseRequested { api, .. } = event {
+                let _ = window.hide();
+                api.prevent_close();
+            }
+        })
+        .invoke_handler(tauri::generate_handler![
+            commands::bootstrap,
+            commands::list_sessions,
+            commands::get_session,
+            commands::list_pending,
+            commands::start_session,
+            commands::send_message,
+            commands::answer,
+            commands::decline,
+            commands::cancel,
+            commands::metrics,
+            commands::get_settings,
+            commands::save_settings,
+            commands::subscribe,
+        ])
+        .build(tauri::generate_context!());
+    let app = match app {
+        Ok(app) => app,
+        Err(err) => {
+            tracing::error!(%err, "the app could not start");
+            std::process::exit(1);
+        }
+    };
+    app.run(|handle, event| {
+        if let tauri::RunEvent::Exit = event
+            && let Some(state) = handle.try_state::<App>()
+        {
+            state.stop_gateway();
+        }
+    });
+}

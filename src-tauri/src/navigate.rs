@@ -1,0 +1,37 @@
+//! Bringing the window forward at a place: from a notification, the tray or a link.
+
+use beckon_runtime::Beckon;
+use tauri::{AppHandle, Emitter, Manager};
+
+use crate::dto::NavTarget;
+
+/// The event the window listens to.
+pub const EVENT: &str = "navigate";
+
+/// Checks that the question or session a target names exists; a target naming nothing
+/// becomes a message instead.
+pub async fn checked(beckon: &Beckon, target: NavTarget) -> NavTarget {
+    match &target {
+        NavTarget::Question { id } if beckon.question(*id).await.is_err() => {
+            NavTarget::Problem { message: format!("There is no question {id} (it may have been deleted).") }
+        }
+        NavTarget::Session { id } if beckon.session(*id).await.is_err() => {
+            NavTarget::Problem { message: format!("There is no session {id} (it may have been deleted).") }
+        }
+        _ => target,
+    }
+}
+
+/// Shows, unminimises and focuses the main window, then tells it where to go.
+pub fn go(app: &AppHandle, target: NavTarget) {
+    tracing::info!(?target, "navigating");
+    if let Some(window) = app.get_webview_window("main") {
+        let _ = window.unminimize();
+        let _ = window.show();
+        let _ = window.set_focus();
+    }
+    crate::state::remember_navigation(app, target.clone());
+    if let Err(err) = app.emit_to("main", EVENT, target) {
+        tracing::warn!(%err, "cannot tell the window where to go");
+    }
+}

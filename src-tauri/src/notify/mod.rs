@@ -1,0 +1,55 @@
+//! Notifications: the runtime tells the [`DesktopNotifier`] (on its store thread, right after
+//! commit); the attention worker plans what to show and the platform backend shows it.
+
+#[cfg(all(unix, not(target_os = "macos")))]
+mod freedesktop;
+#[cfg(not(all(unix, not(target_os = "macos"))))]
+mod other;
+pub mod plan;
+
+use beckon_core::RequestId;
+use beckon_runtime::{Notifier, PendingNotice, ResolvedNotice};
+use tokio::sync::mpsc;
+
+#[cfg(all(unix, not(target_os = "macos")))]
+pub use freedesktop::Backend;
+#[cfg(not(all(unix, not(target_os = "macos"))))]
+pub use other::Backend;
+
+/// What the attention worker hears.
+#[derive(Debug, Clone)]
+pub enum Input {
+    /// A question became pending.
+    Pending(Box<PendingNotice>),
+    /// A question was resolved.
+    Resolved(RequestId),
+    /// "Do not disturb" was turned on or off.
+    DoNotDisturb(bool),
+    /// The reminder interval changed (minutes, 0: off).
+    Reminder(u32),
+    /// The person acted on a notification: its key and the action ("default", "answer:0").
+    Action(plan::Key, String),
+}
+
+/// The runtime's notifier for the desktop: hands every notice to the attention worker.
+#[derive(Debug, Clone)]
+pub struct DesktopNotifier {
+    inputs: mpsc::UnboundedSender<Input>,
+}
+
+impl DesktopNotifier {
+    /// A notifier feeding `inputs`.
+    pub fn new(inputs: mpsc::UnboundedSender<Input>) -> Self {
+        DesktopNotifier { inputs }
+    }
+}
+
+impl Notifier for DesktopNotifier {
+    fn question_pending(&self, notice: &PendingNotice) {
+        let _ = self.inputs.send(Input::Pending(Box::new(notice.clone())));
+    }
+
+    fn question_resolved(&self, notice: &ResolvedNotice) {
+        let _ = self.inputs.send(Input::Resolved(notice.request_id));
+    }
+}

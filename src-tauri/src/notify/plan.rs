@@ -1,0 +1,352 @@
+//! Which notifications to show, replace and withdraw — decided without I/O, so every rule
+//! (bursts coalesced, reminders, do not disturb, withdrawal on resolution) is unit-tested.
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+
+use beckon_core::{QuestionItem, RequestId};
+use beckon_runtime::PendingNotice;
+
+/// More than this many questions within [`BURST_WINDOW_MS`] become one notification.
+pub const BURST_LIMIT: usize = 3;
+/// The window for counting a burst.
+pub const BURST_WINDOW_MS: i64 = 5_000;
+/// The longest notification body, in characters.
+const BODY_MAX_CHARS: usize = 240;
+/// Buttons are offered for a single single-select question with at most this many options.
+const MAX_BUTTONS: usize = 3;
+
+/// What a notification stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// One question.
+    Question(RequestId),
+    /// Several questions that arrived together.
+    Burst,
+}
+
+/// A notification to show (replacing any shown under the same key).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Show {
+    /// What it stands for.
+    pub key: Key,
+    /// "research › summariser asks: Sources".
+    pub summary: String,
+    /// The question text, truncated.
+    pub body: String,
+    /// One button per option, as (action key, label): `answer:<index>`.
+    pub buttons: Vec<(String, String)>,
+}
+
+/// What to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Show (or replace) a notification.
+    Show(Show),
+    /// Withdraw a notification.
+    Close(Key),
+}
+
+#[derive(Debug, Clone)]
+struct Waiting {
+    notice: PendingNotice,
+    /// When it was last brought to the person's attention.
+    notified_ms: i64,
+}
+
+/// The planner's memory.
+#[derive(Debug, Default)]
+pub struct Planner {
+    dnd: bool,
+    reminder_ms: Option<i64>,
+    arrivals: VecDeque<i64>,
+    waiting: HashMap<RequestId, Waiting>,
+    shown: BTreeSet<RequestId>,
+    burst: BTreeSet<RequestId>,
+}
+
+/// The first line of text, cut to `max` characters with an ellipsis.
+fn cut(text: &str, max: usize) -> String {
+    let flat: String = text.chars().map(|c| if c.is_control() && c != '\n' { ' ' } else { c }).collect();
+    if flat.chars().count() > max { format!("{}…", flat.chars().take(max - 1).collect::<String>()) } else { flat }
+}
+
+/// The notification for one question.
+pub fn for_question(notice: &PendingNotice, reminder: bool) -> Show {
+    let items = notice.request.items();
+    let title = cut(&notice.request.summary(), 60);
+    let prefix = if reminder { "Still waiting — " } else { "" };
+    let summary = format!("{prefix}{} asks: {title}", cut(&notice.origin.to_string(), 60));
+    let mut body = items.first().map(|item| cut(item.question(), BODY_MAX_CHARS)).unwrap_or_default();
+    if items.len() > 1 {
+        body.push_str(&format!(
+            "\n(+{} more {})",
+            items.len() - 1,
+            if items.len() == 2 { "question" } else { "questions" }
+        ));
+    }
+    let buttons = match items {
+        [QuestionItem::Choice(choice)] if !choice.multi_select && choice.options.len() <= MAX_BUTTONS => choice
+            .options
+            .iter()
+            .enumerate()
+            .map(|(i, option)| (format!("answer:{i}"), cut(&option.label, 40)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    Show { key: Key::Question(notice.request_id), summary, body, buttons }
+}
+
+impl Planner {
+    /// A planner with the person's settings.
+    pub fn new(dnd: bool, reminder_minutes: u32) -> Planner {
+        Planner {
+            dnd,
+            reminder_ms: (reminder_minutes > 0).then(|| i64::from(reminder_minutes) * 60_000),
+            ..Planner::default()
+        }
+    }
+
+    /// Turns "do not disturb" on (withdrawing what is shown) or off.
+    pub fn set_dnd(&mut self, on: bool) -> Vec<Command> {
+        self.dnd = on;
+        if on { self.withdraw_all() } else { Vec::new() }
+    }
+
+    /// Changes the reminder interval (0: off).
+    pub fn set_reminder(&mut self, minutes: u32) {
+        self.reminder_ms = (minutes > 0).then(|| i64::from(minutes) * 60_000);
+    }
+
+    fn withdraw_all(&mut self) -> Vec<Command> {
+        let mut commands: Vec<Command> =
+            std::mem::take(&mut self.shown).into_iter().map(|id| Command::Close(Key::Question(id))).collect();
+        if !std::mem::take(&mut self.burst).is_empty() {
+            commands.push(Command::Close(Key::Burst));
+        }
+        commands
+    }
+
+    fn burst_notice(&self) -> Command {
+        let count = self.burst.len();
+        Command::Show(Show {
+            key: Key::Burst,
+            summary: format!("{count} agents are waiting"),
+            body: "Open the inbox to answer them.".into(),
+            buttons: Vec::new(),
+        })
+    }
+
+    /// A question became pending at `now_ms`.
+    pub fn pending(&mut self, notice: &PendingNotice, now_ms: i64) -> Vec<Command> {
+        self.waiting.insert(notice.request_id, Waiting { notice: notice.clone(), notified_ms: now_ms });
+        if self.dnd {
+            return Vec::new();
+        }
+        while self.arrivals.front().is_some_and(|at| now_ms - at > BURST_WINDOW_MS) {
+            self.arrivals.pop_front();
+        }
+        self.arrivals.push_back(now_ms);
+        if self.arrivals.len() <= BURST_LIMIT && self.burst.is_empty() {
+            self.shown.insert(notice.request_id);
+            return vec![Command::Show(for_question(notice, false))];
+        }
+        // A burst: one notification for all of them.
+        let mut commands: Vec<Command> = std::mem::take(&mut self.shown)
+            .into_iter()
+            .map(|id| {
+                self.burst.insert(id);
+                Command::Close(Key::Question(id))
+            })
+            .collect();
+        self.burst.insert(notice.request_id);
+        commands.push(self.burst_notice());
+        commands
+    }
+
+    /// A question was resolved (anywhere): its notification is withdrawn.
+    pub fn resolved(&mut self, id: RequestId) -> Vec<Command> {
+        self.waiting.remove(&id);
+        let mut commands = Vec::new();
+        if self.shown.remove(&id) {
+            commands.push(Command::Close(Key::Question(id)));
+        }
+        if self.burst.remove(&id) {
+            commands.push(if self.burst.is_empty() { Command::Close(Key::Burst) } else { self.burst_notice() });
+        }
+        commands
+    }
+
+    /// Reminds about questions that have waited a whole interval since last notified.
+    pub fn tick(&mut self, now_ms: i64) -> Vec<Command> {
+        let (Some(interval), false) = (self.reminder_ms, self.dnd) else { return Vec::new() };
+        let mut due: Vec<&mut Waiting> =
+            self.waiting.values_mut().filter(|w| now_ms - w.notified_ms >= interval).collect();
+        due.sort_by_key(|w| w.notice.created_at_ms);
+        let mut commands = Vec::new();
+        for waiting in due {
+            waiting.notified_ms = now_ms;
+            self.shown.insert(waiting.notice.request_id);
+            commands.push(Command::Show(for_question(&waiting.notice, true)));
+        }
+        commands
+    }
+
+    /// The question a notification key stands for, if it is still waiting.
+    pub fn question(&self, id: RequestId) -> Option<&PendingNotice> {
+        self.waiting.get(&id).map(|w| &w.notice)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use beckon_core::conversation::Origin;
+    use beckon_core::{QuestionRequest, SessionId};
+    use serde_json::json;
+    use uuid::Uuid;
+
+    use super::*;
+
+    fn notice(n: u128, request: serde_json::Value) -> PendingNotice {
+        PendingNotice {
+            request_id: RequestId::from_uuid(Uuid::from_u128(n)),
+            session_id: SessionId::from_uuid(Uuid::from_u128(1000 + n)),
+            agent: "summariser".into(),
+            origin: Origin::agent("research").child("summariser"),
+            request: QuestionRequest::parse(&request).unwrap(),
+            created_at_ms: n as i64,
+            expires_at_ms: None,
+        }
+    }
+
+    fn yes_no(n: u128) -> PendingNotice {
+        notice(
+            n,
+            json!({"questions": [{"question": "Deploy now?", "header": "Deploy", "options": [{"label": "Yes"}, {"label": "No"}]}]}),
+        )
+    }
+
+    fn shows(commands: &[Command]) -> Vec<Key> {
+        commands.iter().filter_map(|c| if let Command::Show(s) = c { Some(s.key) } else { None }).collect()
+    }
+
+    fn closes(commands: &[Command]) -> Vec<Key> {
+        commands.iter().filter_map(|c| if let Command::Close(k) = c { Some(*k) } else { None }).collect()
+    }
+
+    #[test]
+    fn a_question_shows_with_its_origin_header_text_and_buttons() {
+        let show = for_question(&yes_no(1), false);
+        assert_eq!(show.summary, "research › summariser asks: Deploy");
+        assert_eq!(show.body, "Deploy now?");
+        assert_eq!(show.buttons, vec![("answer:0".into(), "Yes".into()), ("answer:1".into(), "No".into())]);
+    }
+
+    #[test]
+    fn buttons_only_for_one_single_select_question_of_up_to_three_options() {
+        let four = notice(
+            1,
+            json!({"questions": [{"question": "Pick?", "options": [{"label": "A"}, {"label": "B"}, {"label": "C"}, {"label": "D"}]}]}),
+        );
+        assert!(for_question(&four, false).buttons.is_empty());
+        let multi = notice(
+            2,
+            json!({"questions": [{"question": "Pick?", "multiSelect": true, "options": [{"label": "A"}, {"label": "B"}]}]}),
+        );
+        assert!(for_question(&multi, false).buttons.is_empty());
+        let two = notice(
+            3,
+            json!({"questions": [
+                {"question": "One?", "options": [{"label": "A"}, {"label": "B"}]},
+                {"question": "Two?", "options": [{"label": "C"}, {"label": "D"}]}
+            ]}),
+        );
+        let show = for_question(&two, false);
+        assert!(show.buttons.is_empty());
+        assert_eq!(show.body, "One?\n(+1 more question)");
+        let free = notice(4, json!({"questions": [{"question": "How many?", "schema": {"type": "integer"}}]}));
+        assert!(for_question(&free, false).buttons.is_empty());
+        assert_eq!(for_question(&free, false).summary, "research › summariser asks: How many?");
+    }
+
+    #[test]
+    fn long_texts_are_cut() {
+        let long = notice(
+            1,
+            json!({"questions": [{"question": "q".repeat(1000), "options": [{"label": "A"}, {"label": "B"}]}]}),
+        );
+        assert_eq!(for_question(&long, false).body.chars().count(), BODY_MAX_CHARS);
+    }
+
+    #[test]
+    fn resolution_anywhere_withdraws_the_notification() {
+        let mut planner = Planner::new(false, 30);
+        planner.pending(&yes_no(1), 0);
+        assert_eq!(closes(&planner.resolved(yes_no(1).request_id)), vec![Key::Question(yes_no(1).request_id)]);
+        assert!(planner.resolved(yes_no(1).request_id).is_empty(), "only once");
+    }
+
+    #[test]
+    fn more_than_three_at_once_become_one_notification() {
+        let mut planner = Planner::new(false, 30);
+        for n in 1..=3 {
+            assert_eq!(shows(&planner.pending(&yes_no(n), n as i64 * 100)), vec![Key::Question(yes_no(n).request_id)]);
+        }
+        let fourth = planner.pending(&yes_no(4), 400);
+        assert_eq!(closes(&fourth).len(), 3, "the individual ones are withdrawn");
+        let Some(Command::Show(burst)) = fourth.last() else { panic!("{fourth:?}") };
+        assert_eq!(burst.summary, "4 agents are waiting");
+        let fifth = planner.pending(&yes_no(5), 500);
+        assert!(
+            matches!(fifth.as_slice(), [Command::Show(Show { key: Key::Burst, summary, .. })] if summary == "5 agents are waiting")
+        );
+        assert!(
+            matches!(planner.resolved(yes_no(1).request_id).as_slice(), [Command::Show(Show { summary, .. })] if summary == "4 agents are waiting")
+        );
+        for n in 2..=4 {
+            planner.resolved(yes_no(n).request_id);
+        }
+        assert_eq!(closes(&planner.resolved(yes_no(5).request_id)), vec![Key::Burst]);
+        // Well after the burst, questions show one by one again.
+        assert_eq!(shows(&planner.pending(&yes_no(9), 60_000)), vec![Key::Question(yes_no(9).request_id)]);
+    }
+
+    #[test]
+    fn questions_spread_out_never_burst() {
+        let mut planner = Planner::new(false, 30);
+        for n in 1..=6 {
+            assert_eq!(
+                shows(&planner.pending(&yes_no(n), n as i64 * 3_000)),
+                vec![Key::Question(yes_no(n).request_id)],
+                "question {n}"
+            );
+        }
+    }
+
+    #[test]
+    fn reminders_come_after_the_interval_and_can_be_off() {
+        let mut planner = Planner::new(false, 30);
+        planner.pending(&yes_no(1), 0);
+        assert!(planner.tick(29 * 60_000).is_empty());
+        let reminded = planner.tick(30 * 60_000);
+        let [Command::Show(show)] = reminded.as_slice() else { panic!("{reminded:?}") };
+        assert!(show.summary.starts_with("Still waiting — "));
+        assert!(planner.tick(31 * 60_000).is_empty(), "not again until another interval passes");
+        assert_eq!(planner.tick(60 * 60_000).len(), 1);
+        planner.resolved(yes_no(1).request_id);
+        assert!(planner.tick(200 * 60_000).is_empty());
+        let mut off = Planner::new(false, 0);
+        off.pending(&yes_no(1), 0);
+        assert!(off.tick(1_000 * 60_000).is_empty());
+    }
+
+    #[test]
+    fn do_not_disturb_silences_everything_and_withdraws_what_shows() {
+        let mut planner = Planner::new(false, 30);
+        planner.pending(&yes_no(1), 0);
+        assert_eq!(closes(&planner.set_dnd(true)), vec![Key::Question(yes_no(1).request_id)]);
+        assert!(planner.pending(&yes_no(2), 10).is_empty());
+        assert!(planner.tick(100 * 60_000).is_empty());
+        planner.set_dnd(false);
+        assert_eq!(planner.tick(100 * 60_000).len(), 2, "reminders resume for what still waits");
+    }
+}

@@ -1,0 +1,334 @@
+//! The app's settings: a `settings.json` in the data folder, readable only by its owner (it
+//! holds API keys). Environment variables override the file and are never written to it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use beckon_core::agent::ProviderKind;
+use beckon_runtime::ProviderSettings;
+use serde::{Deserialize, Serialize};
+
+/// The default interval for reminders about a question still pending.
+pub const DEFAULT_REMINDER_MINUTES: u32 = 30;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct ProviderFile {
+    api_key: Option<String>,
+    base_url: Option<String>,
+    model: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct SettingsFile {
+    anthropic: ProviderFile,
+    openai: ProviderFile,
+    default_agent: Option<String>,
+    default_provider: Option<ProviderKind>,
+    do_not_disturb: bool,
+    reminder_minutes: u32,
+    retention_days: Option<u32>,
+    gateway_port: u16,
+}
+
+impl Default for SettingsFile {
+    fn default() -> Self {
+        SettingsFile {
+            anthropic: ProviderFile::default(),
+            openai: ProviderFile::default(),
+            default_agent: None,
+            default_provider: None,
+            do_not_disturb: false,
+            reminder_minutes: DEFAULT_REMINDER_MINUTES,
+            retention_days: None,
+            gateway_port: beckon_gateway::DEFAULT_PORT,
+        }
+    }
+}
+
+/// One provider as the settings screen shows it: never the key itself.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProviderView {
+    /// Whether a key is set (in the file or the environment).
+    pub key_set: bool,
+    /// Whether the environment sets it (and so overrides the file).
+    pub key_from_env: bool,
+    /// The base URL in effect, if not the provider's own.
+    pub base_url: Option<String>,
+    /// The default model in effect.
+    pub model: Option<String>,
+}
+
+/// The settings as the window shows them.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SettingsView {
+    /// Anthropic's Messages API.
+    pub anthropic: ProviderView,
+    /// An OpenAI-compatible API.
+    pub openai: ProviderView,
+    /// The agent a new chat starts with.
+    pub default_agent: Option<String>,
+    /// The provider for agents that name none.
+    pub default_provider: Option<ProviderKind>,
+    /// Notifications are silenced (the tray still counts).
+    pub do_not_disturb: bool,
+    /// Minutes before a reminder about a question still waiting; 0 turns reminders off.
+    pub reminder_minutes: u32,
+    /// Finished sessions older than this many days are deleted; never when unset.
+    pub retention_days: Option<u32>,
+    /// The settings file.
+    pub file: String,
+    /// Why the file could not be read, if it could not (defaults are in use).
+    pub problem: Option<String>,
+}
+
+/// One provider's new settings. An absent key keeps the current one; an empty one clears it.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ProviderInput {
+    /// The API key: absent keeps, empty clears.
+    #[cfg_attr(test, ts(optional))]
+    pub api_key: Option<String>,
+    /// The base URL (empty for the provider's own).
+    pub base_url: Option<String>,
+    /// The default model (empty for Beckon's choice).
+    pub model: Option<String>,
+}
+
+/// New settings from the window.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingsInput {
+    /// Anthropic.
+    pub anthropic: ProviderInput,
+    /// OpenAI-compatible.
+    pub openai: ProviderInput,
+    /// The agent a new chat starts with.
+    pub default_agent: Option<String>,
+    /// The provider for agents that name none.
+    pub default_provider: Option<ProviderKind>,
+    /// Silence notifications.
+    pub do_not_disturb: bool,
+    /// Reminder interval in minutes (0: off).
+    pub reminder_minutes: u32,
+    /// Retention in days (none: keep everything).
+    pub retention_days: Option<u32>,
+}
+
+/// The settings file and what the environment overrides.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    path: PathBuf,
+    file: SettingsFile,
+    problem: Option<String>,
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn non_empty(text: Option<String>) -> Option<String> {
+    text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
+}
+
+impl Settings {
+    /// Reads `settings.json` in `data_dir`. A missing file means defaults; an unreadable one
+    /// means defaults too, with the problem reported (the file is not overwritten until the
+    /// person saves).
+    pub fn load(data_dir: &Path) -> Settings {
+        let path = data_dir.join("settings.json");
+        let (file, problem) = match std::fs::read_to_string(&path) {
+            Ok(text) => match serde_json::from_str(&text) {
+                Ok(file) => (file, None),
+                Err(err) => (
+                    SettingsFile::default(),
+                    Some(format!("{} could not be read ({err}); defaults are in use", path.display())),
+                ),
+            },
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => (SettingsFile::default(), None),
+            Err(err) => (
+                SettingsFile::default(),
+                Some(format!("{} could not be read ({err}); defaults are in use", path.display())),
+            ),
+        };
+        Settings { path, file, problem }
+    }
+
+    fn provider(file: &ProviderFile, prefix: &str) -> ProviderSettings {
+        ProviderSettings {
+            api_key: env(&format!("{prefix}_API_KEY")).or_else(|| non_empty(file.api_key.clone())),
+            base_url: env(&format!("{prefix}_BASE_URL")).or_else(|| non_empty(file.base_url.clone())),
+            model: env(&format!("{prefix}_MODEL")).or_else(|| non_empty(file.model.clone())),
+        }
+    }
+
+    /// Anthropic's settings in effect.
+    pub fn anthropic(&self) -> ProviderSettings {
+        Self::provider(&self.file.anthropic, "ANTHROPIC")
+    }
+
+    /// The OpenAI-compatible API's settings in effect.
+    pub fn openai(&self) -> ProviderSettings {
+        Self::provider(&self.file.openai, "OPENAI")
+    }
+
+    /// The provider for agents that name none.
+    pub fn default_provider(&self) -> Option<ProviderKind> {
+        self.file.default_provider
+    }
+
+    /// The agent a new chat starts with, if set.
+    pub fn default_agent(&self) -> Option<String> {
+        env("BECKON_DEFAULT_AGENT").or_else(|| self.file.default_agent.clone())
+    }
+
+    /// Whether notifications are silenced.
+    pub fn do_not_disturb(&self) -> bool {
+        self.file.do_not_disturb
+    }
+
+    /// Reminder interval in minutes (0: off).
+    pub fn reminder_minutes(&self) -> u32 {
+        self.file.reminder_minutes
+    }
+
+    /// Retention in days.
+    pub fn retention_days(&self) -> Option<u32> {
+        self.file.retention_days
+    }
+
+    /// The gateway's port: `BECKON_GATEWAY_PORT`, else the file's (default 7393; 0 picks any).
+    pub fn gateway_port(&self) -> u16 {
+        env("BECKON_GATEWAY_PORT").and_then(|p| p.parse().ok()).unwrap_or(self.file.gateway_port)
+    }
+
+    /// Turns "do not disturb" on or off and saves.
+    pub fn set_do_not_disturb(&mut self, on: bool) -> std::io::Result<()> {
+        self.file.do_not_disturb = on;
+        self.save()
+    }
+
+    fn view_of(settings: &ProviderSettings, prefix: &str) -> ProviderView {
+        ProviderView {
+            key_set: settings.api_key.is_some(),
+            key_from_env: env(&format!("{prefix}_API_KEY")).is_some(),
+            base_url: settings.base_url.clone(),
+            model: settings.model.clone(),
+        }
+    }
+
+    /// What the window shows.
+    pub fn view(&self) -> SettingsView {
+        SettingsView {
+            anthropic: Self::view_of(&self.anthropic(), "ANTHROPIC"),
+            openai: Self::view_of(&self.openai(), "OPENAI"),
+            default_agent: self.default_agent(),
+            default_provider: self.file.default_provider,
+            do_not_disturb: self.file.do_not_disturb,
+            reminder_minutes: self.file.reminder_minutes,
+            retention_days: self.file.retention_days,
+            file: self.path.display().to_string(),
+            problem: self.problem.clone(),
+        }
+    }
+
+    /// Applies new settings and saves them.
+    pub fn apply(&mut self, input: SettingsInput) -> std::io::Result<()> {
+        fn provider(file: &mut ProviderFile, input: ProviderInput) {
+            if let Some(key) = input.api_key {
+                file.api_key = non_empty(Some(key));
+            }
+            file.base_url = non_empty(input.base_url);
+            file.model = non_empty(input.model);
+        }
+        provider(&mut self.file.anthropic, input.anthropic);
+        provider(&mut self.file.openai, input.openai);
+        self.file.default_agent = non_empty(input.default_agent);
+        self.file.default_provider = input.default_provider;
+        self.file.do_not_disturb = input.do_not_disturb;
+        self.file.reminder_minutes = input.reminder_minutes;
+        self.file.retention_days = input.retention_days;
+        self.save()?;
+        self.problem = None;
+        Ok(())
+    }
+
+    /// Writes the file atomically, readable and writable by its owner only.
+    fn save(&self) -> std::io::Result<()> {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir)?;
+        let temp = dir.join(".settings.json.tmp");
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&temp)?;
+        #[cfg(unix)]
+        std::fs::set_permissions(&temp, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+        let text = serde_json::to_string_pretty(&self.file).map_err(std::io::Error::other)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        std::fs::rename(&temp, &self.path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saved_settings_are_private_and_keys_never_show() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut settings = Settings::load(dir.path());
+        assert_eq!(settings.view().reminder_minutes, DEFAULT_REMINDER_MINUTES);
+        settings
+            .apply(SettingsInput {
+                anthropic: ProviderInput {
+                    api_key: Some("sk-ant-secret".into()),
+                    base_url: Some(" ".into()),
+                    model: Some("claude-x".into()),
+                },
+                reminder_minutes: 0,
+                do_not_disturb: true,
+                ..SettingsInput::default()
+            })
+            .unwrap();
+        let path = dir.path().join("settings.json");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        }
+        let reread = Settings::load(dir.path());
+        assert_eq!(reread.file.anthropic.api_key.as_deref(), Some("sk-ant-secret"));
+        assert_eq!(reread.file.anthropic.base_url, None, "blank means the provider's own");
+        let view = serde_json::to_string(&reread.view()).unwrap();
+        assert!(!view.contains("sk-ant-secret"), "{view}");
+        assert!(reread.view().do_not_disturb);
+        // An absent key keeps the stored one; an empty one clears it.
+        let mut again = reread.clone();
+        again.apply(SettingsInput::default()).unwrap();
+        assert_eq!(Settings::load(dir.path()).file.anthropic.api_key.as_deref(), Some("sk-ant-secret"));
+        again
+            .apply(SettingsInput {
+                anthropic: ProviderInput { api_key: Some(String::new()), ..ProviderInput::default() },
+                ..SettingsInput::default()
+            })
+            .unwrap();
+        assert_eq!(Settings::load(dir.path()).file.anthropic.api_key, None);
+    }
+
+    #[test]
+    fn an_unreadable_file_means_defaults_and_a_reported_problem() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("settings.json"), "{not json").unwrap();
+        let settings = Settings::load(dir.path());
+        assert!(settings.view().problem.unwrap().contains("could not be read"));
+        assert_eq!(std::fs::read_to_string(dir.path().join("settings.json")).unwrap(), "{not json", "left as it was");
+    }
+}

@@ -1,0 +1,222 @@
+//! A running app and the WebDriver session on its window.
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::json;
+
+use crate::{Bus, Failure, Home, PATIENCE, app_binary};
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).unwrap_or(4444)
+}
+
+/// The app under tauri-driver.
+pub struct App {
+    driver: Child,
+    /// The WebDriver client.
+    pub client: Client,
+    bus: Option<Bus>,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("App")
+    }
+}
+
+impl App {
+    /// Starts the app in `home` on a fresh bus of its own.
+    pub async fn launch(home: &Home) -> Result<App, Failure> {
+        App::launch_on(home, Bus::start()?).await
+    }
+
+    /// Starts the app in `home` on `bus` (which may already run a notification daemon or a
+    /// tray watcher).
+    pub async fn launch_on(home: &Home, bus: Bus) -> Result<App, Failure> {
+        let address = bus.address.clone();
+        App::start(home, &address, Some(bus), None).await
+    }
+
+    /// Starts the app in `home` on `bus` from `link`, as a desktop does when a `beckon://`
+    /// link is opened and Beckon is not running.
+    pub async fn launch_with_link(home: &Home, bus: Bus, link: &str) -> Result<App, Failure> {
+        let address = bus.address.clone();
+        App::start(home, &address, Some(bus), Some(link)).await
+    }
+
+    /// Starts the app in `home` with no session bus at all: the address names nothing.
+    pub async fn launch_without_bus(home: &Home) -> Result<App, Failure> {
+        let address = format!("unix:path={}", home.path().join("no-bus-here").display());
+        App::start(home, &address, None, None).await
+    }
+
+    async fn start(home: &Home, bus_address: &str, bus: Option<Bus>, link: Option<&str>) -> Result<App, Failure> {
+        let (port, native) = (free_port(), free_port());
+        let mut command = Command::new("tauri-driver");
+        command.arg("--port").arg(port.to_string()).arg("--native-port").arg(native.to_string());
+        command.stdout(Stdio::null()).stderr(Stdio::inherit());
+        command.env("DBUS_SESSION_BUS_ADDRESS", bus_address);
+        home.apply(&mut command);
+        let driver = command.spawn().map_err(|err| format!("cannot start tauri-driver: {err}"))?;
+        let url = format!("http://127.0.0.1:{port}");
+        let started = Instant::now();
+        // tauri-driver listens before the WebKitWebDriver it forwards to does: wait for both.
+        while [port, native].iter().any(|p| std::net::TcpStream::connect(("127.0.0.1", *p)).is_err()) {
+            if started.elapsed() > PATIENCE {
+                return Err("tauri-driver and WebKitWebDriver did not open their ports".into());
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert("browserName".into(), json!("wry"));
+        capabilities.insert(
+            "tauri:options".into(),
+            json!({"application": app_binary(), "args": link.into_iter().collect::<Vec<_>>()}),
+        );
+        let client = ClientBuilder::new(HttpConnector::new()).capabilities(capabilities).connect(&url).await?;
+        Ok(App { driver, client, bus })
+    }
+
+    /// The app's session bus.
+    pub fn bus(&self) -> Result<&Bus, Failure> {
+        self.bus.as_ref().ok_or_else(|| "this app runs without a session bus".into())
+    }
+
+    /// Launches the app binary a second time with `link`, as a desktop would for a
+    /// `beckon://` link, and returns how that process exited.
+    pub async fn open_link(&self, home: &Home, link: &str) -> Result<ExitStatus, Failure> {
+        let mut command = self.bus()?.command(&app_binary().to_string_lossy());
+        command.arg(link).stdout(Stdio::null()).stderr(Stdio::null());
+        home.apply(&mut command);
+        let mut second = command.spawn()?;
+        let started = Instant::now();
+        loop {
+            if let Some(status) = second.try_wait()? {
+                return Ok(status);
+            }
+            if started.elapsed() > PATIENCE {
+                let _ = second.kill();
+                return Err(format!("a second launch with {link} did not exit").into());
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits for an element matching `css` whose text contains `text` (any text when empty).
+    pub async fn find(&self, css: &str, text: &str) -> Result<Element, Failure> {
+        let started = Instant::now();
+        loop {
+            if let Ok(elements) = self.client.find_all(Locator::Css(css)).await {
+                for element in elements {
+                    if text.is_empty() || element.text().await.unwrap_or_default().contains(text) {
+                        return Ok(element);
+                    }
+                }
+            }
+            if started.elapsed() > PATIENCE {
+                let page = self.text().await.unwrap_or_default();
+                return Err(
+                    format!("no {css:?} containing {text:?} within {PATIENCE:?}; the window shows:\n{page}").into()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Clicks the first element matching `css` that contains `text`.
+    pub async fn click(&self, css: &str, text: &str) -> Result<(), Failure> {
+        self.find(css, text).await?.click().await?;
+        Ok(())
+    }
+
+    /// Starts a session of `agent` from the window with `message`.
+    pub async fn start_session(&self, agent: &str, message: &str) -> Result<(), Failure> {
+        self.click("button", "New chat").await?;
+        let picker = self.find(".new-chat-view select", "").await?;
+        picker.select_by_value(agent).await?;
+        self.find(".new-chat-view textarea", "").await?.send_keys(message).await?;
+        self.click(".new-chat-view button[type=submit]", "Start").await
+    }
+
+    /// The id of the pending question whose card contains `text`.
+    pub async fn pending_question_id(&self, text: &str) -> Result<String, Failure> {
+        let card = self.find(".qcard-pending", text).await?;
+        card.attr("data-request-id").await?.ok_or_else(|| "a card without its question id".into())
+    }
+
+    /// Waits until the window's place (its location hash) is `hash`.
+    pub async fn wait_for_place(&self, hash: &str) -> Result<(), Failure> {
+        let started = Instant::now();
+        loop {
+            let now = self.eval("return window.location.hash").await?;
+            if now.as_str() == Some(hash) {
+                return Ok(());
+            }
+            if started.elapsed() > PATIENCE {
+                return Err(format!("the window is at {now} and not {hash:?} within {PATIENCE:?}").into());
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The page's whole text.
+    pub async fn text(&self) -> Result<String, Failure> {
+        Ok(self.client.find(Locator::Css("body")).await?.text().await?)
+    }
+
+    /// Runs `script` in the page and returns its value (promises are awaited).
+    pub async fn eval(&self, script: &str) -> Result<serde_json::Value, Failure> {
+        Ok(self.client.execute(script, vec![]).await?)
+    }
+
+    /// Saves a screenshot of the window.
+    pub async fn screenshot(&self, path: &Path) -> Result<(), Failure> {
+        let png = self.client.screenshot().await?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(path, png)?;
+        Ok(())
+    }
+
+    /// Closes the window's session and stops tauri-driver, waiting until it is gone.
+    pub async fn quit(mut self) -> Result<(), Failure> {
+        let _ = self.client.clone().close().await;
+        self.stop_driver();
+        let started = Instant::now();
+        while self.driver.try_wait()?.is_none() {
+            if started.elapsed() > PATIENCE {
+                let _ = self.driver.kill();
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Ok(())
+    }
+
+    /// SIGTERM, so tauri-driver takes WebKitWebDriver and the app down with it (SIGKILL
+    /// would orphan them).
+    fn stop_driver(&self) {
+        let _ = Command::new("kill").arg("-TERM").arg(self.driver.id().to_string()).status();
+    }
+}
+
+impl Drop for App {
+    /// A test that failed half-way still leaves nothing running.
+    fn drop(&mut self) {
+        if matches!(self.driver.try_wait(), Ok(None)) {
+            self.stop_driver();
+            let started = Instant::now();
+            while matches!(self.driver.try_wait(), Ok(None)) && started.elapsed() < PATIENCE {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let _ = self.driver.kill();
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! A home folder for one app run: `HOME` and the XDG folders point inside it, and agents the
+//! test defines are written into its data folder.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// A temporary home.
+#[derive(Debug)]
+pub struct Home {
+    dir: tempfile::TempDir,
+}
+
+impl Home {
+    /// A fresh one.
+    pub fn new() -> std::io::Result<Home> {
+        Ok(Home { dir: tempfile::tempdir()? })
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Beckon's data folder inside it.
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    /// Defines an agent `name` on the scripted provider, playing `script`.
+    pub fn scripted_agent(&self, name: &str, script: &Value) -> std::io::Result<()> {
+        let agents = self.data_dir().join("agents");
+        std::fs::create_dir_all(&agents)?;
+        std::fs::write(
+            agents.join(format!("{name}.md")),
+            format!("---\nname: {name}\nprovider: scripted\nscript: {name}.json\n---\n"),
+        )?;
+        std::fs::write(agents.join(format!("{name}.json")), script.to_string())
+    }
+
+    /// Points `command`'s home, XDG folders and Beckon data folder here.
+    pub fn apply(&self, command: &mut Command) {
+        let root = self.dir.path();
+        command
+            .env("HOME", root)
+            .env("XDG_DATA_HOME", root.join(".local/share"))
+            .env("XDG_CONFIG_HOME", root.join(".config"))
+            .env("XDG_CACHE_HOME", root.join(".cache"))
+            .env("XDG_RUNTIME_DIR", root.join("run"))
+            .env("BECKON_DATA_DIR", self.data_dir());
+        for dir in [".local/share", ".config", ".cache", "run"] {
+            let _ = std::fs::create_dir_all(root.join(dir));
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(root.join("run"), std::fs::Permissions::from_mode(0o700));
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! A harness for driving the real Beckon app: each test gets its own home folder, data folder,
+//! session bus and tauri-driver, talks to the app's WebView over WebDriver, and watches what
+//! the app does on the bus (notifications, the tray item).
+
+mod app;
+mod bus;
+mod home;
+mod notifications;
+mod transcript;
+mod tray;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub use app::App;
+pub use bus::Bus;
+pub use home::Home;
+pub use notifications::{Notifications, Notified, parse_monitor_log};
+pub use tray::{MenuEntry, TrayItem, TrayWatcher, parse_menu_layout};
+
+/// How long any one expectation may take.
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+/// Anything that can go wrong driving the app.
+pub type Failure = Box<dyn std::error::Error + Send + Sync>;
+
+/// The desktop binary the tests drive (built by `scripts/test` before the suite runs).
+pub fn app_binary() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    target.join("debug").join("beckon-desktop")
+}
+
+/// Polls `probe` until it yields something, for at most [`PATIENCE`]; `what` names the
+/// expectation in the error.
+pub async fn eventually<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> Result<T, Failure> {
+    let started = Instant::now();
+    loop {
+        if let Some(found) = probe() {
+            return Ok(found);
+        }
+        if started.elapsed() > PATIENCE {
+            return Err(format!("{what}: not within {PATIENCE:?}").into());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

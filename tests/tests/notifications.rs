@@ -1,0 +1,100 @@
+//! Notifications end to end: the real app on a private session bus with a real notification
+//! daemon (dunst), what it sends recorded by dbus-monitor, and the daemon's signals emitted
+//! as a click on the notification would.
+
+#![cfg(feature = "e2e")]
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use beckon_e2e::{App, Bus, Failure, Home, Notifications, Notified};
+use fantoccini::Locator;
+use serde_json::{Value, json};
+
+const QUESTION: &str = "Deploy build 42 to production now?";
+
+/// An agent that asks one single-select question with two options, then reports the answer.
+fn deployer() -> Value {
+    json!({"turns": [
+        {"text": "Build 42 is green.", "tool_calls": [{"name": "ask_user_question", "input": {"questions": [
+            {"question": QUESTION, "header": "Deploy", "multiSelect": false,
+             "options": [{"label": "Ship it", "description": "Deploy now"}, {"label": "Hold"}]}
+        ]}}]},
+        {"text": "Deploying: {{answer:0}} ({{outcome}})."}
+    ]})
+}
+
+/// The app with the deployer agent, on a bus with dunst, its notifications recorded.
+async fn launch() -> Result<(Home, App, Notifications), Failure> {
+    let home = Home::new()?;
+    home.scripted_agent("deployer", &deployer())?;
+    let mut bus = Bus::start()?;
+    bus.start_notification_daemon(&home)?;
+    let notifications = bus.record_notifications().await?;
+    let app = App::launch_on(&home, bus).await?;
+    Ok((home, app, notifications))
+}
+
+/// Starts the deployer and waits for its notification; returns it and the question's id.
+async fn ask(app: &App, notifications: &Notifications) -> Result<(Notified, String), Failure> {
+    app.start_session("deployer", "Ship build 42").await?;
+    let question = app.pending_question_id(QUESTION).await?;
+    let notified = notifications.wait_for("the deploy question's notification", |n| n.body == QUESTION).await?;
+    Ok((notified, question))
+}
+
+#[tokio::test]
+async fn a_pending_question_is_notified_and_its_button_answers_it() -> Result<(), Failure> {
+    let (_home, app, notifications) = launch().await?;
+    let (notified, question) = ask(&app, &notifications).await?;
+    assert_eq!(notified.app, "Beckon");
+    assert_eq!(notified.summary, "deployer asks: Deploy");
+    assert_eq!(
+        notified.actions,
+        vec![
+            ("default".to_owned(), "Open".to_owned()),
+            ("answer:0".to_owned(), "Ship it".to_owned()),
+            ("answer:1".to_owned(), "Hold".to_owned()),
+        ]
+    );
+    let id = notified.id.ok_or("no id")?;
+    app.bus()?.invoke_action(id, "answer:0")?;
+    let card = app.find(&format!(".qcard-resolved[data-request-id='{question}']"), "Ship it").await?;
+    assert!(card.text().await?.contains("via a notification"), "{}", card.text().await?);
+    // The session resumed with the answer as the tool call's result, and finished.
+    app.find("li, p, div", "Deploying: Ship it (answered).").await?;
+    app.quit().await
+}
+
+#[tokio::test]
+async fn answering_in_the_window_withdraws_the_notification_and_a_late_button_changes_nothing() -> Result<(), Failure> {
+    let (_home, app, notifications) = launch().await?;
+    let (notified, question) = ask(&app, &notifications).await?;
+    let id = notified.id.ok_or("no id")?;
+    let card = app.find(&format!(".qcard-pending[data-request-id='{question}']"), "").await?;
+    card.find(Locator::XPath(".//label[contains(., 'Hold')]")).await?.click().await?;
+    card.find(Locator::XPath(".//button[@type='submit']")).await?.click().await?;
+    notifications.wait_for_close(id).await?;
+    app.find("li, p, div", "Deploying: Hold (answered).").await?;
+    // The notification is gone, so a button pressed on it a moment too late is not heard:
+    // the answer that won stays.
+    app.bus()?.invoke_action(id, "answer:0")?;
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    let card = app.find(&format!(".qcard-resolved[data-request-id='{question}']"), "Hold").await?;
+    let text = card.text().await?;
+    assert!(text.contains("via the window") && !text.contains("Ship it"), "{text}");
+    assert!(!app.text().await?.contains("Deploying: Ship it"), "the session did not run again");
+    app.quit().await
+}
+
+#[tokio::test]
+async fn clicking_the_notification_opens_the_window_at_the_question() -> Result<(), Failure> {
+    let (_home, app, notifications) = launch().await?;
+    let (notified, question) = ask(&app, &notifications).await?;
+    app.click("button", "New chat").await?;
+    app.wait_for_place("#/new").await?;
+    app.bus()?.invoke_action(notified.id.ok_or("no id")?, "default")?;
+    app.wait_for_place(&format!("#/question/{question}")).await?;
+    app.find(&format!(".qcard-highlighted[data-request-id='{question}']"), QUESTION).await?;
+    // Opening is not answering.
+    app.find(&format!(".qcard-pending[data-request-id='{question}']"), "").await?;
+    app.quit().await
+}

@@ -1,0 +1,106 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { openApp, startHarness, until } from "./harness.mjs";
+
+let harness;
+before(async () => {
+  harness = await startHarness();
+});
+after(async () => {
+  await harness?.close();
+});
+
+test("a new chat streams the agent's text, asks in place, and resumes after the answer", async () => {
+  const { page, problems } = await openApp(harness);
+  await page.getByRole("button", { name: "New chat" }).click();
+  assert.equal(await page.getByRole("combobox", { name: "Agent" }).inputValue(), "assistant", "the default agent is preselected");
+  await page.getByRole("combobox", { name: "Agent" }).selectOption("demo");
+  await page.getByRole("textbox", { name: "First message" }).fill("Write a reply to the landlord");
+  await page.keyboard.press("Enter");
+  await page.getByRole("heading", { name: "Write a reply to the landlord" }).waitFor();
+  const starts = await page.evaluate(() => window.__beckonMock.backend.calls.filter((call) => call.cmd === "start_session").map((call) => call.args));
+  assert.deepEqual(starts, [{ agent: "demo", message: "Write a reply to the landlord" }]);
+
+  const card = page.getByRole("article", { name: /demo asks/ });
+  await card.waitFor();
+  assert.ok(await card.locator("form").evaluate((form) => form === document.activeElement), "the new card takes focus");
+  await page.getByText("The agent is waiting for your answer.").waitFor();
+  await page.keyboard.press("2");
+  await page.keyboard.press("Enter");
+  await card.getByText("Resumed").waitFor();
+  await page.getByText("Thanks — that settles it. Carrying on with your answer.").waitFor();
+  await page.getByRole("textbox", { name: "Message" }).waitFor();
+  assert.deepEqual(problems, { errors: [], external: [] });
+  await page.close();
+});
+
+test("a navigate request to a question opens its session at the card; a problem shows a banner", async () => {
+  const { page } = await openApp(harness);
+  const requestId = await page.getByRole("article", { name: /research › summariser asks/ }).getAttribute("data-request-id");
+  await page.getByRole("button", { name: "Settings" }).click();
+  await page.evaluate((id) => window.__beckonMock.navigate({ to: "question", id }), requestId);
+  await page.getByRole("heading", { name: "Summarise 14 sources on vector search" }).waitFor();
+  await until(page, (id) => document.activeElement?.closest("article")?.getAttribute("data-request-id") === id, "focus on the card", requestId);
+
+  await page.evaluate(() => window.__beckonMock.navigate({ to: "problem", message: "beckon://question/xyz is not a question id." }));
+  const banner = page.getByRole("alert").filter({ hasText: "is not a question id" });
+  await banner.waitFor();
+  assert.equal(await page.getByRole("heading", { name: "Summarise 14 sources on vector search" }).count(), 1, "the view stays");
+  await banner.getByRole("button", { name: "Dismiss" }).click();
+  assert.equal(await banner.count(), 0);
+  await page.close();
+});
+
+test("a reload comes back to the same place and draws the same pending questions", async () => {
+  const { page } = await openApp(harness);
+  await page.getByRole("button", { name: /Roll out v2.3/ }).click();
+  await page.getByRole("heading", { name: "Roll out v2.3 to staging" }).waitFor();
+  await page.reload();
+  await page.getByRole("heading", { name: "Roll out v2.3 to staging" }).waitFor();
+  await page.getByRole("article", { name: /deploy-bot asks/ }).waitFor();
+  assert.match(await page.getByRole("button", { name: /Inbox/ }).textContent(), /3/);
+  await page.close();
+});
+
+test("cancelling a waiting session cancels its question", async () => {
+  const { page } = await openApp(harness);
+  await page.getByRole("button", { name: /Triage GitHub issue/ }).click();
+  await page.getByRole("button", { name: "Cancel session" }).click();
+  await page.getByRole("button", { name: "Really cancel?" }).click();
+  await page.getByText("This session was cancelled.").waitFor();
+  await page.getByRole("article", { name: /triage asks/ }).getByText("Cancelled", { exact: true }).waitFor();
+  assert.match(await page.getByRole("button", { name: /Inbox/ }).textContent(), /2/);
+  await page.close();
+});
+
+test("settings save without ever showing a key", async () => {
+  const { page } = await openApp(harness);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const anthropic = page.getByRole("group", { name: "Anthropic" });
+  assert.equal(await anthropic.getByLabel("API key").inputValue(), "");
+  assert.equal(await anthropic.getByText("set", { exact: true }).count(), 1);
+  assert.equal(await page.getByRole("group", { name: "OpenAI-compatible" }).getByText("from environment").count(), 1);
+  await anthropic.getByLabel("Model").fill("claude-opus-4");
+  await page.getByLabel("Reminder after (minutes)").fill("0");
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
+  const [saved] = await page.evaluate(() => window.__beckonMock.backend.calls.filter((call) => call.cmd === "save_settings").map((call) => call.args.settings));
+  assert.deepEqual(saved.anthropic, { base_url: null, model: "claude-opus-4" }, "no api_key: the saved key is kept");
+  assert.equal(saved.reminder_minutes, 0);
+  await page.close();
+});
+
+test("a runtime that cannot start shows its message full-window", async () => {
+  const { page } = await openApp(harness, { query: "?unavailable" });
+  const fatal = page.getByRole("alert");
+  await fatal.getByRole("heading", { name: "Beckon could not start" }).waitFor();
+  assert.match(await fatal.textContent(), /written by a newer Beckon/);
+  await page.close();
+});
+
+test("a deep link that launched the app opens its question's session", async () => {
+  const { page } = await openApp(harness, { query: "?start=question:01933c5e-0002-7000-8000-000000000003" });
+  await page.getByRole("heading", { name: "Triage GitHub issue #4812" }).waitFor();
+  await until(page, () => document.activeElement?.closest("article")?.getAttribute("data-request-id") === "01933c5e-0002-7000-8000-000000000003", "focus on the linked card");
+  await page.close();
+});

@@ -1,0 +1,95 @@
+import { useCallback, useEffect, useState } from "react";
+import type { NavTarget } from "./bindings/NavTarget";
+import { FatalScreen } from "./components/common/FatalScreen";
+import { ProblemBanner } from "./components/common/ProblemBanner";
+import { Spinner } from "./components/common/Spinner";
+import { Toasts } from "./components/common/Toasts";
+import { InboxView } from "./components/inbox/InboxView";
+import { NewChatView } from "./components/newchat/NewChatView";
+import { SessionView } from "./components/session/SessionView";
+import { SettingsView } from "./components/settings/SettingsView";
+import { Sidebar } from "./components/sidebar/Sidebar";
+import { useBackend } from "./hooks/useBackend";
+import { useMetricsRefresh } from "./hooks/useMetricsRefresh";
+import { parseHash, routeToHash, type Route } from "./state/route";
+import { useAppState } from "./state/store";
+
+function useRoute(): [Route, (route: Route) => void] {
+  const [route, setRoute] = useState<Route>(() => parseHash(window.location.hash));
+  useEffect(() => {
+    const onHash = () => setRoute(parseHash(window.location.hash));
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
+  const go = useCallback((next: Route) => {
+    // The hash keeps the place across a reload; replaceState avoids a history entry per click.
+    window.history.replaceState(null, "", routeToHash(next));
+    setRoute(next);
+  }, []);
+  return [route, go];
+}
+
+/** The window: sidebar, the current view, and the banners over it. */
+export function App() {
+  const [route, navigate] = useRoute();
+  const [problem, setProblem] = useState<string | null>(null);
+  const onNavigateTo = useCallback(
+    (target: NavTarget) => {
+      if (target.to === "problem") setProblem(target.message);
+      else if (target.to === "inbox") navigate({ view: "inbox" });
+      else navigate({ view: target.to, id: target.id });
+    },
+    [navigate],
+  );
+  const { connection, retry } = useBackend(onNavigateTo);
+  useMetricsRefresh(connection.phase === "ready");
+  const state = useAppState();
+
+  if (connection.phase === "failed") return <FatalScreen error={connection.error} onRetry={retry} />;
+  if (connection.phase === "loading") {
+    return (
+      <main className="splash">
+        <Spinner label="Loading Beckon" />
+      </main>
+    );
+  }
+
+  const openSession = (id: string) => navigate({ view: "session", id });
+  const openQuestion = (id: string) => navigate({ view: "question", id });
+  let view;
+  switch (route.view) {
+    case "inbox":
+      view = <InboxView onOpenSession={openSession} />;
+      break;
+    case "new":
+      view = <NewChatView onStarted={openSession} />;
+      break;
+    case "settings":
+      view = <SettingsView />;
+      break;
+    case "session":
+      view = <SessionView key={route.id} sessionId={route.id} onOpenSession={openSession} onOpenQuestion={openQuestion} />;
+      break;
+    case "question": {
+      // In its session, scrolled to its card, when the window knows where it was asked.
+      const question = state.questions[route.id];
+      view = question ? (
+        <SessionView key={question.session_id} sessionId={question.session_id} focusQuestionId={route.id} onOpenSession={openSession} onOpenQuestion={openQuestion} />
+      ) : (
+        <InboxView onOpenSession={openSession} highlightId={route.id} />
+      );
+      break;
+    }
+  }
+
+  return (
+    <div className="app">
+      <Sidebar route={route.view === "question" && state.questions[route.id] ? { view: "session", id: state.questions[route.id]?.session_id ?? "" } : route} onNavigate={navigate} />
+      <main className="main">
+        {problem ? <ProblemBanner message={problem} onDismiss={() => setProblem(null)} /> : null}
+        {view}
+      </main>
+      <Toasts />
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { invoke } from "@tauri-apps/api/core";
+import type { Answer } from "../bindings/Answer";
+import type { AnswerReceipt } from "../bindings/AnswerReceipt";
+import type { Bootstrap } from "../bindings/Bootstrap";
+import type { Metrics } from "../bindings/Metrics";
+import type { PendingQuestion } from "../bindings/PendingQuestion";
+import type { RequestId } from "../bindings/RequestId";
+import type { SessionCursor } from "../bindings/SessionCursor";
+import type { SessionId } from "../bindings/SessionId";
+import type { SessionPage } from "../bindings/SessionPage";
+import type { SessionView } from "../bindings/SessionView";
+import type { SettingsInput } from "../bindings/SettingsInput";
+import type { SettingsView } from "../bindings/SettingsView";
+import { CommandError, toErrorBody } from "./errors";
+
+async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
+  try {
+    return await invoke<T>(command, args);
+  } catch (error) {
+    throw new CommandError(toErrorBody(error));
+  }
+}
+
+/** The window's commands, one typed function each. Argument keys are camelCase, as Tauri expects. */
+export const commands = {
+  bootstrap: () => call<Bootstrap>("bootstrap"),
+  listSessions: (after: SessionCursor | null, limit?: number) =>
+    call<SessionPage>("list_sessions", { after, limit }),
+  getSession: (sessionId: SessionId) => call<SessionView>("get_session", { sessionId }),
+  listPending: () => call<PendingQuestion[]>("list_pending"),
+  startSession: (agent: string, message: string) => call<SessionId>("start_session", { agent, message }),
+  sendMessage: (sessionId: SessionId, text: string) => call<null>("send_message", { sessionId, text }),
+  answer: (requestId: RequestId, answers: Answer[]) => call<AnswerReceipt>("answer", { requestId, answers }),
+  decline: (requestId: RequestId, reason?: string) => call<AnswerReceipt>("decline", { requestId, reason }),
+  cancel: (sessionId: SessionId, reason?: string) => call<null>("cancel", { sessionId, reason }),
+  metrics: () => call<Metrics>("metrics"),
+  getSettings: () => call<SettingsView>("get_settings"),
+  saveSettings: (settings: SettingsInput) => call<SettingsView>("save_settings", { settings }),
+};
+
+export type Commands = typeof commands;

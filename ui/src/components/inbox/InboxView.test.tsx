@@ -1,0 +1,85 @@
+import { act, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { NowProvider } from "../../hooks/now";
+import { StoreProvider } from "../../state/store";
+import { ToastProvider } from "../../state/toasts";
+import { choice, freeForm, MINUTE, NOW, pending } from "../../../test/builders";
+import { fakeApi, renderWithStore } from "../../../test/render";
+import { snapshot, stateFrom } from "../../../test/state";
+import { InboxView } from "./InboxView";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const three = snapshot({
+  pending: [
+    pending("q-new", NOW - 2 * MINUTE, { agent: "triage", origin: ["triage"], request: { questions: [freeForm("Severity?", { type: "integer" })] } }),
+    pending("q-old", NOW - 90 * MINUTE, { agent: "deploy-bot", origin: ["deploy-bot"], request: { questions: [choice("Deploy now?", ["Yes", "No"])] }, expires_at_ms: NOW + 30 * MINUTE }),
+    pending("q-mid", NOW - 20 * MINUTE, { agent: "summariser", origin: ["research", "summariser"], request: { questions: [choice("Which sources?", ["A", "B"], true)] } }),
+  ],
+});
+
+describe("the inbox view", () => {
+  it("shows every pending question oldest first with who asks and how long it has waited", () => {
+    renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(three) });
+    const cards = within(screen.getByRole("list", { name: "Pending questions" })).getAllByRole("article");
+    expect(cards.map((card) => card.getAttribute("data-request-id"))).toEqual(["q-old", "q-mid", "q-new"]);
+    expect(within(cards[0] as HTMLElement).getByText("deploy-bot asks")).toBeInTheDocument();
+    expect(within(cards[0] as HTMLElement).getByText("waiting 1 h 30 min")).toBeInTheDocument();
+    expect(within(cards[0] as HTMLElement).getByText("expires in 30 min")).toBeInTheDocument();
+    expect(within(cards[1] as HTMLElement).getByText("research › summariser asks")).toBeInTheDocument();
+    expect(within(cards[2] as HTMLElement).getByText("waiting 2 min")).toBeInTheDocument();
+    expect(screen.getByText("3 questions are waiting")).toBeInTheDocument();
+  });
+
+  it("gives focus to the oldest pending card", () => {
+    renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(three) });
+    expect(screen.getByRole("form", { name: "Answer: Deploy now?" })).toHaveFocus();
+  });
+
+  it("updates the waiting label as time passes", () => {
+    vi.useFakeTimers({ now: NOW, toFake: ["Date", "setInterval", "clearInterval", "setTimeout", "clearTimeout"] });
+    render(
+      <ToastProvider>
+        <StoreProvider api={fakeApi()} initial={stateFrom(snapshot({ pending: [pending("q", NOW - 3 * MINUTE)] }))}>
+          <NowProvider intervalMs={15_000}>
+            <InboxView onOpenSession={() => undefined} />
+          </NowProvider>
+        </StoreProvider>
+      </ToastProvider>,
+    );
+    expect(screen.getByText("waiting 3 min")).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(2 * MINUTE);
+    });
+    expect(screen.getByText("waiting 5 min")).toBeInTheDocument();
+  });
+
+  it("links each question to its session", async () => {
+    const onOpenSession = vi.fn();
+    renderWithStore(<InboxView onOpenSession={onOpenSession} />, { state: stateFrom(three) });
+    const card = screen.getByRole("article", { name: /research › summariser asks/ });
+    await userEvent.click(within(card).getByRole("button", { name: /Open session/ }));
+    expect(onOpenSession).toHaveBeenCalledWith("s-q-mid");
+  });
+
+  it("says when nothing is waiting", () => {
+    renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(snapshot()) });
+    expect(screen.getByText("All caught up")).toBeInTheDocument();
+  });
+
+  it("keeps an answered card, read-only with the winning answer, when another front end won the race", async () => {
+    const winner = { id: "q-old", session_id: "s-q-old", status: "answered" as const, outcome: { outcome: "answered" as const, answers: [{ selected: ["No"] }] }, answered_via: "notification" as const, resolved_at_ms: NOW };
+    const answer = vi.fn(() => Promise.reject({ kind: "already_resolved", message: "already answered", winner }));
+    renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(three), api: fakeApi({ answer }) });
+    const card = screen.getByRole("article", { name: /deploy-bot asks/ });
+    await userEvent.click(within(card).getByRole("radio", { name: /Yes/ }));
+    await userEvent.click(within(card).getByRole("button", { name: "Submit" }));
+    expect(await within(card).findByText(/answered elsewhere first/)).toBeInTheDocument();
+    expect(within(card).getByRole("list", { name: "Chosen" })).toHaveTextContent("No");
+    expect(within(card).getByText("via a notification")).toBeInTheDocument();
+    expect(within(card).queryByRole("radio")).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,54 @@
+import { useEffect, useRef } from "react";
+import type { RequestId } from "../../bindings/RequestId";
+import type { SessionId } from "../../bindings/SessionId";
+import { useQuestionFocus } from "../../hooks/useQuestionFocus";
+import { inboxQuestions } from "../../state/selectors";
+import { useAppState, useBackendHandles } from "../../state/store";
+import { Icon } from "../common/Icon";
+import { ConnectedQuestionCard } from "../question/ConnectedQuestionCard";
+
+/** Every pending question across sessions, oldest first, each answerable in place. */
+export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: SessionId) => void; highlightId?: RequestId }) {
+  const state = useAppState();
+  const { dispatch } = useBackendHandles();
+  const listRef = useRef<HTMLDivElement | null>(null);
+  const questions = inboxQuestions(state);
+  const waiting = questions.filter((question) => question.status === "pending");
+  useQuestionFocus(listRef, waiting[0]?.id ?? null, highlightId ?? null);
+  // Answered cards stay on screen, read-only, until the inbox is left.
+  useEffect(() => () => dispatch({ type: "inbox_left" }), [dispatch]);
+
+  return (
+    <section className="view inbox-view" aria-labelledby="inbox-title">
+      <header className="view-head">
+        <div>
+          <h1 id="inbox-title">Inbox</h1>
+          <p className="view-sub">
+            {waiting.length === 0 ? "Nothing is waiting for you" : waiting.length === 1 ? "1 question is waiting" : `${waiting.length} questions are waiting`}
+          </p>
+        </div>
+      </header>
+      <div className="view-body" ref={listRef}>
+        {questions.length === 0 ? (
+          <div className="empty">
+            <Icon name="inbox" size={40} />
+            <p className="empty-title">All caught up</p>
+            <p className="muted">When an agent needs a decision, its question shows up here.</p>
+          </div>
+        ) : (
+          <ol className="inbox-list" aria-label="Pending questions">
+            {questions.map((question) => (
+              <li key={question.id}>
+                <ConnectedQuestionCard
+                  question={question}
+                  highlighted={question.id === highlightId}
+                  onOpenSession={() => onOpenSession(question.session_id)}
+                />
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+import type { QuestionInfo } from "../../state/types";
+import { isResumed } from "../../state/selectors";
+import { useActions, useAppState } from "../../state/store";
+import { QuestionCard } from "./QuestionCard";
+
+/** A question card wired to the backend. */
+export function ConnectedQuestionCard({
+  question,
+  onOpenSession,
+  highlighted,
+}: {
+  question: QuestionInfo;
+  onOpenSession?: () => void;
+  highlighted?: boolean;
+}) {
+  const state = useAppState();
+  const actions = useActions();
+  return (
+    <QuestionCard
+      question={question}
+      resumed={isResumed(state, question)}
+      onAnswer={(answers) => actions.answer(question.id, answers)}
+      onDecline={() => actions.decline(question.id)}
+      onOpenSession={onOpenSession}
+      highlighted={highlighted}
+    />
+  );
+}

@@ -1,0 +1,54 @@
+import type { SessionSummary } from "../../bindings/SessionSummary";
+import { useActions } from "../../state/store";
+import { Icon } from "../common/Icon";
+import { Spinner } from "../common/Spinner";
+import { MessageBox } from "./MessageBox";
+
+/**
+ * The bottom of a session: a box to continue a finished session, or a line saying why one
+ * cannot write now — with a way to the question the session waits on.
+ */
+export function Composer({ session, onShowQuestion }: { session: SessionSummary; onShowQuestion: (() => void) | null }) {
+  const { sendMessage } = useActions();
+  switch (session.status) {
+    case "completed":
+    case "failed":
+      return (
+        <div className="composer">
+          <MessageBox
+            label="Message"
+            placeholder={session.status === "failed" ? "Try again or say what to do next…" : "Reply to continue the conversation…"}
+            sendLabel="Send"
+            onSend={(text) => sendMessage(session.id, text)}
+          />
+        </div>
+      );
+    case "waiting_for_input":
+      return (
+        <div className="composer composer-note composer-waiting" role="status">
+          <span className="dot" aria-hidden="true" />
+          <span>The agent is waiting for your answer.</span>
+          {onShowQuestion ? (
+            <button type="button" className="button button-small" onClick={onShowQuestion}>
+              Go to the question
+              <Icon name="arrowRight" size={13} />
+            </button>
+          ) : null}
+        </div>
+      );
+    case "running":
+      return (
+        <div className="composer composer-note" role="status">
+          <Spinner />
+          <span>The agent is working. You can write once it finishes.</span>
+        </div>
+      );
+    case "cancelled":
+      return (
+        <div className="composer composer-note" role="status">
+          <Icon name="x" size={14} />
+          <span>This session was cancelled.</span>
+        </div>
+      );
+  }
+}

@@ -1,0 +1,66 @@
+import type { RequestId } from "../../bindings/RequestId";
+import type { TimelineEntry } from "../../bindings/TimelineEntry";
+import { buildRows } from "../../state/rows";
+import { useAppState } from "../../state/store";
+import { ConnectedQuestionCard } from "../question/ConnectedQuestionCard";
+import { MessageRow } from "./MessageRow";
+import { ToolCallRow } from "./ToolCallRow";
+
+/**
+ * A session's committed timeline, then — in its own slot after it — any assistant text still
+ * streaming, so the committed rows (question cards included) never move while text arrives.
+ */
+export function Timeline({
+  entries,
+  draft,
+  running,
+  highlightId,
+}: {
+  entries: readonly TimelineEntry[];
+  draft: string | undefined;
+  running: boolean;
+  highlightId: RequestId | null;
+}) {
+  const { questions } = useAppState();
+  const rows = buildRows(entries);
+  return (
+    <div className="timeline">
+      <ol className="timeline-rows" aria-label="Conversation">
+        {rows.map((row) => {
+          switch (row.kind) {
+            case "user":
+            case "assistant":
+              return (
+                <li key={row.key}>
+                  <MessageRow role={row.kind} text={row.text} atMs={row.atMs} />
+                </li>
+              );
+            case "tool":
+              return (
+                <li key={row.key}>
+                  <ToolCallRow name={row.name} input={row.input} result={row.result} running={running} />
+                </li>
+              );
+            case "orphan_result":
+              return (
+                <li key={row.key}>
+                  <ToolCallRow name="result" input={null} result={{ content: row.content, isError: row.isError }} running={false} />
+                </li>
+              );
+            case "question": {
+              const question = questions[row.requestId];
+              return question ? (
+                <li key={row.key}>
+                  <ConnectedQuestionCard question={question} highlighted={row.requestId === highlightId} />
+                </li>
+              ) : null;
+            }
+          }
+        })}
+      </ol>
+      <div className="draft-slot">
+        {draft ? <MessageRow role="assistant" text={draft} streaming /> : null}
+      </div>
+    </div>
+  );
+}

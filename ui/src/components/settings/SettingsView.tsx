@@ -1,0 +1,201 @@
+import { useId, useState } from "react";
+import type { ProviderKind } from "../../bindings/ProviderKind";
+import type { SettingsView as Settings } from "../../bindings/SettingsView";
+import { useActions, useAppState } from "../../state/store";
+import { Icon } from "../common/Icon";
+import { Spinner } from "../common/Spinner";
+import { ProviderFields } from "./ProviderFields";
+import { draftFrom, toSettingsInput, type SettingsDraft } from "./settingsDraft";
+
+const PROVIDERS: { value: ProviderKind | ""; label: string }[] = [
+  { value: "", label: "Beckon's default" },
+  { value: "anthropic", label: "Anthropic" },
+  { value: "openai", label: "OpenAI-compatible" },
+  { value: "scripted", label: "Offline demo (scripted)" },
+];
+
+function SettingsForm({ settings }: { settings: Settings }) {
+  const { agents, agentProblems, dataDir, gateway } = useAppState();
+  const { saveSettings } = useActions();
+  const [draft, setDraft] = useState<SettingsDraft>(() => draftFrom(settings));
+  const [status, setStatus] = useState<{ kind: "idle" | "saving" | "saved" } | { kind: "error"; message: string }>({ kind: "idle" });
+  const id = useId();
+  const change = (next: Partial<SettingsDraft>) => {
+    setDraft((current) => ({ ...current, ...next }));
+    setStatus({ kind: "idle" });
+  };
+
+  const save = async () => {
+    const built = toSettingsInput(draft);
+    if ("problem" in built) {
+      setStatus({ kind: "error", message: built.problem });
+      return;
+    }
+    setStatus({ kind: "saving" });
+    const result = await saveSettings(built.input);
+    if (result.ok) {
+      setDraft(draftFrom(result.settings));
+      setStatus({ kind: "saved" });
+    } else {
+      setStatus({ kind: "error", message: result.error.message });
+    }
+  };
+
+  return (
+    <form
+      className="settings-form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      {settings.problem ? (
+        <div className="notice" role="alert">
+          <Icon name="alert" size={15} />
+          <p>{settings.problem}</p>
+        </div>
+      ) : null}
+      <ProviderFields title="Anthropic" view={settings.anthropic} draft={draft.anthropic} onChange={(anthropic) => change({ anthropic })} />
+      <ProviderFields title="OpenAI-compatible" view={settings.openai} draft={draft.openai} onChange={(openai) => change({ openai })} />
+      <fieldset className="settings-group">
+        <legend>Agents</legend>
+        <div className="settings-row">
+          <label htmlFor={`${id}-agent`}>Default agent</label>
+          <select id={`${id}-agent`} className="select" value={draft.defaultAgent} onChange={(event) => change({ defaultAgent: event.target.value })}>
+            <option value="">Beckon's default</option>
+            {agents.map((agent) => (
+              <option key={agent.name} value={agent.name}>
+                {agent.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="settings-row">
+          <label htmlFor={`${id}-provider`}>Default provider</label>
+          <select
+            id={`${id}-provider`}
+            className="select"
+            value={draft.defaultProvider}
+            onChange={(event) => change({ defaultProvider: event.target.value as ProviderKind | "" })}
+          >
+            {PROVIDERS.map((provider) => (
+              <option key={provider.value} value={provider.value}>
+                {provider.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {agentProblems.map((problem) => (
+          <p key={problem.file} className="field-error">
+            <code>{problem.file}</code>: {problem.message}
+          </p>
+        ))}
+      </fieldset>
+      <fieldset className="settings-group">
+        <legend>Notifications and data</legend>
+        <div className="settings-row">
+          <label htmlFor={`${id}-dnd`}>Do not disturb</label>
+          <div className="toggle">
+            <input
+              id={`${id}-dnd`}
+              type="checkbox"
+              role="switch"
+              checked={draft.doNotDisturb}
+              onChange={(event) => change({ doNotDisturb: event.target.checked })}
+            />
+            <span className="toggle-track" aria-hidden="true">
+              <span className="toggle-thumb" />
+            </span>
+            <span className="toggle-text" aria-hidden="true">
+              {draft.doNotDisturb ? "On — the tray still counts" : "Off"}
+            </span>
+          </div>
+        </div>
+        <div className="settings-row">
+          <label htmlFor={`${id}-reminder`}>Reminder after (minutes)</label>
+          <div className="settings-control">
+            <input
+              id={`${id}-reminder`}
+              className="input input-number"
+              type="number"
+              min={0}
+              step={1}
+              value={draft.reminderMinutes}
+              aria-describedby={`${id}-reminder-hint`}
+              onChange={(event) => change({ reminderMinutes: event.target.value })}
+            />
+            <p className="qhint" id={`${id}-reminder-hint`}>
+              0 turns reminders off.
+            </p>
+          </div>
+        </div>
+        <div className="settings-row">
+          <label htmlFor={`${id}-retention`}>Keep finished sessions (days)</label>
+          <div className="settings-control">
+            <input
+              id={`${id}-retention`}
+              className="input input-number"
+              type="number"
+              min={1}
+              step={1}
+              placeholder="Forever"
+              value={draft.retentionDays}
+              aria-describedby={`${id}-retention-hint`}
+              onChange={(event) => change({ retentionDays: event.target.value })}
+            />
+            <p className="qhint" id={`${id}-retention-hint`}>
+              Empty keeps everything.
+            </p>
+          </div>
+        </div>
+      </fieldset>
+      <p className="settings-paths muted">
+        Settings file: <code>{settings.file}</code>
+        <br />
+        Data folder: <code>{dataDir}</code>
+        <br />
+        {gateway.url ? (
+          <>
+            Gateway for external agents: <code>{gateway.url}</code>
+          </>
+        ) : (
+          <>The gateway for external agents is not running{gateway.problem ? `: ${gateway.problem}` : "."}</>
+        )}
+      </p>
+      <div className="settings-actions">
+        {status.kind === "error" ? (
+          <p className="field-error" role="alert">
+            {status.message}
+          </p>
+        ) : null}
+        {status.kind === "saved" ? (
+          <p className="saved-note" role="status">
+            <Icon name="check" size={14} />
+            Saved
+          </p>
+        ) : null}
+        <button type="submit" className="button button-primary" disabled={status.kind === "saving"}>
+          {status.kind === "saving" ? <Spinner /> : null}
+          Save
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The settings screen. */
+export function SettingsView() {
+  const { settings } = useAppState();
+  return (
+    <section className="view settings-view" aria-labelledby="settings-title">
+      <header className="view-head">
+        <div>
+          <h1 id="settings-title">Settings</h1>
+          <p className="view-sub">Keys are stored on this computer and never shown again.</p>
+        </div>
+      </header>
+      <div className="view-body">{settings ? <SettingsForm settings={settings} /> : <Spinner label="Loading settings" />}</div>
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+import type { Metrics } from "../../bindings/Metrics";
+import { formatDuration } from "../../format/duration";
+import { percent } from "../../format/labels";
+import { useNow } from "../../hooks/now";
+import { pendingQuestions } from "../../state/selectors";
+import { useAppState } from "../../state/store";
+
+function total(metrics: Metrics, key: "declined" | "expired"): number {
+  return metrics.agents.reduce((sum, agent) => sum + agent[key], 0);
+}
+
+function Figure({ label, value, detail }: { label: string; value: string; detail?: string }) {
+  return (
+    <div className="figure">
+      <dt>{label}</dt>
+      <dd>
+        {value}
+        {detail ? <span className="figure-detail"> {detail}</span> : null}
+      </dd>
+    </div>
+  );
+}
+
+/**
+ * Answering figures at a glance. "Pending" and "Longest wait" come from the live inbox so they
+ * move with it; the rest are the backend's figures, refreshed after questions change.
+ */
+export function MetricsPanel() {
+  const state = useAppState();
+  const now = useNow();
+  const { metrics } = state;
+  const pending = pendingQuestions(state);
+  const oldest = pending[0]?.created_at_ms ?? null;
+  const longest = oldest !== null ? now - oldest : metrics?.longest_wait_ms ?? null;
+  const median = metrics?.answer_latency.p50_ms ?? null;
+  return (
+    <section className="metrics" aria-labelledby="metrics-title">
+      <h2 className="sidebar-heading" id="metrics-title">
+        Answering
+      </h2>
+      <dl className="figures">
+        <Figure label="Pending now" value={String(pending.length)} />
+        <Figure label="Median answer" value={median !== null ? formatDuration(median) : "—"} />
+        <Figure label="Longest wait" value={longest !== null ? formatDuration(longest) : "—"} />
+        <Figure
+          label="Declined"
+          value={metrics ? percent(metrics.decline_rate) : "—"}
+          detail={metrics ? `(${total(metrics, "declined")})` : undefined}
+        />
+        <Figure
+          label="Expired"
+          value={metrics ? percent(metrics.expire_rate) : "—"}
+          detail={metrics ? `(${total(metrics, "expired")})` : undefined}
+        />
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { ErrorBody } from "../bindings/ErrorBody";
+import type { NavTarget } from "../bindings/NavTarget";
+import { errorBodyOf } from "../api/errors";
+import { onNavigate, subscribe } from "../api/events";
+import { useBackendHandles } from "../state/store";
+
+export type Connection = { phase: "loading" } | { phase: "ready" } | { phase: "failed"; error: ErrorBody };
+
+/**
+ * Connects the window: loads the snapshot, then follows events after its seq, and passes
+ * `navigate` requests on. Re-running (`retry`) loads a fresh snapshot; the reducer ignores
+ * whatever it had already seen.
+ */
+export function useBackend(onNavigateTo: (target: NavTarget) => void): { connection: Connection; retry: () => void } {
+  const { dispatch, api } = useBackendHandles();
+  const [connection, setConnection] = useState<Connection>({ phase: "loading" });
+  const [attempt, setAttempt] = useState(0);
+  // The latest handler, so a new one does not reconnect the window.
+  const navigateTo = useRef(onNavigateTo);
+  useEffect(() => {
+    navigateTo.current = onNavigateTo;
+  }, [onNavigateTo]);
+
+  useEffect(() => {
+    let live = true;
+    let stop: (() => void) | null = null;
+    void (async () => {
+      try {
+        const snapshot = await api.bootstrap();
+        if (!live) return;
+        dispatch({ type: "bootstrap", data: snapshot });
+        const unsubscribe = await subscribe(snapshot.last_seq, (event) => {
+          if (event.type === "live") dispatch({ type: "live", event: event.event });
+          else dispatch({ type: "text_delta", sessionId: event.session_id, text: event.text });
+        });
+        if (live) {
+          stop = unsubscribe;
+          setConnection({ phase: "ready" });
+          // A link that launched the app is where the window opens.
+          if (snapshot.navigate) navigateTo.current(snapshot.navigate);
+        } else {
+          unsubscribe();
+        }
+      } catch (error) {
+        if (live) setConnection({ phase: "failed", error: errorBodyOf(error) });
+      }
+    })();
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, [api, dispatch, attempt]);
+
+  useEffect(() => {
+    let unlisten: (() => void) | null = null;
+    let live = true;
+    onNavigate(onNavigateTo)
+      .then((stop) => {
+        if (live) unlisten = stop;
+        else stop();
+      })
+      .catch(() => {
+        // Without the event bridge the window still works; it just cannot be steered from outside.
+      });
+    return () => {
+      live = false;
+      unlisten?.();
+    };
+  }, [onNavigateTo]);
+
+  const retry = useCallback(() => {
+    setConnection({ phase: "loading" });
+    setAttempt((count) => count + 1);
+  }, []);
+  return { connection, retry };
+}

@@ -1,0 +1,412 @@
+import type { Channel } from "@tauri-apps/api/core";
+import type { Answer } from "../bindings/Answer";
+import type { AnswerReceipt } from "../bindings/AnswerReceipt";
+import type { AnsweredVia } from "../bindings/AnsweredVia";
+import type { Bootstrap } from "../bindings/Bootstrap";
+import type { ErrorBody } from "../bindings/ErrorBody";
+import type { LiveEvent } from "../bindings/LiveEvent";
+import type { Message } from "../bindings/Message";
+import type { Metrics } from "../bindings/Metrics";
+import type { NavTarget } from "../bindings/NavTarget";
+import type { Outcome } from "../bindings/Outcome";
+import type { PendingQuestion } from "../bindings/PendingQuestion";
+import type { QuestionRecord } from "../bindings/QuestionRecord";
+import type { QuestionRequest } from "../bindings/QuestionRequest";
+import type { ResolvedQuestion } from "../bindings/ResolvedQuestion";
+import type { SessionRecord } from "../bindings/SessionRecord";
+import type { SessionStatus } from "../bindings/SessionStatus";
+import type { SessionSummary } from "../bindings/SessionSummary";
+import type { SessionView } from "../bindings/SessionView";
+import type { SettingsInput } from "../bindings/SettingsInput";
+import type { SettingsView } from "../bindings/SettingsView";
+import type { TimelineEntry } from "../bindings/TimelineEntry";
+import type { UiEvent } from "../bindings/UiEvent";
+import { buildFixture, fixtureId, type Fixture } from "./fixtures";
+import { validateAnswers } from "./validate";
+
+type Args = Record<string, unknown>;
+
+/** A command failure the mock rejects with (the same shape the Rust side sends). */
+class Failure {
+  constructor(readonly body: ErrorBody) {}
+}
+
+function fail(kind: string, message: string, extra: Partial<ErrorBody> = {}): never {
+  throw new Failure({ kind, message, ...extra });
+}
+
+const DEMO_QUESTION: QuestionRequest = {
+  questions: [
+    {
+      question: "Which tone should the reply take?",
+      header: "Tone",
+      multiSelect: false,
+      options: [
+        { label: "Friendly", description: "Warm and informal" },
+        { label: "Formal", description: "Precise and neutral" },
+        { label: "Brief", description: "Two sentences at most" },
+      ],
+    },
+  ],
+};
+
+/**
+ * An in-memory stand-in for the Rust runtime: the same commands, errors and event stream,
+ * with scripted agents that stream text, ask questions and resume when answered.
+ */
+export class MockBackend {
+  readonly calls: { cmd: string; args: unknown }[] = [];
+  /** When true, `answer` and `decline` wait for `releaseHeld()` before doing anything. */
+  holdAnswers = false;
+  /** When set, `bootstrap` fails with it (to show the full-window error). */
+  bootstrapError: ErrorBody | null = null;
+  /** Where the window should open (as a deep link at cold start would ask). */
+  startAt: NavTarget | null = null;
+  private held: (() => void)[] = [];
+  private seq = 100;
+  private log: LiveEvent[] = [];
+  private channel: Channel<UiEvent> | null = null;
+  private sessions = new Map<string, SessionRecord>();
+  private timelines = new Map<string, TimelineEntry[]>();
+  private questions = new Map<string, QuestionRecord>();
+  private settings: SettingsView;
+  private readonly fixture: Fixture;
+  private nextId = 1;
+
+  constructor(now = Date.now()) {
+    this.fixture = buildFixture(now);
+    for (const session of this.fixture.sessions) this.sessions.set(session.id, session);
+    for (const [id, entries] of Object.entries(this.fixture.timelines)) this.timelines.set(id, entries);
+    for (const question of this.fixture.questions) this.questions.set(question.id, question);
+    this.settings = this.fixture.settings;
+  }
+
+  async handle(cmd: string, args: Args): Promise<unknown> {
+    this.calls.push({ cmd, args: JSON.parse(JSON.stringify({ ...args, onEvent: undefined })) as unknown });
+    try {
+      return await this.dispatch(cmd, args);
+    } catch (error) {
+      if (error instanceof Failure) throw error.body;
+      throw { kind: "internal", message: String(error) } satisfies ErrorBody;
+    }
+  }
+
+  private async dispatch(cmd: string, args: Args): Promise<unknown> {
+    switch (cmd) {
+      case "bootstrap":
+        return this.bootstrap();
+      case "subscribe":
+        return this.subscribe(Number(args.afterSeq), args.onEvent as Channel<UiEvent>);
+      case "list_sessions":
+        return { sessions: this.topLevel(), next: null };
+      case "get_session":
+        return this.sessionView(String(args.sessionId));
+      case "list_pending":
+        return this.pending();
+      case "start_session":
+        return this.startSession(String(args.agent), String(args.message));
+      case "send_message":
+        return this.sendMessage(String(args.sessionId), String(args.text));
+      case "answer":
+        return this.hold(() => this.resolveFromWindow(String(args.requestId), { outcome: "answered", answers: args.answers as Answer[] }));
+      case "decline":
+        return this.hold(() => this.resolveFromWindow(String(args.requestId), { outcome: "declined", reason: (args.reason as string | undefined) ?? null }));
+      case "cancel":
+        return this.cancel(String(args.sessionId));
+      case "metrics":
+        return this.metrics();
+      case "get_settings":
+        return this.settings;
+      case "save_settings":
+        return this.saveSettings(args.settings as SettingsInput);
+      default:
+        return fail("not_found", `unknown command ${cmd}`);
+    }
+  }
+
+  // ---- reading ----
+
+  private bootstrap(): Bootstrap {
+    if (this.bootstrapError) throw new Failure(this.bootstrapError);
+    return {
+      last_seq: this.seq,
+      pending: this.pending(),
+      sessions: { sessions: this.topLevel(), next: null },
+      agents: this.fixture.agents,
+      agent_problems: [{ file: "agents/broken.md", message: "line 3: unknown provider \"antropic\" (did you mean anthropic?)" }],
+      default_agent: this.settings.default_agent ?? "assistant",
+      metrics: this.metrics(),
+      settings: this.settings,
+      data_dir: "/home/you/.local/share/dev.beckon.desktop",
+      navigate: this.startAt,
+      gateway_url: "http://127.0.0.1:47321",
+      gateway_problem: null,
+    };
+  }
+
+  private topLevel(): SessionSummary[] {
+    return [...this.sessions.values()]
+      .filter((session) => session.parent === null)
+      .sort((a, b) => b.created_at_ms - a.created_at_ms)
+      .map(({ id, agent, origin, parent, title, status, created_at_ms, updated_at_ms }) => ({ id, agent, origin, parent, title, status, created_at_ms, updated_at_ms }));
+  }
+
+  private pending(): PendingQuestion[] {
+    return [...this.questions.values()]
+      .filter((question) => question.status === "pending")
+      .sort((a, b) => a.created_at_ms - b.created_at_ms)
+      .map((question) => ({
+        id: question.id,
+        session_id: question.session_id,
+        agent: question.agent,
+        origin: question.origin,
+        request: question.request,
+        created_at_ms: question.created_at_ms,
+        expires_at_ms: question.expires_at_ms,
+      }));
+  }
+
+  private sessionView(id: string): SessionView {
+    const session = this.sessions.get(id) ?? fail("not_found", `no session ${id}`);
+    const questions = [...this.questions.values()].filter((question) => question.session_id === id).sort((a, b) => a.created_at_ms - b.created_at_ms);
+    return { session, timeline: this.timelines.get(id) ?? [], pending: questions.find((question) => question.status === "pending") ?? null, questions };
+  }
+
+  private metrics(): Metrics {
+    const all = [...this.questions.values()];
+    const resolved = all.filter((question) => question.status !== "pending");
+    const share = (status: string) => (resolved.length === 0 ? 0 : resolved.filter((question) => question.status === status).length / resolved.length);
+    const latencies = all
+      .filter((question) => question.status === "answered" && question.resolved_at_ms !== null)
+      .map((question) => (question.resolved_at_ms ?? 0) - question.created_at_ms)
+      .sort((a, b) => a - b);
+    const pick = (p: number) => (latencies.length === 0 ? null : latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)] ?? null);
+    const pendingNow = all.filter((question) => question.status === "pending");
+    const agents = [...new Set(all.map((question) => question.agent))].map((agent) => {
+      const mine = all.filter((question) => question.agent === agent);
+      const count = (status: string) => mine.filter((question) => question.status === status).length;
+      return { agent, asked: mine.length, pending: count("pending"), answered: count("answered"), declined: count("declined"), expired: count("expired"), cancelled: count("cancelled"), waiting_ms: 0 };
+    });
+    return {
+      pending: pendingNow.length,
+      longest_wait_ms: pendingNow.length === 0 ? null : Date.now() - Math.min(...pendingNow.map((question) => question.created_at_ms)),
+      resolved: resolved.length,
+      decline_rate: share("declined"),
+      expire_rate: share("expired"),
+      cancel_rate: share("cancelled"),
+      answer_latency: { count: latencies.length, p50_ms: pick(0.5) ?? 19 * 60_000, p90_ms: pick(0.9), p99_ms: pick(0.99) },
+      agents,
+    };
+  }
+
+  // ---- the event stream ----
+
+  private subscribe(afterSeq: number, channel: Channel<UiEvent>): null {
+    this.channel = channel;
+    const backlog = this.log.filter((event) => event.seq > afterSeq);
+    setTimeout(() => backlog.forEach((event) => this.send({ type: "live", event })), 0);
+    return null;
+  }
+
+  private send(event: UiEvent): void {
+    this.channel?.onmessage(event);
+  }
+
+  /** Commits an event: gives it the next seq, logs it and sends it. */
+  emit(event: DistributiveOmit<LiveEvent, "seq">): void {
+    this.seq += 1;
+    const live = { ...event, seq: this.seq } as LiveEvent;
+    this.log.push(live);
+    setTimeout(() => this.send({ type: "live", event: live }), 0);
+  }
+
+  /** Sends assistant text as it "streams". */
+  delta(sessionId: string, text: string): void {
+    setTimeout(() => this.send({ type: "text_delta", session_id: sessionId, text }), 0);
+  }
+
+  // ---- changing things ----
+
+  private id(kind: number): string {
+    return fixtureId(kind, 900 + this.nextId++);
+  }
+
+  private append(sessionId: string, message: Message): void {
+    const timeline = this.timelines.get(sessionId) ?? [];
+    const entry = { position: timeline.length + 1, message, at_ms: Date.now() };
+    this.timelines.set(sessionId, [...timeline, entry]);
+    this.emit({ kind: "message_appended", session_id: sessionId, entry });
+  }
+
+  private setStatus(sessionId: string, status: SessionStatus, reason: string | null = null): void {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    const at = Date.now();
+    this.sessions.set(sessionId, { ...session, status, updated_at_ms: at, state: status === "failed" ? { state: "failed", reason: reason ?? "" } : session.state });
+    this.emit({ kind: "session_status", session_id: sessionId, status, reason, at_ms: at });
+    if (session.parent && (status === "waiting_for_input" || status === "running")) this.setStatus(session.parent, status);
+  }
+
+  /** Adds a session (used by scripted agents and by tests). */
+  addSession(agent: string, title: string, parent: string | null = null): string {
+    const id = this.id(1);
+    const at = Date.now();
+    this.sessions.set(id, {
+      id, agent, origin: parent ? "subagent" : "chat", parent, external_key: null, title, status: "running", state: { state: "llm_requesting", attempt: 1 }, payload: null, created_at_ms: at, updated_at_ms: at,
+    });
+    this.timelines.set(id, []);
+    this.emit({ kind: "session_started", session_id: id, agent, origin: parent ? "subagent" : "chat", parent, title, status: "running", at_ms: at });
+    return id;
+  }
+
+  /** An agent asks: the question is stored, shown in the timeline and the inbox, the session waits. */
+  ask(sessionId: string, request: QuestionRequest, origin?: string[], expiresInMs: number | null = null): string {
+    const session = this.sessions.get(sessionId) ?? fail("not_found", "no session");
+    const id = this.id(2);
+    const toolUseId = `toolu_${id.slice(-6)}`;
+    const chain = origin ?? [session.agent];
+    const at = Date.now();
+    const record: QuestionRecord = {
+      id, session_id: sessionId, tool_use_id: toolUseId, agent: session.agent, origin: chain, request, status: "pending", outcome: null, answered_via: null, callback_url: null, created_at_ms: at, resolved_at_ms: null, expires_at_ms: expiresInMs === null ? null : at + expiresInMs, expiry_policy: null,
+    };
+    this.questions.set(id, record);
+    this.append(sessionId, { kind: "tool_use", id: toolUseId, name: "ask_user_question", input: request });
+    this.append(sessionId, { kind: "question", request_id: id, tool_use_id: toolUseId, origin: chain, request });
+    this.emit({ kind: "question_pending", question: { id, session_id: sessionId, agent: session.agent, origin: chain, request, created_at_ms: at, expires_at_ms: record.expires_at_ms } });
+    this.setStatus(sessionId, "waiting_for_input");
+    return id;
+  }
+
+  /** Streams assistant text in chunks, then commits it. */
+  say(sessionId: string, text: string, then?: () => void): void {
+    const words = text.split(/(?<=\s)/);
+    let index = 0;
+    const tick = () => {
+      if (index < words.length) {
+        this.delta(sessionId, words.slice(index, index + 3).join(""));
+        index += 3;
+        setTimeout(tick, 45);
+        return;
+      }
+      this.append(sessionId, { kind: "assistant", text });
+      then?.();
+    };
+    tick();
+  }
+
+  private hold<T>(run: () => T): Promise<T> {
+    if (!this.holdAnswers) return Promise.resolve().then(run);
+    return new Promise<T>((resolve, reject) => {
+      this.held.push(() => {
+        try {
+          resolve(run());
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+  }
+
+  /** Lets held answers through, in order. */
+  releaseHeld(): void {
+    const held = this.held;
+    this.held = [];
+    held.forEach((run) => run());
+  }
+
+  private resolveFromWindow(requestId: string, outcome: Outcome): AnswerReceipt {
+    const question = this.questions.get(requestId) ?? fail("not_found", "That question no longer exists.");
+    if (question.status !== "pending") {
+      const winner = this.resolution(question);
+      if (JSON.stringify(question.outcome) === JSON.stringify(outcome)) return { question: winner, repeat: true };
+      return fail("already_resolved", "This question was already resolved.", { winner });
+    }
+    if (outcome.outcome === "answered") {
+      const problems = validateAnswers(question.request, outcome.answers);
+      if (problems.length > 0) fail("invalid_answer", problems[0]?.message ?? "invalid answer", { field: problems[0]?.path, problems });
+    }
+    return { question: this.resolve(requestId, outcome, "window"), repeat: false };
+  }
+
+  private resolution(question: QuestionRecord): ResolvedQuestion {
+    return { id: question.id, session_id: question.session_id, status: question.status, outcome: question.outcome as Outcome, answered_via: question.answered_via, resolved_at_ms: question.resolved_at_ms ?? Date.now() };
+  }
+
+  /** Resolves a question as any front end would, then lets its agent carry on. */
+  resolve(requestId: string, outcome: Outcome, via: AnsweredVia | null): ResolvedQuestion {
+    const question = this.questions.get(requestId) ?? fail("not_found", "no question");
+    if (question.status !== "pending") return this.resolution(question);
+    const at = Date.now();
+    const resolved: QuestionRecord = { ...question, status: outcome.outcome, outcome, answered_via: via, resolved_at_ms: at };
+    this.questions.set(requestId, resolved);
+    this.append(question.session_id, { kind: "answer", request_id: requestId, outcome });
+    this.emit({ kind: "question_resolved", session_id: question.session_id, request_id: requestId, status: outcome.outcome, outcome, answered_via: via, at_ms: at });
+    if (outcome.outcome !== "cancelled") setTimeout(() => this.resume(resolved), 700);
+    return this.resolution(resolved);
+  }
+
+  private resume(question: QuestionRecord): void {
+    const session = this.sessions.get(question.session_id);
+    if (!session || session.status === "cancelled") return;
+    this.emit({ kind: "session_resumed", session_id: question.session_id, request_id: question.id });
+    this.append(question.session_id, { kind: "tool_result", tool_use_id: question.tool_use_id, content: JSON.stringify(question.outcome), is_error: false });
+    this.setStatus(question.session_id, "running");
+    const reply =
+      question.outcome?.outcome === "answered"
+        ? "Thanks — that settles it. Carrying on with your answer."
+        : "Understood, I'll continue without that and note the open point.";
+    this.say(question.session_id, reply, () => {
+      this.setStatus(question.session_id, "completed");
+      if (session.parent) this.setStatus(session.parent, "completed");
+    });
+  }
+
+  private startSession(agent: string, message: string): string {
+    if (!this.fixture.agents.some((info) => info.name === agent)) fail("invalid_input", `There is no agent named ${agent}.`, { field: "agent" });
+    const id = this.addSession(agent, message.length > 60 ? `${message.slice(0, 57)}…` : message);
+    this.append(id, { kind: "user", text: message });
+    setTimeout(() => this.say(id, "Happy to help. One thing first, so I get it right:", () => this.ask(id, DEMO_QUESTION)), 300);
+    return id;
+  }
+
+  private sendMessage(sessionId: string, text: string): null {
+    const session = this.sessions.get(sessionId) ?? fail("not_found", "no session");
+    if (session.status !== "completed" && session.status !== "failed") fail("wrong_state", "The session is busy; wait until it finishes.");
+    this.append(sessionId, { kind: "user", text });
+    this.setStatus(sessionId, "running");
+    setTimeout(() => this.say(sessionId, `Noted: "${text}". Done.`, () => this.setStatus(sessionId, "completed")), 300);
+    return null;
+  }
+
+  private cancel(sessionId: string): null {
+    const session = this.sessions.get(sessionId) ?? fail("not_found", "no session");
+    if (session.status !== "running" && session.status !== "waiting_for_input") fail("wrong_state", "Only a running or waiting session can be cancelled.");
+    for (const question of this.questions.values()) {
+      if (question.session_id === sessionId && question.status === "pending") this.resolve(question.id, { outcome: "cancelled", reason: "The session was cancelled." }, null);
+    }
+    this.setStatus(sessionId, "cancelled");
+    return null;
+  }
+
+  private saveSettings(input: SettingsInput): SettingsView {
+    const provider = (view: SettingsView["anthropic"], change: SettingsInput["anthropic"]) => ({
+      key_set: change.api_key === undefined ? view.key_set : change.api_key !== "" || view.key_from_env,
+      key_from_env: view.key_from_env,
+      base_url: change.base_url,
+      model: change.model,
+    });
+    this.settings = {
+      ...this.settings,
+      anthropic: provider(this.settings.anthropic, input.anthropic),
+      openai: provider(this.settings.openai, input.openai),
+      default_agent: input.default_agent,
+      default_provider: input.default_provider,
+      do_not_disturb: input.do_not_disturb,
+      reminder_minutes: input.reminder_minutes,
+      retention_days: input.retention_days,
+    };
+    return this.settings;
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

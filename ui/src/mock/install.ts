@@ -1,0 +1,30 @@
+import { mockIPC, mockWindows } from "@tauri-apps/api/mocks";
+import { emit } from "@tauri-apps/api/event";
+import type { NavTarget } from "../bindings/NavTarget";
+import { MockBackend } from "./backend";
+
+declare global {
+  interface Window {
+    /** The mock backend, for browser tests to drive and inspect. */
+    __beckonMock?: { backend: MockBackend; navigate: (target: NavTarget) => Promise<void> };
+  }
+}
+
+/**
+ * Stands the mock backend in for the Rust side before the app mounts. `?unavailable` in the
+ * address makes `bootstrap` fail as it does when the runtime cannot start; `?start=question:<id>`
+ * (or `session:<id>`, `problem:<text>`) plays a deep link that launched the app.
+ */
+export function installMockBackend(): void {
+  const backend = new MockBackend();
+  if (new URLSearchParams(window.location.search).has("unavailable")) {
+    backend.bootstrapError = { kind: "unavailable", message: "The database at /home/you/.local/share/dev.beckon.desktop/beckon.db was written by a newer Beckon (schema 7; this one knows 5). Update Beckon to open it." };
+  }
+  const start = new URLSearchParams(window.location.search).get("start");
+  const [to, id] = start?.split(":") ?? [];
+  if (to === "question" || to === "session") backend.startAt = { to, id: id ?? "" };
+  else if (to === "problem") backend.startAt = { to, message: id ?? "" };
+  mockWindows("main");
+  mockIPC((cmd, args) => backend.handle(cmd, (args ?? {}) as Record<string, unknown>), { shouldMockEvents: true });
+  window.__beckonMock = { backend, navigate: (target) => emit("navigate", target) };
+}

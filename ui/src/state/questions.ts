@@ -1,0 +1,32 @@
+import type { QuestionInfo } from "./types";
+
+/**
+ * Merges what a source says about a question into what is known. A resolution is final: a
+ * pending snapshot cannot undo it, and the first resolution seen wins (the backend allows only
+ * one). Fields missing on one side are filled from the other.
+ */
+export function mergeQuestion(known: QuestionInfo | undefined, incoming: QuestionInfo): QuestionInfo {
+  if (!known) return incoming;
+  const base = known.status !== "pending" || incoming.status === "pending" ? known : incoming;
+  const other = base === known ? incoming : known;
+  const otherResolved = other.status !== "pending";
+  return {
+    id: known.id,
+    session_id: known.session_id,
+    tool_use_id: known.tool_use_id ?? incoming.tool_use_id,
+    agent: known.agent || incoming.agent,
+    origin: known.origin.length > 0 ? known.origin : incoming.origin,
+    request: known.request.questions.length > 0 ? known.request : incoming.request,
+    status: base.status,
+    outcome: base.outcome ?? (otherResolved ? other.outcome : null),
+    answered_via: base.answered_via ?? (otherResolved ? other.answered_via : null),
+    resolved_at_ms: base.resolved_at_ms ?? (otherResolved ? other.resolved_at_ms : null),
+    created_at_ms: known.created_at_ms ?? incoming.created_at_ms,
+    expires_at_ms: known.expires_at_ms ?? incoming.expires_at_ms,
+  };
+}
+
+/** True when two records of a question would render the same (fields compared by identity). */
+export function sameQuestion(a: QuestionInfo, b: QuestionInfo): boolean {
+  return (Object.keys(a) as (keyof QuestionInfo)[]).every((key) => a[key] === b[key]);
+}

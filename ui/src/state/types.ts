@@ -1,0 +1,91 @@
+import type { AgentInfo } from "../bindings/AgentInfo";
+import type { AgentProblem } from "../bindings/AgentProblem";
+import type { AnsweredVia } from "../bindings/AnsweredVia";
+import type { Bootstrap } from "../bindings/Bootstrap";
+import type { ErrorBody } from "../bindings/ErrorBody";
+import type { LiveEvent } from "../bindings/LiveEvent";
+import type { Metrics } from "../bindings/Metrics";
+import type { Origin } from "../bindings/Origin";
+import type { Outcome } from "../bindings/Outcome";
+import type { QuestionRequest } from "../bindings/QuestionRequest";
+import type { QuestionStatus } from "../bindings/QuestionStatus";
+import type { RequestId } from "../bindings/RequestId";
+import type { ResolvedQuestion } from "../bindings/ResolvedQuestion";
+import type { SessionCursor } from "../bindings/SessionCursor";
+import type { SessionId } from "../bindings/SessionId";
+import type { SessionPage } from "../bindings/SessionPage";
+import type { SessionSummary } from "../bindings/SessionSummary";
+import type { SessionView } from "../bindings/SessionView";
+import type { SettingsView } from "../bindings/SettingsView";
+import type { TimelineEntry } from "../bindings/TimelineEntry";
+
+/**
+ * Everything the window knows about one question, merged from the pending list, session
+ * views, timeline entries and events. Fields a source does not carry stay null until another
+ * source fills them.
+ */
+export interface QuestionInfo {
+  id: RequestId;
+  session_id: SessionId;
+  tool_use_id: string | null;
+  agent: string;
+  origin: Origin;
+  request: QuestionRequest;
+  status: QuestionStatus;
+  outcome: Outcome | null;
+  answered_via: AnsweredVia | null;
+  created_at_ms: number | null;
+  resolved_at_ms: number | null;
+  expires_at_ms: number | null;
+}
+
+/** The window's copy of the backend's state, kept current by events. */
+export interface AppState {
+  /** The seq of the last event applied; events at or below it are already reflected. */
+  lastSeq: number;
+  /** Every session the window has heard of (sub-agents included), by id. */
+  sessions: Record<SessionId, SessionSummary>;
+  /** Where the sidebar's next page of sessions starts. */
+  sessionsNext: SessionCursor | null;
+  /** Sessions deleted since start; a late snapshot must not bring them back. */
+  deleted: Record<SessionId, true>;
+  /** Why a failed session failed. */
+  failures: Record<SessionId, string>;
+  /** Committed timelines, ascending by position, one entry per position. */
+  timelines: Record<SessionId, TimelineEntry[]>;
+  /** Sessions whose full view has been fetched at least once. */
+  loaded: Record<SessionId, true>;
+  questions: Record<RequestId, QuestionInfo>;
+  /** The questions in the inbox (pending). */
+  pending: Record<RequestId, true>;
+  /** Questions whose session continued after them. */
+  resumed: Record<RequestId, true>;
+  /** Assistant text streaming in, per session, until its committed message arrives. */
+  drafts: Record<SessionId, string>;
+  /** Questions resolved while the inbox was open: they stay there, read-only, until it closes. */
+  recentlyResolved: RequestId[];
+  /** Bumped whenever a question is asked or resolved (metrics are refreshed after it). */
+  questionEpoch: number;
+  agents: AgentInfo[];
+  agentProblems: AgentProblem[];
+  defaultAgent: string;
+  metrics: Metrics | null;
+  settings: SettingsView | null;
+  dataDir: string;
+  /** The local gateway's address for external agents, or why it is not running. */
+  gateway: { url: string | null; problem: string | null };
+}
+
+/** What answering or skipping a question came to. */
+export type SubmitResult = { ok: true } | { ok: false; error: ErrorBody };
+
+export type Action =
+  | { type: "bootstrap"; data: Bootstrap }
+  | { type: "live"; event: LiveEvent }
+  | { type: "text_delta"; sessionId: SessionId; text: string }
+  | { type: "session_loaded"; view: SessionView }
+  | { type: "sessions_page"; page: SessionPage }
+  | { type: "resolved"; question: ResolvedQuestion }
+  | { type: "metrics"; metrics: Metrics }
+  | { type: "settings"; settings: SettingsView }
+  | { type: "inbox_left" };

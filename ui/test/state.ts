@@ -1,0 +1,41 @@
+import type { Bootstrap } from "../src/bindings/Bootstrap";
+import type { SessionView } from "../src/bindings/SessionView";
+import { initialState } from "../src/state/initial";
+import { reducer } from "../src/state/reducer";
+import type { AppState } from "../src/state/types";
+
+/** A bootstrap snapshot with sensible empty defaults. */
+export function snapshot(fields: Partial<Bootstrap> = {}): Bootstrap {
+  return {
+    last_seq: 10,
+    pending: [],
+    sessions: { sessions: [], next: null },
+    agents: [{ name: "assistant", description: "Helps", provider: null, questions: true, builtin: true }],
+    agent_problems: [],
+    default_agent: "assistant",
+    metrics: { pending: 0, longest_wait_ms: null, resolved: 4, decline_rate: 0.25, expire_rate: 0.5, cancel_rate: 0, answer_latency: { count: 1, p50_ms: 240_000, p90_ms: null, p99_ms: null }, agents: [] },
+    settings: {
+      anthropic: { key_set: true, key_from_env: false, base_url: null, model: null },
+      openai: { key_set: false, key_from_env: true, base_url: null, model: null },
+      default_agent: null,
+      default_provider: null,
+      do_not_disturb: false,
+      reminder_minutes: 0,
+      retention_days: null,
+      file: "/settings.toml",
+      problem: null,
+    },
+    data_dir: "/data",
+    navigate: null,
+    gateway_url: "http://127.0.0.1:4000",
+    gateway_problem: null,
+    ...fields,
+  };
+}
+
+/** The state after a bootstrap (and optionally some loaded sessions). */
+export function stateFrom(data: Bootstrap, ...views: SessionView[]): AppState {
+  let state = reducer(initialState, { type: "bootstrap", data });
+  for (const view of views) state = reducer(state, { type: "session_loaded", view });
+  return state;
+}
