@@ -6,6 +6,7 @@ mod app;
 mod bus;
 mod home;
 mod notifications;
+pub mod procs;
 mod transcript;
 mod tray;
 

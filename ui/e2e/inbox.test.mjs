@@ -42,3 +42,26 @@ test("the sidebar lists top-level sessions with their status and hides sub-agent
   for (const status of ["Running", "Waiting for input", "Completed", "Failed", "Cancelled"]) assert.ok(badges.includes(status), `a ${status} badge is shown`);
   await page.close();
 });
+
+test("a long inbox draws the oldest cards first and the rest as they scroll near, and a link reaches any of them", async () => {
+  const { page, problems } = await openApp(harness, { query: "?waiting=400" });
+  const list = page.getByRole("list", { name: "Pending questions" });
+  await list.getByRole("article").first().waitFor();
+  assert.equal(await list.locator(":scope > li").count(), 403, "every pending question has its place");
+  const drawn = await list.getByRole("article").count();
+  assert.ok(drawn >= 3 && drawn < 60, `only the cards near the view are drawn (${drawn})`);
+
+  await page.locator(".inbox-view .view-body").evaluate((body) => body.scrollTo(0, body.scrollHeight));
+  const last = list.locator(":scope > li").last();
+  await last.getByRole("article").waitFor();
+  assert.match(await last.textContent(), /Ship release candidate 399 to the staging fleet\?/);
+  assert.ok((await list.getByRole("article").count()) < 403, "the middle is still not drawn");
+
+  const middle = await page.evaluate(() => [...document.querySelectorAll(".inbox-list > li [data-request-id]")].map((el) => el.getAttribute("data-request-id"))[200]);
+  await page.evaluate((id) => window.__beckonMock.navigate({ to: "question", id }), middle);
+  const target = page.locator(`.qcard-highlighted[data-request-id="${middle}"]`);
+  await target.waitFor();
+  assert.ok(await target.isVisible(), "the card navigated to is drawn and on screen");
+  assert.deepEqual(problems, { errors: [], external: [] });
+  await page.close();
+});

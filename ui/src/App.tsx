@@ -11,6 +11,7 @@ import { SettingsView } from "./components/settings/SettingsView";
 import { Sidebar } from "./components/sidebar/Sidebar";
 import { useBackend } from "./hooks/useBackend";
 import { useMetricsRefresh } from "./hooks/useMetricsRefresh";
+import { useReadyMark } from "./hooks/useReadyMark";
 import { parseHash, routeToHash, type Route } from "./state/route";
 import { useAppState } from "./state/store";
 
@@ -43,6 +44,7 @@ export function App() {
   );
   const { connection, retry } = useBackend(onNavigateTo);
   useMetricsRefresh(connection.phase === "ready");
+  useReadyMark(connection.phase === "ready");
   const state = useAppState();
 
   if (connection.phase === "failed") return <FatalScreen error={connection.error} onRetry={retry} />;

@@ -13,7 +13,8 @@ declare global {
 /**
  * Stands the mock backend in for the Rust side before the app mounts. `?unavailable` in the
  * address makes `bootstrap` fail as it does when the runtime cannot start; `?start=question:<id>`
- * (or `session:<id>`, `problem:<text>`) plays a deep link that launched the app.
+ * (or `session:<id>`, `problem:<text>`) plays a deep link that launched the app; `?waiting=<n>`
+ * adds n more pending questions, one session each, for a long inbox.
  */
 export function installMockBackend(): void {
   const backend = new MockBackend();
@@ -24,6 +25,13 @@ export function installMockBackend(): void {
   const [to, id] = start?.split(":") ?? [];
   if (to === "question" || to === "session") backend.startAt = { to, id: id ?? "" };
   else if (to === "problem") backend.startAt = { to, message: id ?? "" };
+  const waiting = Math.min(Number(new URLSearchParams(window.location.search).get("waiting") ?? 0) || 0, 5000);
+  for (let i = 0; i < waiting; i += 1) {
+    const session = backend.addSession(`release-bot-${i % 7}`, `Release ${i}`);
+    backend.ask(session, {
+      questions: [{ question: `Ship release candidate ${i} to the staging fleet?`, header: "Release", multiSelect: false, options: [{ label: "Ship", description: "Roll it out now" }, { label: "Wait" }] }],
+    });
+  }
   mockWindows("main");
   mockIPC((cmd, args) => backend.handle(cmd, (args ?? {}) as Record<string, unknown>), { shouldMockEvents: true });
   window.__beckonMock = { backend, navigate: (target) => emit("navigate", target) };

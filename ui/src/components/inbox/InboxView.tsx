@@ -5,9 +5,19 @@ import { useQuestionFocus } from "../../hooks/useQuestionFocus";
 import { inboxQuestions } from "../../state/selectors";
 import { useAppState, useBackendHandles } from "../../state/store";
 import { Icon } from "../common/Icon";
+import { MountWhenNear } from "../common/MountWhenNear";
 import { ConnectedQuestionCard } from "../question/ConnectedQuestionCard";
 
-/** Every pending question across sessions, oldest first, each answerable in place. */
+/** The oldest cards are drawn with the first frame; the rest as they scroll near. */
+const EAGER_CARDS = 8;
+/** A typical card's height, for the placeholders of cards not drawn yet. */
+const CARD_ESTIMATE_PX = 260;
+
+/**
+ * Every pending question across sessions, oldest first, each answerable in place. A long
+ * inbox draws its cards as they scroll near, so a thousand waiting questions open as fast as
+ * ten.
+ */
 export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: SessionId) => void; highlightId?: RequestId }) {
   const state = useAppState();
   const { dispatch } = useBackendHandles();
@@ -37,13 +47,15 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
           </div>
         ) : (
           <ol className="inbox-list" aria-label="Pending questions">
-            {questions.map((question) => (
+            {questions.map((question, index) => (
               <li key={question.id}>
-                <ConnectedQuestionCard
-                  question={question}
-                  highlighted={question.id === highlightId}
-                  onOpenSession={() => onOpenSession(question.session_id)}
-                />
+                <MountWhenNear scroller={listRef} eager={index < EAGER_CARDS || question.id === highlightId} id={question.id} estimate={CARD_ESTIMATE_PX}>
+                  <ConnectedQuestionCard
+                    question={question}
+                    highlighted={question.id === highlightId}
+                    onOpenSession={() => onOpenSession(question.session_id)}
+                  />
+                </MountWhenNear>
               </li>
             ))}
           </ol>
