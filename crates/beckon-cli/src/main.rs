@@ -33,7 +33,15 @@ fn init_logs(command: &Command) {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // clap would exit 2 on a usage error, which `beckon ask` means as "declined": a script
+        // must not take a typo (or an argument that is not UTF-8) for a person's decision.
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() { Exit::Failed } else { Exit::Success }.into();
+        }
+    };
     init_logs(&cli.command);
     match commands::run(cli).await {
         Ok(exit) => exit.into(),

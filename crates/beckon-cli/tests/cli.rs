@@ -3,63 +3,17 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
-use std::process::{Output, Stdio};
+mod served;
+
+use std::process::Output;
 use std::time::Duration;
 
-use beckon_gateway::{Discovery, GatewayClient, Locator};
+use beckon_gateway::Discovery;
 use serde_json::{Value, json};
-use tokio::process::{Child, Command};
-
-/// The binary, with nothing from the environment pointing it elsewhere.
-fn beckon(dir: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_beckon"));
-    command
-        .arg("--data-dir")
-        .arg(dir)
-        .env_remove("BECKON_DATA_DIR")
-        .env_remove("BECKON_URL")
-        .env_remove("BECKON_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    command
-}
-
-async fn output(command: &mut Command) -> Output {
-    tokio::time::timeout(Duration::from_secs(60), command.output()).await.expect("the command hung").unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// `beckon serve` on a temporary folder and a free port.
-struct Served {
-    dir: tempfile::TempDir,
-    serve: Child,
-    client: GatewayClient,
-}
+use served::{Served, beckon, output, text};
+use tokio::process::Child;
 
 impl Served {
-    async fn start() -> Served {
-        let dir = tempfile::tempdir().unwrap();
-        let serve = beckon(dir.path()).args(["serve", "--port", "0"]).spawn().unwrap();
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        while Discovery::read(dir.path()).is_err() {
-            assert!(tokio::time::Instant::now() < deadline, "beckon serve did not write gateway.json");
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-        let endpoint = Locator::new(dir.path()).locate().unwrap();
-        let client = GatewayClient::new(GatewayClient::http().unwrap(), endpoint, "cli-test");
-        Served { dir, serve, client }
-    }
-
-    fn beckon(&self) -> Command {
-        beckon(self.dir.path())
-    }
-
     /// Starts `beckon ask` with `args` and waits until its question is pending; its id.
     async fn ask(&self, args: &[&str]) -> (Child, Value) {
         let child = self.beckon().arg("ask").args(args).spawn().unwrap();
@@ -96,7 +50,7 @@ fn id(question: &Value) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ask_in_one_process_and_answer_in_another() {
-    let served = Served::start().await;
+    let served = Served::start("cli-test").await;
     let (asking, question) = served.ask(&["Deploy to prod?", "-o", "Yes", "-o", "No", "--header", "Deploy"]).await;
     let listed = output(served.beckon().arg("pending")).await;
     assert!(listed.status.success());
@@ -115,7 +69,7 @@ async fn ask_in_one_process_and_answer_in_another() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn multi_select_free_text_and_json_answers() {
-    let served = Served::start().await;
+    let served = Served::start("cli-test").await;
     let (asking, question) =
         served.ask(&["Which regions?", "-o", "eu", "-o", "us", "-o", "ap", "--multi", "--other", "--json"]).await;
     let answered = output(served.beckon().args(["answer", &id(&question), "eu, ap"])).await;
@@ -142,7 +96,7 @@ async fn multi_select_free_text_and_json_answers() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn declined_exits_2_expired_3_cancelled_4() {
-    let served = Served::start().await;
+    let served = Served::start("cli-test").await;
     let (asking, question) = served.ask(&["Decline me?", "-o", "A", "-o", "B"]).await;
     let declined =
         served.post(&format!("/v1/questions/{}/decline", id(&question)), json!({"reason": "not today"})).await;
@@ -169,7 +123,7 @@ async fn declined_exits_2_expired_3_cancelled_4() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ctrl_c_withdraws_the_question() {
-    let served = Served::start().await;
+    let served = Served::start("cli-test").await;
     let (asking, question) = served.ask(&["Interrupt me?", "-o", "A", "-o", "B"]).await;
     let pid = asking.id().unwrap().to_string();
     let killed = std::process::Command::new("kill").args(["-INT", &pid]).status().unwrap();
@@ -183,7 +137,7 @@ async fn ctrl_c_withdraws_the_question() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_says_where_beckon_runs_and_serve_stops_cleanly() {
-    let mut served = Served::start().await;
+    let mut served = Served::start("cli-test").await;
     served.ask(&["Still waiting?", "-o", "A", "-o", "B"]).await;
     let status = output(served.beckon().arg("status")).await;
     assert!(status.status.success());
@@ -234,7 +188,7 @@ async fn not_running_is_a_clear_error() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gateway_errors_are_printed_from_their_body() {
-    let served = Served::start().await;
+    let served = Served::start("cli-test").await;
     let bad =
         output(served.beckon().args(["ask", "Too few?", "-o", "Only", "--header", "Far too long a header"])).await;
     assert_eq!(bad.status.code(), Some(1));

@@ -2,6 +2,7 @@
 
 use crate::agent::AgentFileError;
 use crate::conversation::TransitionError;
+use crate::link::LinkError;
 use crate::problem::Problems;
 
 /// Anything the domain can refuse.
@@ -16,6 +17,9 @@ pub enum Error {
     /// An agent definition file could not be read.
     #[error(transparent)]
     AgentFile(#[from] AgentFileError),
+    /// A `beckon://` link leads nowhere Beckon knows.
+    #[error(transparent)]
+    Link(#[from] LinkError),
     /// A text that should be an id is not one.
     #[error("{field}: {value:?} is not a valid id (expected a UUID such as 0190f1d2-7a3b-7c4d-8e5f-6a7b8c9d0e1f)")]
     InvalidId {

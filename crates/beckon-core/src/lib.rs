@@ -1,9 +1,10 @@
 //! Beckon's pure domain.
 //!
 //! Everything an agent can ask, everything a person can answer, the typed outcome the agent
-//! gets back, the conversation state machine that decides what happens next, and agent
-//! definitions. Nothing here reads the clock, the disk or the network: ids and times arrive
-//! as arguments, which keeps every rule testable without sleeping or mocking.
+//! gets back, the conversation state machine that decides what happens next, agent
+//! definitions, and the `beckon://` links that lead to questions and sessions. Nothing here
+//! reads the clock, the disk or the network: ids and times arrive as arguments, which keeps
+//! every rule testable without sleeping or mocking.
 
 pub mod agent;
 pub mod answer;
@@ -12,6 +13,7 @@ pub mod error;
 pub mod ids;
 mod json_reader;
 pub mod limits;
+pub mod link;
 pub mod outcome;
 pub mod problem;
 pub mod question;
@@ -25,6 +27,7 @@ pub mod ts;
 pub use answer::{Answer, Answers};
 pub use error::{Error, Result};
 pub use ids::{RequestId, SessionId};
+pub use link::{Link, LinkError};
 pub use outcome::{Outcome, OutcomeKind, ToolResultText, render_tool_result};
 pub use problem::{Problem, Problems};
 pub use question::{ChoiceQuestion, FieldSchema, FreeFormQuestion, QuestionItem, QuestionOption, QuestionRequest};

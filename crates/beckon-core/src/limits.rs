@@ -40,6 +40,9 @@ pub const REASON_MAX_BYTES: usize = 1024;
 /// Longest chat message a person sends to an agent, in bytes.
 pub const USER_MESSAGE_MAX_BYTES: usize = 64 * 1024;
 
+/// Longest `beckon://` link read, in bytes.
+pub const LINK_MAX_BYTES: usize = 2048;
+
 /// Attempts at one LLM request before the session fails.
 pub const MAX_LLM_ATTEMPTS: u32 = 5;
 /// First retry delay after a retryable LLM error; doubled on every further attempt.

@@ -9,7 +9,21 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::answer::Answers;
+use crate::limits::REASON_MAX_BYTES;
+use crate::problem::Problems;
 use crate::question::{QuestionItem, QuestionRequest};
+use crate::text::{self, Lines};
+
+/// Checks a reason given for declining or cancelling, whichever front end it comes from: at
+/// most [`REASON_MAX_BYTES`], and no control characters but newlines and tabs (no bidi
+/// controls either). A reason is shown to the person and printed in terminals.
+pub fn check_reason(reason: Option<&str>) -> Result<(), Problems> {
+    let mut problems = Problems::new();
+    if let Some(reason) = reason {
+        text::check_size_and_characters("reason", reason, Lines::Multi, REASON_MAX_BYTES, &mut problems);
+    }
+    problems.into_result(())
+}
 
 /// The way a question was resolved.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

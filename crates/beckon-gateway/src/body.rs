@@ -70,11 +70,13 @@ impl Fields {
 /// Reads a duration: seconds as a number, or text such as `90s`, `15m`, `2h`, `7d`.
 pub fn duration(value: &Value) -> Result<std::time::Duration, String> {
     match value {
-        Value::Number(n) => n
-            .as_f64()
-            .filter(|s| s.is_finite() && *s > 0.0)
-            .map(std::time::Duration::from_secs_f64)
-            .ok_or_else(|| "must be a positive number of seconds".to_owned()),
+        Value::Number(n) => match n.as_f64().filter(|s| s.is_finite() && *s > 0.0) {
+            // `from_secs_f64` panics past about 584 billion years; such a number is refused.
+            Some(seconds) => {
+                std::time::Duration::try_from_secs_f64(seconds).map_err(|_| "is too long a duration".to_owned())
+            }
+            None => Err("must be a positive number of seconds".to_owned()),
+        },
         Value::String(text) => beckon_core::agent::parse_duration_ms(text).map(std::time::Duration::from_millis),
         _ => Err("must be seconds or a duration such as \"2h\"".into()),
     }

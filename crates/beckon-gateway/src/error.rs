@@ -56,6 +56,16 @@ impl ApiError {
         }
     }
 
+    /// The HTTP status it is sent with.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The `error` object it is sent as.
+    pub fn body(&self) -> &ErrorBody {
+        &self.body
+    }
+
     /// 400: the request could not be read.
     pub fn bad_request(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)

@@ -2,6 +2,7 @@
 //! MCP) on 127.0.0.1 only, behind a bearer token written to `gateway.json` in the data folder.
 //! Every handler calls the runtime's service API; no business rule lives here.
 
+pub mod bodies;
 mod body;
 pub mod client;
 pub mod discovery;
@@ -12,6 +13,7 @@ pub mod mcp;
 mod meta;
 mod questions;
 mod rate;
+mod rejections;
 mod sessions;
 mod state;
 mod views;
@@ -125,6 +127,7 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
         .route("/v1/events", get(events::stream))
         .route("/v1/health", get(meta::health))
         .route("/v1/openapi.json", get(meta::openapi))
+        .layer(axum::middleware::map_response(rejections::as_json))
         .merge(mcp)
         .fallback(|| async {
             ApiError::new(axum::http::StatusCode::NOT_FOUND, "not_found", "no such route; see /v1/openapi.json")

@@ -8,13 +8,13 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use beckon_core::{AnsweredVia, Problems, QuestionRequest, RequestId};
-use beckon_runtime::{AnswerReceipt, ExternalAsk, ExternalOnTimeout};
+use beckon_core::{AnsweredVia, Problems, RequestId};
+use beckon_runtime::AnswerReceipt;
 use beckon_store::QuestionStatus;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::body::{self, Fields};
+use crate::bodies;
 use crate::error::{ApiError, ApiResult};
 use crate::state::Shared;
 use crate::views;
@@ -26,66 +26,11 @@ pub(crate) fn parse_id(text: &str) -> ApiResult<RequestId> {
     RequestId::parse(text).map_err(|err| ApiError::new(StatusCode::NOT_FOUND, "not_found", err.to_string()))
 }
 
-const CREATE_FIELDS: [&str; 8] =
-    ["agent", "session_key", "questions", "timeout", "on_timeout", "default_answer", "callback_url", "metadata"];
-
 /// `POST /v1/questions`: puts an external agent's question to the person. 201 with its id,
 /// session, answer URL and deep link.
 pub async fn create(State(shared): State<Arc<Shared>>, bytes: Bytes) -> ApiResult<(StatusCode, Json<Value>)> {
-    let mut fields = Fields::new(body::object(&bytes)?, &CREATE_FIELDS);
-    let agent = fields.required_string("agent");
-    let session_key = fields.string("session_key");
-    let request = match fields.get("questions") {
-        None => {
-            fields
-                .problems
-                .push("questions", "is required: 1 to 4 questions, as Claude Code's AskUserQuestion takes them");
-            None
-        }
-        Some(questions) => match QuestionRequest::parse(&json!({ "questions": questions })) {
-            Ok(request) => Some(request),
-            Err(problems) => {
-                for problem in &problems {
-                    fields.problems.push(problem.path.clone(), problem.message.clone());
-                }
-                None
-            }
-        },
-    };
-    let timeout = match fields.get("timeout").map(body::duration) {
-        None => None,
-        Some(Ok(timeout)) => Some(timeout),
-        Some(Err(message)) => {
-            fields.problems.push("timeout", message);
-            None
-        }
-    };
-    let on_timeout = match fields.string("on_timeout").as_deref() {
-        None | Some("decline") => ExternalOnTimeout::Decline,
-        Some("fail") => ExternalOnTimeout::Fail,
-        Some("default") => ExternalOnTimeout::Default,
-        Some(_) => {
-            fields.problems.push("on_timeout", "must be \"fail\", \"decline\" or \"default\"");
-            ExternalOnTimeout::Decline
-        }
-    };
-    let default_answer = fields.string("default_answer");
-    let callback_url = fields.string("callback_url");
-    let metadata = fields.get("metadata").cloned();
-    fields.finish()?;
-    let asked = shared
-        .beckon
-        .ask_external(ExternalAsk {
-            agent: agent.unwrap_or_default(),
-            external_key: session_key,
-            request,
-            timeout,
-            on_timeout,
-            default_answer,
-            callback_url,
-            metadata,
-        })
-        .await?;
+    let ask = bodies::ask(&bytes)?;
+    let asked = shared.beckon.ask_external(ask).await?;
     Ok((
         StatusCode::CREATED,
         Json(json!({
@@ -116,7 +61,8 @@ pub async fn get(
     let id = parse_id(&id)?;
     let record = match query.wait {
         Some(wait) if wait.is_finite() && wait > 0.0 => {
-            let wait = Duration::from_secs_f64(wait).min(MAX_WAIT);
+            // Capped before converting: `from_secs_f64` panics on a number too large.
+            let wait = Duration::from_secs_f64(wait.min(MAX_WAIT.as_secs_f64()));
             shared.beckon.wait_for_resolution(id, wait).await?
         }
         Some(wait) if !wait.is_finite() || wait < 0.0 => {
@@ -164,31 +110,18 @@ pub(crate) async fn receipt(shared: &Shared, receipt: AnswerReceipt) -> ApiResul
     Ok(Json(view))
 }
 
-/// Answers a question from a body with `answers` (one per question: an object or a label /
-/// text) or, for a one-question request, `answer` (a label or text).
-pub(crate) async fn answer_with(shared: &Shared, id: RequestId, mut fields: Fields) -> ApiResult<Json<Value>> {
-    let answers = fields.get("answers").cloned();
-    let answer = fields.string("answer");
-    fields.finish()?;
-    let given = match (answers, answer) {
-        (Some(answers), None) => answers,
-        (None, Some(answer)) => json!([answer]),
-        (Some(_), Some(_)) => {
-            return Err(ApiError::invalid(Problems::one("answer", "give answers or answer, not both")));
-        }
-        (None, None) => {
-            return Err(ApiError::invalid(Problems::one("answers", "is required: one answer per question, in order")));
-        }
-    };
-    let done = shared.beckon.answer_json(id, &given, AnsweredVia::Http).await?;
+/// Answers a question with answers given as JSON (one per question: an object or a label /
+/// text), as a body read them.
+pub(crate) async fn answer_with(shared: &Shared, id: RequestId, given: &Value) -> ApiResult<Json<Value>> {
+    let done = shared.beckon.answer_json(id, given, AnsweredVia::Http).await?;
     receipt(shared, done).await
 }
 
 /// `POST /v1/questions/{id}/answer`.
 pub async fn answer(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult<Json<Value>> {
     let id = parse_id(&id)?;
-    let fields = Fields::new(body::object(&bytes)?, &["answers", "answer"]);
-    answer_with(&shared, id, fields).await
+    let given = bodies::answers(&bytes)?;
+    answer_with(&shared, id, &given).await
 }
 
 /// `POST /v1/questions/{id}/decline`: the agent goes on without an answer.
@@ -198,9 +131,7 @@ pub async fn decline(
     bytes: Bytes,
 ) -> ApiResult<Json<Value>> {
     let id = parse_id(&id)?;
-    let mut fields = Fields::new(body::object(&bytes)?, &["reason"]);
-    let reason = fields.string("reason");
-    fields.finish()?;
+    let reason = bodies::reason(&bytes)?;
     let done = shared.beckon.decline(id, reason, AnsweredVia::Http).await?;
     receipt(&shared, done).await
 }

@@ -5,13 +5,13 @@ use std::sync::Arc;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
-use beckon_core::SessionId;
+use axum::http::{HeaderMap, StatusCode};
+use beckon_core::{Problems, SessionId};
 use serde_json::{Value, json};
 
-use crate::body::{self, Fields};
+use crate::bodies::{self, SessionQuestion};
 use crate::error::{ApiError, ApiResult};
-use crate::questions::{answer_with, parse_id};
+use crate::questions::answer_with;
 use crate::state::Shared;
 use crate::views;
 
@@ -29,10 +29,9 @@ pub async fn get(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> A
 /// `answer` or `answers`.
 pub async fn answer(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult<Json<Value>> {
     let session = parse_session(&id)?;
-    let mut fields = Fields::new(body::object(&bytes)?, &["question_id", "answer", "answers"]);
-    let question = fields.string("question_id");
-    let request_id = match question.as_deref() {
-        None | Some("latest") => {
+    let body = bodies::session_answer(&bytes)?;
+    let request_id = match body.question {
+        SessionQuestion::Latest => {
             let view = shared.beckon.session(session).await?;
             match view.pending.or_else(|| view.questions.last().cloned()) {
                 Some(question) => question.id,
@@ -45,8 +44,7 @@ pub async fn answer(State(shared): State<Arc<Shared>>, Path(id): Path<String>, b
                 }
             }
         }
-        Some(id) => {
-            let id = parse_id(id)?;
+        SessionQuestion::Id(id) => {
             let question = shared.beckon.question(id).await?;
             if question.session_id != session {
                 return Err(ApiError::new(
@@ -58,36 +56,45 @@ pub async fn answer(State(shared): State<Arc<Shared>>, Path(id): Path<String>, b
             id
         }
     };
-    answer_with(&shared, request_id, fields).await
+    answer_with(&shared, request_id, &body.answers).await
 }
 
 /// `POST /v1/sessions/{id}/cancel`.
 pub async fn cancel(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult<Json<Value>> {
     let session = parse_session(&id)?;
-    let mut fields = Fields::new(body::object(&bytes)?, &["reason"]);
-    let reason = fields.string("reason");
-    fields.finish()?;
+    let reason = bodies::reason(&bytes)?;
     shared.beckon.cancel(session, reason).await?;
     let view = shared.beckon.session(session).await?;
     Ok(Json(views::session(&shared.url, &view)))
 }
 
 /// `POST /v1/agents/{name}/trigger`: starts a session of a configured agent with the body as
-/// its webhook payload. 202 with the session's id and status URL.
+/// its webhook payload. 202 with the session's id and status URL. With an `Idempotency-Key`
+/// header, a delivery sent again returns the session the first one started (`"repeat": true`).
 pub async fn trigger(
     State(shared): State<Arc<Shared>>,
     Path(agent): Path<String>,
+    headers: HeaderMap,
     bytes: Bytes,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
-    let payload: Value = if bytes.iter().all(u8::is_ascii_whitespace) {
-        json!({})
-    } else {
-        serde_json::from_slice(&bytes)
-            .map_err(|err| ApiError::bad_request(format!("the payload is not valid JSON: {err}")))?
+    let payload = bodies::trigger_payload(&bytes)?;
+    let key = match headers.get("idempotency-key") {
+        None => None,
+        Some(value) => Some(value.to_str().map_err(|_| {
+            ApiError::invalid(Problems::one(
+                "Idempotency-Key",
+                "must be 1 to 200 letters, digits, '-', '_', '.', ':' or '/'",
+            ))
+        })?),
     };
-    let session = shared.beckon.trigger(&agent, payload).await?;
+    let begun = shared.beckon.trigger(&agent, payload, key).await?;
+    let session = begun.session;
     Ok((
         StatusCode::ACCEPTED,
-        Json(json!({"session_id": session, "status_url": format!("{}/v1/sessions/{session}", shared.url)})),
+        Json(json!({
+            "session_id": session,
+            "status_url": format!("{}/v1/sessions/{session}", shared.url),
+            "repeat": begun.repeat,
+        })),
     ))
 }

@@ -240,6 +240,41 @@ async fn sessions_can_be_cancelled_and_webhook_agents_triggered() {
 }
 
 #[tokio::test]
+async fn a_webhook_delivered_again_with_its_idempotency_key_starts_one_session() {
+    let s = setup().await;
+    let deliver = |key: &'static str| {
+        s.post("/v1/agents/hook/trigger", json!({"delivery": key})).header("idempotency-key", key).send()
+    };
+    let first: Value = deliver("gh-1").await.unwrap().json().await.unwrap();
+    assert_eq!(first["repeat"], false, "{first}");
+    let again = deliver("gh-1").await.unwrap();
+    assert_eq!(again.status(), StatusCode::ACCEPTED);
+    let again: Value = again.json().await.unwrap();
+    assert_eq!(again["session_id"], first["session_id"]);
+    assert_eq!(again["repeat"], true);
+    let other: Value = deliver("gh-2").await.unwrap().json().await.unwrap();
+    assert_ne!(other["session_id"], first["session_id"]);
+    assert_eq!(other["repeat"], false);
+    let unkeyed: Value = s.post("/v1/agents/hook/trigger", json!({})).send().await.unwrap().json().await.unwrap();
+    assert_eq!(unkeyed["repeat"], false);
+
+    let bad = deliver("no spaces allowed").await.unwrap();
+    let body = error(bad, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(body["problems"][0]["path"], "idempotency_key", "{body}");
+    // An external agent cannot reach a webhook's session through the same key.
+    let hijack = s
+        .post(
+            "/v1/questions",
+            json!({"agent": "hook", "session_key": "webhook:gh-1", "questions": deploy()["questions"]}),
+        )
+        .send()
+        .await
+        .unwrap();
+    let body = error(hijack, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(body["problems"][0]["path"], "session_key", "{body}");
+}
+
+#[tokio::test]
 async fn events_stream_as_sse_and_resume_from_a_seq() {
     let s = setup().await;
     s.ask(deploy()).await;

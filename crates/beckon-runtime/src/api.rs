@@ -47,7 +47,8 @@ impl From<&Error> for ErrorBody {
         ErrorBody {
             kind: kind.to_owned(),
             message: err.to_string(),
-            field: problems.first().map(|p: &Problem| p.path.clone()),
+            // The empty path is the request as a whole: there is no one field to highlight.
+            field: problems.first().map(|p: &Problem| p.path.clone()).filter(|path| !path.is_empty()),
             problems,
             winner,
         }

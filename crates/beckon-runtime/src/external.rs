@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus, State};
-use beckon_core::limits::REASON_MAX_BYTES;
+use beckon_core::outcome::check_reason;
 use beckon_core::{AnsweredVia, Answers, Outcome, Problems, QuestionRequest, RequestId, SessionId, SessionOrigin};
 use beckon_store::{NewQuestion, NewSession, QuestionRecord, Resolution, Resolved};
 use serde::{Deserialize, Serialize};
@@ -18,7 +18,7 @@ use crate::runtime::Runtime;
 
 /// Longest external agent name and grouping key.
 const NAME_MAX: usize = 64;
-const KEY_MAX: usize = 200;
+pub(crate) const KEY_MAX: usize = 200;
 /// Longest question timeout an external agent may set.
 const MAX_TIMEOUT: Duration = Duration::from_secs(365 * 86_400);
 
@@ -67,7 +67,7 @@ pub struct ExternalAsked {
     pub expires_at_ms: Option<i64>,
 }
 
-fn check_name(field: &str, text: &str, max: usize, problems: &mut Problems) {
+pub(crate) fn check_name(field: &str, text: &str, max: usize, problems: &mut Problems) {
     let valid = !text.is_empty()
         && text.len() <= max
         && text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | '/'));
@@ -137,7 +137,9 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
                 None => None,
             };
             let session_id = match existing {
-                Some(session) => session.id,
+                Some(session) if session.origin == SessionOrigin::External => session.id,
+                // A webhook's delivery key under the same agent name: not this agent's session.
+                Some(_) => return Ok(None),
                 None => {
                     tx.start_session(&NewSession {
                         id: new_session,
@@ -168,9 +170,15 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
             };
             let callbacks = callbacks::for_pending(public_url.as_deref(), callback_url.as_deref(), &question);
             tx.ask(&NewQuestion { callbacks, ..question })?;
-            Ok(session_id)
+            Ok(Some(session_id))
         })
-        .await?;
+        .await?
+        .ok_or_else(|| {
+            Error::InvalidInput(Problems::one(
+                "session_key",
+                "names a session of an agent that runs in Beckon, not an external one; choose another agent name or key",
+            ))
+        })?;
     if let Some(at) = expires_at_ms {
         rt.timers.arm(request_id, at);
     }
@@ -185,13 +193,8 @@ pub(crate) async fn resolve(
     via: Option<AnsweredVia>,
     status: SessionStatus,
 ) -> Result<Resolved> {
-    if let Outcome::Declined { reason: Some(reason) } | Outcome::Cancelled { reason: Some(reason) } = &outcome
-        && reason.len() > REASON_MAX_BYTES
-    {
-        return Err(Error::InvalidInput(Problems::one(
-            "reason",
-            format!("is {} bytes; the limit is {REASON_MAX_BYTES}", reason.len()),
-        )));
+    if let Outcome::Declined { reason } | Outcome::Cancelled { reason } = &outcome {
+        check_reason(reason.as_deref()).map_err(Error::InvalidInput)?;
     }
     let callbacks = callbacks::for_resolved(
         question.callback_url.as_deref(),

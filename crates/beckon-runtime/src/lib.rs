@@ -34,4 +34,4 @@ pub use events::{Subscription, TextDelta};
 pub use external::{ExternalAsk, ExternalAsked, ExternalOnTimeout};
 pub use lock::DataDirLock;
 pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, ResolvedNotice, Silent};
-pub use service::{AnswerReceipt, Beckon, SessionView, StartOptions};
+pub use service::{AnswerReceipt, Beckon, Begun, SessionView, StartOptions};

@@ -4,8 +4,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use beckon_core::conversation::{Event, SessionStatus, State};
-use beckon_core::limits::REASON_MAX_BYTES;
+use beckon_core::conversation::{Effect, Event, Message, SessionStatus, State, TransitionError, transition};
+use beckon_core::outcome::check_reason;
 use beckon_core::{AnsweredVia, Answers, Outcome, Problems, RequestId, SessionId, SessionOrigin};
 use beckon_store::{
     Metrics, NewSession, PendingQuestion, QuestionRecord, QuestionStatus, Resolved, ResolvedQuestion, SessionFilter,
@@ -28,6 +28,18 @@ use crate::notifier::Notifier;
 use crate::providers::ProviderSet;
 use crate::runtime::Runtime;
 use crate::{callbacks, retention, timers};
+
+/// What a webhook delivery key is stored under, apart from external agents' session keys.
+const WEBHOOK_KEY_PREFIX: &str = "webhook:";
+
+/// A session started by a trigger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Begun {
+    /// The session.
+    pub session: SessionId,
+    /// Whether an earlier delivery with the same key started it.
+    pub repeat: bool,
+}
 
 /// The setting holding the install's callback signing secret.
 const CALLBACK_SECRET: &str = "callback_secret";
@@ -237,48 +249,91 @@ impl Beckon {
             .ok_or_else(|| Error::AgentNotFound { name: name.to_owned(), available: self.rt.agents.names() })
     }
 
-    async fn create_session(
+    /// Creates a session of `agent` together with its first message, in one transaction, and
+    /// starts its first turn. A crash at any moment leaves either no session or one that has
+    /// its message and runs at the next start; never a session that waits for a message its
+    /// sender was not told was lost.
+    async fn begin_session(
         &self,
         agent: &str,
         origin: SessionOrigin,
         title: &str,
         payload: Option<Value>,
-    ) -> Result<SessionId> {
+        message: String,
+        external_key: Option<String>,
+    ) -> Result<Begun> {
         self.agent(agent)?;
+        let (state, effects) =
+            transition(&State::Idle, Event::UserMessage { text: message }).map_err(|err| match err {
+                TransitionError::InvalidText(problems) => Error::InvalidInput(problems),
+                other => Error::InvalidInput(Problems::one("message", other.to_string())),
+            })?;
+        let messages: Vec<Message> = effects
+            .into_iter()
+            .flat_map(|effect| match effect {
+                Effect::PersistMessages { messages } => messages,
+                _ => Vec::new(),
+            })
+            .collect();
+        let at_ms = now_ms();
         let session = NewSession {
             id: new_session_id(),
             agent: agent.to_owned(),
             origin,
             parent: None,
-            external_key: None,
+            external_key,
             title: title.to_owned(),
-            state: State::Idle,
+            state: state.clone(),
             payload,
-            at_ms: now_ms(),
+            at_ms,
         };
-        let id = session.id;
-        self.rt.db.write(move |tx| tx.start_session(&session)).await?;
-        Ok(id)
+        let begun = self
+            .rt
+            .db
+            .write(move |tx| {
+                if let Some(key) = &session.external_key
+                    && let Some(earlier) = tx.read().session_by_external_key(&session.agent, key)?
+                {
+                    return Ok(Begun { session: earlier.id, repeat: true });
+                }
+                tx.start_session(&session)?;
+                tx.append_messages(session.id, &messages, at_ms)?;
+                Ok(Begun { session: session.id, repeat: false })
+            })
+            .await?;
+        if !begun.repeat {
+            executor::recover(&self.rt, begun.session, &state);
+        }
+        Ok(begun)
     }
 
     /// Starts a session of `agent` with a first message.
     pub async fn start_session(&self, agent: &str, message: &str) -> Result<SessionId> {
         check_message(message)?;
-        let id = self.create_session(agent, SessionOrigin::Chat, message, None).await?;
-        deliver(&self.rt, id, Event::UserMessage { text: message.to_owned() }, None).await?;
-        Ok(id)
+        Ok(self.begin_session(agent, SessionOrigin::Chat, message, None, message.to_owned(), None).await?.session)
     }
 
     /// Starts a session of `agent` from a webhook payload. An agent with `questions: false`
-    /// runs without `ask_user_question` and must work from the payload alone.
-    pub async fn trigger(&self, agent: &str, payload: Value) -> Result<SessionId> {
+    /// runs without `ask_user_question` and must work from the payload alone. A `delivery` key
+    /// (the sender's idempotency key) makes the trigger idempotent: the same key for the same
+    /// agent returns the session the first delivery started, however often it is sent again.
+    pub async fn trigger(&self, agent: &str, payload: Value, delivery: Option<&str>) -> Result<Begun> {
         let pretty = serde_json::to_string_pretty(&payload).unwrap_or_default();
         let message = format!("A webhook triggered this session. Its payload:\n\n```json\n{pretty}\n```");
         check_message(&message)?;
         let title = format!("Webhook: {}", title_from(&payload.to_string()));
-        let id = self.create_session(agent, SessionOrigin::Webhook, &title, Some(payload)).await?;
-        deliver(&self.rt, id, Event::UserMessage { text: message }, None).await?;
-        Ok(id)
+        let key = match delivery {
+            Some(key) => {
+                let mut problems = Problems::new();
+                external::check_name("idempotency_key", key, external::KEY_MAX, &mut problems);
+                if !problems.is_empty() {
+                    return Err(Error::InvalidInput(problems));
+                }
+                Some(format!("{WEBHOOK_KEY_PREFIX}{key}"))
+            }
+            None => None,
+        };
+        self.begin_session(agent, SessionOrigin::Webhook, &title, Some(payload), message, key).await
     }
 
     /// Sends a follow-up message to a session whose turn has finished.
@@ -297,43 +352,46 @@ impl Beckon {
 
     /// Answers a question with checked answers.
     pub async fn answer(&self, request: RequestId, answers: Answers, via: AnsweredVia) -> Result<AnswerReceipt> {
-        self.resolve_by_person(request, Outcome::Answered { answers }, via).await
+        let found = self.question_and_session(request).await?;
+        self.resolve_by_person(found, Outcome::Answered { answers }, via).await
     }
 
     /// Answers a question with answers given as JSON (an array, one entry per question; a
     /// plain string entry is read as a label or "Other" text), reporting problems by path.
     pub async fn answer_json(&self, request: RequestId, answers: &Value, via: AnsweredVia) -> Result<AnswerReceipt> {
-        let question = self.question(request).await?;
-        let answers = Answers::parse(answers, &question.request).map_err(Error::InvalidAnswer)?;
-        self.answer(request, answers, via).await
+        let found = self.question_and_session(request).await?;
+        let answers = Answers::parse(answers, &found.0.request).map_err(Error::InvalidAnswer)?;
+        self.resolve_by_person(found, Outcome::Answered { answers }, via).await
     }
 
     /// Answers a question with one text per question (the CLI's and notification buttons'
     /// form): labels select options, other text becomes the "Other" answer.
     pub async fn answer_texts(&self, request: RequestId, texts: &[String], via: AnsweredVia) -> Result<AnswerReceipt> {
-        let question = self.question(request).await?;
-        let answers = Answers::from_texts(&question.request, texts).map_err(Error::InvalidAnswer)?;
-        self.answer(request, answers, via).await
+        let found = self.question_and_session(request).await?;
+        let answers = Answers::from_texts(&found.0.request, texts).map_err(Error::InvalidAnswer)?;
+        self.resolve_by_person(found, Outcome::Answered { answers }, via).await
     }
 
     /// Declines a question: the agent goes on without an answer.
     pub async fn decline(&self, request: RequestId, reason: Option<String>, via: AnsweredVia) -> Result<AnswerReceipt> {
-        self.resolve_by_person(request, Outcome::Declined { reason }, via).await
+        let found = self.question_and_session(request).await?;
+        self.resolve_by_person(found, Outcome::Declined { reason }, via).await
     }
 
-    async fn resolve_by_person(&self, id: RequestId, outcome: Outcome, via: AnsweredVia) -> Result<AnswerReceipt> {
-        let (question, session) = self.question_and_session(id).await?;
+    /// Resolves a question, read with its session, as the person decided.
+    async fn resolve_by_person(
+        &self,
+        (question, session): (QuestionRecord, SessionRecord),
+        outcome: Outcome,
+        via: AnsweredVia,
+    ) -> Result<AnswerReceipt> {
+        let id = question.id;
         if let Some(winner) = settled(&question) {
             return repeat_or_conflict(winner, &outcome);
         }
         match &outcome {
             Outcome::Answered { answers } => answers.validate(&question.request).map_err(Error::InvalidAnswer)?,
-            Outcome::Declined { reason: Some(reason) } if reason.len() > REASON_MAX_BYTES => {
-                return Err(Error::InvalidInput(Problems::one(
-                    "reason",
-                    format!("is {} bytes; the limit is {REASON_MAX_BYTES}", reason.len()),
-                )));
-            }
+            Outcome::Declined { reason } => check_reason(reason.as_deref()).map_err(Error::InvalidInput)?,
             _ => {}
         }
         if session.origin == SessionOrigin::External {
@@ -371,12 +429,7 @@ impl Beckon {
     /// Cancels a session: its waiting question (if any) is cancelled, every open tool call gets
     /// an error result, and its sub-agents are cancelled too.
     pub async fn cancel(&self, session: SessionId, reason: Option<String>) -> Result<()> {
-        if reason.as_ref().is_some_and(|r| r.len() > REASON_MAX_BYTES) {
-            return Err(Error::InvalidInput(Problems::one(
-                "reason",
-                format!("is longer than {REASON_MAX_BYTES} bytes"),
-            )));
-        }
+        check_reason(reason.as_deref()).map_err(Error::InvalidInput)?;
         let record = self.session_record(session).await?;
         if record.origin != SessionOrigin::External {
             return deliver(&self.rt, session, Event::UserCancel { reason }, None).await;

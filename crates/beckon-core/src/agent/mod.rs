@@ -24,6 +24,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 pub use duration::parse_duration_ms;
+pub use parse::AGENT_FILE_MAX_BYTES;
 
 /// The tools an agent may list besides `ask_user_question` (which every agent has unless
 /// `questions: false`).

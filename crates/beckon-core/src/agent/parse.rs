@@ -22,17 +22,11 @@ struct FrontMatter {
     #[serde(default)]
     tools: Vec<String>,
     questions: Option<bool>,
-    question_timeout: Option<Timeout>,
+    // Read by hand: an untagged enum's error would name neither the field nor what it takes.
+    question_timeout: Option<serde_norway::Value>,
     on_timeout: Option<OnTimeout>,
     default_answer: Option<String>,
     callback_url: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum Timeout {
-    Seconds(u64),
-    Text(String),
 }
 
 impl AgentDefinition {
@@ -75,8 +69,12 @@ impl AgentDefinition {
             None => None,
             Some(timeout) => {
                 let ms = match timeout {
-                    Timeout::Seconds(s) => s.checked_mul(1000).ok_or_else(|| "too long a duration".to_owned()),
-                    Timeout::Text(text) => parse_duration_ms(&text),
+                    serde_norway::Value::Number(n) => n
+                        .as_u64()
+                        .and_then(|s| s.checked_mul(1000))
+                        .ok_or_else(|| format!("{n} is not a whole number of seconds from 1 to 365 days")),
+                    serde_norway::Value::String(text) => parse_duration_ms(&text),
+                    _ => Err("must be a number of seconds or a duration such as 90s, 15m, 2h or 7d".to_owned()),
                 }
                 .map_err(|m| error(line_of("question_timeout"), format!("question_timeout: {m}")))?;
                 if ms == 0 || ms > MAX_TIMEOUT_MS {
@@ -139,8 +137,10 @@ fn check_name(name: &str) -> Result<(), String> {
     if valid {
         Ok(())
     } else {
+        // Quoted in part: a name of thousands of characters is not repeated whole.
         Err(format!(
-            "name {name:?} must be 1 to 64 lower-case letters, digits, '-' or '_', starting with a letter or digit"
+            "name {} must be 1 to 64 lower-case letters, digits, '-' or '_', starting with a letter or digit",
+            crate::text::quote(name, 80)
         ))
     }
 }

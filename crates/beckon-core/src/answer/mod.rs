@@ -92,8 +92,13 @@ impl Answers {
                 format!("must be an array with one answer per question, not {}", type_name(value)),
             ));
         };
+        // The count first: an extra entry would otherwise be read as an answer to no question
+        // and reported for its shape, hiding what is really wrong.
+        if entries.len() != request.items().len() {
+            return Err(validate::count_problem(entries.len(), request));
+        }
         let mut answers = Vec::with_capacity(entries.len());
-        for (i, entry) in entries.iter().enumerate().take(request.items().len() + 1) {
+        for (i, entry) in entries.iter().enumerate() {
             let path = index("answers", i);
             if let (Value::String(text), Some(item)) = (entry, request.items().get(i)) {
                 answers.push(Answer::from_text(item, text));
@@ -128,9 +133,6 @@ impl Answers {
             return Err(problems);
         }
         let answers = Self(answers);
-        if entries.len() != answers.0.len() {
-            return Err(validate::count_problem(entries.len(), request));
-        }
         answers.validate(request).map(|()| answers)
     }
 }

@@ -7,9 +7,7 @@ use crate::conversation::event::{Event, ExpiryPolicy};
 use crate::conversation::message::{ASK_USER_QUESTION, Message, Origin, ToolCall, ToolResult};
 use crate::conversation::state::State;
 use crate::ids::RequestId;
-use crate::limits::{
-    LLM_BACKOFF_BASE_MS, LLM_BACKOFF_MAX_MS, MAX_LLM_ATTEMPTS, REASON_MAX_BYTES, USER_MESSAGE_MAX_BYTES,
-};
+use crate::limits::{LLM_BACKOFF_BASE_MS, LLM_BACKOFF_MAX_MS, MAX_LLM_ATTEMPTS, USER_MESSAGE_MAX_BYTES};
 use crate::outcome::{Outcome, render_tool_result};
 use crate::problem::Problems;
 use crate::question::QuestionRequest;
@@ -197,11 +195,7 @@ fn unexpected(expected: &str, got: &str) -> TransitionError {
 }
 
 fn check_reason(reason: Option<&str>) -> Result<(), TransitionError> {
-    let mut problems = Problems::new();
-    if let Some(reason) = reason {
-        text::check_size_and_characters("reason", reason, Lines::Multi, REASON_MAX_BYTES, &mut problems);
-    }
-    problems.into_result(()).map_err(TransitionError::InvalidText)
+    crate::outcome::check_reason(reason).map_err(TransitionError::InvalidText)
 }
 
 fn start_turn(text: String) -> Transition {

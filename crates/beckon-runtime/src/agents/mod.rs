@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use beckon_core::agent::{AgentDefinition, ProviderKind};
+use beckon_core::agent::{AGENT_FILE_MAX_BYTES, AgentDefinition, ProviderKind};
 use serde::{Deserialize, Serialize};
 
 use crate::providers::Script;
@@ -168,14 +168,17 @@ impl Agents {
     }
 }
 
+/// Largest script file read, in bytes.
+const SCRIPT_MAX_BYTES: usize = 1024 * 1024;
+
 fn load_file(file: &Path) -> Result<Agent, String> {
-    let text = std::fs::read_to_string(file).map_err(|err| format!("cannot read: {err}"))?;
+    let text = read_bounded(file, AGENT_FILE_MAX_BYTES)?;
     let definition = AgentDefinition::parse(&text).map_err(|err| err.to_string())?;
     let script = match (&definition.provider, &definition.script) {
         (Some(ProviderKind::Scripted), Some(script)) => {
             let path = file.parent().unwrap_or(Path::new(".")).join(script);
-            let text = std::fs::read_to_string(&path)
-                .map_err(|err| format!("script {}: cannot read: {err}", path.display()))?;
+            let text =
+                read_bounded(&path, SCRIPT_MAX_BYTES).map_err(|err| format!("script {}: {err}", path.display()))?;
             Some(Arc::new(Script::parse(&text).map_err(|err| format!("script {}: {err}", path.display()))?))
         }
         (Some(ProviderKind::Scripted), None) => return Err("provider: scripted needs `script: <file>`".into()),
@@ -183,6 +186,27 @@ fn load_file(file: &Path) -> Result<Agent, String> {
         (_, None) => None,
     };
     Ok(Agent { definition, script, source: AgentSource::File(file.to_path_buf()) })
+}
+
+/// Reads a UTF-8 text file of at most `limit` bytes. Anything but a regular file is refused
+/// before it is opened (a FIFO would block the open, `/dev/zero` would never end), and the read
+/// stops one byte past the limit whatever the file claims its size is.
+fn read_bounded(path: &Path, limit: usize) -> Result<String, String> {
+    use std::io::Read;
+    let cannot = |err: std::io::Error| format!("cannot read: {err}");
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    if !meta.is_file() {
+        return Err("cannot read: not a regular file (a folder, pipe or device)".into());
+    }
+    let mut bytes = Vec::new();
+    let most = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    std::fs::File::open(path).map_err(cannot)?.take(most).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() > limit {
+        return Err(format!("the file is larger than {limit} bytes, the limit"));
+    }
+    String::from_utf8(bytes).map_err(|err| {
+        format!("cannot read: byte {} is not valid UTF-8; save the file as UTF-8", err.utf8_error().valid_up_to())
+    })
 }
 
 #[cfg(test)]

@@ -60,7 +60,7 @@ pub(crate) type Activity = Pin<Box<dyn Future<Output = Option<Event>> + Send>>;
 pub(crate) enum Start {
     /// With an event from outside.
     Input(Input),
-    /// After a restart: performing effects its committed state still owes.
+    /// With the effects its committed state still owes (after a restart, or at creation).
     Recover(Vec<Effect>),
 }
 
@@ -101,6 +101,31 @@ pub(crate) fn start_or_send(rt: &Arc<Runtime>, session: SessionId, start: Start)
     tokio::spawn(run(rt.clone(), session, inbox, start));
 }
 
+/// Folds the tool calls a step makes that are decided without I/O (a question for the person,
+/// a refused call) into that step, so that one commit covers both: a model's reply that asks a
+/// question is one durable write, not two. A crash then finds the session either before the
+/// reply or waiting on its question, which recovery treats alike.
+fn fold_decided(ctx: &SessionContext, mut state: State, mut effects: Vec<Effect>) -> (State, Vec<Effect>) {
+    loop {
+        let decided = effects.iter().enumerate().find_map(|(index, effect)| match effect {
+            Effect::ExecuteTool { call } => perform::decided(ctx, call).map(|event| (index, event)),
+            _ => None,
+        });
+        let Some((index, event)) = decided else {
+            return (state, effects);
+        };
+        match transition(&state, event) {
+            Ok((after, more)) => {
+                effects.remove(index);
+                effects.extend(more);
+                state = after;
+            }
+            // Left to be performed after the commit, where the refusal is reported.
+            Err(_) => return (state, effects),
+        }
+    }
+}
+
 /// Removes the task from the registry if its mailbox is empty; returns false (and the input
 /// that arrived meanwhile) otherwise.
 fn retire(rt: &Runtime, session: SessionId, inbox: &mut mpsc::UnboundedReceiver<Input>) -> Option<Input> {
@@ -136,7 +161,7 @@ async fn run(rt: Arc<Runtime>, session: SessionId, mut inbox: mpsc::UnboundedRec
     match start {
         Start::Input(input) => queue.push_back(input),
         Start::Recover(effects) => {
-            tracing::info!(%session, state = state.name(), "resuming after restart");
+            tracing::info!(%session, state = state.name(), "performing what the committed state owes");
             let (next, follow) = perform::outward(&rt, &ctx, &state, &effects).await;
             activity = next;
             queue.extend(follow.into_iter().map(Input::internal));
@@ -172,7 +197,7 @@ async fn run(rt: Arc<Runtime>, session: SessionId, mut inbox: mpsc::UnboundedRec
         };
         let event_name = input.event.name();
         let (next, effects) = match transition(&state, input.event.clone()) {
-            Ok(step) => step,
+            Ok((next, effects)) => fold_decided(&ctx, next, effects),
             Err(err) => {
                 let err = refusal(&ctx, &state, err);
                 tracing::debug!(%session, event = event_name, %err, "event refused");

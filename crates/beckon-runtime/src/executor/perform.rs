@@ -156,11 +156,20 @@ enum Run {
     Later(Activity),
 }
 
-fn complete(result: ToolResult) -> Run {
-    Run::Now(Event::ToolComplete { result })
+fn execute(rt: &Arc<Runtime>, ctx: &SessionContext, call: &ToolCall) -> Run {
+    if let Some(event) = decided(ctx, call) {
+        return Run::Now(event);
+    }
+    match call.name.as_str() {
+        "spawn_agent" => Run::Later(spawn(rt.clone(), ctx.clone(), call.clone())),
+        _ => Run::Later(file_tool(ctx.workspace.clone(), call.clone())),
+    }
 }
 
-fn execute(rt: &Arc<Runtime>, ctx: &SessionContext, call: &ToolCall) -> Run {
+/// What a tool call comes to when deciding it needs no I/O: a question put to the person, a
+/// question the model must fix, or a tool it was not offered. `None` for a call that has work
+/// to do (a file, a sub-agent).
+pub(super) fn decided(ctx: &SessionContext, call: &ToolCall) -> Option<Event> {
     let definition = &ctx.agent.definition;
     let offered = match call.name.as_str() {
         ASK_USER_QUESTION => definition.questions,
@@ -171,38 +180,32 @@ fn execute(rt: &Arc<Runtime>, ctx: &SessionContext, call: &ToolCall) -> Run {
         if definition.questions {
             available.insert(0, ASK_USER_QUESTION);
         }
-        return complete(ToolResult::error(
-            &call.id,
-            format!(
-                "There is no tool named {:?} available to you. Available tools: {}.",
-                call.name,
-                available.join(", ")
-            ),
-        ));
+        let text = format!(
+            "There is no tool named {:?} available to you. Available tools: {}.",
+            call.name,
+            available.join(", ")
+        );
+        return Some(Event::ToolComplete { result: ToolResult::error(&call.id, text) });
     }
-    match call.name.as_str() {
-        ASK_USER_QUESTION => ask(ctx, call),
-        "spawn_agent" => Run::Later(spawn(rt.clone(), ctx.clone(), call.clone())),
-        _ => Run::Later(file_tool(ctx.workspace.clone(), call.clone())),
-    }
+    (call.name == ASK_USER_QUESTION).then(|| ask(ctx, call))
 }
 
 /// `ask_user_question`: a valid request becomes a pending question and the session stops; an
 /// invalid one goes straight back to the model as an error saying what to fix.
-fn ask(ctx: &SessionContext, call: &ToolCall) -> Run {
+fn ask(ctx: &SessionContext, call: &ToolCall) -> Event {
     match QuestionRequest::parse(&call.input) {
-        Err(problems) => complete(ToolResult::error(&call.id, tool_error_text(&problems))),
+        Err(problems) => Event::ToolComplete { result: ToolResult::error(&call.id, tool_error_text(&problems)) },
         Ok(request) => {
             let asked_at_ms = now_ms();
             let timeout = ctx.agent.definition.question_policy.timeout_ms;
-            Run::Now(Event::AskUserQuestionPending {
+            Event::AskUserQuestionPending {
                 request_id: new_request_id(),
                 tool_use_id: call.id.clone(),
                 request,
                 origin: ctx.origin.clone(),
                 asked_at_ms,
                 expires_at_ms: timeout.map(|ms| asked_at_ms.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX))),
-            })
+            }
         }
     }
 }
@@ -366,7 +369,8 @@ pub(crate) fn owed(state: &State) -> Vec<Effect> {
     }
 }
 
-/// Resumes what a session's committed state still owes, after a restart.
+/// Performs what a session's committed state still owes: after a restart, or for a session
+/// created with its first turn already committed.
 pub(crate) fn recover(rt: &Arc<Runtime>, session: beckon_core::SessionId, state: &State) {
     let effects = owed(state);
     if !effects.is_empty() {

@@ -1,9 +1,10 @@
 //! A session's workspace folder: the only part of the disk the file tools may touch.
 //!
 //! Every path an agent gives is relative to the workspace folder and is checked twice: first
-//! as text (not empty, not absolute, no `..`, no backslashes or drive letters, no NUL or other
-//! control characters, bounded length and depth), then against the disk with symbolic links
-//! resolved, so that whatever the path names really lies inside the folder.
+//! as text (not empty, not absolute, no `..`, no backslashes or drive letters, no NUL, other
+//! control or bidirectional control characters, bounded length and depth), then against the
+//! disk with symbolic links resolved, so that whatever the path names really lies inside the
+//! folder.
 //!
 //! # What is and is not defended (time of check, time of use)
 //!
@@ -395,7 +396,9 @@ fn parse(relative: &str) -> Result<Vec<&str>, WorkspaceError> {
     if relative.contains('\0') {
         return Err(WorkspaceError::NulByte);
     }
-    if relative.chars().any(char::is_control) {
+    // Bidirectional controls too: a name such as "invoice\u{202E}fdp.exe" reads as
+    // "invoiceexe.pdf" wherever it is shown.
+    if relative.chars().any(|c| c.is_control() || is_bidi_control(c)) {
         return Err(WorkspaceError::ControlCharacter { path: owned() });
     }
     let bytes = relative.as_bytes();
@@ -414,6 +417,11 @@ fn parse(relative: &str) -> Result<Vec<&str>, WorkspaceError> {
         return Err(WorkspaceError::TooDeep { path: owned(), depth: parts.len() });
     }
     Ok(parts)
+}
+
+/// Bidirectional embedding, override and isolate controls.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 fn outside(relative: &str) -> WorkspaceError {
@@ -493,6 +501,7 @@ mod tests {
         assert!(matches!(refused("c:x"), WorkspaceError::WindowsStyle { .. }));
         assert!(matches!(refused("a\0b"), WorkspaceError::NulByte));
         assert!(matches!(refused("a\nb"), WorkspaceError::ControlCharacter { .. }));
+        assert!(matches!(refused("invoice\u{202E}fdp.exe"), WorkspaceError::ControlCharacter { .. }));
         assert!(matches!(refused(&"x".repeat(PATH_MAX_BYTES + 1)), WorkspaceError::PathTooLong { len: 1025 }));
         let deep = vec!["d"; PATH_MAX_DEPTH + 1].join("/");
         assert!(matches!(refused(&deep), WorkspaceError::TooDeep { depth: 33, .. }));

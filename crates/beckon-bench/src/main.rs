@@ -1,0 +1,276 @@
+//! `cargo run --release -p beckon-bench -- [--quick] [--no-langgraph] [--cache-dir DIR]`
+//!
+//! Measures Beckon on this machine and prints a table, whether each promised figure was kept,
+//! and one JSON line with everything.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use beckon_bench::stats::ms;
+use beckon_bench::targets::Check;
+use beckon_bench::{
+    Failure, cycles, floor, gateway, inbox_db, langgraph, latency, rehydrate, rig, serve_memory, waiting,
+};
+use serde_json::{Value, json};
+
+/// How big a run is.
+#[derive(Debug, Clone, Copy)]
+struct Sizes {
+    floor_rounds: usize,
+    latency_rounds: usize,
+    cycles: usize,
+    gateway_clients: usize,
+    gateway_per_client: usize,
+    inbox_questions: usize,
+    waiting_sessions: usize,
+    langgraph_list: usize,
+}
+
+const FULL: Sizes = Sizes {
+    floor_rounds: 2_000,
+    latency_rounds: 300,
+    cycles: 1_000,
+    gateway_clients: 50,
+    gateway_per_client: 100,
+    inbox_questions: 1_000_000,
+    waiting_sessions: 10_000,
+    langgraph_list: 10_000,
+};
+
+const QUICK: Sizes = Sizes {
+    floor_rounds: 300,
+    latency_rounds: 50,
+    cycles: 200,
+    gateway_clients: 50,
+    gateway_per_client: 20,
+    inbox_questions: 100_000,
+    waiting_sessions: 1_000,
+    langgraph_list: 1_000,
+};
+
+struct Options {
+    quick: bool,
+    langgraph: bool,
+    cache: PathBuf,
+}
+
+fn options() -> Result<Options, Failure> {
+    let exe = std::env::current_exe()?;
+    // target/<profile>/beckon-bench → target/bench-cache
+    let default_cache =
+        exe.parent().and_then(|p| p.parent()).map(|t| t.join("bench-cache")).ok_or("no target folder")?;
+    let mut options = Options { quick: false, langgraph: true, cache: default_cache };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--quick" => options.quick = true,
+            "--no-langgraph" => options.langgraph = false,
+            "--cache-dir" => options.cache = PathBuf::from(args.next().ok_or("--cache-dir needs a folder")?),
+            "--help" | "-h" => {
+                println!("beckon-bench [--quick] [--no-langgraph] [--cache-dir DIR]");
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown option {other}; try --help").into()),
+        }
+    }
+    std::fs::create_dir_all(&options.cache)?;
+    Ok(options)
+}
+
+fn section(title: &str) {
+    println!();
+    println!("{title}");
+}
+
+fn row(name: &str, median: Duration, p99: Duration, extra: &str) {
+    println!("  {name:<46} {:>11.3} ms {:>11.3} ms  {extra}", ms(median), ms(p99));
+}
+
+fn header() {
+    println!("  {:<46} {:>14} {:>14}", "", "median", "p99");
+}
+
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 { a / b } else { f64::NAN }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Failure> {
+    let options = options()?;
+    let sizes = if options.quick { QUICK } else { FULL };
+    let scratch = tempfile::tempdir_in(&options.cache)?;
+    let mut report = serde_json::Map::new();
+    let mut checks = Vec::new();
+    println!("beckon-bench{} — {} cores", if options.quick { " (quick)" } else { "" }, num_cpus());
+
+    section("Durable steps beside the floor (file database, WAL, synchronous=FULL)");
+    header();
+    let floor = floor::measure(scratch.path(), sizes.floor_rounds)?;
+    row("bare single-row insert (the floor)", floor.floor.median, floor.floor.p99, "1.00×");
+    for (name, summary, times) in floor.ratios() {
+        row(name, summary.median, summary.p99, &format!("{times:.2}×"));
+        checks.push(Check::new(format!("{name} within 2× of the floor"), format!("{times:.2}×"), Some(times <= 2.0)));
+    }
+    report.insert("durable".into(), floor.to_json());
+
+    section("Reaction times");
+    header();
+    let latencies = latency::measure(&scratch.path().join("latency"), sizes.latency_rounds).await?;
+    row("ask → notifier (external agent)", latencies.external_ask.median, latencies.external_ask.p99, "");
+    row(
+        "ask → notifier (in-app, from the provider's reply)",
+        latencies.in_app_ask.median,
+        latencies.in_app_ask.p99,
+        "",
+    );
+    row(
+        "answer → next LLM request at the provider",
+        latencies.answer_to_request.median,
+        latencies.answer_to_request.p99,
+        "",
+    );
+    report.insert("latency".into(), latencies.to_json());
+
+    section(&format!("Pause + answer + resume, {} sessions (scripted agent, real database file)", sizes.cycles));
+    header();
+    let rig = Arc::new(rig::Rig::start(&scratch.path().join("cycles"), None).await?);
+    let sequential = cycles::sequential(&rig, sizes.cycles).await?;
+    let concurrent = cycles::concurrent(rig.clone(), sizes.cycles).await?;
+    if let Ok(rig) = Arc::try_unwrap(rig) {
+        rig.stop().await;
+    }
+    for (name, figures) in [("one after another", sequential), ("all at once", concurrent)] {
+        row(&format!("{name}: pause"), figures.pause.median, figures.pause.p99, "");
+        row(&format!("{name}: resume"), figures.resume.median, figures.resume.p99, "");
+        row(
+            &format!("{name}: cycle"),
+            figures.cycle.median,
+            figures.cycle.p99,
+            &format!("{:.0} cycles/s", figures.per_second),
+        );
+    }
+    let spread = ratio(sequential.cycle.p99.as_secs_f64(), sequential.cycle.median.as_secs_f64());
+    checks.push(Check::new("cycle p99 within 10× of its median", format!("{spread:.1}×"), Some(spread <= 10.0)));
+    report.insert("cycles".into(), json!({"sequential": sequential.to_json(), "concurrent": concurrent.to_json()}));
+
+    section(&format!("HTTP gateway: {} clients asking and answering over loopback", sizes.gateway_clients));
+    header();
+    let load =
+        gateway::measure(&scratch.path().join("gateway"), sizes.gateway_clients, sizes.gateway_per_client).await?;
+    row(
+        "ask + answer round trip",
+        load.latency.median,
+        load.latency.p99,
+        &format!("{:.0} round trips/s", load.per_second),
+    );
+    report.insert("gateway".into(), load.to_json());
+
+    section("Start-up rehydration");
+    let inbox = inbox_db::data_dir(&options.cache, sizes.inbox_questions)?;
+    let rehydration = rehydrate::measure(&inbox, sizes.inbox_questions, 20).await?;
+    println!(
+        "  {} pending among {} questions in {} sessions: open {:.1} ms, list cold {:.1} ms, warm {:.1} ms (p99 {:.1} ms)",
+        rehydration.pending,
+        rehydration.questions,
+        rehydration.questions / 10,
+        ms(rehydration.open_cold),
+        ms(rehydration.list_cold),
+        ms(rehydration.list_warm.median),
+        ms(rehydration.list_warm.p99)
+    );
+    let warm_ms = ms(rehydration.list_warm.median);
+    checks.push(Check::new(
+        format!("listing {} pending at start-up under 100 ms warm", rehydration.pending),
+        format!("{warm_ms:.1} ms"),
+        Some(warm_ms < 100.0),
+    ));
+    report.insert("rehydration".into(), rehydration.to_json());
+
+    section(&format!("Memory: `beckon serve` with {} sessions waiting", sizes.waiting_sessions));
+    let waiting_dir = waiting::data_dir(&options.cache, sizes.waiting_sessions).await?;
+    let binary = serve_memory::beckon_binary()?;
+    let memory = serve_memory::measure(&binary, &waiting_dir, sizes.waiting_sessions, Duration::from_secs(2)).await?;
+    println!(
+        "  started in {:.0} ms, {} pending listed; RSS {:.1} MiB idle, {:.1} MiB peak",
+        ms(memory.start),
+        memory.listed,
+        memory.rss_mib,
+        memory.peak_rss_mib
+    );
+    checks.push(Check::new(
+        format!("beckon serve with {} waiting under 150 MiB RSS", memory.sessions),
+        format!("{:.1} MiB peak", memory.peak_rss_mib),
+        Some(memory.peak_rss_mib < 150.0),
+    ));
+    report.insert("serve_memory".into(), memory.to_json());
+
+    section("LangGraph (SQLite checkpointer), the same workload on this machine");
+    let langgraph_report = if options.langgraph {
+        match langgraph::run(&options.cache, sizes.cycles, sizes.langgraph_list) {
+            Ok(report) => Some(report),
+            Err(err) => {
+                println!("  not run: {err}");
+                None
+            }
+        }
+    } else {
+        println!("  not run (--no-langgraph)");
+        None
+    };
+    let ours = ms(sequential.cycle.median);
+    match &langgraph_report {
+        Some(theirs) => {
+            let cycle = langgraph::figure(theirs, &["cycle", "median_ms"]).unwrap_or(f64::NAN);
+            let p99 = langgraph::figure(theirs, &["cycle", "p99_ms"]).unwrap_or(f64::NAN);
+            let rate = langgraph::figure(theirs, &["throughput_cycles_per_s"]).unwrap_or(f64::NAN);
+            let key = sizes.langgraph_list.to_string();
+            let list = langgraph::figure(theirs, &["list_pending", &key, "checkpointer_list_all", "median_ms"]);
+            let list_state = langgraph::figure(theirs, &["list_pending", &key, "get_state_per_thread", "median_ms"]);
+            println!(
+                "  cycle median {cycle:.2} ms (Beckon {ours:.2} ms: {:.1}× faster), p99 {p99:.2} ms",
+                ratio(cycle, ours)
+            );
+            println!(
+                "  {rate:.1} cycles/s (Beckon {:.0}: {:.1}×)",
+                sequential.per_second,
+                ratio(sequential.per_second, rate)
+            );
+            if let (Some(list), Some(state)) = (list, list_state) {
+                println!(
+                    "  listing {key} paused threads: {list:.1} ms (checkpointer list) to {state:.1} ms (state per thread); Beckon {warm_ms:.1} ms for {} among {}",
+                    rehydration.pending, rehydration.questions
+                );
+            }
+            checks.push(Check::new(
+                "cycle at least 20× faster than LangGraph's",
+                format!("{:.1}×", ratio(cycle, ours)),
+                Some(ratio(cycle, ours) >= 20.0),
+            ));
+            report.insert(
+                "langgraph".into(),
+                json!({"report": theirs, "cycle_speedup": ratio(cycle, ours), "rate_ratio": ratio(sequential.per_second, rate)}),
+            );
+        }
+        None => checks.push(Check::new("cycle at least 20× faster than LangGraph's", "-", None)),
+    }
+
+    section("Promises");
+    for check in &checks {
+        println!("  {:<58} {:>14}  {}", check.promise, check.measured, check.verdict());
+    }
+    report.insert(
+        "promises".into(),
+        Value::Array(
+            checks.iter().map(|c| json!({"promise": c.promise, "measured": c.measured, "kept": c.kept})).collect(),
+        ),
+    );
+    report.insert("quick".into(), json!(options.quick));
+    println!();
+    println!("{}", Value::Object(report));
+    Ok(())
+}
+
+fn num_cpus() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}

@@ -1,0 +1,69 @@
+//! The `beckon` binary with nothing from the environment pointing it elsewhere, and
+//! `beckon serve` on a temporary data folder: what the CLI's end-to-end suites share.
+
+// Each suite includes this and uses what it needs of it.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Output, Stdio};
+use std::time::Duration;
+
+use beckon_gateway::{Discovery, GatewayClient, Locator};
+use tokio::process::{Child, Command};
+
+/// The binary, run on the data folder `dir`.
+pub fn beckon(dir: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_beckon"));
+    command
+        .arg("--data-dir")
+        .arg(dir)
+        .env_remove("BECKON_DATA_DIR")
+        .env_remove("BECKON_URL")
+        .env_remove("BECKON_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    command
+}
+
+/// Runs `command` to its end (a minute at most).
+pub async fn output(command: &mut Command) -> Output {
+    tokio::time::timeout(Duration::from_secs(60), command.output()).await.expect("the command hung").unwrap()
+}
+
+/// Output as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `beckon serve` on a temporary folder and a free port.
+pub struct Served {
+    /// The data folder.
+    pub dir: tempfile::TempDir,
+    /// The server.
+    pub serve: Child,
+    /// A gateway client for it.
+    pub client: GatewayClient,
+}
+
+impl Served {
+    /// Starts it; `client` names the test's gateway client.
+    pub async fn start(client: &str) -> Served {
+        let dir = tempfile::tempdir().unwrap();
+        let serve = beckon(dir.path()).args(["serve", "--port", "0"]).spawn().unwrap();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        while Discovery::read(dir.path()).is_err() {
+            assert!(tokio::time::Instant::now() < deadline, "beckon serve did not write gateway.json");
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        let endpoint = Locator::new(dir.path()).locate().unwrap();
+        let client = GatewayClient::new(GatewayClient::http().unwrap(), endpoint, client);
+        Served { dir, serve, client }
+    }
+
+    /// The binary, on this server's data folder.
+    pub fn beckon(&self) -> Command {
+        beckon(self.dir.path())
+    }
+}
