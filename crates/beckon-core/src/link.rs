@@ -8,6 +8,7 @@ use std::fmt;
 
 use crate::ids::{RequestId, SessionId};
 use crate::limits::LINK_MAX_BYTES;
+use crate::text::quoted;
 
 /// The scheme every Beckon link starts with.
 pub const SCHEME: &str = "beckon://";
@@ -69,7 +70,7 @@ impl Link {
         if text.len() > LINK_MAX_BYTES {
             return Err(LinkError::TooLong { bytes: text.len() });
         }
-        let shown = || text.chars().take(SHOWN_CHARS).collect::<String>();
+        let shown = || quoted(text, SHOWN_CHARS);
         let Some(rest) = text.trim().strip_prefix(SCHEME) else {
             return Err(LinkError::NotBeckon { shown: shown() });
         };
@@ -165,6 +166,14 @@ mod tests {
             panic!("expected an unknown link")
         };
         assert_eq!(shown.chars().count(), SHOWN_CHARS);
+    }
+
+    #[test]
+    fn control_and_bidi_characters_are_quoted_as_escapes() {
+        let LinkError::Unknown { shown } = Link::parse("beckon://x\u{202E}yz\r\nnext").unwrap_err() else {
+            panic!("expected an unknown link")
+        };
+        assert_eq!(shown, "beckon://x\\u{202e}yz\\u{d}\\u{a}next");
     }
 
     #[test]

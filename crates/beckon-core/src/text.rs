@@ -17,6 +17,21 @@ fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// The start of an untrusted text, at most `max_chars` characters, made safe to quote back in
+/// a message: control and bidi characters are written as escapes (`\u{202e}`), so the message
+/// reads as what was sent and cannot reorder or break the text around it.
+pub(crate) fn quoted(text: &str, max_chars: usize) -> String {
+    let mut shown = String::new();
+    for c in text.chars().take(max_chars) {
+        if c.is_control() || is_bidi_control(c) {
+            shown.extend(c.escape_unicode());
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
+}
+
 fn is_refused_control(c: char, lines: Lines) -> bool {
     if is_bidi_control(c) {
         return true;
@@ -103,6 +118,12 @@ mod tests {
                 "f: contains the control character U+000A; this field must be a single line without control characters"
             ]
         );
+    }
+
+    #[test]
+    fn quoted_text_shows_controls_as_escapes() {
+        assert_eq!(quoted("a\u{202E}b\r\nc", 80), "a\\u{202e}b\\u{d}\\u{a}c");
+        assert_eq!(quoted("ééé", 2), "éé");
     }
 
     #[test]
