@@ -10,10 +10,10 @@ use tokio::sync::oneshot;
 
 use crate::error::{Error, Result};
 
-/// What the store thread calls after each commit, with the committed events. It runs on the
-/// store thread, so it must be quick.
+/// What the store thread calls after each commit, with the committed events and whether it
+/// queued callbacks. It runs on the store thread, so it must be quick.
 pub(crate) trait AfterCommit: Send + Sync {
-    fn committed(&self, events: &[StoredEvent]);
+    fn committed(&self, events: &[StoredEvent], callbacks_queued: bool);
 }
 
 type Job = Box<dyn FnOnce(&mut Store, &dyn AfterCommit) + Send>;
@@ -71,17 +71,18 @@ impl Db {
         self.run(move |store, _| f(store)).await
     }
 
-    /// Runs `f` in one write transaction; after the commit its events are handed on, then the
-    /// value is returned. Nothing is handed on when the transaction fails.
+    /// Runs `f` in one write transaction; after the commit its events (and word of any queued
+    /// callbacks) are handed on, then the value is returned. Nothing is handed on when the
+    /// transaction fails.
     pub(crate) async fn write<T, F>(&self, f: F) -> Result<T>
     where
         T: Send + 'static,
         F: FnOnce(&mut Tx<'_>) -> beckon_store::Result<T> + Send + 'static,
     {
         self.run(move |store, hook| {
-            let Committed { value, events } = store.write(f)?;
-            if !events.is_empty() {
-                hook.committed(&events);
+            let Committed { value, events, callbacks_queued } = store.write(f)?;
+            if !events.is_empty() || callbacks_queued {
+                hook.committed(&events, callbacks_queued);
             }
             Ok(value)
         })

@@ -59,7 +59,7 @@ impl Waiters {
 }
 
 /// Everything that happens after a commit, on the store thread: publish the events, wake
-/// waiters, wake the callback sender, tell the notifier.
+/// waiters, tell the notifier, and wake the callback sender when there is something to send.
 pub(crate) struct Publisher {
     pub(crate) live: broadcast::Sender<Arc<StoredEvent>>,
     pub(crate) waiters: Arc<Waiters>,
@@ -68,7 +68,7 @@ pub(crate) struct Publisher {
 }
 
 impl AfterCommit for Publisher {
-    fn committed(&self, events: &[StoredEvent]) {
+    fn committed(&self, events: &[StoredEvent], callbacks_queued: bool) {
         for event in events {
             // No subscribers is fine: they read from the store when they come.
             let _ = self.live.send(Arc::new(event.clone()));
@@ -89,8 +89,9 @@ impl AfterCommit for Publisher {
                 _ => {}
             }
         }
-        // Any commit may have queued callbacks; the sender checks.
-        self.outbox.notify_one();
+        if callbacks_queued {
+            self.outbox.notify_one();
+        }
     }
 }
 

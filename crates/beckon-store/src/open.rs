@@ -21,6 +21,9 @@ pub const SCHEMA_VERSION: i64 = 1;
 
 const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// Prepared statements kept per connection: more than the store has, so none is parsed twice
+/// (rusqlite keeps 16 by default, fewer than one pause-and-resume cycle uses).
+const STATEMENT_CACHE: usize = 128;
 
 impl Store {
     /// Opens (creating if needed) the database at `path`, with its folders.
@@ -76,6 +79,7 @@ impl Store {
 /// Per-connection settings: durable commits (an acknowledged answer survives a power cut),
 /// enforced foreign keys, and waiting for other writers instead of failing.
 fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.busy_timeout(BUSY_TIMEOUT)

@@ -97,6 +97,7 @@ impl Tx<'_> {
     /// Queues callbacks for delivery after commit. A callback whose idempotency key is already
     /// queued is not queued twice.
     pub fn enqueue_callbacks(&mut self, callbacks: &[NewCallback], at_ms: i64) -> Result<()> {
+        self.callbacks_queued |= !callbacks.is_empty();
         for callback in callbacks {
             let payload = to_json("callback payload", &callback.payload, JSON_MAX_BYTES)?;
             self.tx

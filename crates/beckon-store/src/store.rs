@@ -23,6 +23,8 @@ pub struct Committed<T> {
     pub value: T,
     /// The events the transaction appended.
     pub events: Vec<StoredEvent>,
+    /// Whether it queued callbacks for the outbox.
+    pub callbacks_queued: bool,
 }
 
 /// One write transaction. Every operation on it commits together or not at all.
@@ -30,6 +32,7 @@ pub struct Committed<T> {
 pub struct Tx<'c> {
     pub(crate) tx: &'c Connection,
     pub(crate) events: Vec<StoredEvent>,
+    pub(crate) callbacks_queued: bool,
 }
 
 impl Store {
@@ -47,13 +50,13 @@ impl Store {
     pub fn write<T>(&mut self, f: impl FnOnce(&mut Tx<'_>) -> Result<T>) -> Result<Committed<T>> {
         // Cached statements: parsing BEGIN and COMMIT on every write is measurable.
         self.conn.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
-        let mut tx = Tx { tx: &self.conn, events: Vec::new() };
+        let mut tx = Tx { tx: &self.conn, events: Vec::new(), callbacks_queued: false };
         let outcome = f(&mut tx).and_then(|value| {
             self.conn.prepare_cached("COMMIT")?.execute([])?;
             Ok(value)
         });
         match outcome {
-            Ok(value) => Ok(Committed { value, events: tx.events }),
+            Ok(value) => Ok(Committed { value, events: tx.events, callbacks_queued: tx.callbacks_queued }),
             Err(err) => {
                 if !self.conn.is_autocommit() {
                     // The original error matters more than a failed rollback, which SQLite

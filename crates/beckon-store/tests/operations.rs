@@ -95,6 +95,7 @@ fn asking_commits_question_status_timeline_event_and_callbacks_together() {
         kinds,
         [EventKind::SessionStarted, EventKind::SessionStatus, EventKind::MessageAppended, EventKind::QuestionPending]
     );
+    assert!(committed.callbacks_queued, "the commit says the outbox has work");
     let record = store.read().question(question).unwrap().unwrap();
     assert_eq!(record.status, QuestionStatus::Pending);
     assert_eq!(record.expires_at_ms, Some(1_000));
@@ -321,7 +322,10 @@ fn callbacks_are_delivered_retried_or_given_up() {
         kind: "question_answered".into(),
         payload: json!({"k": key}),
     };
-    store.write(|tx| tx.enqueue_callbacks(&[callback("a"), callback("b"), callback("a")], 10)).unwrap();
+    let queued = store.write(|tx| tx.enqueue_callbacks(&[callback("a"), callback("b"), callback("a")], 10)).unwrap();
+    assert!(queued.callbacks_queued);
+    let nothing = store.write(|tx| tx.enqueue_callbacks(&[], 10)).unwrap();
+    assert!(!nothing.callbacks_queued, "no callbacks, no word to the sender");
     let due = store.read().due_callbacks(10, 10).unwrap();
     assert_eq!(due.len(), 2, "the same idempotency key is queued once");
     store.write(|tx| tx.mark_delivered(due[0].id, 11)).unwrap();
