@@ -9,41 +9,25 @@
 mod corpus;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Duration;
 
-use beckon_gateway::{GatewayConfig, RunningGateway};
-use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 const UNKNOWN: &str = "0190f1d2-0000-7000-8000-00000000beef";
 const TABLES: [&str; 5] = ["sessions", "messages", "questions", "events", "outbox"];
 
-struct Gateway {
-    dir: tempfile::TempDir,
-    _beckon: Beckon,
-    gateway: RunningGateway,
-    http: reqwest::Client,
-}
+mod served;
+
+use served::Served as Gateway;
 
 async fn start() -> Gateway {
-    let dir = tempfile::tempdir().unwrap();
-    let agents = dir.path().join("agents");
-    std::fs::create_dir_all(&agents).unwrap();
-    std::fs::write(
-        agents.join("hook.md"),
-        "---\nname: hook\nprovider: scripted\nscript: hook.json\nquestions: false\n---\n",
-    )
-    .unwrap();
-    std::fs::write(agents.join("hook.json"), r#"{"turns": [{"text": "Handled"}]}"#).unwrap();
-    let beckon = Beckon::start(RuntimeConfig::new(dir.path()), StartOptions::default()).await.unwrap();
-    let mut config = GatewayConfig::new(dir.path());
-    config.port = 0;
-    config.writes_per_second = 10_000.0;
-    config.write_burst = 10_000.0;
-    let gateway = beckon_gateway::start(beckon.clone(), config).await.unwrap();
-    Gateway { dir, _beckon: beckon, gateway, http: reqwest::Client::new() }
+    served::serve(|config| {
+        // The corpus sends hundreds of requests in a burst; the rate limit has its own tests.
+        config.writes_per_second = 10_000.0;
+        config.write_burst = 10_000.0;
+    })
+    .await
 }
 
 /// A question every case may aim at: one choice question, "Yes" or "No".
@@ -53,10 +37,6 @@ fn fixture_question() -> Value {
 }
 
 impl Gateway {
-    fn db_path(&self) -> PathBuf {
-        self.dir.path().join("beckon.db")
-    }
-
     fn request(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
         self.http.request(method, format!("{}{path}", self.gateway.url)).bearer_auth(&self.gateway.token)
     }

@@ -5,37 +5,17 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use beckon_gateway::{Discovery, GatewayConfig, GatewayError, ROUTES, RunningGateway};
-use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
+use beckon_gateway::{Discovery, GatewayConfig, GatewayError, ROUTES};
 use futures_util::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-struct Setup {
-    _dir: tempfile::TempDir,
-    beckon: Beckon,
-    gateway: RunningGateway,
-    http: reqwest::Client,
-}
+mod served;
+
+use served::Served as Setup;
 
 async fn setup_with(edit: impl FnOnce(&mut GatewayConfig)) -> Setup {
-    let dir = tempfile::tempdir().unwrap();
-    let agents = dir.path().join("agents");
-    std::fs::create_dir_all(&agents).unwrap();
-    std::fs::write(
-        agents.join("hook.md"),
-        "---\nname: hook\nprovider: scripted\nscript: hook.json\nquestions: false\n---\n",
-    )
-    .unwrap();
-    std::fs::write(agents.join("hook.json"), json!({"turns": [{"text": "Handled {{message|lower}}"}]}).to_string())
-        .unwrap();
-    let options = StartOptions { callback_backoff: Duration::from_millis(50), ..StartOptions::default() };
-    let beckon = Beckon::start(RuntimeConfig::new(dir.path()), options).await.unwrap();
-    let mut config = GatewayConfig::new(dir.path());
-    config.port = 0;
-    edit(&mut config);
-    let gateway = beckon_gateway::start(beckon.clone(), config).await.unwrap();
-    Setup { _dir: dir, beckon, gateway, http: reqwest::Client::new() }
+    served::serve(edit).await
 }
 
 async fn setup() -> Setup {

@@ -94,7 +94,7 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
         check_url("callback_url", url, &mut problems);
     }
     if ask.timeout.is_some_and(|t| t.is_zero() || t > MAX_TIMEOUT) {
-        problems.push("timeout", "must be between 1 second and 365 days");
+        problems.push("timeout", "must be more than zero and at most 365 days");
     }
     let Some(request) = ask.request else {
         problems.push("questions", "is required");

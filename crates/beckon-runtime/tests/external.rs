@@ -134,4 +134,21 @@ async fn bad_external_input_is_refused_with_field_names() {
     assert_eq!(paths, ["agent", "callback_url", "timeout", "default_answer"]);
     let err = beckon.ask_external(ExternalAsk { request: None, ..ask("ci") }).await.unwrap_err();
     assert!(matches!(err, Error::InvalidInput(_)));
+    for (timeout, refused) in [
+        (Duration::from_nanos(1), false),
+        (Duration::from_millis(500), false),
+        (Duration::from_secs(365 * 86_400), false),
+        (Duration::from_secs(365 * 86_400 + 1), true),
+    ] {
+        let outcome = beckon.ask_external(ExternalAsk { timeout: Some(timeout), ..ask("timer") }).await;
+        match outcome {
+            Err(Error::InvalidInput(problems)) => {
+                assert!(refused, "{timeout:?} was refused: {problems}");
+                assert_eq!(problems.iter().map(|p| p.path.as_str()).collect::<Vec<_>>(), ["timeout"]);
+                assert!(problems.to_string().contains("more than zero and at most 365 days"), "{problems}");
+            }
+            Ok(_) => assert!(!refused, "{timeout:?} was accepted"),
+            Err(err) => panic!("{timeout:?}: {err}"),
+        }
+    }
 }
