@@ -48,6 +48,12 @@ pub enum ClientError {
         /// The error as the gateway sent it.
         body: Box<ErrorBody>,
     },
+    /// An id with characters no id has; it is not sent, so it cannot reach another route.
+    #[error("{shown} is not a valid id")]
+    InvalidId {
+        /// The id as given, quoted with control characters escaped, at most 64 characters.
+        shown: String,
+    },
     /// The request failed on the way.
     #[error("cannot reach Beckon at {url}: {detail}")]
     Transport {
@@ -222,7 +228,7 @@ impl GatewayClient {
 
     /// `GET /v1/questions/{id}`, held up to `wait` (at most 120 s) until it resolves.
     pub async fn question(&self, id: &str, wait: Duration) -> ClientResult<Value> {
-        let mut request = self.http.get(self.url(&format!("/v1/questions/{}", segment(id))));
+        let mut request = self.http.get(self.url(&format!("/v1/questions/{}", segment(id)?)));
         if !wait.is_zero() {
             request = request.query(&[("wait", wait.as_secs_f64())]);
         }
@@ -238,8 +244,10 @@ impl GatewayClient {
 
     /// `POST /v1/questions/{id}/answer` with one text per question (labels select options).
     pub async fn answer(&self, id: &str, texts: &[String]) -> ClientResult<Value> {
-        let request =
-            self.http.post(self.url(&format!("/v1/questions/{}/answer", segment(id)))).json(&json!({"answers": texts}));
+        let request = self
+            .http
+            .post(self.url(&format!("/v1/questions/{}/answer", segment(id)?)))
+            .json(&json!({"answers": texts}));
         self.send(request, REQUEST_MARGIN).await
     }
 
@@ -247,16 +255,20 @@ impl GatewayClient {
     pub async fn decline(&self, id: &str, reason: Option<&str>) -> ClientResult<Value> {
         let request = self
             .http
-            .post(self.url(&format!("/v1/questions/{}/decline", segment(id))))
+            .post(self.url(&format!("/v1/questions/{}/decline", segment(id)?)))
             .json(&json!({"reason": reason}));
         self.send(request, REQUEST_MARGIN).await
     }
 }
 
-/// An id as one path segment: anything but the id alphabet is dropped, so a typo cannot reach
-/// another route.
-fn segment(id: &str) -> String {
-    id.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect()
+/// An id as one path segment: only the id alphabet (letters, digits, `-`) passes, so a typo
+/// cannot reach another route, and the refusal quotes what was given.
+fn segment(id: &str) -> ClientResult<&str> {
+    if !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+        return Ok(id);
+    }
+    let head: String = id.chars().take(64).collect();
+    Err(ClientError::InvalidId { shown: format!("{head:?}") })
 }
 
 fn kind_for(status: StatusCode) -> &'static str {
@@ -303,7 +315,12 @@ mod tests {
 
     #[test]
     fn ids_cannot_escape_their_path_segment() {
-        assert_eq!(segment("../v1/health?x"), "v1healthx");
-        assert_eq!(segment("0190f1d2-0000-7000-8000-00000000beef"), "0190f1d2-0000-7000-8000-00000000beef");
+        let err = segment("../v1/health?x").unwrap_err();
+        assert_eq!(err.to_string(), r#""../v1/health?x" is not a valid id"#);
+        let err = segment("a\u{202E}b\n").unwrap_err();
+        assert_eq!(err.to_string(), r#""a\u{202e}b\n" is not a valid id"#, "controls and bidi are escaped");
+        assert!(segment("").is_err());
+        assert!(segment(&"x/".repeat(5_000)).unwrap_err().to_string().len() < 100, "a long id is cut short");
+        assert_eq!(segment("0190f1d2-0000-7000-8000-00000000beef").unwrap(), "0190f1d2-0000-7000-8000-00000000beef");
     }
 }

@@ -58,24 +58,37 @@ impl Gateway {
     /// Content-Length), reading the answer while still sending, as a client must when the
     /// server refuses a body part-way; (status, body). For what an HTTP client library refuses
     /// to send.
-    async fn send_raw(&self, method: &str, path: &str, body: Option<Vec<u8>>) -> (StatusCode, String) {
+    /// Sends a request over a bare socket, reading the answer while the body is still going
+    /// out: the gateway may refuse an oversize body before it has all of it, and an HTTP
+    /// client would report the failed write instead of the answer.
+    async fn send_raw(&self, method: &str, path: &str, body: Option<Vec<u8>>, chunked: bool) -> (StatusCode, String) {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let stream = tokio::net::TcpStream::connect(self.gateway.addr).await.unwrap();
         let (mut reader, mut writer) = stream.into_split();
+        let body = body.unwrap_or_default();
+        let framing =
+            if chunked { "Transfer-Encoding: chunked".to_owned() } else { format!("Content-Length: {}", body.len()) };
         let head = format!(
             "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {}\r\n\
-             Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+             Content-Type: application/json\r\n{framing}\r\nConnection: close\r\n\r\n",
             self.gateway.addr.port(),
             self.gateway.token
         );
         let sending = tokio::spawn(async move {
             writer.write_all(head.as_bytes()).await?;
-            for chunk in body.unwrap_or_default().chunks(64 * 1024) {
-                writer.write_all(format!("{:x}\r\n", chunk.len()).as_bytes()).await?;
+            for chunk in body.chunks(64 * 1024) {
+                if chunked {
+                    writer.write_all(format!("{:x}\r\n", chunk.len()).as_bytes()).await?;
+                }
                 writer.write_all(chunk).await?;
-                writer.write_all(b"\r\n").await?;
+                if chunked {
+                    writer.write_all(b"\r\n").await?;
+                }
             }
-            writer.write_all(b"0\r\n\r\n").await
+            if chunked {
+                writer.write_all(b"0\r\n\r\n").await?;
+            }
+            Ok::<(), std::io::Error>(())
         });
         let mut answer = Vec::new();
         tokio::time::timeout(Duration::from_secs(30), reader.read_to_end(&mut answer)).await.unwrap().unwrap();
@@ -210,7 +223,9 @@ async fn every_hostile_request_gets_a_clear_error_and_writes_nothing() {
         };
         let method = case["method"].as_str().unwrap();
         let (status, text) = if case["transport"] == "raw" {
-            g.send_raw(method, &path, body).await
+            g.send_raw(method, &path, body, true).await
+        } else if case["transport"] == "raw_with_length" {
+            g.send_raw(method, &path, body, false).await
         } else {
             let mut request = g.request(Method::from_bytes(method.as_bytes()).unwrap(), &path);
             if let Some(body) = body {
