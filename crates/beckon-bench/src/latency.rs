@@ -76,7 +76,7 @@ pub async fn measure(data_dir: &std::path::Path, rounds: usize) -> Result<Latenc
         let sent = *fake.finished().get(2 * round).ok_or("the provider's reply was not timed")?;
         in_app.push(told.saturating_duration_since(sent));
         fake.push(Reply::text("Deployed."));
-        let before = fake.received().len();
+        let before = fake.received_count();
         let answering = Instant::now();
         rig.beckon.answer_texts(request_id, &["us-east".to_owned()], AnsweredVia::Window).await?;
         let received = fake.wait_for(before + 1, Duration::from_secs(30)).await;

@@ -104,6 +104,11 @@ impl FakeLlm {
         self.shared.received.lock().unwrap().clone()
     }
 
+    /// How many requests arrived so far.
+    pub fn received_count(&self) -> usize {
+        self.shared.received.lock().unwrap().len()
+    }
+
     /// Sends each reply in one piece and records when (for latency figures).
     pub fn time_replies(&self) {
         self.shared.timing.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -119,9 +124,10 @@ impl FakeLlm {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
             let arrived = self.shared.arrived.notified();
-            let received = self.received();
-            if received.len() >= count {
-                return received;
+            // Counted, not copied, while waiting: the server takes the same lock to record a
+            // request, and copying a long history would hold it up.
+            if self.received_count() >= count {
+                return self.received();
             }
             if tokio::time::timeout_at(deadline, arrived).await.is_err() {
                 panic!("expected {count} requests at the fake LLM, got {}", self.received().len());
@@ -138,8 +144,9 @@ impl Shared {
 }
 
 fn next_reply(shared: &Shared, wire: Wire, headers: HeaderMap, body: Bytes) -> Reply {
+    let at = std::time::Instant::now();
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    shared.received.lock().unwrap().push(Received { at: std::time::Instant::now(), wire, headers, body });
+    shared.received.lock().unwrap().push(Received { at, wire, headers, body });
     shared.arrived.notify_waiters();
     shared.replies.lock().unwrap().pop_front().unwrap_or_else(|| Reply::text("(no more replies queued)"))
 }
