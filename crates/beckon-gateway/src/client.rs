@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use beckon_core::RequestId;
 use beckon_runtime::api::ErrorBody;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -48,12 +49,9 @@ pub enum ClientError {
         /// The error as the gateway sent it.
         body: Box<ErrorBody>,
     },
-    /// An id with characters no id has; it is not sent, so it cannot reach another route.
-    #[error("{shown} is not a valid id")]
-    InvalidId {
-        /// The id as given, quoted with control characters escaped, at most 64 characters.
-        shown: String,
-    },
+    /// A question id that is not one; it is not sent, so it cannot reach another route.
+    #[error(transparent)]
+    InvalidId(beckon_core::Error),
     /// The request failed on the way.
     #[error("cannot reach Beckon at {url}: {detail}")]
     Transport {
@@ -228,7 +226,7 @@ impl GatewayClient {
 
     /// `GET /v1/questions/{id}`, held up to `wait` (at most 120 s) until it resolves.
     pub async fn question(&self, id: &str, wait: Duration) -> ClientResult<Value> {
-        let mut request = self.http.get(self.url(&format!("/v1/questions/{}", segment(id)?)));
+        let mut request = self.http.get(self.url(&format!("/v1/questions/{}", request_id(id)?)));
         if !wait.is_zero() {
             request = request.query(&[("wait", wait.as_secs_f64())]);
         }
@@ -246,7 +244,7 @@ impl GatewayClient {
     pub async fn answer(&self, id: &str, texts: &[String]) -> ClientResult<Value> {
         let request = self
             .http
-            .post(self.url(&format!("/v1/questions/{}/answer", segment(id)?)))
+            .post(self.url(&format!("/v1/questions/{}/answer", request_id(id)?)))
             .json(&json!({"answers": texts}));
         self.send(request, REQUEST_MARGIN).await
     }
@@ -255,20 +253,16 @@ impl GatewayClient {
     pub async fn decline(&self, id: &str, reason: Option<&str>) -> ClientResult<Value> {
         let request = self
             .http
-            .post(self.url(&format!("/v1/questions/{}/decline", segment(id)?)))
+            .post(self.url(&format!("/v1/questions/{}/decline", request_id(id)?)))
             .json(&json!({"reason": reason}));
         self.send(request, REQUEST_MARGIN).await
     }
 }
 
-/// An id as one path segment: only the id alphabet (letters, digits, `-`) passes, so a typo
-/// cannot reach another route, and the refusal quotes what was given.
-fn segment(id: &str) -> ClientResult<&str> {
-    if !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-        return Ok(id);
-    }
-    let head: String = id.chars().take(64).collect();
-    Err(ClientError::InvalidId { shown: format!("{head:?}") })
+/// A question id, read before it goes into a path, so a typo cannot reach another route; the
+/// refusal quotes what was given, as the gateway's would.
+fn request_id(id: &str) -> ClientResult<RequestId> {
+    RequestId::parse(id).map_err(ClientError::InvalidId)
 }
 
 fn kind_for(status: StatusCode) -> &'static str {
@@ -315,12 +309,17 @@ mod tests {
 
     #[test]
     fn ids_cannot_escape_their_path_segment() {
-        let err = segment("../v1/health?x").unwrap_err();
-        assert_eq!(err.to_string(), r#""../v1/health?x" is not a valid id"#);
-        let err = segment("a\u{202E}b\n").unwrap_err();
-        assert_eq!(err.to_string(), r#""a\u{202e}b\n" is not a valid id"#, "controls and bidi are escaped");
-        assert!(segment("").is_err());
-        assert!(segment(&"x/".repeat(5_000)).unwrap_err().to_string().len() < 100, "a long id is cut short");
-        assert_eq!(segment("0190f1d2-0000-7000-8000-00000000beef").unwrap(), "0190f1d2-0000-7000-8000-00000000beef");
+        let err = request_id("../v1/health?x").unwrap_err();
+        assert!(err.to_string().starts_with(r#"request_id: "../v1/health?x" is not a valid id"#), "{err}");
+        let err = request_id("a\u{202E}b\n").unwrap_err();
+        assert!(
+            err.to_string().contains(r#""a\u{202e}b\n" is not a valid id"#),
+            "controls and bidi are escaped: {err}"
+        );
+        assert!(request_id("").is_err());
+        let long = request_id(&"x/".repeat(5_000)).unwrap_err().to_string();
+        assert!(long.contains(&"x/".repeat(32)) && !long.contains(&"x/".repeat(33)), "a long id is cut short: {long}");
+        let id = "0190f1d2-0000-7000-8000-00000000beef";
+        assert_eq!(request_id(id).unwrap().to_string(), id);
     }
 }

@@ -47,7 +47,7 @@ impl From<ClientError> for BackendError {
                 "unavailable" | "unauthorized" => BackendError::Unavailable(err.to_string()),
                 _ => BackendError::Failed(err.to_string()),
             },
-            ClientError::InvalidId { .. } => BackendError::Invalid(Problems::one("request_id", "is not a request id")),
+            ClientError::InvalidId(_) => BackendError::Invalid(Problems::one("request_id", "is not a request id")),
             ClientError::NotRunning { .. }
             | ClientError::NoToken { .. }
             | ClientError::Discovery { .. }
