@@ -54,13 +54,10 @@ impl Gateway {
         (created["request_id"].as_str().unwrap().to_owned(), created["session_id"].as_str().unwrap().to_owned())
     }
 
-    /// Sends a request over a bare connection, any body with chunked transfer encoding (no
-    /// Content-Length), reading the answer while still sending, as a client must when the
-    /// server refuses a body part-way; (status, body). For what an HTTP client library refuses
-    /// to send.
-    /// Sends a request over a bare socket, reading the answer while the body is still going
-    /// out: the gateway may refuse an oversize body before it has all of it, and an HTTP
-    /// client would report the failed write instead of the answer.
+    /// Sends a request over a bare connection, its body chunked or with a Content-Length,
+    /// reading the answer while still sending, as a client must when the server refuses a body
+    /// part-way; (status, body). For what an HTTP client library refuses to send, and for
+    /// refusals it would report as its own failed write instead of the answer.
     async fn send_raw(&self, method: &str, path: &str, body: Option<Vec<u8>>, chunked: bool) -> (StatusCode, String) {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let stream = tokio::net::TcpStream::connect(self.gateway.addr).await.unwrap();
