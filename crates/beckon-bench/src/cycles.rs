@@ -22,13 +22,16 @@ pub struct Cycles {
     pub cycle: Summary,
     /// Cycles completed per second of wall time.
     pub per_second: f64,
+    /// Durable commits per cycle, counted by the store.
+    pub commits_per_cycle: f64,
 }
 
 impl Cycles {
     /// As JSON.
     pub fn to_json(self) -> Value {
         json!({"pause": self.pause.to_json(), "resume": self.resume.to_json(), "cycle": self.cycle.to_json(),
-               "cycles_per_s": (self.per_second * 10.0).round() / 10.0})
+               "cycles_per_s": (self.per_second * 10.0).round() / 10.0,
+               "commits_per_cycle": (self.commits_per_cycle * 100.0).round() / 100.0})
     }
 }
 
@@ -43,26 +46,35 @@ async fn one(rig: &Rig, n: usize) -> Result<(Duration, Duration), Failure> {
     Ok((pending_at.saturating_duration_since(started), completed_at.saturating_duration_since(answering)))
 }
 
-fn summarise(samples: Vec<(Duration, Duration)>, wall: Duration) -> Result<Cycles, Failure> {
+fn summarise(samples: Vec<(Duration, Duration)>, wall: Duration, commits: u64) -> Result<Cycles, Failure> {
     let count = samples.len();
     let pause = Summary::of(samples.iter().map(|s| s.0).collect()).ok_or("no cycles")?;
     let resume = Summary::of(samples.iter().map(|s| s.1).collect()).ok_or("no cycles")?;
     let cycle = Summary::of(samples.iter().map(|s| s.0 + s.1).collect()).ok_or("no cycles")?;
-    Ok(Cycles { pause, resume, cycle, per_second: count as f64 / wall.as_secs_f64() })
+    Ok(Cycles {
+        pause,
+        resume,
+        cycle,
+        per_second: count as f64 / wall.as_secs_f64(),
+        commits_per_cycle: commits as f64 / count as f64,
+    })
 }
 
 /// `count` cycles one after another.
 pub async fn sequential(rig: &Rig, count: usize) -> Result<Cycles, Failure> {
     let mut samples = Vec::with_capacity(count);
+    let commits = rig.beckon.commits().await?;
     let started = Instant::now();
     for n in 0..count {
         samples.push(one(rig, n).await?);
     }
-    summarise(samples, started.elapsed())
+    let wall = started.elapsed();
+    summarise(samples, wall, rig.beckon.commits().await? - commits)
 }
 
 /// `count` cycles all at once.
 pub async fn concurrent(rig: Arc<Rig>, count: usize) -> Result<Cycles, Failure> {
+    let commits = rig.beckon.commits().await?;
     let started = Instant::now();
     let tasks: Vec<_> = (0..count)
         .map(|n| {
@@ -74,7 +86,8 @@ pub async fn concurrent(rig: Arc<Rig>, count: usize) -> Result<Cycles, Failure> 
     for task in tasks {
         samples.push(task.await??);
     }
-    summarise(samples, started.elapsed())
+    let wall = started.elapsed();
+    summarise(samples, wall, rig.beckon.commits().await? - commits)
 }
 
 #[cfg(test)]
@@ -89,6 +102,8 @@ mod tests {
         assert_eq!(one_by_one.cycle.count, 5);
         assert!(one_by_one.cycle.median >= one_by_one.pause.median.min(one_by_one.resume.median));
         assert!(one_by_one.per_second > 0.0);
+        // Begin the session, ask (folded into the model reply), answer, and complete.
+        assert_eq!(one_by_one.commits_per_cycle, 4.0, "{one_by_one:?}");
         let at_once = concurrent(rig.clone(), 20).await.unwrap();
         assert_eq!(at_once.cycle.count, 20);
         let filter = beckon_store::SessionFilter { limit: 500, ..Default::default() };

@@ -66,6 +66,14 @@ pub fn figure(report: &Value, path: &[&str]) -> Option<f64> {
     path.iter().try_fold(report, |value, key| value.get(key))?.as_f64()
 }
 
+/// LangGraph's checkpointer transactions in one cycle (its pause's and its resume's `put` and
+/// `put_writes`, each a commit), when the report counted them.
+pub fn commits_per_cycle(report: &Value) -> Option<f64> {
+    let counted = report.get("txns_per_cycle")?.as_object()?;
+    let phases = counted.values().map(|phase| Some(phase.as_object()?.values().filter_map(Value::as_f64).sum::<f64>()));
+    phases.sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,6 +83,9 @@ mod tests {
         let report = serde_json::json!({"cycle": {"median_ms": 21.4}, "list_pending": {"10000": {"checkpointer_list_all": {"median_ms": 670.0}}}});
         assert_eq!(figure(&report, &["cycle", "median_ms"]), Some(21.4));
         assert_eq!(figure(&report, &["list_pending", "10000", "checkpointer_list_all", "median_ms"]), Some(670.0));
+        let counted = serde_json::json!({"txns_per_cycle": {"pause": {"put": 3, "put_writes": 3}, "resume": {"put": 2, "put_writes": 3}}});
+        assert_eq!(commits_per_cycle(&counted), Some(11.0));
+        assert_eq!(commits_per_cycle(&report), None);
         assert_eq!(figure(&report, &["cycle", "p99_ms"]), None);
     }
 

@@ -532,6 +532,12 @@ impl Beckon {
         self.rt.db.call(|store| store.read().last_seq()).await
     }
 
+    /// How many write transactions the store has committed since this runtime started, each
+    /// one synced to disk: what a workload costs in durable commits.
+    pub async fn commits(&self) -> Result<u64> {
+        self.rt.db.call(|store| Ok(store.commits())).await
+    }
+
     /// Every event after `after_seq`, then live ones, none missed or doubled.
     pub async fn subscribe(&self, after_seq: i64) -> Result<Subscription> {
         Subscription::start(self.rt.db.clone(), self.rt.hub.live.subscribe(), after_seq).await

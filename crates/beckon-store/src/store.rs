@@ -13,6 +13,7 @@ use crate::read::Reader;
 pub struct Store {
     conn: Connection,
     path: Option<PathBuf>,
+    commits: u64,
 }
 
 /// What a committed write returns: its value and the events it appended, in `seq` order, to
@@ -37,7 +38,7 @@ pub struct Tx<'c> {
 
 impl Store {
     pub(crate) fn from_connection(conn: Connection, path: Option<PathBuf>) -> Store {
-        Store { conn, path }
+        Store { conn, path, commits: 0 }
     }
 
     /// The database file, or `None` in memory.
@@ -56,7 +57,10 @@ impl Store {
             Ok(value)
         });
         match outcome {
-            Ok(value) => Ok(Committed { value, events: tx.events, callbacks_queued: tx.callbacks_queued }),
+            Ok(value) => {
+                self.commits += 1;
+                Ok(Committed { value, events: tx.events, callbacks_queued: tx.callbacks_queued })
+            }
             Err(err) => {
                 if !self.conn.is_autocommit() {
                     // The original error matters more than a failed rollback, which SQLite
@@ -66,6 +70,11 @@ impl Store {
                 Err(err)
             }
         }
+    }
+
+    /// How many write transactions this handle has committed: each one a sync to disk.
+    pub fn commits(&self) -> u64 {
+        self.commits
     }
 
     /// Read-only queries on the latest committed data.

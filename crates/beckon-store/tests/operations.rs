@@ -412,6 +412,9 @@ fn a_failed_write_leaves_nothing_behind() {
     assert!(store.read().session(session).unwrap().is_none());
     assert!(store.read().question(question).unwrap().is_none());
     assert_eq!(store.read().last_seq().unwrap(), before);
+    assert_eq!(store.commits(), 0, "a rolled-back write is not counted as a commit");
+    store.write(|tx| tx.start_session(&new_session(session, "poet", 1))).unwrap();
+    assert_eq!(store.commits(), 1);
 }
 
 #[test]
