@@ -118,12 +118,7 @@ async fn main() -> Result<(), Failure> {
     header();
     let latencies = latency::measure(&scratch.path().join("latency"), sizes.latency_rounds).await?;
     row("ask → notifier (external agent)", latencies.external_ask.median, latencies.external_ask.p99, "");
-    row(
-        "ask → notifier (in-app, from the provider's reply)",
-        latencies.in_app_ask.median,
-        latencies.in_app_ask.p99,
-        "",
-    );
+    row("ask → notifier (in-app agent)", latencies.in_app_ask.median, latencies.in_app_ask.p99, "");
     row(
         "answer → next LLM request at the provider",
         latencies.answer_to_request.median,
