@@ -195,6 +195,12 @@ fn check(case: &Value, status: StatusCode, text: &str) {
             assert_eq!(&error["field"], field, "{name}: {body}");
         }
     }
+    if let Some(code) = expect.get("jsonrpc_code") {
+        let body: Value =
+            serde_json::from_str(text).unwrap_or_else(|_| panic!("{name}: not a JSON-RPC error: {shown}"));
+        assert_eq!(body["jsonrpc"], "2.0", "{name}: {body}");
+        assert_eq!(&body["error"]["code"], code, "{name}: {body}");
+    }
     if let Some(part) = expect["message_contains"].as_str() {
         assert!(text.contains(part), "{name}: {part:?} not in {shown}");
     }

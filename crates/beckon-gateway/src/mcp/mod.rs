@@ -8,6 +8,7 @@
 
 mod backend;
 mod in_process;
+mod malformed;
 mod remote;
 mod server;
 mod tools;
@@ -48,7 +49,10 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    Router::new().route_service(crate::MCP_PATH, service).layer(axum::middleware::from_fn(ended_session_is_no_content))
+    Router::new()
+        .route_service(crate::MCP_PATH, service)
+        .layer(axum::middleware::from_fn(ended_session_is_no_content))
+        .layer(axum::middleware::from_fn(malformed::as_json_rpc_error))
 }
 
 /// Ending a session answers 204 rather than the SDK's 202: clients (the Python SDK among them)
