@@ -2,7 +2,7 @@
 //! window as `{kind, message, field?, problems?, winner?}`.
 
 use beckon_core::{Answer, AnsweredVia, Answers, RequestId, SessionId};
-use beckon_runtime::api::{ErrorBody, LiveEvent};
+use beckon_runtime::api::ErrorBody;
 use beckon_runtime::{AnswerReceipt, Beckon, SessionView};
 use beckon_store::{Metrics, PendingQuestion, SessionCursor, SessionFilter, SessionPage};
 use tauri::ipc::Channel;
@@ -162,30 +162,9 @@ pub fn save_settings(app: State<'_, App>, settings: SettingsInput) -> Reply<Sett
 #[tauri::command]
 pub async fn subscribe(app: State<'_, App>, webview: Webview, after_seq: i64, on_event: Channel<UiEvent>) -> Reply<()> {
     let beckon = beckon(&app)?.clone();
-    let mut events = beckon.subscribe(after_seq).await?;
-    let mut deltas = beckon.text_deltas();
-    let task = tokio::spawn(async move {
-        loop {
-            let event = tokio::select! {
-                event = events.next() => match event {
-                    Ok(stored) => match LiveEvent::from_stored(&stored) {
-                        Some(event) => UiEvent::Live { event },
-                        None => continue,
-                    },
-                    Err(_) => return,
-                },
-                delta = deltas.recv() => match delta {
-                    Ok(delta) => UiEvent::TextDelta { session_id: delta.session_id, text: delta.text },
-                    // Missed deltas are only cosmetic: the committed message follows.
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
-                },
-            };
-            if on_event.send(event).is_err() {
-                return;
-            }
-        }
-    });
+    let events = beckon.subscribe(after_seq).await?;
+    let deltas = beckon.text_deltas();
+    let task = tokio::spawn(crate::forward::forward(events, deltas, move |event| on_event.send(event).is_ok()));
     if let Some(previous) = app.forwarders().insert(webview.label().to_owned(), task.abort_handle()) {
         previous.abort();
     }

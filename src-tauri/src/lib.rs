@@ -6,6 +6,7 @@ mod attention;
 mod commands;
 pub mod deeplink;
 pub mod dto;
+mod forward;
 mod navigate;
 mod notify;
 pub mod settings;
