@@ -1,7 +1,6 @@
 //! The app's settings: a `settings.json` in the data folder, readable only by its owner (it
 //! holds API keys). Environment variables override the file and are never written to it.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use beckon_core::agent::ProviderKind;
@@ -260,20 +259,8 @@ impl Settings {
 
     /// Writes the file atomically, readable and writable by its owner only.
     fn save(&self) -> std::io::Result<()> {
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir)?;
-        let temp = dir.join(".settings.json.tmp");
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(&temp)?;
-        #[cfg(unix)]
-        std::fs::set_permissions(&temp, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
         let text = serde_json::to_string_pretty(&self.file).map_err(std::io::Error::other)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&temp, &self.path)
+        beckon_runtime::private_file::write(&self.path, text.as_bytes())
     }
 }
 

@@ -1,7 +1,6 @@
 //! `gateway.json` in the data folder: how clients (the CLI, `beckon mcp`, scripts) find the
 //! running Beckon. Readable by its owner only, since it holds the bearer token.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -28,18 +27,8 @@ impl Discovery {
 
     /// Writes the file atomically with mode 0600.
     pub fn write(&self, data_dir: &Path) -> std::io::Result<()> {
-        std::fs::create_dir_all(data_dir)?;
-        let temp = data_dir.join(format!(".{FILE}.tmp"));
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(&temp)?;
-        #[cfg(unix)]
-        std::fs::set_permissions(&temp, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
-        file.write_all(serde_json::to_string_pretty(self).map_err(std::io::Error::other)?.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(temp, Self::path(data_dir))
+        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        beckon_runtime::private_file::write(&Self::path(data_dir), text.as_bytes())
     }
 
     /// Reads the file in `data_dir`.

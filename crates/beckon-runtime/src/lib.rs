@@ -20,6 +20,7 @@ mod expiry;
 mod external;
 mod lock;
 mod notifier;
+pub mod private_file;
 pub mod providers;
 mod retention;
 mod runtime;
