@@ -5,8 +5,8 @@ use serde_json::{Map, Value};
 
 use crate::problem::{Problems, join};
 
-/// The JSON type name used in messages.
-pub(crate) fn type_name(value: &Value) -> &'static str {
+/// The JSON type of `value` as messages name it ("a string", "null").
+pub fn type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

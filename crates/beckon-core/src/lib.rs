@@ -27,6 +27,7 @@ pub mod ts;
 pub use answer::{Answer, Answers};
 pub use error::{Error, Result};
 pub use ids::{RequestId, SessionId};
+pub use json_reader::type_name as json_type_name;
 pub use link::{Link, LinkError};
 pub use outcome::{Outcome, OutcomeKind, ToolResultText, render_tool_result};
 pub use problem::{Problem, Problems};

@@ -9,7 +9,7 @@ use std::ffi::OsStr;
 use std::fs;
 use std::path::Path;
 
-use beckon_core::Problems;
+use beckon_core::{Problems, json_type_name};
 use serde_json::{Map, Value, json};
 
 use super::workspace::{PATH_MAX_BYTES, PATH_MAX_DEPTH, Workspace, Written};
@@ -220,7 +220,7 @@ impl<'a> Input<'a> {
     /// Opens `input` as an object whose fields must all be in `allowed`.
     fn new(tool: &str, input: &'a Value, allowed: &[&str], example: &str) -> Result<Self, String> {
         let Value::Object(fields) = input else {
-            return Err(format!("{tool} takes a JSON object such as {example}, not {}", type_name(input)));
+            return Err(format!("{tool} takes a JSON object such as {example}, not {}", json_type_name(input)));
         };
         let mut problems = Problems::new();
         for key in fields.keys().filter(|key| !allowed.contains(&key.as_str())) {
@@ -245,7 +245,7 @@ impl<'a> Input<'a> {
             Value::Null => None,
             Value::String(text) => Some(text),
             other => {
-                self.problems.push(key, format!("must be a string ({what}), not {}", type_name(other)));
+                self.problems.push(key, format!("must be a string ({what}), not {}", json_type_name(other)));
                 None
             }
         }
@@ -258,17 +258,6 @@ impl<'a> Input<'a> {
             (true, None) => Err("the input could not be read".to_owned()),
             (false, _) => Err(self.problems.to_string()),
         }
-    }
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
