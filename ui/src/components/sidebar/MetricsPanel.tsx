@@ -21,9 +21,17 @@ function Figure({ label, value, detail }: { label: string; value: string; detail
   );
 }
 
+/** What the median and the rates are taken over, since they count every question so far. */
+function period(metrics: Metrics | null): string {
+  if (!metrics || metrics.resolved === 0) return "No question resolved yet";
+  const n = metrics.resolved;
+  return `Median and rates over all ${n} resolved question${n === 1 ? "" : "s"}`;
+}
+
 /**
  * Answering figures at a glance. "Pending" and "Longest wait" come from the live inbox so they
- * move with it; the rest are the backend's figures, refreshed after questions change.
+ * move with it; the rest are the backend's figures over every resolved question, refreshed
+ * after questions change.
  */
 export function MetricsPanel() {
   const state = useAppState();
@@ -53,6 +61,7 @@ export function MetricsPanel() {
           detail={metrics ? `(${total(metrics, "expired")})` : undefined}
         />
       </dl>
+      <p className="figures-period">{period(metrics)}</p>
     </section>
   );
 }
