@@ -4,7 +4,8 @@
 //! Invariants: an accepted file holds only what the rules allow (a valid name, known tools
 //! without `ask_user_question`, a timeout from 1 s to 365 d, a default answer whenever the
 //! policy uses one, a trimmed prompt) and survives a serde round trip; a refused file says
-//! why, and any line it names is a line of the file as YAML counts lines.
+//! why, and any line it names is a line of the file as editors count lines (a line feed, a
+//! CR LF or a lone CR ends one; U+2028 and its kin, which end lines for YAML, do not).
 
 #![no_main]
 
@@ -20,8 +21,7 @@ fuzz_target!(|bytes: &[u8]| {
         Err(err) => {
             assert!(!err.message.trim().is_empty(), "a refusal without a reason");
             if let Some(line) = err.line {
-                // Lines as YAML counts them (a lone CR ends a line too); a problem may sit
-                // just past the last one.
+                // Lines as editors count them; a problem may sit just past the last one.
                 let lines = text.replace("\r\n", "\n").split(['\n', '\r']).count();
                 assert!((1..=lines + 1).contains(&line), "line {line} of a {lines}-line file: {err}");
             }

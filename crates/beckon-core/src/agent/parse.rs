@@ -37,9 +37,9 @@ impl AgentDefinition {
         }
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let (yaml, body) = split_front_matter(text)?;
+        check_characters(yaml)?;
         let front: FrontMatter = serde_norway::from_str(yaml).map_err(|err| {
-            // The front matter starts on the file's second line.
-            let line = err.location().map(|l| l.line() + 1);
+            let line = err.location().map(|l| file_line(yaml, l.index()));
             let message = err.to_string();
             let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
             error(line, message)
@@ -129,6 +129,40 @@ fn split_front_matter(text: &str) -> Result<(&str, &str), AgentFileError> {
     Err(error(None, "the front matter is not closed: add a line `---` after the last field"))
 }
 
+/// The file line holding byte `index` of the front matter, as editors count lines: YAML's own
+/// count also breaks lines at U+0085, U+2028 and U+2029, which editors show inside a line.
+fn file_line(yaml: &str, index: usize) -> usize {
+    let before = &yaml.as_bytes()[..index.min(yaml.len())];
+    let breaks = before
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && yaml.as_bytes().get(i + 1) != Some(&b'\n')))
+        .count();
+    // The front matter starts on the file's second line.
+    breaks + 2
+}
+
+/// YAML allows no control characters but tab and line breaks; the parser would report one on
+/// the line before, so find it here and name its own line.
+fn check_characters(yaml: &str) -> Result<(), AgentFileError> {
+    // Lines as YAML counts them: a lone carriage return ends one too.
+    for (index, line) in yaml.replace("\r\n", "\n").split(['\n', '\r']).enumerate() {
+        let found = line.chars().enumerate().find(|(_, c)| c.is_control() && !matches!(c, '\t' | '\u{85}'));
+        if let Some((column, c)) = found {
+            // The front matter starts on the file's second line.
+            return Err(error(
+                Some(index + 2),
+                format!(
+                    "control characters are not allowed in the front matter (U+{:04X} in column {})",
+                    u32::from(c),
+                    column + 1
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_name(name: &str) -> Result<(), String> {
     let valid = !name.is_empty()
         && name.len() <= 64
@@ -198,6 +232,38 @@ mod tests {
 
     fn err(text: &str) -> String {
         AgentDefinition::parse(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn lines_are_counted_as_editors_count_them() {
+        // U+2028 ends a line for YAML, not in an editor.
+        let err = AgentDefinition::parse("---\nname: a\ndescription: x\u{2028}y\nmodle: x\n---\n").unwrap_err();
+        assert_eq!(err.line, Some(4), "{err}");
+        let err = AgentDefinition::parse("---\r\nname: a\r\nmodle: x\r\n---\r\n").unwrap_err();
+        assert_eq!(err.line, Some(3), "{err}");
+        let err = AgentDefinition::parse("---\nname: a\rmodle: x\n---\n").unwrap_err();
+        assert_eq!(err.line, Some(3), "{err}");
+        assert_eq!(file_line("a\nb", 99), 3, "an index past the end is the last line");
+    }
+
+    #[test]
+    fn a_control_character_is_reported_on_its_own_line() {
+        for (text, line) in [
+            ("---\nname: nul\ndescription: a\u{0}b\n---\n", 3),
+            ("---\nname: bell\u{7}\n---\n", 2),
+            ("---\nname: esc\nmodel: x\ndescription: \u{1b}[31m\n---\n", 4),
+            ("---\nname: c1\ndescription: \u{9b}x\n---\n", 3),
+            ("---\nname: cr\rdescription: \u{0}\n---\n", 3),
+        ] {
+            let err = AgentDefinition::parse(text).unwrap_err();
+            assert_eq!(err.line, Some(line), "{text:?}: {err}");
+            assert!(err.message.starts_with("control characters are not allowed"), "{err}");
+        }
+        let err = AgentDefinition::parse("---\nname: nul\ndescription: a\u{0}b\n---\n").unwrap_err();
+        assert!(err.message.ends_with("(U+0000 in column 15)"), "{err}");
+        // Tabs, carriage returns and control characters in the prompt are the author's business.
+        let agent = AgentDefinition::parse("---\r\nname: tabs\r\ndescription: a\tb\r\n---\r\nRing \u{7}.").unwrap();
+        assert_eq!(agent.system_prompt, "Ring \u{7}.");
     }
 
     #[test]
