@@ -143,24 +143,16 @@ fn file_line(yaml: &str, index: usize) -> usize {
 }
 
 /// YAML allows no control characters but tab and line breaks; the parser would report one on
-/// the line before, so find it here and name its own line.
+/// the line before, so find it here and name its own line and column.
 fn check_characters(yaml: &str) -> Result<(), AgentFileError> {
-    // Lines as YAML counts them: a lone carriage return ends one too.
-    for (index, line) in yaml.replace("\r\n", "\n").split(['\n', '\r']).enumerate() {
-        let found = line.chars().enumerate().find(|(_, c)| c.is_control() && !matches!(c, '\t' | '\u{85}'));
-        if let Some((column, c)) = found {
-            // The front matter starts on the file's second line.
-            return Err(error(
-                Some(index + 2),
-                format!(
-                    "control characters are not allowed in the front matter (U+{:04X} in column {})",
-                    u32::from(c),
-                    column + 1
-                ),
-            ));
-        }
-    }
-    Ok(())
+    let found = yaml.char_indices().find(|&(_, c)| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{85}'));
+    let Some((index, c)) = found else { return Ok(()) };
+    let line_start = yaml[..index].rfind(['\n', '\r']).map_or(0, |at| at + 1);
+    let column = yaml[line_start..index].chars().count() + 1;
+    Err(error(
+        Some(file_line(yaml, index)),
+        format!("control characters are not allowed in the front matter (U+{:04X} in column {column})", u32::from(c)),
+    ))
 }
 
 fn check_name(name: &str) -> Result<(), String> {
