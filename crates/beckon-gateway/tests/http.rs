@@ -390,7 +390,7 @@ async fn external_callbacks_are_signed_and_retried_after_two_failures() {
     }
     for (signature, raw, value) in received.0.lock().unwrap().iter() {
         let t: i64 = signature.trim_start_matches("t=").split(',').next().unwrap().parse().unwrap();
-        assert_eq!(signature, &beckon_runtime::callbacks::signature(s.beckon.callback_secret(), t, raw.as_bytes()));
+        assert_eq!(signature, &beckon_runtime::callbacks::signature(&s.beckon.callback_secret(), t, raw.as_bytes()));
         assert_eq!(value["request_id"], created["request_id"]);
         assert_eq!(
             value["answer_url"],

@@ -5,7 +5,7 @@
 //! Receivers verify `Beckon-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`
 //! with the secret shown in Beckon's settings, and drop repeats by `Idempotency-Key`.
 
-use std::sync::Weak;
+use std::sync::{RwLock, Weak};
 use std::time::Duration;
 
 use beckon_core::{Outcome, RequestId, SessionId};
@@ -16,6 +16,8 @@ use serde_json::{Value, json};
 use sha2::Sha256;
 
 use crate::clock::now_ms;
+use crate::db::Db;
+use crate::error::Result;
 use crate::runtime::Runtime;
 
 /// Deliveries tried before a callback is marked failed.
@@ -24,6 +26,62 @@ pub const MAX_ATTEMPTS: i64 = 8;
 const MAX_BACKOFF: Duration = Duration::from_secs(3600);
 /// How long one delivery may take.
 const DELIVERY_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// The setting holding the install's callback signing secret.
+const SECRET_SETTING: &str = "callback_secret";
+
+/// The install's callback signing secret: kept in the store's settings, read by every delivery,
+/// replaced by a rotation. Never shown in `Debug` output.
+pub(crate) struct CallbackSecret {
+    current: RwLock<String>,
+    /// One rotation at a time, so the store and memory always end up holding the same secret.
+    rotating: tokio::sync::Mutex<()>,
+}
+
+impl std::fmt::Debug for CallbackSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CallbackSecret(<redacted>)")
+    }
+}
+
+/// A new random secret: 32 bytes, hex.
+fn new_secret() -> String {
+    hex::encode(rand::random::<[u8; 32]>())
+}
+
+impl CallbackSecret {
+    /// The stored secret, or a new one stored now when the install has none yet.
+    pub(crate) async fn load(db: &Db) -> Result<CallbackSecret> {
+        let secret = db
+            .write(|tx| {
+                if let Some(secret) = tx.read().setting(SECRET_SETTING)? {
+                    return Ok(secret);
+                }
+                let secret = new_secret();
+                tx.set_setting(SECRET_SETTING, &secret)?;
+                Ok(secret)
+            })
+            .await?;
+        Ok(CallbackSecret { current: RwLock::new(secret), rotating: tokio::sync::Mutex::new(()) })
+    }
+
+    /// The secret deliveries are signed with now.
+    pub(crate) fn current(&self) -> String {
+        self.current.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    /// Replaces the secret with a new random one: stored first, so a crash right after keeps
+    /// the secret the caller was given, then used for every later delivery.
+    pub(crate) async fn rotate(&self, db: &Db) -> Result<String> {
+        let _one_at_a_time = self.rotating.lock().await;
+        let secret = new_secret();
+        let stored = secret.clone();
+        db.write(move |tx| tx.set_setting(SECRET_SETTING, &stored)).await?;
+        *self.current.write().unwrap_or_else(std::sync::PoisonError::into_inner) = secret.clone();
+        tracing::info!("callback secret rotated");
+        Ok(secret)
+    }
+}
 
 /// The `Beckon-Signature` header value for `body` sent at `unix_seconds`.
 pub fn signature(secret: &str, unix_seconds: i64, body: &[u8]) -> String {
@@ -188,7 +246,7 @@ async fn deliver(rt: &Runtime, entry: OutboxEntry, base_backoff: Duration) {
         .timeout(DELIVERY_TIMEOUT)
         .header("content-type", "application/json")
         .header("user-agent", concat!("Beckon/", env!("CARGO_PKG_VERSION")))
-        .header("beckon-signature", signature(&rt.callback_secret, sent_at, &body))
+        .header("beckon-signature", signature(&rt.callback_secret.current(), sent_at, &body))
         .header("beckon-event", &entry.kind)
         .header("idempotency-key", &entry.idempotency_key)
         .body(body)

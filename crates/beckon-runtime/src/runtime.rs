@@ -7,6 +7,7 @@ use beckon_core::SessionId;
 use tokio::sync::{Notify, mpsc, watch};
 
 use crate::agents::Agents;
+use crate::callbacks::CallbackSecret;
 use crate::config::RuntimeConfig;
 use crate::db::Db;
 use crate::events::{Hub, Waiters};
@@ -28,7 +29,7 @@ pub(crate) struct Runtime {
     pub(crate) tasks: Mutex<HashMap<SessionId, mpsc::UnboundedSender<Input>>>,
     pub(crate) timers: Timers,
     pub(crate) http: reqwest::Client,
-    pub(crate) callback_secret: String,
+    pub(crate) callback_secret: CallbackSecret,
     /// The gateway's base URL once it listens, for answer links in callbacks.
     pub(crate) public_url: std::sync::RwLock<Option<String>>,
     pub(crate) shutdown: watch::Sender<bool>,

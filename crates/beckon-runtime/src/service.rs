@@ -41,9 +41,6 @@ pub struct Begun {
     pub repeat: bool,
 }
 
-/// The setting holding the install's callback signing secret.
-const CALLBACK_SECRET: &str = "callback_secret";
-
 /// A handle to a running Beckon; cheap to clone, shared by every front end.
 #[derive(Clone, Debug)]
 pub struct Beckon {
@@ -125,16 +122,7 @@ impl Beckon {
             notifier: options.notifier.clone(),
         };
         let db = Db::start(store, Arc::new(publisher))?;
-        let callback_secret = db
-            .write(|tx| {
-                if let Some(secret) = tx.read().setting(CALLBACK_SECRET)? {
-                    return Ok(secret);
-                }
-                let secret = hex::encode(rand::random::<[u8; 32]>());
-                tx.set_setting(CALLBACK_SECRET, &secret)?;
-                Ok(secret)
-            })
-            .await?;
+        let callback_secret = callbacks::CallbackSecret::load(&db).await?;
         let agents = Agents::load(&config.agents_dir());
         let http = reqwest::Client::builder().connect_timeout(Duration::from_secs(10)).build().map_err(|err| {
             Error::DataDir { path: config.data_dir.clone(), detail: format!("cannot set up HTTP: {err}") }
@@ -218,9 +206,16 @@ impl Beckon {
         &self.rt.config.data_dir
     }
 
-    /// The secret callbacks are signed with (receivers verify `Beckon-Signature` with it).
-    pub fn callback_secret(&self) -> &str {
-        &self.rt.callback_secret
+    /// The secret callbacks are signed with now (receivers verify `Beckon-Signature` with it).
+    pub fn callback_secret(&self) -> String {
+        self.rt.callback_secret.current()
+    }
+
+    /// Replaces the callback secret with a new random one and returns it. It is stored before
+    /// it is returned, and every callback sent from then on is signed with it; signatures made
+    /// with the old one no longer verify against it.
+    pub async fn rotate_callback_secret(&self) -> Result<String> {
+        self.rt.callback_secret.rotate(&self.rt.db).await
     }
 
     /// The agents, by name.

@@ -1,5 +1,6 @@
 //! Callbacks reach a loopback receiver signed with the install's secret, are retried after
-//! failures with the same idempotency key, and report the resolution too.
+//! failures with the same idempotency key, and report the resolution too; a rotated secret
+//! signs every later callback and outlives a restart.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -21,18 +22,24 @@ use support::*;
 #[derive(Clone, Default)]
 struct Receiver {
     calls: Arc<Mutex<Vec<(HeaderMap, Value)>>>,
+    /// How many deliveries it refuses before it accepts.
+    refusals: usize,
 }
 
 async fn receive(State(receiver): State<Receiver>, headers: HeaderMap, body: Bytes) -> StatusCode {
     let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let mut calls = receiver.calls.lock().unwrap();
     calls.push((headers, value));
-    // Fail the first two deliveries.
-    if calls.len() <= 2 { StatusCode::INTERNAL_SERVER_ERROR } else { StatusCode::OK }
+    if calls.len() <= receiver.refusals { StatusCode::INTERNAL_SERVER_ERROR } else { StatusCode::OK }
 }
 
+/// A receiver that refuses the first two deliveries.
 async fn receiver() -> (String, Receiver) {
-    let receiver = Receiver::default();
+    receiver_refusing(2).await
+}
+
+async fn receiver_refusing(refusals: usize) -> (String, Receiver) {
+    let receiver = Receiver { refusals, ..Receiver::default() };
     let app = Router::new().route("/hook", post(receive)).with_state(receiver.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/hook", listener.local_addr().unwrap());
@@ -74,7 +81,7 @@ async fn callbacks_are_signed_retried_and_carry_stable_keys() {
         let raw = serde_json::to_vec(body).unwrap();
         assert_eq!(
             sent,
-            signature(beckon.callback_secret(), t, &raw),
+            signature(&beckon.callback_secret(), t, &raw),
             "the signature verifies with the install's secret"
         );
         assert_ne!(sent, signature("another secret", t, &raw));
@@ -88,4 +95,55 @@ async fn callbacks_are_signed_retried_and_carry_stable_keys() {
     assert_eq!(body["event"], "question_answered");
     assert_eq!(body["outcome"]["outcome"], "answered");
     assert_eq!(body["outcome"]["answers"][0]["selected"][0], "Yes");
+}
+
+/// The signature a receiver got, with the time it names and the raw body it covers.
+fn signed(headers: &HeaderMap, body: &Value) -> (String, i64, Vec<u8>) {
+    let sent = headers["beckon-signature"].to_str().unwrap().to_owned();
+    let t: i64 = sent.trim_start_matches("t=").split(',').next().unwrap().parse().unwrap();
+    (sent, t, serde_json::to_vec(body).unwrap())
+}
+
+#[tokio::test]
+async fn a_rotated_secret_signs_every_later_callback_and_the_old_one_stops_verifying() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, receiver) = receiver_refusing(0).await;
+    asker_agent(dir.path(), "asker", &format!("callback_url: {url}"));
+    let (beckon, notifier) = start(dir.path()).await;
+    let old = beckon.callback_secret();
+
+    let first = beckon.start_session("asker", "go").await.unwrap();
+    pending_in(&notifier, first).await;
+    let calls = wait_calls(&receiver, 1).await;
+    let (sent, t, raw) = signed(&calls[0].0, &calls[0].1);
+    assert_eq!(sent, signature(&old, t, &raw), "before the rotation, the old secret signs");
+
+    let new = beckon.rotate_callback_secret().await.unwrap();
+    assert_ne!(new, old);
+    assert_eq!(new.len(), 64, "32 random bytes, hex");
+    assert_eq!(beckon.callback_secret(), new);
+
+    let second = beckon.start_session("asker", "again").await.unwrap();
+    pending_in(&notifier, second).await;
+    let calls = wait_calls(&receiver, 2).await;
+    assert_eq!(calls.len(), 2);
+    let (sent, t, raw) = signed(&calls[1].0, &calls[1].1);
+    assert_eq!(sent, signature(&new, t, &raw), "after the rotation, the new secret signs");
+    assert_ne!(sent, signature(&old, t, &raw), "the old secret no longer verifies");
+}
+
+#[tokio::test]
+async fn a_rotated_secret_outlives_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (beckon, _) = start(dir.path()).await;
+    let first = beckon.callback_secret();
+    let rotated = beckon.rotate_callback_secret().await.unwrap();
+    let again = beckon.rotate_callback_secret().await.unwrap();
+    assert_ne!(rotated, first);
+    assert_ne!(again, rotated, "each rotation makes a new secret");
+    beckon.shutdown().await;
+
+    let (beckon, _) = start(dir.path()).await;
+    assert_eq!(beckon.callback_secret(), again, "the last rotation's secret is the one kept");
+    beckon.shutdown().await;
 }
