@@ -26,7 +26,9 @@ pub struct Connection {
     /// The gateway's URL, instead of the one in gateway.json.
     #[arg(long, global = true, env = "BECKON_URL", value_name = "URL")]
     pub url: Option<String>,
-    /// The gateway's bearer token, instead of the one in gateway.json.
+    /// The gateway's bearer token, instead of the one in gateway.json. A value given as a flag
+    /// is visible to other processes on this computer (in `ps` and /proc); prefer setting
+    /// BECKON_TOKEN in the environment.
     #[arg(long, global = true, env = "BECKON_TOKEN", value_name = "TOKEN", hide_env_values = true)]
     pub token: Option<String>,
 }
@@ -117,6 +119,11 @@ pub struct StatusArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Print only the secret callbacks are signed with, which receivers check
+    /// `Beckon-Signature` with. It is read from the data folder, so Beckon need not be running.
+    /// Anyone who has it can forge callbacks: keep it out of logs and shared screens.
+    #[arg(long)]
+    pub secret: bool,
 }
 
 /// `beckon serve`.

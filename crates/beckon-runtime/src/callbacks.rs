@@ -83,6 +83,14 @@ impl CallbackSecret {
     }
 }
 
+/// The callback secret kept in the data folder `data_dir`, read from its database without
+/// starting a runtime (read-only, beside a running app, which stores a rotated secret before it
+/// uses it). `None` when the folder's database has none yet.
+pub fn stored_secret(data_dir: &std::path::Path) -> Result<Option<String>> {
+    let store = beckon_store::Store::open_read_only(crate::RuntimeConfig::new(data_dir).database_path())?;
+    Ok(store.read().setting(SECRET_SETTING)?)
+}
+
 /// The `Beckon-Signature` header value for `body` sent at `unix_seconds`.
 pub fn signature(secret: &str, unix_seconds: i64, body: &[u8]) -> String {
     let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret.as_bytes()).unwrap_or_else(|_| {

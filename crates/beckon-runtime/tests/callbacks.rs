@@ -141,6 +141,11 @@ async fn a_rotated_secret_outlives_a_restart() {
     let again = beckon.rotate_callback_secret().await.unwrap();
     assert_ne!(rotated, first);
     assert_ne!(again, rotated, "each rotation makes a new secret");
+    assert_eq!(
+        beckon_runtime::callbacks::stored_secret(dir.path()).unwrap().as_deref(),
+        Some(again.as_str()),
+        "read from the folder beside the running runtime"
+    );
     beckon.shutdown().await;
 
     let (beckon, _) = start(dir.path()).await;

@@ -65,6 +65,37 @@ impl Store {
         Ok(Store::from_connection(conn, Some(path)))
     }
 
+    /// Opens an existing database at `path` for reading only, beside the app that may have it
+    /// open for writing: nothing is created, migrated or written, and a database from a newer
+    /// Beckon is refused. For tools that inspect a data folder (`beckon status --secret`).
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<Store> {
+        let path = path.as_ref().to_path_buf();
+        if !path.is_file() {
+            return Err(Error::Open {
+                path,
+                detail: "there is no database yet; start Beckon once to create it".into(),
+            });
+        }
+        check_header(&path)?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(&path, flags).map_err(|err| classify(&path, err))?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(|err| classify(&path, err))?;
+        let found: i64 =
+            conn.pragma_query_value(None, "user_version", |row| row.get(0)).map_err(|err| classify(&path, err))?;
+        if found > SCHEMA_VERSION {
+            return Err(Error::NewerSchema { path, found, supported: SCHEMA_VERSION });
+        }
+        if found < SCHEMA_VERSION {
+            return Err(Error::Open {
+                path,
+                detail: format!(
+                    "schema version {found} is older than this build's {SCHEMA_VERSION}; start Beckon once to upgrade it"
+                ),
+            });
+        }
+        Ok(Store::from_connection(conn, Some(path)))
+    }
+
     /// A fresh database in memory, for tests.
     pub fn open_in_memory() -> Result<Store> {
         let mut conn = Connection::open_in_memory()?;
@@ -123,6 +154,32 @@ mod tests {
     #[test]
     fn migrations_are_valid() {
         MIGRATIONS.validate().unwrap();
+    }
+
+    #[test]
+    fn a_read_only_store_reads_beside_a_writer_and_cannot_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("beckon.db");
+        let mut writer = Store::open(&path).unwrap();
+        writer.write(|tx| tx.set_setting("callback_secret", "first")).unwrap();
+
+        let mut reader = Store::open_read_only(&path).unwrap();
+        assert_eq!(reader.read().setting("callback_secret").unwrap().as_deref(), Some("first"));
+        writer.write(|tx| tx.set_setting("callback_secret", "second")).unwrap();
+        assert_eq!(reader.read().setting("callback_secret").unwrap().as_deref(), Some("second"), "sees later commits");
+        assert!(reader.write(|tx| tx.set_setting("callback_secret", "mine")).is_err(), "writes are refused");
+        assert_eq!(writer.read().setting("callback_secret").unwrap().as_deref(), Some("second"));
+    }
+
+    #[test]
+    fn a_read_only_store_creates_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("beckon.db");
+        let err = Store::open_read_only(&path).unwrap_err();
+        assert!(err.to_string().contains("no database yet"), "{err}");
+        assert!(!path.exists());
+        std::fs::write(&path, b"not a database at all, but long enough").unwrap();
+        assert!(matches!(Store::open_read_only(&path), Err(Error::NotADatabase { .. })));
     }
 
     #[test]
