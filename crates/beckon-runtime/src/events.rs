@@ -29,31 +29,75 @@ pub struct TextDelta {
     pub text: String,
 }
 
-/// Wakes those waiting for a question's resolution.
+/// Wakes those waiting for a question's resolution. Each wait is registered for as long as its
+/// [`Waiter`] lives, and no longer: a wait that ends any way at all (woken, timed out, its
+/// caller gone) leaves nothing behind, so long-polls cannot grow this map without bound.
 #[derive(Debug, Default)]
 pub(crate) struct Waiters {
-    waiting: Mutex<HashMap<RequestId, Vec<oneshot::Sender<()>>>>,
+    waiting: Mutex<WaitList>,
+}
+
+#[derive(Debug, Default)]
+struct WaitList {
+    /// Names each registration, so a waiter removes exactly its own.
+    next: u64,
+    by_request: HashMap<RequestId, Vec<(u64, oneshot::Sender<()>)>>,
+}
+
+/// One registered wait for a question's resolution; dropping it deregisters it.
+#[derive(Debug)]
+pub(crate) struct Waiter<'w> {
+    waiters: &'w Waiters,
+    request: RequestId,
+    registration: u64,
+    woken: oneshot::Receiver<()>,
+}
+
+impl Waiter<'_> {
+    /// Completes when the question is resolved.
+    pub(crate) async fn resolved(&mut self) {
+        // An error means the sender was dropped, which only a wake does: resolved either way.
+        let _ = (&mut self.woken).await;
+    }
+}
+
+impl Drop for Waiter<'_> {
+    fn drop(&mut self) {
+        let mut waiting = self.waiters.lock();
+        if let Some(list) = waiting.by_request.get_mut(&self.request) {
+            list.retain(|(registration, _)| *registration != self.registration);
+            if list.is_empty() {
+                waiting.by_request.remove(&self.request);
+            }
+        }
+    }
 }
 
 impl Waiters {
-    /// A receiver that fires when `id` is resolved. Register before checking the store, so
-    /// no resolution can slip between the check and the wait.
-    pub(crate) fn register(&self, id: RequestId) -> oneshot::Receiver<()> {
-        let (sender, receiver) = oneshot::channel();
+    /// A wait for `id`'s resolution. Register before checking the store, so no resolution can
+    /// slip between the check and the wait.
+    pub(crate) fn register(&self, id: RequestId) -> Waiter<'_> {
+        let (sender, woken) = oneshot::channel();
         let mut waiting = self.lock();
-        let list = waiting.entry(id).or_default();
-        list.retain(|s| !s.is_closed());
-        list.push(sender);
-        receiver
+        let registration = waiting.next;
+        waiting.next = waiting.next.wrapping_add(1);
+        waiting.by_request.entry(id).or_default().push((registration, sender));
+        Waiter { waiters: self, request: id, registration, woken }
     }
 
     fn wake(&self, id: RequestId) {
-        for sender in self.lock().remove(&id).unwrap_or_default() {
+        for (_, sender) in self.lock().by_request.remove(&id).unwrap_or_default() {
             let _ = sender.send(());
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, Vec<oneshot::Sender<()>>>> {
+    /// How many waits are registered, across every question.
+    #[cfg(test)]
+    pub(crate) fn registered(&self) -> usize {
+        self.lock().by_request.values().map(Vec::len).sum()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, WaitList> {
         self.waiting.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
@@ -193,5 +237,80 @@ pub(crate) struct Hub {
 impl Hub {
     pub(crate) fn new() -> Hub {
         Hub { live: broadcast::channel(LIVE_BUFFER).0, text: broadcast::channel(LIVE_BUFFER).0 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use beckon_core::{AnsweredVia, QuestionRequest, RequestId};
+    use beckon_store::QuestionStatus;
+    use serde_json::json;
+
+    use crate::{Beckon, Error, ExternalAsk, RuntimeConfig, StartOptions};
+
+    async fn ask(beckon: &Beckon) -> RequestId {
+        let request = QuestionRequest::parse(&json!({"questions": [{"question": "Ship it?", "header": "Ship",
+            "options": [{"label": "Yes"}, {"label": "No"}]}]}))
+        .unwrap();
+        let ask = ExternalAsk { agent: "ci".into(), request: Some(request), ..ExternalAsk::default() };
+        beckon.ask_external(ask).await.unwrap().request_id
+    }
+
+    /// Waits (for a bounded time) until `count` waits are registered.
+    async fn until_registered(beckon: &Beckon, count: usize) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        while beckon.waiters_registered() != count {
+            assert!(tokio::time::Instant::now() < deadline, "{count} waits never registered");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn no_wait_leaves_a_waiter_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let beckon = Beckon::start(RuntimeConfig::new(dir.path()), StartOptions::default()).await.unwrap();
+
+        let unknown = crate::clock::new_request_id();
+        let found = beckon.wait_for_resolution(unknown, Duration::from_secs(60)).await;
+        assert!(matches!(found, Err(Error::QuestionNotFound(id)) if id == unknown), "{found:?}");
+        assert_eq!(beckon.waiters_registered(), 0, "a wait for an unknown id");
+
+        let resolved = ask(&beckon).await;
+        beckon.decline(resolved, None, AnsweredVia::Window).await.unwrap();
+        let found = beckon.wait_for_resolution(resolved, Duration::from_secs(60)).await.unwrap();
+        assert_eq!(found.status, QuestionStatus::Declined);
+        assert_eq!(beckon.waiters_registered(), 0, "a wait for a resolved id");
+
+        let pending = ask(&beckon).await;
+        let found = beckon.wait_for_resolution(pending, Duration::from_millis(10)).await.unwrap();
+        assert_eq!(found.status, QuestionStatus::Pending);
+        assert_eq!(beckon.waiters_registered(), 0, "a wait that timed out");
+
+        // A wait whose caller goes away (a dropped connection): its future is dropped mid-wait.
+        let waiting = tokio::spawn({
+            let beckon = beckon.clone();
+            async move { beckon.wait_for_resolution(pending, Duration::from_secs(3600)).await }
+        });
+        until_registered(&beckon, 1).await;
+        waiting.abort();
+        assert!(waiting.await.unwrap_err().is_cancelled());
+        assert_eq!(beckon.waiters_registered(), 0, "a cancelled wait");
+
+        // Waits that are woken by the resolution.
+        let woken: Vec<_> = (0..3)
+            .map(|_| {
+                let beckon = beckon.clone();
+                tokio::spawn(async move { beckon.wait_for_resolution(pending, Duration::from_secs(3600)).await })
+            })
+            .collect();
+        until_registered(&beckon, 3).await;
+        beckon.answer_texts(pending, &["Yes".into()], AnsweredVia::Window).await.unwrap();
+        for waiting in woken {
+            assert_eq!(waiting.await.unwrap().unwrap().status, QuestionStatus::Answered);
+        }
+        assert_eq!(beckon.waiters_registered(), 0, "woken waits");
+        beckon.shutdown().await;
     }
 }

@@ -451,14 +451,28 @@ impl Beckon {
     }
 
     /// Waits until question `id` is resolved or `timeout` passes; returns it as it then stands.
+    /// An unknown or settled question is answered from the store without waiting; a wait ends
+    /// without a trace however it ends, even when the caller drops this future mid-wait.
     pub async fn wait_for_resolution(&self, id: RequestId, timeout: Duration) -> Result<QuestionRecord> {
-        let woken = self.rt.waiters.register(id);
         let question = self.question(id).await?;
         if question.status != QuestionStatus::Pending {
             return Ok(question);
         }
-        let _ = tokio::time::timeout(timeout, woken).await;
+        let mut waiter = self.rt.waiters.register(id);
+        // Again, now that a resolution from here on wakes the waiter.
+        let question = self.question(id).await?;
+        if question.status != QuestionStatus::Pending {
+            return Ok(question);
+        }
+        let _ = tokio::time::timeout(timeout, waiter.resolved()).await;
+        drop(waiter);
         self.question(id).await
+    }
+
+    /// How many waits for a resolution are registered now.
+    #[cfg(test)]
+    pub(crate) fn waiters_registered(&self) -> usize {
+        self.rt.waiters.registered()
     }
 
     /// Every pending question, oldest first (the inbox).
