@@ -127,6 +127,10 @@ impl Beckon {
         let http = reqwest::Client::builder().connect_timeout(Duration::from_secs(10)).build().map_err(|err| {
             Error::DataDir { path: config.data_dir.clone(), detail: format!("cannot set up HTTP: {err}") }
         })?;
+        let callback_http = callbacks::client().map_err(|err| Error::DataDir {
+            path: config.data_dir.clone(),
+            detail: format!("cannot set up HTTP for callbacks: {err}"),
+        })?;
         let providers = ProviderSet::new(&config, &http);
         let (timers, armed) = timers::Timers::new();
         let retention_days = config.retention_days;
@@ -147,7 +151,7 @@ impl Beckon {
             _lock: lock,
         });
         tokio::spawn(timers::run(Arc::downgrade(&rt), armed));
-        tokio::spawn(callbacks::run(Arc::downgrade(&rt), options.callback_backoff));
+        tokio::spawn(callbacks::run(Arc::downgrade(&rt), options.callback_backoff, callback_http));
         if let Some(days) = retention_days {
             tokio::spawn(retention::run(Arc::downgrade(&rt), days));
         }

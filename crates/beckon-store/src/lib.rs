@@ -25,7 +25,7 @@ pub use events::{EventKind, StoredEvent};
 pub use messages::TimelineEntry;
 pub use metrics::{AgentMetrics, Latency, Metrics};
 pub use open::SCHEMA_VERSION;
-pub use outbox::{CallbackFormat, DeliveryState, NewCallback, OutboxEntry};
+pub use outbox::{CallbackFormat, DeliveryState, DueCursor, NewCallback, OutboxEntry};
 pub use questions::{
     Deadline, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion,
 };

@@ -66,6 +66,8 @@ pub struct OutboxEntry {
     pub payload: Value,
     /// Deliveries tried so far.
     pub attempts: i64,
+    /// When it is due (Unix ms): with `id`, where a page of due callbacks ends.
+    pub next_attempt_at_ms: i64,
     /// Created (Unix ms).
     pub created_at_ms: i64,
 }
@@ -147,13 +149,18 @@ impl Tx<'_> {
     }
 }
 
-/// Callbacks due at `now_ms`, oldest first.
-pub(crate) fn due(conn: &Connection, now_ms: i64, limit: usize) -> Result<Vec<OutboxEntry>> {
+/// Where a page of due callbacks ends: the last one's `(next_attempt_at_ms, id)`.
+pub type DueCursor = (i64, i64);
+
+/// Callbacks due at `now_ms`, oldest first, after `after` (from the start when `None`).
+pub(crate) fn due(conn: &Connection, now_ms: i64, after: Option<DueCursor>, limit: usize) -> Result<Vec<OutboxEntry>> {
+    let (after_at, after_id) = after.unwrap_or((i64::MIN, i64::MIN));
     let mut stmt = conn.prepare_cached(
-        "SELECT id, idempotency_key, target, format, kind, payload, attempts, created_at FROM outbox
-         WHERE state = 'pending' AND next_attempt_at <= ?1 ORDER BY next_attempt_at, id LIMIT ?2",
+        "SELECT id, idempotency_key, target, format, kind, payload, attempts, next_attempt_at, created_at FROM outbox
+         WHERE state = 'pending' AND next_attempt_at <= ?1 AND (next_attempt_at, id) > (?2, ?3)
+         ORDER BY next_attempt_at, id LIMIT ?4",
     )?;
-    let rows = stmt.query_map(params![now_ms, limit as i64], |row| {
+    let rows = stmt.query_map(params![now_ms, after_at, after_id, limit as i64], |row| {
         Ok((
             row.get::<_, i64>(0)?,
             row.get::<_, String>(1)?,
@@ -163,10 +170,11 @@ pub(crate) fn due(conn: &Connection, now_ms: i64, limit: usize) -> Result<Vec<Ou
             row.get::<_, String>(5)?,
             row.get::<_, i64>(6)?,
             row.get::<_, i64>(7)?,
+            row.get::<_, i64>(8)?,
         ))
     })?;
     rows.map(|row| {
-        let (id, idempotency_key, target, format, kind, payload, attempts, created_at_ms) = row?;
+        let (id, idempotency_key, target, format, kind, payload, attempts, next_attempt_at_ms, created_at_ms) = row?;
         Ok(OutboxEntry {
             id,
             idempotency_key,
@@ -175,6 +183,7 @@ pub(crate) fn due(conn: &Connection, now_ms: i64, limit: usize) -> Result<Vec<Ou
             kind,
             payload: from_json("outbox", "payload", &payload)?,
             attempts,
+            next_attempt_at_ms,
             created_at_ms,
         })
     })
@@ -186,6 +195,13 @@ pub(crate) fn next_due(conn: &Connection) -> Result<Option<i64>> {
     Ok(conn
         .prepare_cached("SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending'")?
         .query_row([], |row| row.get(0))?)
+}
+
+/// When the next pending callback falls due after `now_ms`, if any.
+pub(crate) fn next_due_after(conn: &Connection, now_ms: i64) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending' AND next_attempt_at > ?1")?
+        .query_row([now_ms], |row| row.get(0))?)
 }
 
 /// A callback's delivery state and attempts, by idempotency key.

@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::events::{self, StoredEvent};
 use crate::messages::{self, TimelineEntry};
 use crate::metrics::{self, Metrics};
-use crate::outbox::{self, DeliveryState, OutboxEntry};
+use crate::outbox::{self, DeliveryState, DueCursor, OutboxEntry};
 use crate::questions::{self, Deadline, PendingQuestion, QuestionRecord, QuestionStatus};
 use crate::sessions::{self, SessionFilter, SessionPage, SessionRecord, SessionSummary};
 use crate::settings;
@@ -114,14 +114,25 @@ impl<'c> Reader<'c> {
         events::last_seq(self.conn)
     }
 
-    /// Callbacks due at `now_ms`.
+    /// Callbacks due at `now_ms`, oldest first.
     pub fn due_callbacks(&self, now_ms: i64, limit: usize) -> Result<Vec<OutboxEntry>> {
-        outbox::due(self.conn, now_ms, limit)
+        outbox::due(self.conn, now_ms, None, limit)
+    }
+
+    /// Callbacks due at `now_ms`, oldest first, after the page that ended at `after`: a sender
+    /// that cannot send the oldest ones yet pages on to the others.
+    pub fn due_callbacks_after(&self, now_ms: i64, after: Option<DueCursor>, limit: usize) -> Result<Vec<OutboxEntry>> {
+        outbox::due(self.conn, now_ms, after, limit)
     }
 
     /// When the next callback is due.
     pub fn next_callback_due(&self) -> Result<Option<i64>> {
         outbox::next_due(self.conn)
+    }
+
+    /// When the next callback falls due after `now_ms` (those due already are not counted).
+    pub fn next_callback_due_after(&self, now_ms: i64) -> Result<Option<i64>> {
+        outbox::next_due_after(self.conn, now_ms)
     }
 
     /// A callback's delivery state and attempts.

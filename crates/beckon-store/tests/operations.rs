@@ -341,6 +341,34 @@ fn callbacks_are_delivered_retried_or_given_up() {
 }
 
 #[test]
+fn due_callbacks_page_on_in_due_order() {
+    let (_dir, mut store) = file_store();
+    let callback = |key: &str| NewCallback {
+        idempotency_key: key.into(),
+        target: "http://127.0.0.1:9/".into(),
+        format: CallbackFormat::Json,
+        kind: "question_pending".into(),
+        payload: json!({"k": key}),
+    };
+    store.write(|tx| tx.enqueue_callbacks(&[callback("a"), callback("b"), callback("c")], 10)).unwrap();
+    store.write(|tx| tx.enqueue_callbacks(&[callback("d")], 5)).unwrap();
+    store.write(|tx| tx.enqueue_callbacks(&[callback("later")], 90)).unwrap();
+    let keys = |page: &[beckon_store::OutboxEntry]| page.iter().map(|e| e.idempotency_key.clone()).collect::<Vec<_>>();
+
+    let first = store.read().due_callbacks_after(20, None, 2).unwrap();
+    assert_eq!(keys(&first), ["d", "a"], "oldest due first, then by id");
+    let cursor = first.last().map(|e| (e.next_attempt_at_ms, e.id));
+    let second = store.read().due_callbacks_after(20, cursor, 2).unwrap();
+    assert_eq!(keys(&second), ["b", "c"]);
+    let cursor = second.last().map(|e| (e.next_attempt_at_ms, e.id));
+    assert_eq!(store.read().due_callbacks_after(20, cursor, 2).unwrap(), []);
+
+    assert_eq!(store.read().next_callback_due().unwrap(), Some(5));
+    assert_eq!(store.read().next_callback_due_after(20).unwrap(), Some(90), "those due already are not counted");
+    assert_eq!(store.read().next_callback_due_after(90).unwrap(), None);
+}
+
+#[test]
 fn metrics_count_waits_latencies_and_rates() {
     let (_dir, mut store) = file_store();
     let (_, a) = asked(&mut store, "poet", 0);

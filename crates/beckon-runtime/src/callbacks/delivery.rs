@@ -1,0 +1,237 @@
+//! Sending the outbox. One dispatcher reads due callbacks and starts each as its own task, as
+//! long as [`InFlight`] has a slot for it, so a receiver that accepts connections and never
+//! answers holds a few slots for at most [`DELIVERY_TIMEOUT`] while everyone else's callbacks
+//! go out. The outbox stays the record: a delivery marks its row only when it knows how the
+//! attempt ended, so a crash mid-send leaves the row due and it is sent again at the next start.
+//!
+//! A callback URL is the agent's to choose, and some are secrets (a Slack webhook's path is its
+//! credential): redirects are never followed (a 3xx is a failed attempt), and logs and stored
+//! errors name only the receiver's scheme, host and port.
+
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use beckon_store::{DueCursor, OutboxEntry};
+use rand::Rng;
+use tokio::sync::mpsc;
+
+use super::in_flight::InFlight;
+use super::{body, signature};
+use crate::clock::now_ms;
+use crate::runtime::Runtime;
+
+/// Deliveries tried before a callback is marked failed.
+pub const MAX_ATTEMPTS: i64 = 8;
+/// The longest wait between two attempts.
+const MAX_BACKOFF: Duration = Duration::from_secs(3600);
+/// How long connecting to a receiver may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long one delivery may take in all, connecting included.
+pub(super) const DELIVERY_TIMEOUT: Duration = Duration::from_secs(10);
+/// Due callbacks read from the store at a time.
+const PAGE: usize = 256;
+
+/// The HTTP client callbacks are sent with: short timeouts, no redirects.
+pub(crate) fn client() -> reqwest::Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .connect_timeout(CONNECT_TIMEOUT)
+        .timeout(DELIVERY_TIMEOUT)
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("Beckon/", env!("CARGO_PKG_VERSION")))
+        .build()
+}
+
+/// A URL as logs may show it: scheme, host and port, never user, path, query or fragment.
+pub(crate) fn origin(url: &str) -> String {
+    let Ok(url) = reqwest::Url::parse(url) else { return "(not a URL)".into() };
+    match (url.host_str(), url.port_or_known_default()) {
+        (Some(host), Some(port)) => format!("{}://{host}:{port}", url.scheme()),
+        (Some(host), None) => format!("{}://{host}", url.scheme()),
+        (None, _) => format!("{}:(no host)", url.scheme()),
+    }
+}
+
+/// A failed request, without its URL, with what caused it ("error sending request: client
+/// error (Connect): tcp connect error: Connection refused").
+fn describe(err: reqwest::Error) -> String {
+    let err = err.without_url();
+    let mut text = err.to_string();
+    let mut cause = std::error::Error::source(&err);
+    while let Some(next) = cause {
+        text.push_str(": ");
+        text.push_str(&next.to_string());
+        cause = next.source();
+    }
+    text
+}
+
+/// The wait before the next attempt after `attempts` failed ones: doubling from `base`, with
+/// ±50 % jitter so many receivers coming back at once are not hit together.
+fn backoff(base: Duration, attempts: i64) -> Duration {
+    let exponent = attempts.clamp(0, 20) as u32;
+    let wait = base.saturating_mul(2u32.saturating_pow(exponent)).min(MAX_BACKOFF);
+    wait.mul_f64(rand::rng().random_range(0.5..1.5))
+}
+
+/// How the dispatcher's deliveries are sent.
+#[derive(Clone)]
+struct Sender {
+    http: reqwest::Client,
+    base_backoff: Duration,
+    /// Each delivery says here, by outbox id, when it has recorded how it ended.
+    finished: mpsc::UnboundedSender<i64>,
+}
+
+/// The dispatcher: runs until the runtime is gone or stops.
+pub(crate) async fn run(rt: Weak<Runtime>, base_backoff: Duration, http: reqwest::Client) {
+    let (finished, mut done) = mpsc::unbounded_channel();
+    let sender = Sender { http, base_backoff, finished };
+    let mut in_flight = InFlight::default();
+    loop {
+        let Some(runtime) = rt.upgrade() else { return };
+        while let Ok(id) = done.try_recv() {
+            in_flight.finish(id);
+        }
+        let now = now_ms();
+        if let Err(err) = dispatch(&runtime, &mut in_flight, &sender, now).await {
+            tracing::warn!(%err, "cannot read the callback outbox");
+        }
+        // What is due now and not started waits for a slot: a delivery's end wakes us for it.
+        let next = runtime.db.call(move |store| store.read().next_callback_due_after(now)).await.ok().flatten();
+        let wake = runtime.outbox.clone();
+        let stopping = runtime.stopping();
+        drop(runtime);
+        let wait =
+            next.map(|at| Duration::from_millis((at - now_ms()).max(0) as u64)).unwrap_or(Duration::from_secs(3600));
+        tokio::select! {
+            () = wake.notified() => {}
+            Some(id) = done.recv() => in_flight.finish(id),
+            () = tokio::time::sleep(wait) => {}
+            () = stopping => return,
+        }
+    }
+}
+
+/// Starts every due callback a slot is free for, oldest first, paging past those that wait.
+async fn dispatch(rt: &Arc<Runtime>, in_flight: &mut InFlight, sender: &Sender, now: i64) -> crate::Result<()> {
+    let mut after: Option<DueCursor> = None;
+    while !in_flight.full() {
+        let page = rt.db.call(move |store| store.read().due_callbacks_after(now, after, PAGE)).await?;
+        let Some(last) = page.last() else { break };
+        after = Some((last.next_attempt_at_ms, last.id));
+        let more = page.len() == PAGE;
+        for entry in page {
+            if in_flight.admit(&entry) {
+                let (rt, sender) = (rt.clone(), sender.clone());
+                tokio::spawn(async move {
+                    let id = entry.id;
+                    deliver(&rt, entry, &sender).await;
+                    drop(rt);
+                    let _ = sender.finished.send(id);
+                });
+            }
+        }
+        if !more {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// One attempt at one callback, recorded in the outbox. Abandoned unrecorded if the runtime
+/// stops meanwhile: the row stays due and is sent at the next start.
+async fn deliver(rt: &Runtime, entry: OutboxEntry, sender: &Sender) {
+    let body = match serde_json::to_vec(&body(&entry)) {
+        Ok(body) => body,
+        Err(err) => {
+            let id = entry.id;
+            let error = format!("cannot encode: {err}");
+            let _ = rt.db.write(move |tx| tx.mark_attempt_failed(id, &error, None)).await;
+            return;
+        }
+    };
+    let sent_at = now_ms() / 1000;
+    let request = sender
+        .http
+        .post(&entry.target)
+        .header("content-type", "application/json")
+        .header("beckon-signature", signature(&rt.callback_secret.current(), sent_at, &body))
+        .header("beckon-event", &entry.kind)
+        .header("idempotency-key", &entry.idempotency_key)
+        .body(body)
+        .send();
+    let response = tokio::select! {
+        response = request => response,
+        () = rt.stopping() => return,
+    };
+    let failure = match response {
+        Ok(response) if response.status().is_success() => None,
+        Ok(response) if response.status().is_redirection() => {
+            Some(format!("HTTP {} (redirects are not followed)", response.status()))
+        }
+        Ok(response) => Some(format!("HTTP {}", response.status())),
+        Err(err) => Some(describe(err)),
+    };
+    let id = entry.id;
+    let attempts = entry.attempts + 1;
+    let receiver = origin(&entry.target);
+    let result = match failure {
+        None => {
+            tracing::debug!(key = %entry.idempotency_key, %receiver, "callback delivered");
+            rt.db.write(move |tx| tx.mark_delivered(id, now_ms())).await
+        }
+        Some(error) => {
+            let retry_at = (attempts < MAX_ATTEMPTS)
+                .then(|| now_ms() + backoff(sender.base_backoff, attempts - 1).as_millis() as i64);
+            if retry_at.is_some() {
+                tracing::info!(key = %entry.idempotency_key, %receiver, %error, attempts, "callback not delivered; will retry");
+            } else {
+                tracing::warn!(key = %entry.idempotency_key, %receiver, %error, attempts, "callback not delivered; given up");
+            }
+            rt.db.write(move |tx| tx.mark_attempt_failed(id, &error, retry_at)).await
+        }
+    };
+    if let Err(err) = result {
+        tracing::warn!(%err, "cannot record a callback delivery");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_keep_scheme_host_and_port_only() {
+        assert_eq!(origin("https://hooks.slack.com/services/T0/B0/SECRET"), "https://hooks.slack.com:443");
+        assert_eq!(origin("http://user:password@127.0.0.1:8080/hook?token=abc#frag"), "http://127.0.0.1:8080");
+        assert_eq!(origin("http://[::1]:9000/x"), "http://[::1]:9000");
+        assert_eq!(origin("http://example.com"), "http://example.com:80");
+        assert_eq!(origin("HTTPS://Example.COM:8443/A/B"), "https://example.com:8443");
+        assert_eq!(origin("not a url /with/a/path"), "(not a URL)");
+        assert_eq!(origin("mailto:someone@example.com"), "mailto:(no host)");
+    }
+
+    #[test]
+    fn backoff_doubles_with_jitter_and_is_capped() {
+        let base = Duration::from_secs(1);
+        for attempts in 0..6 {
+            let nominal = base * 2u32.pow(attempts as u32);
+            let wait = backoff(base, attempts);
+            assert!(wait >= nominal.mul_f64(0.5) && wait <= nominal.mul_f64(1.5), "{attempts}: {wait:?}");
+        }
+        assert!(backoff(base, 40) <= MAX_BACKOFF.mul_f64(1.5));
+    }
+
+    #[tokio::test]
+    async fn a_failed_request_is_described_without_its_url() {
+        // A port just freed: nothing listens there, so the connection is refused.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        drop(listener);
+        let url = format!("http://127.0.0.1:{port}/services/T0/B0/SECRET?token=hidden");
+        let err = client().unwrap().post(&url).send().await.unwrap_err();
+        let said = describe(err);
+        assert!(!said.contains("SECRET") && !said.contains("hidden") && !said.contains("/services"), "{said}");
+        assert!(said.contains("error sending request"), "{said}");
+    }
+}
