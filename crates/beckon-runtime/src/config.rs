@@ -28,8 +28,8 @@ pub fn default_data_dir() -> PathBuf {
     base.join(APP_ID)
 }
 
-/// One provider's connection settings.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// One provider's connection settings. `Debug` shows whether a key is set, never the key.
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct ProviderSettings {
     /// The API key (optional for local OpenAI-compatible servers such as Ollama).
     pub api_key: Option<String>,
@@ -37,6 +37,16 @@ pub struct ProviderSettings {
     pub base_url: Option<String>,
     /// The model agents use when their file names none.
     pub model: Option<String>,
+}
+
+impl std::fmt::Debug for ProviderSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProviderSettings")
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .finish()
+    }
 }
 
 /// A runtime's configuration.

@@ -35,8 +35,9 @@ pub enum ExternalOnTimeout {
     Default,
 }
 
-/// A question from an external agent.
-#[derive(Debug, Clone, Default)]
+/// A question from an external agent. `Debug` shows where callbacks go by scheme, host and
+/// port only: a callback URL's path can be a credential (a Slack webhook's is).
+#[derive(Clone, Default)]
 pub struct ExternalAsk {
     /// The agent's name, shown as who asks.
     pub agent: String,
@@ -54,6 +55,21 @@ pub struct ExternalAsk {
     pub callback_url: Option<String>,
     /// Anything the agent wants kept with its session.
     pub metadata: Option<Value>,
+}
+
+impl std::fmt::Debug for ExternalAsk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExternalAsk")
+            .field("agent", &self.agent)
+            .field("external_key", &self.external_key)
+            .field("request", &self.request)
+            .field("timeout", &self.timeout)
+            .field("on_timeout", &self.on_timeout)
+            .field("default_answer", &self.default_answer)
+            .field("callback_url", &self.callback_url.as_deref().map(callbacks::origin))
+            .field("metadata", &self.metadata)
+            .finish()
+    }
 }
 
 /// The question as created.
