@@ -124,8 +124,9 @@ impl Beckon {
         let db = Db::start(store, Arc::new(publisher))?;
         let callback_secret = callbacks::CallbackSecret::load(&db).await?;
         let agents = Agents::load(&config.agents_dir());
-        let http = reqwest::Client::builder().connect_timeout(Duration::from_secs(10)).build().map_err(|err| {
-            Error::DataDir { path: config.data_dir.clone(), detail: format!("cannot set up HTTP: {err}") }
+        let http = crate::providers::http_client().map_err(|err| Error::DataDir {
+            path: config.data_dir.clone(),
+            detail: format!("cannot set up HTTP: {err}"),
         })?;
         let callback_http = callbacks::client().map_err(|err| Error::DataDir {
             path: config.data_dir.clone(),

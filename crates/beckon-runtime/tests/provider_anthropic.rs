@@ -20,7 +20,7 @@ const KEY: &str = "sk-ant-test-key";
 
 fn provider(base_url: &str) -> Anthropic {
     let config = AnthropicConfig { base_url: base_url.to_owned(), ..AnthropicConfig::new(KEY) };
-    Anthropic::new(config, reqwest::Client::new())
+    Anthropic::new(config, beckon_runtime::providers::http_client().unwrap())
 }
 
 fn request() -> LlmRequest {
@@ -515,4 +515,18 @@ async fn an_endless_event_is_a_protocol_error_not_unbounded_memory() {
 
     assert_eq!(error.kind, ProviderErrorKind::Protocol);
     assert_eq!(error.message, "Anthropic's event stream is broken: an event passed the limit of 4194304 bytes");
+}
+
+#[tokio::test]
+async fn a_redirect_is_not_followed_so_the_key_never_reaches_its_target() {
+    let elsewhere = FakeLlm::start(vec![Reply::sse(whole_reply(vec![text_block(0, &["stolen"])], "end_turn"))]).await;
+    let target = format!("{}/v1/messages", elsewhere.url());
+    let server = FakeLlm::start(vec![Reply::json(307, json!({})).header("location", &target)]).await;
+
+    let error = complete(&server).await.unwrap_err();
+
+    assert!(elsewhere.requests().is_empty(), "the redirect's target was sent {:?}", elsewhere.requests());
+    assert_eq!(error.kind, ProviderErrorKind::Protocol);
+    assert!(error.message.starts_with("Anthropic answered with a redirect (307"), "{}", error.message);
+    assert!(error.message.ends_with("check the provider's base URL"), "{}", error.message);
 }

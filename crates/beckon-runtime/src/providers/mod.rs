@@ -153,6 +153,15 @@ pub trait Provider: Send + Sync + fmt::Debug {
     fn complete<'a>(&'a self, request: &'a LlmRequest, sink: &'a dyn TextSink) -> Completion<'a>;
 }
 
+/// The HTTP client providers are called with. It never follows a redirect: a redirect would
+/// carry the API key (in a header reqwest does not know to drop) to the address it names.
+pub fn http_client() -> reqwest::Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+}
+
 /// The Anthropic provider for these settings, when a key is set.
 pub(crate) fn anthropic_from(
     settings: &crate::config::ProviderSettings,

@@ -132,6 +132,14 @@ pub(in crate::providers) fn from_status(
             ProviderErrorKind::BadRequest,
             format!("{p} refused the request as too large ({detail}); the conversation may need to be shorter"),
         ),
+        // Following a redirect would send the API key to whatever address it names.
+        300..=399 => (
+            ProviderErrorKind::Protocol,
+            format!(
+                "{p} answered with a redirect ({detail}); Beckon does not follow a provider's redirects, which would \
+                 send the API key elsewhere: check the provider's base URL"
+            ),
+        ),
         408 | 409 => (ProviderErrorKind::Server, format!("{p} could not handle the request now ({detail})")),
         400..=499 => (ProviderErrorKind::BadRequest, format!("{p} refused the request as invalid ({detail})")),
         503 | 529 => (ProviderErrorKind::Server, format!("{p} is overloaded ({detail})")),
