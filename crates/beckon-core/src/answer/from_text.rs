@@ -9,22 +9,24 @@ use crate::question::{FieldKind, QuestionItem, QuestionRequest};
 impl Answer {
     /// Reads `text` as the answer to `item`.
     ///
-    /// For a choice question: an exact label selects it; for a multi-select question a
+    /// For a choice question: a label selects it; for a multi-select question a
     /// comma-separated list of labels selects each; anything else becomes the "Other" text.
+    /// Labels match as the window shows them, without the spaces around them on either side
+    /// (`"Yes "` selects an option labelled `Yes`, and `Yes` one an agent labelled `" Yes"`),
+    /// and the option's own label is what is selected.
     /// For a free-form question the text is converted to the schema's type where it reads as
     /// one (`3`, `true`/`yes`), else kept as text, so validation can say what is wrong.
     pub fn from_text(item: &QuestionItem, text: &str) -> Answer {
         let text = text.trim();
         match item {
             QuestionItem::Choice(question) => {
-                let is_label = |part: &str| question.options.iter().any(|o| o.label == part);
-                if is_label(text) {
-                    return Answer::select([text]);
+                if let Some(label) = question.label_named(text) {
+                    return Answer::select([label]);
                 }
                 if question.multi_select {
-                    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-                    if parts.len() > 1 && parts.iter().all(|part| is_label(part)) {
-                        return Answer::select(parts);
+                    let labels: Option<Vec<&str>> = text.split(',').map(|part| question.label_named(part)).collect();
+                    if let Some(labels) = labels.filter(|labels| labels.len() > 1) {
+                        return Answer::select(labels);
                     }
                 }
                 Answer::other(text)
@@ -95,6 +97,27 @@ mod tests {
         assert_eq!(Answer::from_text(&items[1], "A, B"), Answer::select(["A", "B"]));
         assert_eq!(Answer::from_text(&items[1], "C, D"), Answer::select(["C, D"]), "a label with a comma wins");
         assert_eq!(Answer::from_text(&items[1], "A, E"), Answer::other("A, E"));
+    }
+
+    #[test]
+    fn labels_match_without_their_surrounding_spaces_and_select_the_options_own_label() {
+        let request = QuestionRequest::parse(&json!({"questions": [
+            {"question": "Deploy?", "options": [{"label": "Yes "}, {"label": " No"}]},
+            {"question": "Which?", "multiSelect": true, "options": [{"label": "A "}, {"label": "B"}]}
+        ]}))
+        .unwrap();
+        let items = request.items();
+        assert_eq!(Answer::from_text(&items[0], "Yes"), Answer::select(["Yes "]));
+        assert_eq!(Answer::from_text(&items[0], "Yes "), Answer::select(["Yes "]));
+        assert_eq!(Answer::from_text(&items[0], "No\t"), Answer::select([" No"]));
+        assert_eq!(Answer::from_text(&items[1], "A,B"), Answer::select(["A ", "B"]));
+        assert_eq!(Answer::from_text(&items[1], "B "), Answer::select(["B"]));
+        let answers = Answers::from_texts(&request, &["Yes".into(), " A , B ".into()]).unwrap();
+        assert_eq!(answers.items(), &[Answer::select(["Yes "]), Answer::select(["A ", "B"])]);
+        let parsed = Answers::parse(&json!(["Yes", {"selected": [" A", "B "]}]), &request).unwrap();
+        assert_eq!(parsed.items(), &[Answer::select(["Yes "]), Answer::select(["A ", "B"])]);
+        let parsed = Answers::parse(&json!([{"selected": ["No"], "comment": "x"}, "B"]), &request).unwrap();
+        assert_eq!(parsed.items()[0], Answer::select([" No"]).with_comment("x"));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::json_reader::{object, type_name};
 use crate::problem::{Problems, index};
-use crate::question::QuestionRequest;
+use crate::question::{QuestionItem, QuestionRequest};
 
 /// The answer to one question.
 ///
@@ -118,7 +118,7 @@ impl Answers {
                                 format!("must be an option label (a string), not {}", type_name(label)),
                             );
                         }
-                        text.map(str::to_owned)
+                        text.map(|text| canonical_label(request.items().get(i), text))
                     })
                     .collect(),
             };
@@ -134,5 +134,14 @@ impl Answers {
         }
         let answers = Self(answers);
         answers.validate(request).map(|()| answers)
+    }
+}
+
+/// The label of `item`'s option that `text` names (see [`crate::question::ChoiceQuestion::label_named`]), or
+/// `text` itself when it names none (validation then says so).
+fn canonical_label(item: Option<&QuestionItem>, text: &str) -> String {
+    match item {
+        Some(QuestionItem::Choice(question)) => question.label_named(text).unwrap_or(text).to_owned(),
+        _ => text.to_owned(),
     }
 }

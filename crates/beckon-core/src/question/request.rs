@@ -66,6 +66,14 @@ pub struct FreeFormQuestion {
     pub schema: FieldSchema,
 }
 
+impl ChoiceQuestion {
+    /// The label of the option `text` names, matched as the window shows labels: without the
+    /// spaces around either (uniqueness is checked the same way, so at most one matches).
+    pub fn label_named(&self, text: &str) -> Option<&str> {
+        self.options.iter().find(|option| option.label.trim() == text.trim()).map(|option| option.label.as_str())
+    }
+}
+
 impl QuestionItem {
     /// The full question text.
     pub fn question(&self) -> &str {
