@@ -21,6 +21,7 @@ mod external;
 mod lock;
 mod notifier;
 pub mod private_file;
+pub mod private_folder;
 pub mod providers;
 mod retention;
 mod runtime;

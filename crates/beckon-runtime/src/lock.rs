@@ -20,14 +20,13 @@ impl DataDirLock {
     pub fn acquire(dir: &Path, holder: &str) -> Result<DataDirLock> {
         let path = dir.join("beckon.lock");
         let data_dir_error = |detail: String| Error::DataDir { path: dir.to_path_buf(), detail };
-        std::fs::create_dir_all(dir).map_err(|err| data_dir_error(format!("cannot create the folder: {err}")))?;
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(|err| data_dir_error(format!("cannot open {}: {err}", path.display())))?;
+        crate::private_folder::create(dir).map_err(|err| data_dir_error(format!("cannot create the folder: {err}")))?;
+        let mut options = OpenOptions::new();
+        options.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, crate::private_folder::FILE_MODE);
+        let mut file =
+            options.open(&path).map_err(|err| data_dir_error(format!("cannot open {}: {err}", path.display())))?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {

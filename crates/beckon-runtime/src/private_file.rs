@@ -10,7 +10,7 @@ use std::path::Path;
 pub fn write(path: &Path, contents: &[u8]) -> io::Result<()> {
     let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().ok_or_else(|| io::Error::other(format!("{} names no file", path.display())))?;
-    fs::create_dir_all(dir)?;
+    crate::private_folder::create(dir)?;
     let temp = dir.join(format!(".{}.tmp", name.to_string_lossy()));
     let mut options = OpenOptions::new();
     options.write(true).create(true).truncate(true);

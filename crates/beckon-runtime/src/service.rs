@@ -25,6 +25,7 @@ use crate::executor::{self, deliver};
 use crate::external::{self, ExternalAsk, ExternalAsked};
 use crate::lock::DataDirLock;
 use crate::notifier::Notifier;
+use crate::private_folder;
 use crate::providers::ProviderSet;
 use crate::runtime::Runtime;
 use crate::{callbacks, retention, timers};
@@ -109,9 +110,18 @@ impl Beckon {
     pub async fn start(config: RuntimeConfig, options: StartOptions) -> Result<Beckon> {
         let lock = DataDirLock::acquire(&config.data_dir, &config.holder)?;
         let path = config.database_path();
-        let store = tokio::task::spawn_blocking(move || Store::open(path))
-            .await
-            .map_err(|err| Error::DataDir { path: config.data_dir.clone(), detail: err.to_string() })??;
+        let data_dir = config.data_dir.clone();
+        let store = tokio::task::spawn_blocking(move || {
+            let store = Store::open(path)?;
+            // After the open, so that a new `beckon.db` and its WAL files are tightened too (SQLite
+            // gives files it creates later the database's own mode).
+            for (path, err) in private_folder::tighten(&data_dir) {
+                tracing::warn!(path = %path.display(), %err, "cannot make this file private to its owner");
+            }
+            Ok::<_, Error>(store)
+        })
+        .await
+        .map_err(|err| Error::DataDir { path: config.data_dir.clone(), detail: err.to_string() })??;
         let hub = Hub::new();
         let waiters = Arc::new(Waiters::default());
         let outbox = Arc::new(Notify::new());

@@ -205,7 +205,7 @@ impl Workspace {
     /// Opens the workspace folder at `root`, creating it (and its parents) when missing.
     pub fn open(root: impl Into<PathBuf>) -> Result<Workspace, WorkspaceError> {
         let root = root.into();
-        let canonical = fs::create_dir_all(&root).and_then(|()| fs::canonicalize(&root));
+        let canonical = crate::private_folder::create(&root).and_then(|()| fs::canonicalize(&root));
         match canonical {
             Ok(canonical) if canonical.is_dir() => Ok(Workspace { root: canonical }),
             Ok(_) => Err(WorkspaceError::Open { root, source: io::Error::from(ErrorKind::NotADirectory) }),
@@ -277,7 +277,8 @@ impl Workspace {
     }
 
     /// Writes `contents` as the whole of a file, atomically: through a temporary file in the
-    /// same folder, renamed over the target. An existing file keeps its permissions.
+    /// same folder, renamed over the target. A new file is the owner's alone (0600); a replaced
+    /// one keeps the owner's permissions and loses any it gave others.
     pub(crate) fn write_bytes(&self, relative: &str, contents: &[u8]) -> Result<Written, WorkspaceError> {
         let io_error = |source| WorkspaceError::Io { action: "write", path: relative.to_owned(), source };
         let target = self.resolve_for_write(relative)?;
@@ -293,7 +294,7 @@ impl Workspace {
         let (temp_path, mut file) = create_temp(dir).map_err(io_error)?;
         let result = self.confirm_inside(&file, relative).and_then(|()| {
             if let Some(meta) = &existing {
-                file.set_permissions(meta.permissions()).map_err(io_error)?;
+                file.set_permissions(owner_part(meta.permissions())).map_err(io_error)?;
             }
             file.write_all(contents).map_err(io_error)?;
             file.sync_all().map_err(io_error)?;
@@ -342,7 +343,7 @@ impl Workspace {
                 Ok(_) => {
                     return Err(WorkspaceError::NotAFolder { path: relative.to_owned(), folder: parts.join("/") });
                 }
-                Err(error) if error.kind() == ErrorKind::NotFound => match fs::create_dir(&next) {
+                Err(error) if error.kind() == ErrorKind::NotFound => match private_dir_builder().create(&next) {
                     Ok(()) => return Ok(next),
                     Err(error) if error.kind() == ErrorKind::AlreadyExists => continue,
                     Err(source) => return Err(io_error(source)),
@@ -459,13 +460,36 @@ fn check_write_target(relative: &str, meta: &Metadata) -> Result<(), WorkspaceEr
     }
 }
 
+/// `permissions` less whatever they give the group and others.
+fn owner_part(permissions: fs::Permissions) -> fs::Permissions {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::Permissions::from_mode(permissions.mode() & 0o700)
+    }
+    #[cfg(not(unix))]
+    permissions
+}
+
+/// A builder of one folder, private to the owner (see [`crate::private_folder`]).
+fn private_dir_builder() -> fs::DirBuilder {
+    let mut builder = fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, crate::private_folder::FOLDER_MODE);
+    builder
+}
+
 /// Creates a new, empty temporary file in `dir` under a random name. `create_new` fails
 /// rather than follow a link that happens to sit at that name.
 fn create_temp(dir: &Path) -> io::Result<(PathBuf, File)> {
     let mut last_error = io::Error::other("no temporary file name was tried");
     for _ in 0..8 {
         let path = dir.join(format!(".beckon-write-{:016x}.tmp", rand::random::<u64>()));
-        match OpenOptions::new().write(true).create_new(true).open(&path) {
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, crate::private_folder::FILE_MODE);
+        match options.open(&path) {
             Ok(file) => return Ok((path, file)),
             Err(error) if error.kind() == ErrorKind::AlreadyExists => last_error = error,
             Err(error) => return Err(error),
@@ -555,7 +579,7 @@ mod tests {
     }
 
     #[test]
-    fn a_replaced_file_keeps_its_permissions_and_a_read_only_one_is_refused() {
+    fn a_replaced_file_keeps_the_owners_permissions_and_a_read_only_one_is_refused() {
         use std::os::unix::fs::PermissionsExt;
         let base = tempfile::tempdir().unwrap();
         let ws = Workspace::open(base.path()).unwrap();
@@ -563,11 +587,23 @@ mod tests {
         fs::write(&script, "old").unwrap();
         fs::set_permissions(&script, fs::Permissions::from_mode(0o750)).unwrap();
         ws.write_bytes("run.sh", b"new").unwrap();
-        assert_eq!(fs::metadata(&script).unwrap().permissions().mode() & 0o777, 0o750);
+        assert_eq!(fs::metadata(&script).unwrap().permissions().mode() & 0o777, 0o700, "the owner's part is kept");
 
         fs::set_permissions(&script, fs::Permissions::from_mode(0o444)).unwrap();
         assert!(matches!(ws.write_bytes("run.sh", b"newer"), Err(WorkspaceError::ReadOnly { .. })));
         assert_eq!(fs::read(&script).unwrap(), b"new");
+    }
+
+    #[test]
+    fn new_files_and_folders_are_the_owners_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let base = tempfile::tempdir().unwrap();
+        let ws = Workspace::open(base.path().join("ws")).unwrap();
+        ws.write_bytes("notes/draft.md", b"secret").unwrap();
+        let mode = |path: &Path| fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(ws.root()), 0o700);
+        assert_eq!(mode(&ws.root().join("notes")), 0o700);
+        assert_eq!(mode(&ws.root().join("notes/draft.md")), 0o600);
     }
 
     #[test]
