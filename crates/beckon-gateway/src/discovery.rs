@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 pub const FILE: &str = "gateway.json";
 
 /// Where the gateway listens and the token it wants.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Discovery {
     /// The base URL, `http://127.0.0.1:<port>`.
     pub url: String,
@@ -17,6 +17,17 @@ pub struct Discovery {
     pub token: String,
     /// The process serving it.
     pub pid: u32,
+}
+
+impl std::fmt::Debug for Discovery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The token is a credential: never in logs or panics.
+        f.debug_struct("Discovery")
+            .field("url", &self.url)
+            .field("token", &"<redacted>")
+            .field("pid", &self.pid)
+            .finish()
+    }
 }
 
 impl Discovery {

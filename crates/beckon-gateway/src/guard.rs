@@ -93,9 +93,17 @@ pub async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Ne
     if declared.is_some_and(|n| n > shared.body_limit) {
         return too_large(shared.body_limit);
     }
-    let bytes = match axum::body::to_bytes(body, shared.body_limit).await {
-        Ok(bytes) => bytes,
-        Err(_) => return too_large(shared.body_limit),
+    let bytes = match tokio::time::timeout(shared.body_timeout, axum::body::to_bytes(body, shared.body_limit)).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => return too_large(shared.body_limit),
+        Err(_) => {
+            return ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "body_timeout",
+                format!("the request body did not arrive within {} s", shared.body_timeout.as_secs_f64()),
+            )
+            .into_response();
+        }
     };
     next.run(Request::from_parts(parts, Body::from(bytes))).await
 }

@@ -14,6 +14,7 @@ mod meta;
 mod questions;
 mod rate;
 mod rejections;
+mod serve;
 mod sessions;
 mod state;
 mod views;
@@ -32,6 +33,7 @@ pub use client::{ClientError, GatewayClient, Locator};
 pub use discovery::Discovery;
 pub use error::{ApiError, GatewayError};
 pub use meta::OPENAPI;
+pub use serve::ConnectionLimits;
 
 /// The port the gateway listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 7393;
@@ -72,6 +74,8 @@ pub struct GatewayConfig {
     pub write_burst: f64,
     /// The largest request body, in bytes.
     pub body_limit: usize,
+    /// How many connections may be open, and how long a request may take to arrive.
+    pub limits: ConnectionLimits,
 }
 
 impl GatewayConfig {
@@ -83,12 +87,12 @@ impl GatewayConfig {
             writes_per_second: 50.0,
             write_burst: 200.0,
             body_limit: 256 * 1024,
+            limits: ConnectionLimits::default(),
         }
     }
 }
 
 /// A running gateway; dropping it does not stop it — call [`RunningGateway::stop`].
-#[derive(Debug)]
 pub struct RunningGateway {
     /// Its base URL.
     pub url: String,
@@ -99,6 +103,13 @@ pub struct RunningGateway {
     stop: Option<oneshot::Sender<()>>,
     mcp_stop: CancellationToken,
     data_dir: PathBuf,
+}
+
+impl std::fmt::Debug for RunningGateway {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The token is a credential: never in logs or panics.
+        f.debug_struct("RunningGateway").field("url", &self.url).field("token", &"<redacted>").finish_non_exhaustive()
+    }
 }
 
 impl RunningGateway {
@@ -155,6 +166,7 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         url: url.clone(),
         rate: rate::RateLimiter::new(config.writes_per_second, config.write_burst),
         body_limit: config.body_limit,
+        body_timeout: config.limits.body_timeout,
     });
     let discovery = Discovery { url: url.clone(), token: token.clone(), pid: std::process::id() };
     discovery
@@ -163,14 +175,7 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
     let (stop, stopped) = oneshot::channel::<()>();
     let mcp_stop = CancellationToken::new();
     let app = router(shared, mcp_stop.clone());
-    tokio::spawn(async move {
-        let serving = axum::serve(listener, app).with_graceful_shutdown(async move {
-            let _ = stopped.await;
-        });
-        if let Err(err) = serving.await {
-            tracing::error!(%err, "the gateway stopped");
-        }
-    });
+    tokio::spawn(serve::serve(listener, app, config.limits, stopped));
     tracing::info!(%url, "gateway listening");
     Ok(RunningGateway { url, token, addr, stop: Some(stop), mcp_stop, data_dir: config.data_dir })
 }

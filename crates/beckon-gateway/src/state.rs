@@ -5,7 +5,6 @@ use beckon_runtime::Beckon;
 use crate::rate::RateLimiter;
 
 /// Shared by every request.
-#[derive(Debug)]
 pub struct Shared {
     /// The runtime.
     pub beckon: Beckon,
@@ -19,4 +18,13 @@ pub struct Shared {
     pub rate: RateLimiter,
     /// The largest body accepted.
     pub body_limit: usize,
+    /// How long a body may take to arrive.
+    pub body_timeout: std::time::Duration,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The token is a credential: never in logs or panics.
+        f.debug_struct("Shared").field("url", &self.url).field("token", &"<redacted>").finish_non_exhaustive()
+    }
 }

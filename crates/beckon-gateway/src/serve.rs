@@ -1,0 +1,107 @@
+//! Accepting connections without letting them exhaust the process. Any local process may
+//! connect, token or not; an idle connection costs a file handle, and the process's handles
+//! are also what model calls, callbacks and notifications need. So connections are capped
+//! (one over the cap is closed as soon as it is accepted, which costs nothing to keep), a
+//! connection must send a whole request head within a time limit (this also ends keep-alive
+//! connections left idle: hyper starts that clock again while it waits for the next request),
+//! and a request body must arrive within its own limit (see the guard). A long-poll, an SSE
+//! stream or an MCP stream is not idle: once its request is read it may stay open as long as
+//! its route allows, holding one of the capped places.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, oneshot};
+use tokio_util::sync::CancellationToken;
+
+/// What a connection may hold and for how long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    /// Connections open at once; one more is closed as soon as it is accepted.
+    pub max_connections: usize,
+    /// How long a connection may take to send a request's head, and how long a kept-alive
+    /// connection may wait for its next request.
+    pub header_timeout: Duration,
+    /// How long a request's body may take to arrive, once its head has.
+    pub body_timeout: Duration,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> Self {
+        ConnectionLimits {
+            max_connections: 256,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// How long to wait after the process runs out of file handles before accepting again, so a
+/// flood does not turn the accept loop into a busy one.
+const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
+/// The least time between two warnings that connections are being refused.
+const WARN_EVERY: Duration = Duration::from_secs(60);
+
+/// Serves `app` on `listener` within `limits` until `stop` fires; then stops accepting and
+/// asks every open connection to close once its current request is answered.
+pub(crate) async fn serve(listener: TcpListener, app: Router, limits: ConnectionLimits, stop: oneshot::Receiver<()>) {
+    let places = Arc::new(Semaphore::new(limits.max_connections));
+    let closing = CancellationToken::new();
+    let mut last_warning: Option<Instant> = None;
+    let mut refused: u64 = 0;
+    tokio::pin!(stop);
+    loop {
+        let accepted = tokio::select! {
+            _ = &mut stop => break,
+            accepted = listener.accept() => accepted,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            Err(err) => {
+                tracing::warn!(%err, "the gateway cannot accept a connection");
+                tokio::time::sleep(ACCEPT_PAUSE).await;
+                continue;
+            }
+        };
+        let Ok(place) = places.clone().try_acquire_owned() else {
+            drop(stream);
+            refused += 1;
+            if last_warning.is_none_or(|at| at.elapsed() >= WARN_EVERY) {
+                tracing::warn!(
+                    max_connections = limits.max_connections,
+                    refused,
+                    "the gateway is at its connection limit; closing new connections until some end"
+                );
+                last_warning = Some(Instant::now());
+            }
+            continue;
+        };
+        let service = TowerToHyperService::new(app.clone());
+        let closing = closing.clone();
+        tokio::spawn(async move {
+            let connection = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.header_timeout)
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades();
+            tokio::pin!(connection);
+            let result = tokio::select! {
+                result = connection.as_mut() => result,
+                () = closing.cancelled() => {
+                    connection.as_mut().graceful_shutdown();
+                    connection.await
+                }
+            };
+            if let Err(err) = result {
+                tracing::debug!(%err, "a gateway connection ended with an error");
+            }
+            drop(place);
+        });
+    }
+    closing.cancel();
+}
