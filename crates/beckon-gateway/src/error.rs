@@ -76,12 +76,19 @@ impl ApiError {
         ApiError::from(beckon_runtime::Error::InvalidInput(problems))
     }
 
+    /// 429 with `Retry-After: 1`: every place for a kind of open request is taken.
+    pub fn busy(message: impl Into<String>) -> ApiError {
+        let mut error = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_open", message);
+        error.retry_after = Some(1);
+        error
+    }
+
     /// 429 with `Retry-After`.
     pub fn too_many(retry_after_seconds: u64) -> ApiError {
         let mut error = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "rate_limited",
-            format!("too many requests from this client; retry after {retry_after_seconds} s"),
+            format!("too many writes; retry after {retry_after_seconds} s"),
         );
         error.retry_after = Some(retry_after_seconds);
         error

@@ -29,14 +29,16 @@ pub async fn stream(
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let resume = headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse::<i64>().ok());
     let after = resume.or(query.after).unwrap_or(0);
+    // Held by the stream, so the place is given back when the client goes away.
+    let place = shared.event_streams.take()?;
     let subscription = shared.beckon.subscribe(after).await?;
-    let events = futures_util::stream::unfold(subscription, |mut subscription| async move {
+    let events = futures_util::stream::unfold((subscription, place), |(mut subscription, place)| async move {
         loop {
             let stored = subscription.next().await.ok()?;
             let Some(event) = LiveEvent::from_stored(&stored) else { continue };
             let data = serde_json::to_string(&event).unwrap_or_default();
             let sse = Event::default().id(stored.seq.to_string()).event(stored.kind.as_str()).data(data);
-            return Some((Ok(sse), subscription));
+            return Some((Ok(sse), (subscription, place)));
         }
     });
     Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))

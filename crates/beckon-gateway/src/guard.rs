@@ -1,6 +1,6 @@
 //! Every request passes here first: the Host must be a loopback name (DNS-rebinding
 //! defence), browsers' cross-origin requests are refused, the bearer token must match, bodies
-//! are bounded, and writes are rate-limited per client.
+//! are bounded, and writes are rate-limited per connection and overall.
 
 use std::sync::Arc;
 
@@ -11,6 +11,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
+use crate::serve::ConnectionId;
 use crate::state::Shared;
 
 fn loopback_host(host: &str, port: u16) -> bool {
@@ -34,16 +35,6 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 
 fn bearer(headers: &HeaderMap) -> Option<&str> {
     headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
-}
-
-/// The name a client goes by, for rate limits.
-fn client(headers: &HeaderMap) -> String {
-    let name = headers
-        .get("x-beckon-client")
-        .or_else(|| headers.get(header::USER_AGENT))
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("anonymous");
-    name.chars().take(128).collect()
 }
 
 /// The gate.
@@ -81,8 +72,11 @@ pub async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Ne
             );
         }
     }
+    // Requests reach the guard only through the gateway's own server, which names the
+    // connection; one that somehow does not shares connection 0's bucket.
+    let connection = request.extensions().get::<ConnectionId>().copied().unwrap_or(ConnectionId(0));
     if request.method() == Method::POST
-        && let Err(wait) = shared.rate.take(&client(headers))
+        && let Err(wait) = shared.rate.take(connection, std::time::Instant::now())
     {
         return ApiError::too_many(wait).into_response();
     }

@@ -11,6 +11,7 @@ mod events;
 mod guard;
 pub mod mcp;
 mod meta;
+mod places;
 mod questions;
 mod rate;
 mod rejections;
@@ -33,7 +34,7 @@ pub use client::{ClientError, GatewayClient, Locator};
 pub use discovery::Discovery;
 pub use error::{ApiError, GatewayError};
 pub use meta::OPENAPI;
-pub use serve::ConnectionLimits;
+pub use serve::{ConnectionId, ConnectionLimits};
 
 /// The port the gateway listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 7393;
@@ -125,7 +126,7 @@ impl RunningGateway {
 }
 
 fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
-    let mcp = mcp::routes(shared.beckon.clone(), shared.body_limit, mcp_stop);
+    let mcp = mcp::routes(shared.beckon.clone(), shared.body_limit, shared.max_mcp_sessions, mcp_stop);
     Router::new()
         .route("/v1/questions", post(questions::create).get(questions::list))
         .route("/v1/questions/{id}", get(questions::get))
@@ -167,6 +168,9 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         rate: rate::RateLimiter::new(config.writes_per_second, config.write_burst),
         body_limit: config.body_limit,
         body_timeout: config.limits.body_timeout,
+        long_polls: places::Places::new("long-polls", config.limits.max_long_polls),
+        event_streams: places::Places::new("event streams", config.limits.max_event_streams),
+        max_mcp_sessions: config.limits.max_mcp_sessions,
     });
     let discovery = Discovery { url: url.clone(), token: token.clone(), pid: std::process::id() };
     discovery

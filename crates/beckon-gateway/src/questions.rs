@@ -63,6 +63,7 @@ pub async fn get(
         Some(wait) if wait.is_finite() && wait > 0.0 => {
             // Capped before converting: `from_secs_f64` panics on a number too large.
             let wait = Duration::from_secs_f64(wait.min(MAX_WAIT.as_secs_f64()));
+            let _place = shared.long_polls.take()?;
             shared.beckon.wait_for_resolution(id, wait).await?
         }
         Some(wait) if !wait.is_finite() || wait < 0.0 => {

@@ -12,12 +12,20 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Router;
+use axum::extract::Request;
+use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, oneshot};
 use tokio_util::sync::CancellationToken;
+use tower::ServiceExt;
+
+/// Which connection a request came on: write limits are kept per connection, something a
+/// caller cannot name for itself as it could a header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ConnectionId(pub u64);
 
 /// What a connection may hold and for how long.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +37,13 @@ pub struct ConnectionLimits {
     pub header_timeout: Duration,
     /// How long a request's body may take to arrive, once its head has.
     pub body_timeout: Duration,
+    /// `?wait=` long-polls held at once.
+    pub max_long_polls: usize,
+    /// Event streams (`/v1/events`) open at once.
+    pub max_event_streams: usize,
+    /// MCP sessions open at once (a session ends when its client ends it, or after five idle
+    /// minutes).
+    pub max_mcp_sessions: usize,
 }
 
 impl Default for ConnectionLimits {
@@ -37,6 +52,9 @@ impl Default for ConnectionLimits {
             max_connections: 256,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
+            max_long_polls: 64,
+            max_event_streams: 16,
+            max_mcp_sessions: 32,
         }
     }
 }
@@ -54,6 +72,7 @@ pub(crate) async fn serve(listener: TcpListener, app: Router, limits: Connection
     let closing = CancellationToken::new();
     let mut last_warning: Option<Instant> = None;
     let mut refused: u64 = 0;
+    let mut next_id: u64 = 0;
     tokio::pin!(stop);
     loop {
         let accepted = tokio::select! {
@@ -81,7 +100,13 @@ pub(crate) async fn serve(listener: TcpListener, app: Router, limits: Connection
             }
             continue;
         };
-        let service = TowerToHyperService::new(app.clone());
+        next_id += 1;
+        let id = ConnectionId(next_id);
+        let app = app.clone();
+        let service = TowerToHyperService::new(tower::service_fn(move |mut request: Request<Incoming>| {
+            request.extensions_mut().insert(id);
+            app.clone().oneshot(request)
+        }));
         let closing = closing.clone();
         tokio::spawn(async move {
             let connection = http1::Builder::new()

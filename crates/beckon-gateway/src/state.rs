@@ -2,6 +2,7 @@
 
 use beckon_runtime::Beckon;
 
+use crate::places::Places;
 use crate::rate::RateLimiter;
 
 /// Shared by every request.
@@ -20,6 +21,12 @@ pub struct Shared {
     pub body_limit: usize,
     /// How long a body may take to arrive.
     pub body_timeout: std::time::Duration,
+    /// Places for `?wait=` long-polls.
+    pub long_polls: Places,
+    /// Places for event streams.
+    pub event_streams: Places,
+    /// MCP sessions open at once.
+    pub max_mcp_sessions: usize,
 }
 
 impl std::fmt::Debug for Shared {

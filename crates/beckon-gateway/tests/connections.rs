@@ -18,6 +18,9 @@ const LIMITS: ConnectionLimits = ConnectionLimits {
     max_connections: 8,
     header_timeout: Duration::from_millis(400),
     body_timeout: Duration::from_millis(400),
+    max_long_polls: 64,
+    max_event_streams: 16,
+    max_mcp_sessions: 32,
 };
 
 /// Far more than any limit here: reaching it means the server never closed the connection.

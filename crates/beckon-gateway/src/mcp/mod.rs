@@ -18,10 +18,10 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use beckon_runtime::Beckon;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -35,24 +35,47 @@ pub use tools::{ASK, DEFAULT_WAIT, GET_ANSWER, MAX_WAIT_SECONDS};
 pub use waiting::PROGRESS_EVERY;
 
 /// The route at [`MCP_PATH`](crate::MCP_PATH) (POST, GET and DELETE): streamable HTTP on the
-/// runtime in this process; `stop` ends its sessions and streams.
+/// runtime in this process, with at most `max_sessions` sessions open; `stop` ends its sessions
+/// and streams.
 pub(crate) fn routes<S: Clone + Send + Sync + 'static>(
     beckon: Beckon,
     body_limit: usize,
+    max_sessions: usize,
     stop: CancellationToken,
 ) -> Router<S> {
     let backend = InProcess::new(beckon);
     let config =
         StreamableHttpServerConfig::default().with_cancellation_token(stop).with_max_request_body_bytes(body_limit);
-    let service = StreamableHttpService::new(
-        move || Ok(McpServer::new(backend.clone())),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    let sessions = Arc::new(LocalSessionManager::default());
+    let service = StreamableHttpService::new(move || Ok(McpServer::new(backend.clone())), sessions.clone(), config);
+    let bound = SessionBound { sessions, max: max_sessions };
     Router::new()
         .route_service(crate::MCP_PATH, service)
         .layer(axum::middleware::from_fn(ended_session_is_no_content))
+        .layer(axum::middleware::from_fn_with_state(bound, sessions_within_bound))
         .layer(axum::middleware::from_fn(malformed::as_json_rpc_error))
+}
+
+/// How many MCP sessions may be open, and where they are.
+#[derive(Clone)]
+struct SessionBound {
+    sessions: Arc<LocalSessionManager>,
+    max: usize,
+}
+
+/// A request that would open one more session (a POST without `Mcp-Session-Id`) is refused
+/// with 429 while `max` are open; requests within a session go on.
+async fn sessions_within_bound(State(bound): State<SessionBound>, request: Request, next: Next) -> Response {
+    let opens_one = request.method() == Method::POST && !request.headers().contains_key("mcp-session-id");
+    if opens_one && bound.sessions.sessions.read().await.len() >= bound.max {
+        return crate::error::ApiError::busy(format!(
+            "{} MCP sessions are open at once, the most the gateway allows; end one (DELETE with its \
+             Mcp-Session-Id) or retry when one has been idle for five minutes",
+            bound.max
+        ))
+        .into_response();
+    }
+    next.run(request).await
 }
 
 /// Ending a session answers 204 rather than the SDK's 202: clients (the Python SDK among them)
