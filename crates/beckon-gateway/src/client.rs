@@ -4,17 +4,23 @@
 //! `{"error": {kind, message, field}}` bodies into [`ClientError::Api`].
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_core::RequestId;
 use beckon_runtime::api::ErrorBody;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
+use tokio::sync::OnceCell;
 
 use crate::discovery::Discovery;
 
 /// How long a request may take beyond any long-poll it asks for.
 const REQUEST_MARGIN: Duration = Duration::from_secs(30);
+/// The most of an answer read: a list of 500 questions at their largest fits well within it.
+const RESPONSE_MAX_BYTES: usize = 64 * 1024 * 1024;
+/// The most of the proof route's answer read.
+const PROOF_MAX_BYTES: usize = 4096;
 
 /// Why a call to the gateway failed.
 #[derive(Debug, thiserror::Error)]
@@ -52,6 +58,35 @@ pub enum ClientError {
     /// A question id that is not one; it is not sent, so it cannot reach another route.
     #[error(transparent)]
     InvalidId(beckon_core::Error),
+    /// `gateway.json` names a process that is gone: it was left behind (by a crash), and
+    /// whatever listens at its address now is not that Beckon. Nothing was sent.
+    #[error(
+        "Beckon is not running: {} names process {pid}, which has ended (a crash left the file behind); start the app or `beckon serve`",
+        path.display()
+    )]
+    Stale {
+        /// The file.
+        path: PathBuf,
+        /// The process it names.
+        pid: u32,
+    },
+    /// What answers at the gateway's address cannot prove it knows the token: it is not the
+    /// Beckon that wrote `gateway.json`. Neither the token nor anything else was sent to it.
+    #[error(
+        "the server at {url} is not the Beckon that wrote gateway.json (it cannot prove it knows the token); nothing was sent to it. If Beckon crashed, start it again"
+    )]
+    Impostor {
+        /// The address.
+        url: String,
+    },
+    /// The gateway sent more than any answer of its can be.
+    #[error("the gateway at {url} sent more than {limit} bytes; the answer was not read")]
+    TooLarge {
+        /// The gateway's URL.
+        url: String,
+        /// The most read.
+        limit: usize,
+    },
     /// The request failed on the way.
     #[error("cannot reach Beckon at {url}: {detail}")]
     Transport {
@@ -134,6 +169,9 @@ impl Locator {
             }
             Err(err) => return Err(ClientError::Discovery { path, detail: err.to_string() }),
         };
+        if !process_alive(found.pid) {
+            return Err(ClientError::Stale { path, pid: found.pid });
+        }
         Ok(Endpoint {
             url: trim_url(self.url.as_deref().unwrap_or(&found.url)),
             token: self.token.clone().unwrap_or(found.token),
@@ -147,22 +185,30 @@ impl Locator {
     }
 }
 
+/// Whether process `pid` is running. Where that cannot be told, it is taken to be: the proof
+/// the server must give before anything is sent still stands between a stale file and a
+/// stranger.
+fn process_alive(pid: u32) -> bool {
+    if cfg!(target_os = "linux") { Path::new("/proc").join(pid.to_string()).exists() } else { true }
+}
+
 fn trim_url(url: &str) -> String {
     url.trim().trim_end_matches('/').to_owned()
 }
 
-/// Calls one gateway.
+/// Calls one gateway, once it has proved it knows the token (see [`crate::proof`]).
 #[derive(Debug, Clone)]
 pub struct GatewayClient {
     http: reqwest::Client,
     endpoint: Endpoint,
     name: String,
+    proved: Arc<OnceCell<()>>,
 }
 
 impl GatewayClient {
     /// A client of `endpoint` that names itself `name` (the gateway rate-limits per name).
     pub fn new(http: reqwest::Client, endpoint: Endpoint, name: &str) -> GatewayClient {
-        GatewayClient { http, endpoint, name: name.to_owned() }
+        GatewayClient { http, endpoint, name: name.to_owned(), proved: Arc::new(OnceCell::new()) }
     }
 
     /// An HTTP client fit for the gateway: loopback, so connecting is quick or not at all.
@@ -177,7 +223,44 @@ impl GatewayClient {
         &self.endpoint
     }
 
+    /// Asks the server to prove it knows the token, once: nothing carrying the token, or
+    /// anything else, is sent before it has.
+    async fn check_server(&self) -> ClientResult<()> {
+        let challenge = crate::proof::challenge();
+        let response = self
+            .http
+            .get(self.url(crate::PROOF_PATH))
+            .query(&[("challenge", &challenge)])
+            .timeout(REQUEST_MARGIN)
+            .send()
+            .await
+            .map_err(|err| self.transport(err))?;
+        let bytes = self.read_bounded(response, PROOF_MAX_BYTES).await?;
+        let answer: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        match answer["proof"].as_str() {
+            Some(proof) if crate::proof::verify(&self.endpoint.token, &challenge, proof) => Ok(()),
+            _ => Err(ClientError::Impostor { url: self.endpoint.url.clone() }),
+        }
+    }
+
+    /// The response's body, refused past `limit` bytes without reading further.
+    async fn read_bounded(&self, mut response: reqwest::Response, limit: usize) -> ClientResult<Vec<u8>> {
+        let too_large = || ClientError::TooLarge { url: self.endpoint.url.clone(), limit };
+        if response.content_length().is_some_and(|length| length > limit as u64) {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(|err| self.transport(err))? {
+            if bytes.len() + chunk.len() > limit {
+                return Err(too_large());
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(bytes)
+    }
+
     async fn send(&self, request: reqwest::RequestBuilder, timeout: Duration) -> ClientResult<Value> {
+        self.proved.get_or_try_init(|| self.check_server()).await?;
         let response = request
             .bearer_auth(&self.endpoint.token)
             .header("x-beckon-client", &self.name)
@@ -186,7 +269,7 @@ impl GatewayClient {
             .await
             .map_err(|err| self.transport(err))?;
         let status = response.status();
-        let bytes = response.bytes().await.map_err(|err| self.transport(err))?;
+        let bytes = self.read_bounded(response, RESPONSE_MAX_BYTES).await?;
         let value: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
         if status.is_success() {
             return Ok(value);
@@ -292,7 +375,8 @@ mod tests {
     #[test]
     fn a_url_and_token_override_the_file() {
         let dir = tempfile::tempdir().unwrap();
-        Discovery { url: "http://127.0.0.1:1".into(), token: "from-file".into(), pid: 7 }.write(dir.path()).unwrap();
+        let pid = std::process::id();
+        Discovery { url: "http://127.0.0.1:1".into(), token: "from-file".into(), pid }.write(dir.path()).unwrap();
         let mut locator = Locator::new(dir.path());
         assert_eq!(locator.locate().unwrap().token, "from-file");
         locator.url = Some("http://127.0.0.1:2/".into());

@@ -12,6 +12,7 @@ mod guard;
 pub mod mcp;
 mod meta;
 mod places;
+pub mod proof;
 mod questions;
 mod rate;
 mod rejections;
@@ -46,6 +47,10 @@ pub const DEFAULT_PORT: u16 = 7393;
 /// specification), not the REST API the OpenAPI document describes.
 pub const MCP_PATH: &str = "/mcp";
 
+/// The one route that needs no token: a client's challenge, answered with proof that this
+/// server knows the token (see [`proof`]).
+pub const PROOF_PATH: &str = "/v1/proof";
+
 /// Every REST route: (method, path). The OpenAPI document must describe exactly these.
 pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/questions"),
@@ -59,6 +64,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/agents/{name}/trigger"),
     ("get", "/v1/events"),
     ("get", "/v1/health"),
+    ("get", "/v1/proof"),
     ("get", "/v1/openapi.json"),
 ];
 
@@ -138,6 +144,7 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
         .route("/v1/agents/{name}/trigger", post(sessions::trigger))
         .route("/v1/events", get(events::stream))
         .route("/v1/health", get(meta::health))
+        .route(PROOF_PATH, get(meta::prove))
         .route("/v1/openapi.json", get(meta::openapi))
         .layer(axum::middleware::map_response(rejections::as_json))
         .merge(mcp)

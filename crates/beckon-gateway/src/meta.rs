@@ -1,12 +1,14 @@
-//! `GET /v1/health` and `GET /v1/openapi.json`.
+//! `GET /v1/health`, `GET /v1/proof` and `GET /v1/openapi.json`.
 
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Query, State};
+use beckon_core::Problems;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::state::Shared;
 
 /// The OpenAPI document describing every route.
@@ -16,6 +18,25 @@ pub const OPENAPI: &str = include_str!("openapi.json");
 pub async fn health(State(shared): State<Arc<Shared>>) -> ApiResult<Json<Value>> {
     let pending = shared.beckon.pending().await?.len();
     Ok(Json(json!({"status": "ok", "version": env!("CARGO_PKG_VERSION"), "pending": pending})))
+}
+
+/// `?challenge=<64 hex digits>`.
+#[derive(Debug, Deserialize)]
+pub struct ChallengeQuery {
+    challenge: Option<String>,
+}
+
+/// `GET /v1/proof?challenge=…`: proof that this server knows the token, without the token.
+pub async fn prove(State(shared): State<Arc<Shared>>, Query(query): Query<ChallengeQuery>) -> ApiResult<Json<Value>> {
+    match query.challenge.as_deref() {
+        Some(challenge) if crate::proof::is_challenge(challenge) => {
+            Ok(Json(json!({"proof": crate::proof::proof(&shared.token, challenge)})))
+        }
+        _ => Err(ApiError::invalid(Problems::one(
+            "challenge",
+            format!("must be {} random bytes as lowercase hex", crate::proof::CHALLENGE_BYTES),
+        ))),
+    }
 }
 
 /// The OpenAPI document.

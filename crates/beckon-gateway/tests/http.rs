@@ -68,6 +68,23 @@ async fn every_request_needs_the_token() {
 }
 
 #[tokio::test]
+async fn the_proof_route_alone_needs_no_token_and_proves_the_token_without_showing_it() {
+    let s = setup().await;
+    let challenge = beckon_gateway::proof::challenge();
+    let response = s.http.get(s.url("/v1/proof")).query(&[("challenge", &challenge)]).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let text = response.text().await.unwrap();
+    assert!(!text.contains(&s.gateway.token), "{text}");
+    let proof: Value = serde_json::from_str(&text).unwrap();
+    assert!(beckon_gateway::proof::verify(&s.gateway.token, &challenge, proof["proof"].as_str().unwrap()));
+    let bad = s.http.get(s.url("/v1/proof")).query(&[("challenge", "short")]).send().await.unwrap();
+    assert_eq!(error(bad, StatusCode::UNPROCESSABLE_ENTITY).await["field"], "challenge");
+    let page =
+        s.http.get(s.url("/v1/proof")).query(&[("challenge", &challenge)]).header("origin", "https://evil.example");
+    assert_eq!(page.send().await.unwrap().status(), StatusCode::FORBIDDEN, "web pages are still refused");
+}
+
+#[tokio::test]
 async fn foreign_hosts_and_web_pages_are_refused() {
     let s = setup().await;
     let rebinding = s.get("/v1/health").header("host", "evil.example:7393").send().await.unwrap();

@@ -51,6 +51,9 @@ impl From<ClientError> for BackendError {
             ClientError::NotRunning { .. }
             | ClientError::NoToken { .. }
             | ClientError::Discovery { .. }
+            | ClientError::Stale { .. }
+            | ClientError::Impostor { .. }
+            | ClientError::TooLarge { .. }
             | ClientError::Transport { .. } => BackendError::Unavailable(err.to_string()),
         }
     }
