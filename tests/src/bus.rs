@@ -2,6 +2,7 @@
 //! single-instance name on it), with what a desktop session would put on it: a notification
 //! daemon, and `gdbus` to call and signal as other programs would.
 
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
 use crate::home::Home;
@@ -14,6 +15,9 @@ pub struct Bus {
     pub address: String,
     pid: u32,
     children: Vec<Child>,
+    /// Where the daemon's menu program reads which action to choose (see
+    /// [`Bus::daemon_action`]).
+    choice: Option<PathBuf>,
 }
 
 impl Bus {
@@ -28,7 +32,7 @@ impl Bus {
         let mut lines = text.lines();
         let address = lines.next().ok_or("dbus-daemon printed no address")?.trim().to_owned();
         let pid = lines.next().ok_or("dbus-daemon printed no pid")?.trim().parse()?;
-        Ok(Bus { address, pid, children: Vec::new() })
+        Ok(Bus { address, pid, children: Vec::new(), choice: None })
     }
 
     /// A command that runs on this bus.
@@ -38,8 +42,19 @@ impl Bus {
         command
     }
 
-    /// Starts `dunst`, a real notification daemon, on this bus (under the test's display).
+    /// Starts `dunst`, a real notification daemon, on this bus (under the test's display). Its
+    /// context menu runs a program that picks the action [`Bus::daemon_action`] names, as a
+    /// person choosing a button would.
     pub fn start_notification_daemon(&mut self, home: &Home) -> Result<(), Failure> {
+        let config = home.path().join(".config/dunst");
+        std::fs::create_dir_all(&config)?;
+        let choice = home.path().join("dunst-choice");
+        let picker = home.path().join("dunst-pick");
+        // dunst lists each action as `#<label> (<summary>) [<id>,<key>]`.
+        std::fs::write(&picker, format!("#!/bin/sh\nexec grep -m1 -F -e \"$(cat '{}')\"\n", choice.display()))?;
+        std::fs::set_permissions(&picker, std::os::unix::fs::PermissionsExt::from_mode(0o700))?;
+        std::fs::write(config.join("dunstrc"), format!("[global]\n    dmenu = {}\n", picker.display()))?;
+        self.choice = Some(choice);
         let mut command = self.command("dunst");
         home.apply(&mut command);
         let child = command
@@ -61,9 +76,21 @@ impl Bus {
         TrayWatcher::start(self).await
     }
 
-    /// Emits the daemon's `ActionInvoked` signal for notification `id`, as a click on
-    /// `action` would.
-    pub fn invoke_action(&self, id: u32, action: &str) -> Result<(), Failure> {
+    /// Has the notification daemon invoke `action` of notification `id`, as a person choosing it
+    /// would: dunst's context menu, answered by the program set up with the daemon.
+    pub fn daemon_action(&self, id: u32, action: &str) -> Result<(), Failure> {
+        let choice = self.choice.as_ref().ok_or("no notification daemon was started")?;
+        std::fs::write(choice, format!("[{id},{action}]"))?;
+        let status = self.command("dunstctl").arg("context").status()?;
+        if !status.success() {
+            return Err(format!("dunstctl context failed: {status}").into());
+        }
+        Ok(())
+    }
+
+    /// Emits `ActionInvoked` for notification `id` from a connection of its own, as any other
+    /// program on the bus could: a forgery, not the daemon's click.
+    pub fn forge_action(&self, id: u32, action: &str) -> Result<(), Failure> {
         let status = self
             .command("gdbus")
             .args(["emit", "--session", "--object-path", "/org/freedesktop/Notifications", "--signal"])
@@ -75,6 +102,33 @@ impl Bus {
             return Err(format!("gdbus emit failed: {status}").into());
         }
         Ok(())
+    }
+
+    /// How many connections the process that owns a bus name starting with `name` has on the
+    /// bus.
+    pub fn connections_of_owner(&self, name: &str) -> Result<usize, Failure> {
+        let names =
+            self.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.ListNames", &[])?;
+        let names: Vec<&str> = names.split('\'').skip(1).step_by(2).collect();
+        let pid_of = |bus_name: &str| -> Result<String, Failure> {
+            let reply = self.call(
+                "org.freedesktop.DBus",
+                "/org/freedesktop/DBus",
+                "org.freedesktop.DBus.GetConnectionUnixProcessID",
+                &[bus_name],
+            )?;
+            Ok(reply.trim().to_owned())
+        };
+        let owner =
+            names.iter().find(|n| n.starts_with(name)).ok_or_else(|| format!("no bus name starts with {name}"))?;
+        let pid = pid_of(owner)?;
+        let mut count = 0;
+        for unique in names.iter().filter(|n| n.starts_with(':')) {
+            if pid_of(unique).is_ok_and(|p| p == pid) {
+                count += 1;
+            }
+        }
+        Ok(count)
     }
 
     /// Calls `method` on `dest` at `path` with `args` (GVariant text) and returns the reply.

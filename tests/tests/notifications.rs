@@ -56,7 +56,7 @@ async fn a_pending_question_is_notified_and_its_button_answers_it() -> Result<()
         ]
     );
     let id = notified.id.ok_or("no id")?;
-    app.bus()?.invoke_action(id, "answer:0")?;
+    app.bus()?.daemon_action(id, "answer:0")?;
     let card = app.find(&format!(".qcard-resolved[data-request-id='{question}']"), "Ship it").await?;
     assert!(card.text().await?.contains("via a notification"), "{}", card.text().await?);
     // The session resumed with the answer as the tool call's result, and finished.
@@ -76,7 +76,7 @@ async fn answering_in_the_window_withdraws_the_notification_and_a_late_button_ch
     app.find("li, p, div", "Deploying: Hold (answered).").await?;
     // The notification is gone, so a button pressed on it a moment too late is not heard:
     // the answer that won stays.
-    app.bus()?.invoke_action(id, "answer:0")?;
+    app.bus()?.forge_action(id, "answer:0")?;
     tokio::time::sleep(std::time::Duration::from_secs(1)).await;
     let card = app.find(&format!(".qcard-resolved[data-request-id='{question}']"), "Hold").await?;
     let text = card.text().await?;
@@ -91,10 +91,48 @@ async fn clicking_the_notification_opens_the_window_at_the_question() -> Result<
     let (notified, question) = ask(&app, &notifications).await?;
     app.click("button", "New chat").await?;
     app.wait_for_place("#/new").await?;
-    app.bus()?.invoke_action(notified.id.ok_or("no id")?, "default")?;
+    app.bus()?.daemon_action(notified.id.ok_or("no id")?, "default")?;
     app.wait_for_place(&format!("#/question/{question}")).await?;
     app.find(&format!(".qcard-highlighted[data-request-id='{question}']"), QUESTION).await?;
     // Opening is not answering.
     app.find(&format!(".qcard-pending[data-request-id='{question}']"), "").await?;
+    app.quit().await
+}
+
+#[tokio::test]
+async fn an_action_signal_not_sent_by_the_notification_daemon_answers_nothing() -> Result<(), Failure> {
+    let (_home, app, notifications) = launch().await?;
+    let (notified, question) = ask(&app, &notifications).await?;
+    let id = notified.id.ok_or("no id")?;
+    // Any program on the bus can emit the daemon's signal for a notification it can guess.
+    app.bus()?.forge_action(id, "answer:0")?;
+    app.bus()?.forge_action(id, "default")?;
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    app.find(&format!(".qcard-pending[data-request-id='{question}']"), "").await?;
+    assert!(!app.text().await?.contains("Deploying:"), "the session did not go on");
+    // The daemon's own click on the same button still answers.
+    app.bus()?.daemon_action(id, "answer:0")?;
+    let card = app.find(&format!(".qcard-resolved[data-request-id='{question}']"), "Ship it").await?;
+    assert!(card.text().await?.contains("via a notification"), "{}", card.text().await?);
+    app.quit().await
+}
+
+#[tokio::test]
+async fn every_notification_goes_through_one_bus_connection() -> Result<(), Failure> {
+    const APP_NAME_ON_THE_BUS: &str = "dev.beckon.desktop.SingleInstance";
+    let (_home, app, notifications) = launch().await?;
+    ask(&app, &notifications).await?;
+    let before = app.bus()?.connections_of_owner(APP_NAME_ON_THE_BUS)?;
+    for n in 0..5 {
+        app.start_session("deployer", &format!("Ship build {n}")).await?;
+    }
+    // Six questions: shown one by one, then coalesced into one notification replaced in place.
+    beckon_e2e::eventually("six questions notified", || {
+        let shown = notifications.seen().0.into_iter().filter(|n| n.id.is_some()).count();
+        (shown >= 6).then_some(())
+    })
+    .await?;
+    let after = app.bus()?.connections_of_owner(APP_NAME_ON_THE_BUS)?;
+    assert_eq!(after, before, "the app holds as many bus connections after six notifications as after one");
     app.quit().await
 }

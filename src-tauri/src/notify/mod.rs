@@ -1,6 +1,7 @@
 //! Notifications: the runtime tells the [`DesktopNotifier`] (on its store thread, right after
 //! commit); the attention worker plans what to show and the platform backend shows it.
 
+mod availability;
 #[cfg(all(unix, not(target_os = "macos")))]
 mod freedesktop;
 #[cfg(not(all(unix, not(target_os = "macos"))))]

@@ -1,33 +1,45 @@
 //! Notifications on platforms without the freedesktop service: a plain notification; clicking
-//! it opens the app (through its `beckon://` link handling).
+//! it opens the app (through its `beckon://` link handling). A failure waits before the next
+//! try (see [`Availability`]), so notifications come back by themselves.
+
+use std::time::Instant;
 
 use tokio::sync::mpsc;
 
 use super::Input;
+use super::availability::{Availability, Change};
 use super::plan::{Key, Show};
 
 /// Shows notifications.
 #[derive(Debug)]
 pub struct Backend {
-    unavailable: bool,
+    availability: Availability,
 }
 
 impl Backend {
     /// A backend (actions are not reported on these platforms).
     pub fn new(_actions: mpsc::UnboundedSender<Input>, _icon: String) -> Backend {
-        Backend { unavailable: false }
+        Backend { availability: Availability::default() }
     }
 
     /// Shows `show`.
     pub async fn show(&mut self, show: &Show) {
-        if self.unavailable {
+        // The clock is read here, at the edge; the pacing itself is plain logic.
+        let now = Instant::now();
+        if !self.availability.may_try(now) {
             return;
         }
-        if let Err(err) =
-            notify_rust::Notification::new().appname("Beckon").summary(&show.summary).body(&show.body).show()
-        {
-            tracing::warn!(%err, "notifications are unavailable; carrying on without them");
-            self.unavailable = true;
+        match notify_rust::Notification::new().appname("Beckon").summary(&show.summary).body(&show.body).show() {
+            Ok(_) => {
+                if self.availability.worked() == Change::Back {
+                    tracing::info!("notifications work again");
+                }
+            }
+            Err(err) => {
+                if self.availability.failed(now) == Change::Lost {
+                    tracing::warn!(%err, "notifications are unavailable; trying again later, less often each time");
+                }
+            }
         }
     }
 
