@@ -42,8 +42,14 @@ test("answering a card sends the right payload and the card turns read-only when
   await page.close();
 });
 
-test("number keys and Enter answer the focused card", async () => {
+test("number keys and Enter answer a card only once the person has clicked into it", async () => {
   const { page } = await openApp(harness);
+  const card = page.getByRole("article", { name: /deploy-bot asks/ });
+  await card.waitFor();
+  await page.keyboard.press("2");
+  await page.keyboard.press("Enter");
+  assert.deepEqual(await answerCalls(page), [], "keys typed before the person chose a card answer nothing");
+  await card.locator(".qitem [id$='-q']").first().click();
   await page.keyboard.press("2");
   await page.keyboard.press("Enter");
   await until(page, () => window.__beckonMock.backend.calls.some((call) => call.cmd === "answer"), "the answer command");

@@ -23,8 +23,10 @@ test("a new chat streams the agent's text, asks in place, and resumes after the 
 
   const card = page.getByRole("article", { name: /demo asks/ });
   await card.waitFor();
-  assert.ok(await card.locator("form").evaluate((form) => form === document.activeElement), "the new card takes focus");
+  assert.ok(await card.locator("form").evaluate((form) => !form.contains(document.activeElement)), "the new card does not take focus");
   await page.getByText("The agent is waiting for your answer.").waitFor();
+  // Keys answer only once the person has clicked into the card.
+  await card.locator(".qitem [id$='-q']").first().click();
   await page.keyboard.press("2");
   await page.keyboard.press("Enter");
   await card.getByText("Resumed").waitFor();
@@ -40,7 +42,13 @@ test("a navigate request to a question opens its session at the card; a problem 
   await page.getByRole("button", { name: "Settings" }).click();
   await page.evaluate((id) => window.__beckonMock.navigate({ to: "question", id }), requestId);
   await page.getByRole("heading", { name: "Summarise 14 sources on vector search" }).waitFor();
-  await until(page, (id) => document.activeElement?.closest("article")?.getAttribute("data-request-id") === id, "focus on the card", requestId);
+  await until(page, (id) => document.querySelector(`article.qcard-highlighted[data-request-id="${id}"]`) !== null, "the card highlighted", requestId);
+  assert.equal(await page.evaluate(() => document.activeElement?.closest("article") ?? null), null, "a link never puts focus into a card");
+  // Keys typed while a link opens the window answer nothing (focus left where it was: nowhere).
+  await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+  await page.keyboard.press("1");
+  await page.keyboard.press("Enter");
+  assert.deepEqual(await page.evaluate(() => window.__beckonMock.backend.calls.filter((call) => call.cmd === "answer")), []);
 
   await page.evaluate(() => window.__beckonMock.navigate({ to: "problem", message: "beckon://question/xyz is not a question id." }));
   const banner = page.getByRole("alert").filter({ hasText: "is not a question id" });
@@ -101,6 +109,7 @@ test("a runtime that cannot start shows its message full-window", async () => {
 test("a deep link that launched the app opens its question's session", async () => {
   const { page } = await openApp(harness, { query: "?start=question:01933c5e-0002-7000-8000-000000000003" });
   await page.getByRole("heading", { name: "Triage GitHub issue #4812" }).waitFor();
-  await until(page, () => document.activeElement?.closest("article")?.getAttribute("data-request-id") === "01933c5e-0002-7000-8000-000000000003", "focus on the linked card");
+  await until(page, () => document.querySelector('article.qcard-highlighted[data-request-id="01933c5e-0002-7000-8000-000000000003"]') !== null, "the linked card highlighted");
+  assert.equal(await page.evaluate(() => document.activeElement?.closest("article") ?? null), null, "a link never puts focus into a card");
   await page.close();
 });

@@ -25,10 +25,11 @@ test("the inbox lists the three pending questions oldest first, with who asks an
   await page.close();
 });
 
-test("the oldest pending card has focus when the inbox opens", async () => {
+test("no card takes keyboard focus when the inbox opens", async () => {
   const { page } = await openApp(harness);
-  const focused = await page.evaluate(() => document.activeElement?.closest("article")?.getAttribute("aria-label"));
-  assert.match(focused ?? "", /^deploy-bot asks: The migration locks/);
+  await page.getByRole("article", { name: /^deploy-bot asks: The migration locks/ }).waitFor();
+  const focused = await page.evaluate(() => document.activeElement?.closest("article")?.getAttribute("aria-label") ?? null);
+  assert.equal(focused, null);
   await page.close();
 });
 

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
 import { emit } from "@tauri-apps/api/event";
 import type { Channel } from "@tauri-apps/api/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { LiveEvent } from "./bindings/LiveEvent";
 import type { UiEvent } from "./bindings/UiEvent";
 import { App } from "./App";
@@ -130,7 +130,7 @@ describe("the window", () => {
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
   });
 
-  it("navigating to a known question opens its session at the card", async () => {
+  it("navigating to a known question opens its session at the card, and keys typed meanwhile answer nothing", async () => {
     backend({
       get_session: () => ({
         session: { ...summary("s-1", { status: "waiting_for_input", title: "Deploy" }), external_key: null, state: { state: "idle" }, payload: null },
@@ -144,7 +144,15 @@ describe("the window", () => {
     await act(() => emit("navigate", { to: "question", id: "q-1" }));
     expect(await screen.findByRole("heading", { name: "Deploy" })).toBeInTheDocument();
     const card = await screen.findByRole("article", { name: /Question q-1\?/ });
-    expect(within(card).getByRole("form")).toHaveFocus();
+    const form = within(card).getByRole("form");
+    expect(form).not.toHaveFocus();
+    // A link can come from any web page while the person types: their keys must not answer.
+    await userEvent.keyboard("1{Enter}");
+    expect(calls.filter((call) => call.cmd === "answer")).toEqual([]);
+    // Once the person clicks into the card, the keys are theirs to answer with.
+    await userEvent.click(within(card).getByText("Question q-1?"));
+    await userEvent.keyboard("1{Enter}");
+    await vi.waitFor(() => expect(calls.filter((call) => call.cmd === "answer")).toHaveLength(1));
   });
 
   it("navigating to an unknown question shows the inbox", async () => {

@@ -34,9 +34,13 @@ describe("the inbox view", () => {
     expect(screen.getByText("3 questions are waiting")).toBeInTheDocument();
   });
 
-  it("gives focus to the oldest pending card", () => {
+  it("opens without moving keyboard focus into a card, so keys typed meanwhile answer nothing", async () => {
     renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(three) });
-    expect(screen.getByRole("form", { name: "Answer: Deploy now?" })).toHaveFocus();
+    const form = screen.getByRole("form", { name: "Answer: Deploy now?" });
+    expect(form).not.toHaveFocus();
+    expect(document.activeElement).toBe(document.body);
+    await userEvent.keyboard("1");
+    expect(within(form).getAllByRole("radio").some((radio) => (radio as HTMLInputElement).checked)).toBe(false);
   });
 
   it("updates the waiting label as time passes", () => {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import type { RequestId } from "../../bindings/RequestId";
 import type { SessionId } from "../../bindings/SessionId";
-import { useQuestionFocus } from "../../hooks/useQuestionFocus";
+import { useQuestionReveal } from "../../hooks/useQuestionReveal";
 import { inboxQuestions } from "../../state/selectors";
 import { useAppState, useBackendHandles } from "../../state/store";
 import { Icon } from "../common/Icon";
@@ -24,7 +24,7 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
   const listRef = useRef<HTMLDivElement | null>(null);
   const questions = inboxQuestions(state);
   const waiting = questions.filter((question) => question.status === "pending");
-  useQuestionFocus(listRef, waiting[0]?.id ?? null, highlightId ?? null);
+  useQuestionReveal(listRef, waiting[0]?.id ?? null, highlightId ?? null);
   // Answered cards stay on screen, read-only, until the inbox is left.
   useEffect(() => () => dispatch({ type: "inbox_left" }), [dispatch]);
 

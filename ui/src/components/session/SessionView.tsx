@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ErrorBody } from "../../bindings/ErrorBody";
 import type { RequestId } from "../../bindings/RequestId";
 import type { SessionId } from "../../bindings/SessionId";
-import { useQuestionFocus } from "../../hooks/useQuestionFocus";
+import { useQuestionReveal } from "../../hooks/useQuestionReveal";
 import { pendingQuestionFor, timelineOf } from "../../state/selectors";
 import { useActions, useAppState } from "../../state/store";
 import { Icon } from "../common/Icon";
@@ -53,7 +53,7 @@ export function SessionView({
     const element = scroller.current;
     if (element && atBottom.current) element.scrollTop = element.scrollHeight;
   }, [entries.length, draft, loaded]);
-  useQuestionFocus(scroller, loaded ? ownPending : null, loaded ? focusQuestionId : null);
+  useQuestionReveal(scroller, loaded ? ownPending : null, loaded ? focusQuestionId : null);
 
   if (!session) {
     return (
