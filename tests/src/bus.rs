@@ -23,8 +23,34 @@ pub struct Bus {
 impl Bus {
     /// Starts the daemon.
     pub fn start() -> Result<Bus, Failure> {
-        let output = Command::new("dbus-daemon")
-            .args(["--session", "--fork", "--print-address=1", "--print-pid=1"])
+        let mut command = Command::new("dbus-daemon");
+        command.arg("--session");
+        Bus::fork(command)
+    }
+
+    /// Starts a daemon that starts no service: until a notification daemon is started on it, a
+    /// call to `org.freedesktop.Notifications` fails, as on a desktop without one (the standard
+    /// session configuration would start dunst from its service file at the first call).
+    pub fn start_without_services(home: &Home) -> Result<Bus, Failure> {
+        let config = home.path().join("bus.conf");
+        std::fs::write(
+            &config,
+            concat!(
+                "<busconfig><type>session</type><listen>unix:tmpdir=/tmp</listen><auth>EXTERNAL</auth>",
+                "<policy context=\"default\"><allow send_destination=\"*\" eavesdrop=\"true\"/>",
+                "<allow eavesdrop=\"true\"/><allow own=\"*\"/></policy></busconfig>\n"
+            ),
+        )?;
+        let mut command = Command::new("dbus-daemon");
+        command.arg(format!("--config-file={}", config.display()));
+        Bus::fork(command)
+    }
+
+    /// Runs `command` (a `dbus-daemon` with its configuration) in the background and reads
+    /// where it listens.
+    fn fork(mut command: Command) -> Result<Bus, Failure> {
+        let output = command
+            .args(["--fork", "--print-address=1", "--print-pid=1"])
             .stderr(Stdio::null())
             .output()
             .map_err(|err| format!("cannot start dbus-daemon: {err}"))?;

@@ -5,6 +5,9 @@
 #![cfg(feature = "e2e")]
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
 use beckon_e2e::{App, Bus, Failure, Home, Notifications, Notified};
 use fantoccini::Locator;
 use serde_json::{Value, json};
@@ -134,5 +137,46 @@ async fn every_notification_goes_through_one_bus_connection() -> Result<(), Fail
     .await?;
     let after = app.bus()?.connections_of_owner(APP_NAME_ON_THE_BUS)?;
     assert_eq!(after, before, "the app holds as many bus connections after six notifications as after one");
+    app.quit().await
+}
+
+/// A program started by the test, stopped when the test ends however it ends.
+struct Running(std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test]
+async fn notifications_come_back_by_themselves_when_a_notification_daemon_starts() -> Result<(), Failure> {
+    let home = Home::new()?;
+    home.scripted_agent("deployer", &deployer())?;
+    let bus = Bus::start_without_services(&home)?;
+    let notifications = bus.record_notifications().await?;
+    let app = App::launch_on(&home, bus).await?;
+    // No notification daemon: the first question's notification fails.
+    app.start_session("deployer", "Ship build 41").await?;
+    app.pending_question_id(QUESTION).await?;
+    beckon_e2e::eventually("a Notify call that failed", || notifications.seen().0.into_iter().next()).await?;
+    assert!(notifications.seen().0.iter().all(|n| n.id.is_none()), "nothing could be shown yet");
+
+    let mut dunst = app.bus()?.command("dunst");
+    home.apply(&mut dunst);
+    let _dunst = Running(dunst.stdout(Stdio::null()).stderr(Stdio::null()).spawn()?);
+    // The app is not told; it tries again by itself, and a later question is shown.
+    let started = Instant::now();
+    for build in 42.. {
+        if notifications.seen().0.iter().any(|n| n.id.is_some()) {
+            break;
+        }
+        if started.elapsed() > beckon_e2e::PATIENCE {
+            return Err("no notification was shown after the daemon started".into());
+        }
+        app.start_session("deployer", &format!("Ship build {build}")).await?;
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
     app.quit().await
 }
