@@ -79,3 +79,40 @@ async fn a_cold_start_with_a_link_opens_at_the_question() -> Result<(), Failure>
     app.find(&format!(".qcard-highlighted[data-request-id='{question}']"), QUESTION).await?;
     app.quit().await
 }
+
+/// Presses `keys` on the keyboard, wherever focus is, as a person typing would.
+async fn type_keys(app: &App, keys: &[char]) -> Result<(), Failure> {
+    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+    let mut actions = KeyActions::new("keyboard".into());
+    for &key in keys {
+        actions = actions.then(KeyAction::Down { value: key }).then(KeyAction::Up { value: key });
+    }
+    app.client.perform_actions(actions).await?;
+    Ok(())
+}
+
+/// WebDriver's code for the Enter key.
+const ENTER: char = '\u{E007}';
+
+#[tokio::test]
+async fn a_link_never_puts_the_keys_being_typed_into_its_question() -> Result<(), Failure> {
+    let (home, app, question) = launch_with_question().await?;
+    app.eval("document.activeElement instanceof HTMLElement && document.activeElement.blur(); return null").await?;
+    open(&app, &home, &format!("beckon://question/{question}")).await?;
+    app.find(&format!(".qcard-highlighted[data-request-id='{question}']"), QUESTION).await?;
+    let focus = app.eval("return document.activeElement?.closest('article')?.dataset.requestId ?? null").await?;
+    assert_eq!(focus, Value::Null, "the link put focus into the card");
+    // The person was typing elsewhere: a digit and Enter reach the window the link raised.
+    type_keys(&app, &['1', ENTER]).await?;
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    app.find(&format!(".qcard-pending[data-request-id='{question}']"), QUESTION).await?;
+    assert!(!app.text().await?.contains("Rotation:"), "the keys answered the question");
+    // Once the person clicks into the card, the same keys answer it.
+    app.find(&format!(".qcard-pending[data-request-id='{question}'] .qitem [id$='-q']"), QUESTION)
+        .await?
+        .click()
+        .await?;
+    type_keys(&app, &['1', ENTER]).await?;
+    app.find("li, p, div", "Rotation: Yes.").await?;
+    app.quit().await
+}
