@@ -4,6 +4,7 @@
 
 mod app;
 mod bus;
+pub mod gateway;
 mod home;
 mod notifications;
 pub mod procs;

@@ -123,20 +123,22 @@ async fn an_action_signal_not_sent_by_the_notification_daemon_answers_nothing() 
 #[tokio::test]
 async fn every_notification_goes_through_one_bus_connection() -> Result<(), Failure> {
     const APP_NAME_ON_THE_BUS: &str = "dev.beckon.desktop.SingleInstance";
-    let (_home, app, notifications) = launch().await?;
+    let (home, app, notifications) = launch().await?;
     ask(&app, &notifications).await?;
     let before = app.bus()?.connections_of_owner(APP_NAME_ON_THE_BUS)?;
-    for n in 0..5 {
-        app.start_session("deployer", &format!("Ship build {n}")).await?;
+    const QUESTIONS: usize = 20;
+    for n in 1..QUESTIONS {
+        beckon_e2e::gateway::ask(&home, "deploy-bot", &format!("Deploy build {n}?")).await?;
     }
-    // Six questions: shown one by one, then coalesced into one notification replaced in place.
-    beckon_e2e::eventually("six questions notified", || {
+    // The first few are shown one by one, then they are coalesced into one notification that
+    // is replaced in place for each further question: a Notify call each.
+    beckon_e2e::eventually("every question notified", || {
         let shown = notifications.seen().0.into_iter().filter(|n| n.id.is_some()).count();
-        (shown >= 6).then_some(())
+        (shown >= QUESTIONS).then_some(())
     })
     .await?;
     let after = app.bus()?.connections_of_owner(APP_NAME_ON_THE_BUS)?;
-    assert_eq!(after, before, "the app holds as many bus connections after six notifications as after one");
+    assert_eq!(after, before, "the app holds as many bus connections after {QUESTIONS} notifications as after one");
     app.quit().await
 }
 
