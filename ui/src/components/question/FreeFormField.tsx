@@ -99,7 +99,9 @@ function Control({
       type={type}
       minLength={schema.minLength}
       maxLength={schema.maxLength}
-      pattern={schema.pattern}
+      // No `pattern` attribute: the browser would run the agent's pattern through its
+      // backtracking engine on every keystroke, and `(a+)+b` would freeze the window. Beckon
+      // checks it in linear time when the answer is submitted, and shows what is wrong here.
       placeholder={type === "email" ? "name@example.com" : type === "url" ? "https://" : undefined}
       value={draft.text}
       onChange={(event) => onChange({ ...draft, text: event.target.value })}

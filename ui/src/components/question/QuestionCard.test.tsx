@@ -65,6 +65,17 @@ describe("answering each kind of item", () => {
     expect(onAnswer).toHaveBeenCalledWith([{ value: "ana@example.com" }]);
   });
 
+  it("an agent's pattern never reaches the browser's regular expressions; the answer goes to Beckon to check", async () => {
+    const item = freeForm("Which ticket?", { type: "string", maxLength: 100, pattern: "^(a+)+b$" }, "Ticket");
+    const { user, onAnswer } = setup(questionInfo([item]));
+    const input = screen.getByRole("textbox", { name: "Which ticket?" });
+    // An input's pattern attribute is run by the browser's backtracking engine at every keystroke.
+    expect(input).not.toHaveAttribute("pattern");
+    await user.type(input, `${"a".repeat(30)}!`);
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+    expect(onAnswer).toHaveBeenCalledWith([{ value: `${"a".repeat(30)}!` }]);
+  });
+
   it("free-form string formats map to date, URL and date-time inputs", () => {
     setup(
       questionInfo([
