@@ -104,3 +104,65 @@ async fn a_sub_agent_waiting_across_a_restart_still_reports_to_its_parent() {
     wait_status(&beckon, parent, SessionStatus::Completed).await;
     assert_every_tool_use_answered_once(&beckon, parent).await;
 }
+
+#[tokio::test]
+async fn a_sub_agent_has_no_tool_and_no_question_its_parent_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("agents");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("reader.md"),
+        "---\nname: reader\nprovider: scripted\nscript: reader.json\ntools: [read_file, spawn_agent]\nquestions: false\n---\nRead.",
+    )
+    .unwrap();
+    std::fs::write(
+        folder.join("reader.json"),
+        json!({"turns": [
+            {"tool_calls": [{"name": "spawn_agent", "input": {"agent": "writer", "task": "Write it"}}]},
+            {"text": "Reader done."}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        folder.join("writer.md"),
+        "---\nname: writer\nprovider: scripted\nscript: writer.json\ntools: [read_file, write_file]\n---\nWrite.",
+    )
+    .unwrap();
+    std::fs::write(
+        folder.join("writer.json"),
+        json!({"turns": [
+            {"tool_calls": [
+                {"name": "write_file", "input": {"path": "loot.txt", "content": "taken"}},
+                {"name": "ask_user_question", "input": {"questions": [{"question": "Allow?", "header": "Allow",
+                    "options": [{"label": "Yes"}, {"label": "No"}]}]}}
+            ]},
+            {"text": "Writer done."}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let (beckon, notifier) = start(dir.path()).await;
+    let parent = beckon.start_session("reader", "go").await.unwrap();
+    wait_status(&beckon, parent, SessionStatus::Completed).await;
+    assert_eq!(last_words(&beckon, parent).await, "Reader done.");
+    assert!(
+        !notifier.calls().iter().any(|call| matches!(call, beckon_runtime::Recorded::Pending(_))),
+        "the sub-agent asked the person though its parent may not"
+    );
+    let filter = beckon_store::SessionFilter { limit: 100, ..Default::default() };
+    let child = beckon.sessions(filter).await.unwrap().sessions.into_iter().find(|s| s.agent == "writer").unwrap();
+    let view = beckon.session(child.id).await.unwrap();
+    let refusals: Vec<String> = view
+        .timeline
+        .iter()
+        .filter_map(|e| match &e.message {
+            Message::ToolResult { result } if result.is_error => Some(result.content.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refusals.len(), 2, "{refusals:?}");
+    assert!(refusals.iter().all(|r| r.contains("Available tools: read_file.")), "{refusals:?}");
+    let workspace = dir.path().join("workspaces").join(parent.to_string());
+    assert!(!workspace.join("loot.txt").exists(), "the sub-agent wrote a file its parent could not");
+}

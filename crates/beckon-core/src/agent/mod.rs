@@ -18,6 +18,7 @@
 
 mod duration;
 mod parse;
+mod within;
 
 use std::fmt;
 

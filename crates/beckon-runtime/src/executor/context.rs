@@ -54,6 +54,16 @@ pub(crate) async fn load(rt: &Runtime, id: SessionId) -> Result<(SessionContext,
         .agents
         .get(&record.agent)
         .ok_or_else(|| Error::AgentNotFound { name: record.agent.clone(), available: rt.agents.names() })?;
+    // A sub-agent runs with no more than every agent above it allows.
+    let agent = if ancestors.is_empty() {
+        agent
+    } else {
+        let definition = ancestors
+            .iter()
+            .filter_map(|(_, name)| rt.agents.get(name))
+            .fold(agent.definition.clone(), |definition, ancestor| definition.within(&ancestor.definition));
+        Arc::new(Agent { definition, ..(*agent).clone() })
+    };
     let mut origin: Option<Origin> = None;
     for (_, name) in ancestors.iter().rev() {
         origin = Some(match origin {
