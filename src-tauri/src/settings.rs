@@ -236,13 +236,19 @@ impl Settings {
         }
     }
 
-    /// Applies new settings and saves them.
+    /// Applies new settings and saves them. A provider whose base URL changes loses its stored
+    /// key unless a key comes with the change.
     pub fn apply(&mut self, input: SettingsInput) -> std::io::Result<()> {
         fn provider(file: &mut ProviderFile, input: ProviderInput) {
-            if let Some(key) = input.api_key {
-                file.api_key = non_empty(Some(key));
+            let base_url = non_empty(input.base_url);
+            match input.api_key {
+                Some(key) => file.api_key = non_empty(Some(key)),
+                // The stored key was given for the old address: it is not sent to a new one
+                // until the person gives it again.
+                None if base_url != file.base_url => file.api_key = None,
+                None => {}
             }
-            file.base_url = non_empty(input.base_url);
+            file.base_url = base_url;
             file.model = non_empty(input.model);
         }
         provider(&mut self.file.anthropic, input.anthropic);
@@ -308,6 +314,30 @@ mod tests {
             })
             .unwrap();
         assert_eq!(Settings::load(dir.path()).file.anthropic.api_key, None);
+    }
+
+    #[test]
+    fn a_new_base_url_drops_the_key_given_for_the_old_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut settings = Settings::load(dir.path());
+        let openai = |api_key: Option<&str>, base_url: &str| SettingsInput {
+            openai: ProviderInput { api_key: api_key.map(str::to_owned), base_url: Some(base_url.into()), model: None },
+            ..SettingsInput::default()
+        };
+        settings.apply(openai(Some("sk-secret"), "https://api.example.com/v1")).unwrap();
+        settings.apply(openai(None, "https://api.example.com/v1")).unwrap();
+        assert_eq!(settings.file.openai.api_key.as_deref(), Some("sk-secret"), "the same address keeps its key");
+
+        settings.apply(openai(None, "http://elsewhere.example:8080/v1")).unwrap();
+        assert_eq!(Settings::load(dir.path()).file.openai.api_key, None, "not sent to the new address");
+        assert!(!settings.view().openai.key_set, "the window shows that a key is needed");
+
+        settings.apply(openai(Some("sk-new"), "http://elsewhere.example:8080/v1")).unwrap();
+        assert_eq!(
+            Settings::load(dir.path()).file.openai.api_key.as_deref(),
+            Some("sk-new"),
+            "a key given with it is kept"
+        );
     }
 
     #[test]
