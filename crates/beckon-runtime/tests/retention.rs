@@ -25,6 +25,12 @@ async fn finished_sessions_go_and_waiting_ones_stay() {
         beckon.shutdown().await;
         (done, waiting)
     };
+    // Each session's files, as its tools would have left them.
+    let workspace = |session: beckon_core::SessionId| dir.path().join("workspaces").join(session.to_string());
+    for session in [done, waiting] {
+        std::fs::create_dir_all(workspace(session).join("drafts")).unwrap();
+        std::fs::write(workspace(session).join("drafts/poem.md"), "fog").unwrap();
+    }
     tokio::time::sleep(Duration::from_millis(20)).await;
     let mut config = RuntimeConfig::new(dir.path());
     config.retention_days = Some(0);
@@ -36,5 +42,11 @@ async fn finished_sessions_go_and_waiting_ones_stay() {
     }
     assert!(matches!(beckon.session(done).await, Err(Error::SessionNotFound(_))));
     assert_eq!(beckon.session(waiting).await.unwrap().session.status, SessionStatus::WaitingForInput);
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while workspace(done).exists() {
+        assert!(tokio::time::Instant::now() < deadline, "the removed session's workspace stayed");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(workspace(waiting).join("drafts/poem.md").exists(), "a waiting session keeps its files");
     assert_eq!(beckon.pending().await.unwrap().len(), 1);
 }

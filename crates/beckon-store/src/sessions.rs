@@ -246,8 +246,8 @@ impl Tx<'_> {
 
     /// Deletes finished top-level sessions last changed before `before_ms`, with their
     /// sub-agent sessions, timelines and questions. A session tree with anything still running
-    /// or waiting is kept. Returns how many top-level sessions went.
-    pub fn prune_finished(&mut self, before_ms: i64, at_ms: i64) -> Result<usize> {
+    /// or waiting is kept. Returns the top-level sessions that went.
+    pub fn prune_finished(&mut self, before_ms: i64, at_ms: i64) -> Result<Vec<SessionId>> {
         let ids: Vec<String> = {
             let mut stmt = self.tx.prepare_cached(
                 "WITH RECURSIVE tree(root, id) AS (
@@ -263,12 +263,14 @@ impl Tx<'_> {
             let rows = stmt.query_map([before_ms], |row| row.get(0))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
+        let mut pruned = Vec::with_capacity(ids.len());
         for id in &ids {
             self.tx.prepare_cached("DELETE FROM sessions WHERE id = ?1")?.execute([id])?;
             let id: SessionId = parse("sessions", "id", id)?;
             self.append_event(EventKind::SessionDeleted, Some(id), None, &json!({}), at_ms)?;
+            pruned.push(id);
         }
-        Ok(ids.len())
+        Ok(pruned)
     }
 }
 

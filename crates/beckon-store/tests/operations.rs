@@ -415,7 +415,7 @@ fn retention_prunes_old_finished_sessions_but_never_waiting_ones() {
         })
         .unwrap();
     let committed = store.write(|tx| tx.prune_finished(500, 1_000)).unwrap();
-    assert_eq!(committed.value, 1);
+    assert_eq!(committed.value, [old_done]);
     assert_eq!(committed.events[0].kind, EventKind::SessionDeleted);
     assert!(store.read().session(old_done).unwrap().is_none());
     assert!(store.read().session(child).unwrap().is_none(), "sub-agent sessions go with their parent");
