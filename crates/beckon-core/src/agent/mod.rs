@@ -12,12 +12,17 @@
 //! on_timeout: default
 //! default_answer: Use your best judgement
 //! callback_url: https://example.com/hooks/beckon
+//! max_turns: 50
+//! max_tool_calls_per_turn: 16
+//! max_workspace: 100MB
 //! ---
 //! You are a careful researcher…
 //! ```
 
 mod duration;
+mod limits;
 mod parse;
+mod size;
 mod within;
 
 use std::fmt;
@@ -25,7 +30,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 pub use duration::parse_duration_ms;
+pub use limits::AgentLimits;
 pub use parse::AGENT_FILE_MAX_BYTES;
+pub use size::parse_size_bytes;
 
 /// The tools an agent may list besides `ask_user_question` (which every agent has unless
 /// `questions: false`).
@@ -53,6 +60,9 @@ pub struct AgentDefinition {
     pub question_policy: QuestionPolicy,
     /// Where to send signed question callbacks.
     pub callback_url: Option<String>,
+    /// What it may spend.
+    #[serde(default)]
+    pub limits: AgentLimits,
     /// The Markdown body.
     pub system_prompt: String,
 }

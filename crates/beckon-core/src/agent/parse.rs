@@ -3,7 +3,10 @@
 use serde::Deserialize;
 
 use crate::agent::duration::parse_duration_ms;
-use crate::agent::{AgentDefinition, AgentFileError, BUILTIN_TOOLS, OnTimeout, ProviderKind, QuestionPolicy};
+use crate::agent::size::parse_size_bytes;
+use crate::agent::{
+    AgentDefinition, AgentFileError, AgentLimits, BUILTIN_TOOLS, OnTimeout, ProviderKind, QuestionPolicy,
+};
 use crate::conversation::ASK_USER_QUESTION;
 
 /// Largest agent file read, in bytes.
@@ -27,6 +30,10 @@ struct FrontMatter {
     on_timeout: Option<OnTimeout>,
     default_answer: Option<String>,
     callback_url: Option<String>,
+    max_turns: Option<u64>,
+    max_tool_calls_per_turn: Option<u64>,
+    // Read by hand, as question_timeout: a number of bytes or a size such as 100MB.
+    max_workspace: Option<serde_norway::Value>,
 }
 
 impl AgentDefinition {
@@ -90,6 +97,8 @@ impl AgentDefinition {
         if let Some(url) = &front.callback_url {
             check_url(url).map_err(|m| error(line_of("callback_url"), m))?;
         }
+        let limits = read_limits(&front.max_turns, &front.max_tool_calls_per_turn, front.max_workspace.as_ref())
+            .map_err(|(key, m)| error(line_of(key), m))?;
         Ok(AgentDefinition {
             name,
             description: front.description,
@@ -100,9 +109,50 @@ impl AgentDefinition {
             questions,
             question_policy: QuestionPolicy { timeout_ms, on_timeout, default_answer: front.default_answer },
             callback_url: front.callback_url,
+            limits,
             system_prompt: body.trim().to_owned(),
         })
     }
+}
+
+/// The budget the file sets, each limit it leaves out at its default; an error names the key.
+fn read_limits(
+    max_turns: &Option<u64>,
+    max_tool_calls_per_turn: &Option<u64>,
+    max_workspace: Option<&serde_norway::Value>,
+) -> Result<AgentLimits, (&'static str, String)> {
+    let mut limits = AgentLimits::default();
+    let within = |key: &'static str, value: u64, (low, high): (u64, u64)| {
+        if (low..=high).contains(&value) {
+            Ok(value)
+        } else {
+            Err((key, format!("{key} must be between {low} and {high}")))
+        }
+    };
+    let (low, high) = AgentLimits::MAX_TURNS_RANGE;
+    if let Some(turns) = *max_turns {
+        let turns = within("max_turns", turns, (low.into(), high.into()))?;
+        limits.max_turns = u32::try_from(turns).unwrap_or(high);
+    }
+    let (low, high) = AgentLimits::MAX_TOOL_CALLS_RANGE;
+    if let Some(calls) = *max_tool_calls_per_turn {
+        let calls = within("max_tool_calls_per_turn", calls, (low.into(), high.into()))?;
+        limits.max_tool_calls_per_turn = u32::try_from(calls).unwrap_or(high);
+    }
+    if let Some(size) = max_workspace {
+        let bytes = match size {
+            serde_norway::Value::Number(n) => n.as_u64().ok_or_else(|| format!("{n} is not a whole number of bytes")),
+            serde_norway::Value::String(text) => parse_size_bytes(text),
+            _ => Err("must be a number of bytes or a size such as 64KB, 100MB or 2GB".to_owned()),
+        }
+        .map_err(|m| ("max_workspace", format!("max_workspace: {m}")))?;
+        let (low, high) = AgentLimits::MAX_WORKSPACE_RANGE;
+        if !(low..=high).contains(&bytes) {
+            return Err(("max_workspace", "max_workspace must be between 4KB and 64GB".to_owned()));
+        }
+        limits.max_workspace_bytes = bytes;
+    }
+    Ok(limits)
 }
 
 fn error(line: Option<usize>, message: impl Into<String>) -> AgentFileError {
@@ -183,7 +233,7 @@ fn check_url(url: &str) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    const FULL: &str = "---\nname: researcher\ndescription: Finds sources\nprovider: anthropic\nmodel: claude-sonnet-4-5\ntools: [read_file, spawn_agent]\nquestion_timeout: 2h\non_timeout: default\ndefault_answer: Use your judgement\ncallback_url: https://example.com/hook\n---\nYou are careful.\n\nCite sources.\n";
+    const FULL: &str = "---\nname: researcher\ndescription: Finds sources\nprovider: anthropic\nmodel: claude-sonnet-4-5\ntools: [read_file, spawn_agent]\nquestion_timeout: 2h\non_timeout: default\ndefault_answer: Use your judgement\ncallback_url: https://example.com/hook\nmax_turns: 20\nmax_tool_calls_per_turn: 4\nmax_workspace: 10MB\n---\nYou are careful.\n\nCite sources.\n";
 
     #[test]
     fn reads_every_field() {
@@ -197,6 +247,10 @@ mod tests {
         assert_eq!(agent.question_policy.on_timeout, OnTimeout::Default);
         assert_eq!(agent.question_policy.default_answer.as_deref(), Some("Use your judgement"));
         assert_eq!(agent.callback_url.as_deref(), Some("https://example.com/hook"));
+        assert_eq!(
+            agent.limits,
+            AgentLimits { max_turns: 20, max_tool_calls_per_turn: 4, max_workspace_bytes: 10 << 20 }
+        );
         assert_eq!(agent.system_prompt, "You are careful.\n\nCite sources.");
     }
 
@@ -206,6 +260,7 @@ mod tests {
         assert_eq!(agent.provider, None);
         assert!(agent.questions);
         assert_eq!(agent.question_policy, QuestionPolicy::default());
+        assert_eq!(agent.limits, AgentLimits::default());
         assert_eq!(agent.system_prompt, "");
     }
 
@@ -289,6 +344,30 @@ mod tests {
         );
         assert_eq!(err("---\ndescription: x\n---\n"), "line 1: the front matter needs a name, e.g. `name: researcher`");
         assert!(err("---\nname: a\ncallback_url: ftp://x\n---\n").starts_with("line 3: callback_url"));
+    }
+
+    #[test]
+    fn limits_out_of_range_are_refused_on_their_line() {
+        assert_eq!(err("---\nname: a\nmax_turns: 0\n---\n"), "line 3: max_turns must be between 1 and 1000");
+        assert_eq!(
+            err("---\nname: a\ntools: []\nmax_tool_calls_per_turn: 1000\n---\n"),
+            "line 4: max_tool_calls_per_turn must be between 1 and 256"
+        );
+        assert_eq!(
+            err("---\nname: a\nmax_workspace: 1KB\n---\n"),
+            "line 3: max_workspace must be between 4KB and 64GB"
+        );
+        assert_eq!(
+            err("---\nname: a\nmax_workspace: lots\n---\n"),
+            "line 3: max_workspace: \"lots\" is not a size; write a number and a unit such as 64KB or 100MB"
+        );
+        assert_eq!(
+            err("---\nname: a\nmax_workspace: [1]\n---\n"),
+            "line 3: max_workspace: must be a number of bytes or a size such as 64KB, 100MB or 2GB"
+        );
+        assert!(err("---\nname: a\nmax_turns: -1\n---\n").starts_with("line 3: max_turns: invalid"));
+        let agent = AgentDefinition::parse("---\nname: a\nmax_workspace: 65536\n---\n").unwrap();
+        assert_eq!(agent.limits.max_workspace_bytes, 65536);
     }
 
     #[test]

@@ -27,6 +27,21 @@ pub(crate) fn turns(timeline: &[TimelineEntry]) -> Vec<Turn> {
     turns
 }
 
+/// The model's replies since the person last spoke (or the payload or task that began the
+/// run): what an agent's `max_turns` counts. Tool results come back in user turns too, so a
+/// user turn counts as the person's only when it carries text.
+pub(crate) fn replies_since_person(turns: &[Turn]) -> usize {
+    turns
+        .iter()
+        .rev()
+        .take_while(|turn| match turn {
+            Turn::User(blocks) => !blocks.iter().any(|block| matches!(block, Block::Text(_))),
+            Turn::Assistant(_) => true,
+        })
+        .filter(|turn| matches!(turn, Turn::Assistant(_)))
+        .count()
+}
+
 #[cfg(test)]
 mod tests {
     use beckon_core::conversation::{ToolCall, ToolResult};
@@ -36,6 +51,18 @@ mod tests {
 
     fn entry(position: i64, message: Message) -> TimelineEntry {
         TimelineEntry { position, message, at_ms: 0 }
+    }
+
+    #[test]
+    fn replies_are_counted_from_the_persons_last_words() {
+        let said = |text: &str| Turn::User(vec![Block::Text(text.into())]);
+        let reply = || Turn::Assistant(vec![Block::Text("ok".into())]);
+        let result = || Turn::User(vec![Block::ToolResult(ToolResult::ok("t", "done"))]);
+        assert_eq!(replies_since_person(&[]), 0);
+        assert_eq!(replies_since_person(&[said("go")]), 0);
+        assert_eq!(replies_since_person(&[said("go"), reply(), result(), reply(), result()]), 2);
+        assert_eq!(replies_since_person(&[said("go"), reply(), result(), reply(), said("again")]), 0);
+        assert_eq!(replies_since_person(&[said("go"), reply(), said("again"), reply(), result()]), 1);
     }
 
     #[test]

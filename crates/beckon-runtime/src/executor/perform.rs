@@ -102,16 +102,40 @@ fn request_llm(rt: Arc<Runtime>, ctx: SessionContext, attempt: u32) -> Activity 
             Ok(timeline) => timeline,
             Err(err) => return Some(failed(format!("Reading the conversation failed: {err}"), true, None)),
         };
+        let turns = llm::turns(&timeline);
+        let limits = ctx.agent.definition.limits;
+        if llm::replies_since_person(&turns) >= limits.max_turns as usize {
+            return Some(failed(
+                format!(
+                    "The agent {} stopped after {} model turns since the last message, its limit (max_turns in \
+                     its file); send a message to let it go on.",
+                    ctx.agent.definition.name, limits.max_turns
+                ),
+                false,
+                None,
+            ));
+        }
         let request = LlmRequest {
             model,
             system: ctx.agent.definition.system_prompt.clone(),
-            turns: llm::turns(&timeline),
+            turns,
             tools: tool_specs(&rt, &ctx),
             max_tokens: MAX_TOKENS,
         };
         let sink = Deltas { session, live: rt.hub.text.clone() };
         tracing::debug!(%session, attempt, "asking the model");
         Some(match provider.complete(&request, &sink).await {
+            Ok(reply) if reply.tool_calls.len() > limits.max_tool_calls_per_turn as usize => failed(
+                format!(
+                    "The model asked for {} tool calls in one turn; the agent {} allows {} \
+                     (max_tool_calls_per_turn in its file), so none of them ran.",
+                    reply.tool_calls.len(),
+                    ctx.agent.definition.name,
+                    limits.max_tool_calls_per_turn
+                ),
+                false,
+                None,
+            ),
             Ok(reply) => Event::LlmResponse { text: reply.text, tool_calls: reply.tool_calls },
             Err(err) => {
                 tracing::warn!(%session, attempt, kind = ?err.kind, message = %err.message, "model request failed");
@@ -162,7 +186,9 @@ fn execute(rt: &Arc<Runtime>, ctx: &SessionContext, call: &ToolCall) -> Run {
     }
     match call.name.as_str() {
         "spawn_agent" => Run::Later(spawn(rt.clone(), ctx.clone(), call.clone())),
-        _ => Run::Later(file_tool(ctx.workspace.clone(), call.clone())),
+        _ => {
+            Run::Later(file_tool(ctx.workspace.clone(), ctx.agent.definition.limits.max_workspace_bytes, call.clone()))
+        }
     }
 }
 
@@ -210,11 +236,11 @@ fn ask(ctx: &SessionContext, call: &ToolCall) -> Event {
     }
 }
 
-fn file_tool(workspace: std::path::PathBuf, call: ToolCall) -> Activity {
+fn file_tool(workspace: std::path::PathBuf, max_bytes: u64, call: ToolCall) -> Activity {
     Box::pin(async move {
         let id = call.id.clone();
         let outcome = tokio::task::spawn_blocking(move || {
-            let workspace = tools::Workspace::open(&workspace).map_err(|err| err.to_string())?;
+            let workspace = tools::Workspace::open(&workspace).map_err(|err| err.to_string())?.limited_to(max_bytes);
             match call.name.as_str() {
                 "read_file" => tools::read_file(&workspace, &call.input),
                 "write_file" => tools::write_file(&workspace, &call.input),

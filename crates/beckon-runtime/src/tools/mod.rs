@@ -1,5 +1,6 @@
 //! The tools agents may call, besides `ask_user_question` (which the executor intercepts).
 
+mod budget;
 mod files;
 mod workspace;
 

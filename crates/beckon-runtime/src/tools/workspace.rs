@@ -172,6 +172,32 @@ pub enum WorkspaceError {
         /// The most that may be read.
         limit: u64,
     },
+    /// The write would take the workspace past the agent's `max_workspace`.
+    #[error(
+        "{path:?} was not written: the workspace holds {used} bytes of files and the agent may use \
+         {limit} (max_workspace in its file), so {size} more bytes do not fit; write less, \
+         or finish with what is there"
+    )]
+    Full {
+        /// The path as given.
+        path: String,
+        /// Bytes of files the workspace holds now.
+        used: u64,
+        /// The bytes the write would have written.
+        size: u64,
+        /// The agent's limit.
+        limit: u64,
+    },
+    /// The write would make one file more than a workspace may hold.
+    #[error(
+        "{path:?} was not created: the workspace already holds {} files and folders, the most it may; \
+         write into an existing file instead",
+        super::budget::MAX_ENTRIES
+    )]
+    TooManyEntries {
+        /// The path as given.
+        path: String,
+    },
     /// The operating system refused.
     #[error("could not {action} {path:?}: {source}")]
     Io {
@@ -199,6 +225,8 @@ pub(crate) enum Written {
 pub struct Workspace {
     /// Canonical: absolute, with no symbolic links, `.` or `..` in it.
     root: PathBuf,
+    /// The most bytes of files writes may leave in it; `None` for no limit.
+    max_bytes: Option<u64>,
 }
 
 impl Workspace {
@@ -207,10 +235,16 @@ impl Workspace {
         let root = root.into();
         let canonical = crate::private_folder::create(&root).and_then(|()| fs::canonicalize(&root));
         match canonical {
-            Ok(canonical) if canonical.is_dir() => Ok(Workspace { root: canonical }),
+            Ok(canonical) if canonical.is_dir() => Ok(Workspace { root: canonical, max_bytes: None }),
             Ok(_) => Err(WorkspaceError::Open { root, source: io::Error::from(ErrorKind::NotADirectory) }),
             Err(source) => Err(WorkspaceError::Open { root, source }),
         }
+    }
+
+    /// This workspace with writes refused once its files would hold more than `max_bytes`
+    /// bytes, or it more than a fixed number of files and folders.
+    pub fn limited_to(self, max_bytes: u64) -> Workspace {
+        Workspace { max_bytes: Some(max_bytes), ..self }
     }
 
     /// The workspace folder's canonical path.
@@ -281,6 +315,12 @@ impl Workspace {
     /// one keeps the owner's permissions and loses any it gave others.
     pub(crate) fn write_bytes(&self, relative: &str, contents: &[u8]) -> Result<Written, WorkspaceError> {
         let io_error = |source| WorkspaceError::Io { action: "write", path: relative.to_owned(), source };
+        if let Some(limit) = self.max_bytes {
+            // Before any folder on the way is made, so a refused write leaves nothing behind.
+            let lexical = self.join(&parse(relative)?);
+            let size = u64::try_from(contents.len()).unwrap_or(u64::MAX);
+            super::budget::check_room(&self.root, &lexical, relative, size, limit)?;
+        }
         let target = self.resolve_for_write(relative)?;
         let existing = match fs::symlink_metadata(&target) {
             Ok(meta) => Some(meta),
