@@ -14,6 +14,8 @@ const COMMANDS: &[&str] = &[
     "metrics",
     "get_settings",
     "save_settings",
+    "callback_secret",
+    "rotate_callback_secret",
     "subscribe",
 ];
 

@@ -156,6 +156,20 @@ pub fn save_settings(app: State<'_, App>, settings: SettingsInput) -> Reply<Sett
     Ok(current.view())
 }
 
+/// The secret that signs callbacks (`Beckon-Signature`), for the window to show when the
+/// person asks to see it.
+#[tauri::command]
+pub fn callback_secret(app: State<'_, App>) -> Reply<String> {
+    Ok(beckon(&app)?.callback_secret())
+}
+
+/// Replaces the callback secret with a new random one and returns it; later callbacks are
+/// signed with it.
+#[tauri::command]
+pub async fn rotate_callback_secret(app: State<'_, App>) -> Reply<String> {
+    Ok(beckon(&app)?.rotate_callback_secret().await?)
+}
+
 /// Streams every event after `after_seq`, then live ones, and assistant text as it streams,
 /// to `on_event` until the window goes away. A window subscribing again (a reload) replaces
 /// its previous stream.

@@ -184,6 +184,8 @@ pub fn run() {
             commands::metrics,
             commands::get_settings,
             commands::save_settings,
+            commands::callback_secret,
+            commands::rotate_callback_secret,
             commands::subscribe,
         ])
         .build(tauri::generate_context!());

@@ -29,6 +29,8 @@ export function fakeApi(overrides: Partial<Commands> = {}): Commands {
     metrics: missing("metrics"),
     getSettings: missing("getSettings"),
     saveSettings: missing("saveSettings"),
+    callbackSecret: missing("callbackSecret"),
+    rotateCallbackSecret: missing("rotateCallbackSecret"),
     ...overrides,
   };
 }

@@ -36,6 +36,8 @@ export const commands = {
   metrics: () => call<Metrics>("metrics"),
   getSettings: () => call<SettingsView>("get_settings"),
   saveSettings: (settings: SettingsInput) => call<SettingsView>("save_settings", { settings }),
+  callbackSecret: () => call<string>("callback_secret"),
+  rotateCallbackSecret: () => call<string>("rotate_callback_secret"),
 };
 
 export type Commands = typeof commands;

@@ -70,6 +70,7 @@ export class MockBackend {
   private timelines = new Map<string, TimelineEntry[]>();
   private questions = new Map<string, QuestionRecord>();
   private settings: SettingsView;
+  private secret = "b7c41e9d05a2f68c3e1d9b07a4f2c6e8d1b3a5c7e9f0a2b4c6d8e0f1a3b5c7d9";
   private readonly fixture: Fixture;
   private nextId = 1;
 
@@ -119,6 +120,11 @@ export class MockBackend {
         return this.settings;
       case "save_settings":
         return this.saveSettings(args.settings as SettingsInput);
+      case "callback_secret":
+        return this.secret;
+      case "rotate_callback_secret":
+        this.secret = `rotated-${this.nextId++}-3f9a1c0d7e5b2a4c6e8f0a1b3c5d7e9f`;
+        return this.secret;
       default:
         return fail("not_found", `unknown command ${cmd}`);
     }

@@ -24,6 +24,10 @@ export interface Actions {
   loadMoreSessions: (after: SessionCursor) => Promise<void>;
   saveSettings: (settings: SettingsInput) => Promise<{ ok: true; settings: SettingsView } | { ok: false; error: ErrorBody }>;
   refreshMetrics: () => Promise<void>;
+  /** The callback signing secret, read only when the person asks to see it. */
+  callbackSecret: () => Promise<{ ok: true; secret: string } | { ok: false; error: ErrorBody }>;
+  /** Replaces the callback signing secret; the new one comes back. */
+  rotateCallbackSecret: () => Promise<{ ok: true; secret: string } | { ok: false; error: ErrorBody }>;
 }
 
 interface Store {
@@ -53,6 +57,13 @@ function makeActions(api: Commands, dispatch: Dispatch<Action>, toast: (message:
     } catch (error) {
       toast(`${what}: ${errorBodyOf(error).message}`);
       return null;
+    }
+  };
+  const secret = async (run: () => Promise<string>) => {
+    try {
+      return { ok: true as const, secret: await run() };
+    } catch (error) {
+      return { ok: false as const, error: errorBodyOf(error) };
     }
   };
   return {
@@ -87,6 +98,8 @@ function makeActions(api: Commands, dispatch: Dispatch<Action>, toast: (message:
         return { ok: false, error: errorBodyOf(error) };
       }
     },
+    callbackSecret: () => secret(() => api.callbackSecret()),
+    rotateCallbackSecret: () => secret(() => api.rotateCallbackSecret()),
     refreshMetrics: async () => {
       try {
         dispatch({ type: "metrics", metrics: await api.metrics() });

@@ -4,6 +4,7 @@ import type { SettingsView as Settings } from "../../bindings/SettingsView";
 import { useActions, useAppState } from "../../state/store";
 import { Icon } from "../common/Icon";
 import { Spinner } from "../common/Spinner";
+import { CallbackSecret } from "./CallbackSecret";
 import { ProviderFields } from "./ProviderFields";
 import { draftFrom, toSettingsInput, type SettingsDraft } from "./settingsDraft";
 
@@ -150,6 +151,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
           </div>
         </div>
       </fieldset>
+      <CallbackSecret />
       <p className="settings-paths muted">
         Settings file: <code>{settings.file}</code>
         <br />
