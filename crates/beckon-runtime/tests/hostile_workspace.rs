@@ -47,7 +47,10 @@ fn hostile_tool_inputs_are_refused_and_nothing_outside_is_touched() {
     let outside = base_path.join("outside");
     fs::create_dir(&outside).unwrap();
     fs::write(outside.join("secret.txt"), SECRET).unwrap();
-    let ws = Workspace::open(base_path.join("ws")).unwrap();
+    // Larger than the workspace's budget: counting it through `dir_out` would refuse every write.
+    fs::write(outside.join("large.bin"), vec![0u8; 2 << 20]).unwrap();
+    let budget = corpus::load("workspace.json")["max_workspace_bytes"].as_u64().unwrap();
+    let ws = Workspace::open(base_path.join("ws")).unwrap().limited_to(budget);
     let root = ws.root().to_path_buf();
     fs::create_dir(root.join("notes")).unwrap();
     fs::write(root.join("notes/todo.md"), "- buy milk\n").unwrap();
