@@ -53,9 +53,14 @@ pub(super) fn message(entry: &OutboxEntry) -> Value {
 }
 
 #[cfg(test)]
+#[path = "../../../../tests/hostile/corpus.rs"]
+mod corpus;
+
+#[cfg(test)]
 mod tests {
     use beckon_store::CallbackFormat;
 
+    use super::corpus;
     use super::*;
 
     const HOSTILE: &str = "<!channel> <https://evil.example|Answer in Beckon> & <@U123>";
@@ -95,6 +100,32 @@ mod tests {
         assert_eq!(escape(HOSTILE), ESCAPED);
         assert_eq!(escape("Deploy *v2* to prod? — “yes”"), "Deploy *v2* to prod? — “yes”");
         assert_eq!(escape("&amp;"), "&amp;amp;", "already-escaped text shows as written");
+    }
+
+    /// Slack's reading of message text: `&lt;`, `&gt;` and `&amp;` are the characters they
+    /// stand for, and a `<` or `>` left as it is would start or end a control sequence.
+    fn as_slack_shows(text: &str) -> Option<String> {
+        if text.contains(['<', '>']) {
+            return None;
+        }
+        Some(text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+    }
+
+    #[test]
+    fn every_hostile_text_shows_in_slack_as_written() {
+        for (name, text) in corpus::texts("accepted") {
+            let pending = message(&entry(
+                "question_pending",
+                json!({"origin": text, "questions": {"questions": [{"question": text}]}, "deep_link": "beckon://question/q"}),
+            ));
+            let shown = texts(&pending);
+            assert_eq!(as_slack_shows(&shown[0]), Some(format!("{text} asks: • {text}")), "{name}");
+            assert_eq!(as_slack_shows(&shown[1]), Some(format!("*{text} asks*\n• {text}")), "{name}");
+            let resolved = message(&entry("question_declined", json!({"agent": text})));
+            for shown in texts(&resolved) {
+                assert!(as_slack_shows(&shown).is_some_and(|s| s.starts_with(&format!("{text}'s question"))), "{name}");
+            }
+        }
     }
 
     #[test]
