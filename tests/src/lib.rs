@@ -34,6 +34,18 @@ pub fn app_binary() -> PathBuf {
     target.join("debug").join("beckon-desktop")
 }
 
+/// Where a test saves the screenshot `name`: the README's own folder when
+/// `BECKON_UPDATE_SCREENSHOTS=1` asks for them to be redrawn, otherwise under `target/`, so a
+/// test run leaves the tree as it found it.
+pub fn screenshot_path(name: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    if std::env::var_os("BECKON_UPDATE_SCREENSHOTS").is_some_and(|v| v == "1") {
+        root.join("docs/screenshots").join(name)
+    } else {
+        root.join("target/screenshots").join(name)
+    }
+}
+
 /// Polls `probe` until it yields something, for at most [`PATIENCE`]; `what` names the
 /// expectation in the error.
 pub async fn eventually<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> Result<T, Failure> {

@@ -31,7 +31,7 @@ async fn the_demo_agent_asks_then_resumes_and_completes_with_the_answer() -> Res
     let app = App::launch(&home).await?;
     app.find("h1", "Inbox").await?;
     write_a_poem(&app, "the sea").await?;
-    app.screenshot(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots/app-session.png")).await?;
+    app.screenshot(&beckon_e2e::screenshot_path("app-session.png")).await?;
     let written: Vec<_> = walk(&home.data_dir().join("workspaces"));
     assert!(written.iter().any(|p| p.ends_with("poems/the-sea.md")), "{written:?}");
     app.quit().await

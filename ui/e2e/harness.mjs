@@ -9,7 +9,12 @@ import { serve } from "./server.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const DIST = join(here, "..", "dist-mock");
-export const SCREENSHOTS = join(here, "..", "..", "docs", "screenshots");
+// A test run leaves the tree as it found it: screenshots go under target/ unless
+// BECKON_UPDATE_SCREENSHOTS=1 asks for the README's own to be redrawn.
+export const SCREENSHOTS =
+  process.env.BECKON_UPDATE_SCREENSHOTS === "1"
+    ? join(here, "..", "..", "docs", "screenshots")
+    : join(here, "..", "..", "target", "screenshots");
 
 const FLAGS = [
   "--headless",
