@@ -25,9 +25,9 @@ pub fn resolution(view: &Value, json: bool) -> Exit {
             println!("{line}");
         }
     }
-    if let Some(comments) = result["comments"].as_object() {
-        for comment in comments.values().filter_map(Value::as_str) {
-            eprintln!("Comment: {comment}");
+    if let Some(annotations) = result["annotations"].as_object() {
+        for notes in annotations.values().filter_map(|annotation| annotation["notes"].as_str()) {
+            eprintln!("Comment: {notes}");
         }
     }
     let reason = view["outcome"]["reason"].as_str().map(|r| format!(": {r}")).unwrap_or_default();

@@ -19,8 +19,10 @@ pub const QUESTION_MAX_BYTES: usize = 2 * 1024;
 pub const LABEL_MAX_BYTES: usize = 200;
 /// Longest option or schema description (and schema title), in bytes.
 pub const DESCRIPTION_MAX_BYTES: usize = 1024;
-/// Largest whole request, as compact JSON, in bytes.
-pub const REQUEST_MAX_BYTES: usize = 32 * 1024;
+/// Longest option preview (a mockup, a code snippet, a comparison), in bytes.
+pub const PREVIEW_MAX_BYTES: usize = 8 * 1024;
+/// Largest whole request, as compact JSON, in bytes: room for a preview on every option.
+pub const REQUEST_MAX_BYTES: usize = 160 * 1024;
 /// Longest regular expression in a free-form string schema, in bytes.
 pub const PATTERN_MAX_BYTES: usize = 512;
 /// Most values of an enum schema.

@@ -6,7 +6,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::answer::Answers;
 use crate::limits::REASON_MAX_BYTES;
@@ -116,15 +116,29 @@ pub struct ToolResultText {
 
 /// Renders the tool result the model receives for `request` resolved with `outcome`.
 ///
-/// Answered: `{"outcome":"answered","answers":{"<question text>":"Label" | "A, B" | "<other
-/// text>"},"comments":{...}}`, keyed by the full question text with multi-select labels
-/// comma-joined, as Claude Code's clients expect. Other outcomes carry `outcome` and one
-/// sentence saying what happened and what to do.
+/// Answered, as Claude Code's AskUserQuestion returns it plus `outcome`:
+/// `{"outcome":"answered","questions":[…as asked…],"answers":{"<question text>":"Label" |
+/// "A, B" | "<other text>"},"annotations":{"<question text>":{"notes":…,"preview":…}}}` —
+/// answers keyed by the full question text, multi-select labels comma-joined, and an
+/// annotation for each question the person commented on or whose chosen option has a preview
+/// (`annotations` is left out when there is none). Other outcomes carry `outcome`, the
+/// questions and one sentence saying what happened and what to do.
 pub fn render_tool_result(request: &QuestionRequest, outcome: &Outcome) -> ToolResultText {
-    let (value, is_error) = match outcome {
+    let questions = request.to_value().get("questions").cloned().unwrap_or(Value::Null);
+    let mut value = Map::new();
+    value.insert("outcome".into(), Value::String(outcome.kind().as_str().to_owned()));
+    value.insert("questions".into(), questions);
+    let answered = |answers: &Answers, value: &mut Map<String, Value>| {
+        let (answers, annotations) = keyed_answers(request, answers);
+        value.insert("answers".into(), Value::Object(answers));
+        if !annotations.is_empty() {
+            value.insert("annotations".into(), Value::Object(annotations));
+        }
+    };
+    let (message, is_error) = match outcome {
         Outcome::Answered { answers } => {
-            let (answers, comments) = keyed_answers(request, answers);
-            (json!({"outcome": "answered", "answers": answers, "comments": comments}), false)
+            answered(answers, &mut value);
+            (None, false)
         }
         Outcome::Declined { reason } => {
             let mut message = String::from("The person chose not to answer.");
@@ -134,16 +148,16 @@ pub fn render_tool_result(request: &QuestionRequest, outcome: &Outcome) -> ToolR
             message.push_str(
                 " Continue without their input: make a reasonable choice and say which you made, or stop if you cannot go on without it. Do not ask the same question again.",
             );
-            (json!({"outcome": "declined", "message": message}), false)
+            (Some(message), false)
         }
         Outcome::Expired { default_answer: Some(answers) } => {
-            let (answers, comments) = keyed_answers(request, answers);
+            answered(answers, &mut value);
             let message = "Nobody answered before the deadline, so the default answer configured for you was used. Continue with it, and mention in your result that it was a default.";
-            (json!({"outcome": "expired", "answers": answers, "comments": comments, "message": message}), false)
+            (Some(message.to_owned()), false)
         }
         Outcome::Expired { default_answer: None } => {
             let message = "Nobody answered before the deadline. Continue without their input: make a reasonable choice and say which you made, or stop if you cannot go on without it.";
-            (json!({"outcome": "expired", "message": message}), false)
+            (Some(message.to_owned()), false)
         }
         Outcome::Cancelled { reason } => {
             let mut message = String::from("The session was cancelled while this question waited for an answer.");
@@ -151,41 +165,58 @@ pub fn render_tool_result(request: &QuestionRequest, outcome: &Outcome) -> ToolR
                 message.push_str(&format!(" Reason: {reason}"));
             }
             message.push_str(" Stop working on this task.");
-            (json!({"outcome": "cancelled", "message": message}), true)
+            (Some(message), true)
         }
     };
-    ToolResultText { content: value.to_string(), is_error }
+    if let Some(message) = message {
+        value.insert("message".into(), Value::String(message));
+    }
+    ToolResultText { content: Value::Object(value).to_string(), is_error }
 }
 
-/// The answers and comments keyed by full question text.
+/// The answers and annotations keyed by full question text: an annotation holds the person's
+/// comment as `notes` and the chosen option's `preview`, when there is either.
 fn keyed_answers(request: &QuestionRequest, answers: &Answers) -> (Map<String, Value>, Map<String, Value>) {
     let mut by_question = Map::new();
-    let mut comments = Map::new();
+    let mut annotations = Map::new();
     for (item, answer) in request.items().iter().zip(answers.items()) {
+        let mut annotation = Map::new();
         let value = match item {
-            QuestionItem::Choice(_) => {
+            QuestionItem::Choice(choice) => {
                 let mut parts: Vec<&str> = answer.selected.iter().map(String::as_str).collect();
                 parts.extend(answer.other.as_deref().map(str::trim));
+                // A preview belongs to one chosen option; with several chosen none is "the" one.
+                if let [only] = answer.selected.as_slice()
+                    && let Some(preview) =
+                        choice.options.iter().find(|o| &o.label == only).and_then(|o| o.preview.clone())
+                {
+                    annotation.insert("preview".into(), Value::String(preview));
+                }
                 Value::String(parts.join(", "))
             }
             QuestionItem::FreeForm(_) => answer.value.clone().unwrap_or(Value::Null),
         };
         by_question.insert(item.question().to_owned(), value);
         if let Some(comment) = answer.comment.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
-            comments.insert(item.question().to_owned(), Value::String(comment.to_owned()));
+            annotation.insert("notes".into(), Value::String(comment.to_owned()));
+        }
+        if !annotation.is_empty() {
+            annotations.insert(item.question().to_owned(), Value::Object(annotation));
         }
     }
-    (by_question, comments)
+    (by_question, annotations)
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
     use crate::answer::Answer;
 
     fn request() -> QuestionRequest {
         QuestionRequest::parse(&json!({"questions": [
-            {"question": "Which style?", "header": "Style", "options": [{"label": "Haiku"}, {"label": "Sonnet"}]},
+            {"question": "Which style?", "header": "Style", "options": [{"label": "Haiku", "preview": "An old pond…"}, {"label": "Sonnet"}]},
             {"question": "Which tones?", "header": "Tone", "multiSelect": true, "options": [{"label": "Warm"}, {"label": "Wry"}, {"label": "Dark"}]},
             {"question": "How many lines?", "schema": {"type": "integer"}}
         ]}))
@@ -215,10 +246,17 @@ mod tests {
             rendered(&Outcome::Answered { answers }),
             json!({
                 "outcome": "answered",
+                "questions": request().to_value()["questions"],
                 "answers": {"Which style?": "Haiku", "Which tones?": "Warm, Dark, hopeful", "How many lines?": 3},
-                "comments": {"Which style?": "short please"}
+                "annotations": {"Which style?": {"notes": "short please", "preview": "An old pond…"}}
             })
         );
+        let plain = Answers::new(
+            vec![Answer::select(["Sonnet"]), Answer::select(["Wry"]), Answer::value(json!(1))],
+            &request(),
+        )
+        .unwrap();
+        assert!(rendered(&Outcome::Answered { answers: plain }).get("annotations").is_none(), "no notes, no preview");
     }
 
     #[test]

@@ -14,6 +14,8 @@ use ts_rs::TS;
 #[ts(rename = "QuestionRequest")]
 pub struct QuestionRequestShape {
     questions: Vec<QuestionItemShape>,
+    #[ts(optional)]
+    metadata: Option<std::collections::BTreeMap<String, Value>>,
 }
 
 /// One question: with options, or free-form with a schema.
@@ -46,6 +48,8 @@ pub struct QuestionOptionShape {
     label: String,
     #[ts(optional)]
     description: Option<String>,
+    #[ts(optional)]
+    preview: Option<String>,
 }
 
 /// A free-form question.

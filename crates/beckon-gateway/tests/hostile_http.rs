@@ -286,7 +286,7 @@ async fn accepted_hostile_text_is_stored_and_returned_byte_for_byte() {
         let (status, answered) = g.post(&format!("/v1/questions/{question}/answer"), &answer).await;
         assert_eq!(status, StatusCode::OK, "{name}: {answered}");
         assert_eq!(answered["result"]["answers"][text.as_str()], json!(text), "{name}: {answered}");
-        assert_eq!(answered["result"]["comments"][text.as_str()], json!(text), "{name}: {answered}");
+        assert_eq!(answered["result"]["annotations"][text.as_str()]["notes"], json!(text), "{name}: {answered}");
         assert_eq!(g.stored(&question, "outcome")["answers"][0], answer["answers"][0], "{name}");
 
         let (declined, _) = g.ask(&fixture_question()).await;

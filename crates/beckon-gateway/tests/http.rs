@@ -147,10 +147,8 @@ async fn ask_read_answer_and_repeat() {
     assert_eq!(answered["status"], "answered");
     assert_eq!(answered["answered_via"], "http");
     assert_eq!(answered["repeat"], false);
-    assert_eq!(
-        answered["result"],
-        json!({"outcome": "answered", "answers": {"Deploy to prod?": "Yes"}, "comments": {}})
-    );
+    assert_eq!(answered["result"]["outcome"], "answered");
+    assert_eq!(answered["result"]["answers"], json!({"Deploy to prod?": "Yes"}));
     let again = s.post(&format!("/v1/questions/{id}/answer"), json!({"answers": ["Yes"]})).send().await.unwrap();
     assert_eq!(again.status(), StatusCode::OK);
     assert_eq!(again.json::<Value>().await.unwrap()["repeat"], true);
@@ -160,6 +158,38 @@ async fn ask_read_answer_and_repeat() {
     assert_eq!(body["winner"]["outcome"]["answers"][0]["selected"][0], "Yes");
     let declined = s.post(&format!("/v1/questions/{id}/decline"), json!({})).send().await.unwrap();
     error(declined, StatusCode::CONFLICT).await;
+}
+
+#[tokio::test]
+async fn answers_keyed_by_question_text_answer_with_previews_and_notes() {
+    let s = setup().await;
+    let asked = json!({"agent": "planner", "questions": [
+        {"question": "Which layout?", "header": "Layout", "multiSelect": false, "options": [
+            {"label": "Tabs", "description": "One per area", "preview": "[A] [B]"},
+            {"label": "One page", "description": "All in one", "preview": "A\nB"}]},
+        {"question": "Which areas?", "header": "Areas", "multiSelect": true, "options": [
+            {"label": "Keys", "description": "k"}, {"label": "Data", "description": "d"}]}
+    ]});
+    let created = s.ask(asked.clone()).await;
+    let id = created["request_id"].as_str().unwrap().to_owned();
+    let missing = s
+        .post(&format!("/v1/questions/{id}/answer"), json!({"answers": {"Which layout?": "Tabs"}}))
+        .send()
+        .await
+        .unwrap();
+    let body = error(missing, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(body["field"], "answers.\"Which areas?\"", "{body}");
+    let answers = json!({"answers": {
+        "Which areas?": "Keys, Data",
+        "Which layout?": {"selected": ["One page"], "comment": "fewer clicks"}
+    }});
+    let answered: Value =
+        s.post(&format!("/v1/questions/{id}/answer"), answers).send().await.unwrap().json().await.unwrap();
+    assert_eq!(answered["status"], "answered", "{answered}");
+    let result = &answered["result"];
+    assert_eq!(result["questions"], asked["questions"], "the questions are echoed, previews and all");
+    assert_eq!(result["answers"], json!({"Which layout?": "One page", "Which areas?": "Keys, Data"}));
+    assert_eq!(result["annotations"], json!({"Which layout?": {"notes": "fewer clicks", "preview": "A\nB"}}));
 }
 
 #[tokio::test]

@@ -3,4 +3,4 @@
 /**
  * One option.
  */
-export type QuestionOption = { label: string, description?: string, };
+export type QuestionOption = { label: string, description?: string, preview?: string, };

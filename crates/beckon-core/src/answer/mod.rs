@@ -83,13 +83,22 @@ impl Answers {
 
     /// Reads answers given as JSON (an array, one entry per question) and checks them against
     /// `request`, reporting every problem at its path (`answers[1].selected[0]`). An entry may
-    /// also be a plain string, read as by [`Answer::from_text`].
+    /// also be a plain string, read as by [`Answer::from_text`]. The answers may instead be an
+    /// object keyed by question text, as Claude Code writes them:
+    /// `{"<question>": "<label, labels comma-joined, or text>"}` (a value may also be an answer
+    /// object, or a number or boolean for a free-form question).
     pub fn parse(value: &Value, request: &QuestionRequest) -> Result<Self, Problems> {
+        if let Value::Object(by_question) = value {
+            return Self::parse(&in_question_order(by_question, request)?, request);
+        }
         let mut problems = Problems::new();
         let Some(entries) = value.as_array() else {
             return Err(Problems::one(
                 "answers",
-                format!("must be an array with one answer per question, not {}", type_name(value)),
+                format!(
+                    "must be an array with one answer per question, or an object keyed by question text, not {}",
+                    type_name(value)
+                ),
             ));
         };
         // The count first: an extra entry would otherwise be read as an answer to no question
@@ -135,6 +144,39 @@ impl Answers {
         let answers = Self(answers);
         answers.validate(request).map(|()| answers)
     }
+}
+
+/// Answers keyed by question text, as the array [`Answers::parse`] reads: one entry per
+/// question in the order asked. A key that names no question, and a question with no key, are
+/// refused; keys match question texts without the spaces around them.
+fn in_question_order(
+    by_question: &serde_json::Map<String, Value>,
+    request: &QuestionRequest,
+) -> Result<Value, Problems> {
+    let names_a_question = |key: &String| request.items().iter().any(|item| item.question().trim() == key.trim());
+    if !by_question.keys().any(names_a_question) && by_question.keys().all(|key| ANSWER_FIELDS.contains(&key.as_str()))
+    {
+        return Err(Problems::one(
+            "answers",
+            "must be an array with one answer per question, or an object keyed by question text; this is one answer, so put it in an array: [{...}]",
+        ));
+    }
+    let mut problems = Problems::new();
+    let path = |key: &str| format!("answers.{}", crate::text::quote(key, 60));
+    for key in by_question.keys() {
+        if !names_a_question(key) {
+            problems.push(path(key), "names no question of this request; answers are keyed by the full question text");
+        }
+    }
+    let mut entries = Vec::with_capacity(request.items().len());
+    for item in request.items() {
+        match by_question.iter().find(|(key, _)| key.trim() == item.question().trim()) {
+            None => problems.push(path(item.question()), "is missing: every question needs an answer"),
+            Some((_, answer @ (Value::String(_) | Value::Object(_)))) => entries.push(answer.clone()),
+            Some((_, value)) => entries.push(serde_json::json!({ "value": value })),
+        }
+    }
+    problems.into_result(Value::Array(entries))
 }
 
 /// The label of `item`'s option that `text` names (see [`crate::question::ChoiceQuestion::label_named`]), or

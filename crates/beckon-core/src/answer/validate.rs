@@ -140,7 +140,9 @@ mod tests {
         );
         assert_eq!(
             problems(json!({"selected": ["SQLite"]})),
-            vec!["answers: must be an array with one answer per question, not an object"]
+            vec![
+                "answers: must be an array with one answer per question, or an object keyed by question text; this is one answer, so put it in an array: [{...}]"
+            ]
         );
     }
 

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::json_reader::{Fields, object, type_name};
 use crate::limits::{
     DESCRIPTION_MAX_BYTES, HEADER_MAX_CHARS, LABEL_MAX_BYTES, MAX_OPTIONS, MAX_QUESTIONS, MIN_OPTIONS, MIN_QUESTIONS,
-    QUESTION_MAX_BYTES, REQUEST_MAX_BYTES,
+    PREVIEW_MAX_BYTES, QUESTION_MAX_BYTES, REQUEST_MAX_BYTES,
 };
 use crate::problem::{Problems, index};
 use crate::question::schema::FieldSchema;
@@ -17,11 +17,15 @@ use crate::text::{self, Lines};
 ///
 /// It serialises to the JSON the agent gave (Claude Code's AskUserQuestion input shape, plus
 /// free-form items with a `schema`), and deserialising runs the same checks as [`parse`].
+/// Claude Code's top-level `answers` and `annotations` (which its own dialog fills in) are
+/// accepted when well-formed and not kept: the person's answer is what counts. Its `metadata`
+/// is kept and sent back as given.
 ///
 /// [`parse`]: QuestionRequest::parse
 #[derive(Debug, Clone, PartialEq)]
 pub struct QuestionRequest {
     items: Vec<QuestionItem>,
+    metadata: Option<serde_json::Map<String, Value>>,
 }
 
 /// One question of a request.
@@ -53,6 +57,9 @@ pub struct QuestionOption {
     pub label: String,
     /// What choosing it means.
     pub description: Option<String>,
+    /// Shown when the option is focused or chosen: a mockup, a code snippet, a comparison
+    /// (Markdown, at most [`PREVIEW_MAX_BYTES`]).
+    pub preview: Option<String>,
 }
 
 /// A question answered with a value of a given schema.
@@ -92,10 +99,10 @@ impl QuestionItem {
     }
 }
 
-const REQUEST_FIELDS: [&str; 1] = ["questions"];
+const REQUEST_FIELDS: [&str; 4] = ["questions", "answers", "annotations", "metadata"];
 const CHOICE_FIELDS: [&str; 4] = ["question", "header", "options", "multiSelect"];
 const FREE_FORM_FIELDS: [&str; 3] = ["question", "header", "schema"];
-const OPTION_FIELDS: [&str; 2] = ["label", "description"];
+const OPTION_FIELDS: [&str; 3] = ["label", "description", "preview"];
 
 impl QuestionRequest {
     /// Reads and checks a request given as JSON (the tool call's input), reporting every
@@ -111,8 +118,8 @@ impl QuestionRequest {
             ));
         }
         let mut problems = Problems::new();
-        let items = read_request(value, &mut problems);
-        problems.into_result(QuestionRequest { items })
+        let (items, metadata) = read_request(value, &mut problems);
+        problems.into_result(QuestionRequest { items, metadata })
     }
 
     /// Reads and checks a request given as JSON text.
@@ -130,12 +137,17 @@ impl QuestionRequest {
 
     /// Builds a request from items, with the same checks as [`parse`](Self::parse).
     pub fn new(items: Vec<QuestionItem>) -> Result<Self, Problems> {
-        Self::parse(&Self { items }.to_value())
+        Self::parse(&Self { items, metadata: None }.to_value())
     }
 
     /// The questions, in the order asked.
     pub fn items(&self) -> &[QuestionItem] {
         &self.items
+    }
+
+    /// Claude Code's `metadata` (such as `{"source": "remember"}`), as given.
+    pub fn metadata(&self) -> Option<&serde_json::Map<String, Value>> {
+        self.metadata.as_ref()
     }
 
     /// The request as the JSON an agent would send.
@@ -196,12 +208,15 @@ pub fn tool_error_text(problems: &Problems) -> String {
     text
 }
 
-fn read_request(value: &Value, problems: &mut Problems) -> Vec<QuestionItem> {
-    let Some(fields) = object(value, "", &REQUEST_FIELDS, problems) else { return Vec::new() };
+type Metadata = Option<serde_json::Map<String, Value>>;
+
+fn read_request(value: &Value, problems: &mut Problems) -> (Vec<QuestionItem>, Metadata) {
+    let Some(fields) = object(value, "", &REQUEST_FIELDS, problems) else { return (Vec::new(), None) };
+    let metadata = read_claude_code_extras(&fields, problems);
     if !fields.require("questions", problems) {
-        return Vec::new();
+        return (Vec::new(), metadata);
     }
-    let Some(questions) = fields.array("questions", problems) else { return Vec::new() };
+    let Some(questions) = fields.array("questions", problems) else { return (Vec::new(), metadata) };
     let path = fields.path("questions");
     if !(MIN_QUESTIONS..=MAX_QUESTIONS).contains(&questions.len()) {
         problems.push(
@@ -212,7 +227,7 @@ fn read_request(value: &Value, problems: &mut Problems) -> Vec<QuestionItem> {
             ),
         );
         if questions.len() > MAX_QUESTIONS * 4 {
-            return Vec::new();
+            return (Vec::new(), metadata);
         }
     }
     let items: Vec<QuestionItem> =
@@ -231,7 +246,56 @@ fn read_request(value: &Value, problems: &mut Problems) -> Vec<QuestionItem> {
             );
         }
     }
-    items
+    (items, metadata)
+}
+
+/// Claude Code's top-level `answers` (question text → answer), `annotations` (question text →
+/// `{preview?, notes?}`) and `metadata` (an object): checked for shape, the first two dropped.
+fn read_claude_code_extras(fields: &Fields<'_>, problems: &mut Problems) -> Metadata {
+    if let Some(answers) = fields.get("answers") {
+        match answers {
+            Value::Object(map) => {
+                for (question, answer) in map {
+                    if !answer.is_string() {
+                        problems.push(
+                            format!("answers.{}", text::quote(question, 40)),
+                            format!("must be a string (the answer's text), not {}", type_name(answer)),
+                        );
+                    }
+                }
+            }
+            other => {
+                problems.push("answers", format!("must be an object keyed by question text, not {}", type_name(other)))
+            }
+        }
+    }
+    if let Some(annotations) = fields.get("annotations") {
+        match annotations {
+            Value::Object(map) => {
+                for (question, annotation) in map {
+                    if !annotation.is_object() {
+                        problems.push(
+                            format!("annotations.{}", text::quote(question, 40)),
+                            format!("must be an object such as {{\"notes\": \"…\"}}, not {}", type_name(annotation)),
+                        );
+                    }
+                }
+            }
+            other => problems
+                .push("annotations", format!("must be an object keyed by question text, not {}", type_name(other))),
+        }
+    }
+    match fields.get("metadata") {
+        None => None,
+        Some(Value::Object(map)) => Some(map.clone()),
+        Some(other) => {
+            problems.push(
+                "metadata",
+                format!("must be an object such as {{\"source\": \"review\"}}, not {}", type_name(other)),
+            );
+            None
+        }
+    }
 }
 
 fn read_item(value: &Value, path: &str, problems: &mut Problems) -> Option<QuestionItem> {
@@ -334,15 +398,26 @@ fn read_options(fields: &Fields<'_>, problems: &mut Problems) -> Vec<QuestionOpt
         if let Some(description) = description {
             text::check(&option.path("description"), description, Lines::Multi, DESCRIPTION_MAX_BYTES, problems);
         }
-        options.push(QuestionOption { label: label.to_owned(), description: description.map(str::to_owned) });
+        let preview = option.string("preview", problems);
+        if let Some(preview) = preview {
+            text::check(&option.path("preview"), preview, Lines::Multi, PREVIEW_MAX_BYTES, problems);
+        }
+        options.push(QuestionOption {
+            label: label.to_owned(),
+            description: description.map(str::to_owned),
+            preview: preview.map(str::to_owned),
+        });
     }
     options
 }
 
 impl Serialize for QuestionRequest {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(1))?;
+        let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("questions", &self.items)?;
+        if let Some(metadata) = &self.metadata {
+            map.serialize_entry("metadata", metadata)?;
+        }
         map.end()
     }
 }
@@ -367,10 +442,13 @@ impl Serialize for QuestionItem {
 
 impl Serialize for QuestionOption {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(if self.description.is_some() { 2 } else { 1 }))?;
+        let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("label", &self.label)?;
         if let Some(description) = &self.description {
             map.serialize_entry("description", description)?;
+        }
+        if let Some(preview) = &self.preview {
+            map.serialize_entry("preview", preview)?;
         }
         map.end()
     }

@@ -118,8 +118,9 @@ fn text_sizes_are_bounded() {
 fn the_whole_request_is_bounded() {
     let items: Vec<Value> = (0..4)
         .map(|i| {
-            let options: Vec<Value> =
-                (0..4).map(|j| json!({"label": format!("L{j}"), "description": "\"".repeat(1000)})).collect();
+            let options: Vec<Value> = (0..4)
+                .map(|j| json!({"label": format!("L{j}"), "description": "\"".repeat(1000), "preview": "\"".repeat(8000)}))
+                .collect();
             json!({"question": format!("{i}{}", "q".repeat(2000)), "options": options})
         })
         .collect();
@@ -128,7 +129,7 @@ fn the_whole_request_is_bounded() {
     let found = problems(value);
     assert_eq!(found.len(), 1);
     assert!(found[0].starts_with("the request is "), "{}", found[0]);
-    assert!(found[0].contains("the limit is 32768 bytes"), "{}", found[0]);
+    assert!(found[0].contains("the limit is 163840 bytes"), "{}", found[0]);
 }
 
 #[test]
@@ -151,14 +152,14 @@ fn control_characters_are_refused() {
 fn unknown_fields_are_refused_everywhere() {
     let value = json!({
         "questions": [{"question": "Q?", "options": [{"label": "A", "value": 1}, {"label": "B"}], "multiselect": true}],
-        "answers": {}
+        "answer": {}
     });
     assert_eq!(
         problems(value),
         vec![
-            "answers: unknown field; remove it (allowed here: questions)",
+            "answer: unknown field; remove it (allowed here: questions, answers, annotations, metadata)",
             "questions[0].multiselect: unknown field; remove it (allowed here: question, header, options, multiSelect)",
-            "questions[0].options[0].value: unknown field; remove it (allowed here: label, description)",
+            "questions[0].options[0].value: unknown field; remove it (allowed here: label, description, preview)",
         ]
     );
 }
@@ -255,7 +256,7 @@ fn new_checks_items_built_in_code() {
     let item = QuestionItem::Choice(ChoiceQuestion {
         question: "Q?".into(),
         header: None,
-        options: vec![QuestionOption { label: "A".into(), description: None }],
+        options: vec![QuestionOption { label: "A".into(), description: None, preview: None }],
         multi_select: false,
     });
     assert!(QuestionRequest::new(vec![item]).is_err());

@@ -16,8 +16,17 @@ pub const GET_ANSWER: &str = "get_answer";
 /// How long a call waits for the person unless told otherwise: under the usual 60 s client
 /// timeout, so the client gets a "still waiting" result rather than an error.
 pub const DEFAULT_WAIT: Duration = Duration::from_secs(50);
-/// The longest a call may be told to wait.
-pub const MAX_WAIT_SECONDS: u64 = 600;
+/// The longest a call may be told to wait: below the 120 s after which an interactive Claude
+/// Code session moves a running call to the background, where the model never sees its result.
+pub const MAX_WAIT_SECONDS: u64 = 110;
+
+/// Claude Code defers MCP tools behind its tool search unless a tool asks to be loaded: without
+/// this its model is never offered Beckon's tools unless the person edits their configuration.
+fn always_load() -> rmcp::model::MetaObject {
+    let mut meta = Map::new();
+    meta.insert("anthropic/alwaysLoad".into(), Value::Bool(true));
+    rmcp::model::MetaObject(meta)
+}
 
 fn wait_property() -> Value {
     json!({
@@ -49,12 +58,15 @@ pub fn ask_tool() -> Tool {
     }
     let description = format!(
         "{} If the person has not answered within wait_seconds, the result is {{\"outcome\": \"pending\", \
-         \"request_id\": \"...\"}}: call get_answer with that request_id to keep waiting, and do not ask again.",
+         \"request_id\": \"...\"}}: do not go on without the answer and do not ask again; call get_answer with \
+         that request_id to keep waiting.",
         spec.description
     );
-    Tool::new(ASK, description, object(schema))
+    let mut tool = Tool::new(ASK, description, object(schema))
         .with_title("Ask the person")
-        .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(false))
+        .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(false));
+    tool.meta = Some(always_load());
+    tool
 }
 
 /// `get_answer`: waits on a question an earlier `ask_user_question` left pending.
@@ -68,7 +80,7 @@ pub fn get_answer_tool() -> Tool {
             "wait_seconds": wait_property(),
         }
     });
-    Tool::new(
+    let mut tool = Tool::new(
         GET_ANSWER,
         "Keep waiting for the person's answer to a question you asked with ask_user_question, whose result was \
          {\"outcome\": \"pending\", \"request_id\": \"...\"}. Returns the same result ask_user_question would \
@@ -77,7 +89,9 @@ pub fn get_answer_tool() -> Tool {
         object(schema),
     )
     .with_title("Wait for the person's answer")
-    .with_annotations(ToolAnnotations::new().read_only(true).open_world(false))
+    .with_annotations(ToolAnnotations::new().read_only(true).open_world(false));
+    tool.meta = Some(always_load());
+    tool
 }
 
 /// Checked arguments of `ask_user_question`.
@@ -189,8 +203,17 @@ mod tests {
         let spec = beckon_runtime::tools::ask_user_question_spec();
         assert_eq!(tool.input_schema["properties"]["questions"], spec.input_schema["properties"]["questions"]);
         assert_eq!(tool.input_schema["required"], json!(["questions"]));
-        assert_eq!(tool.input_schema["properties"]["wait_seconds"]["maximum"], json!(600));
+        assert_eq!(tool.input_schema["properties"]["wait_seconds"]["maximum"], json!(110), "under Claude Code's 120 s");
+        assert_eq!(tool.input_schema["properties"]["wait_seconds"]["default"], json!(50));
         assert!(tool.description.unwrap().starts_with(&spec.description));
+    }
+
+    #[test]
+    fn both_tools_ask_claude_code_to_load_them_without_tool_search() {
+        for tool in [ask_tool(), get_answer_tool()] {
+            let listed = serde_json::to_value(&tool).unwrap();
+            assert_eq!(listed["_meta"], json!({"anthropic/alwaysLoad": true}), "{}", tool.name);
+        }
     }
 
     #[test]
@@ -203,7 +226,7 @@ mod tests {
         slow["wait_seconds"] = json!(2.5);
         assert_eq!(read_ask(args(slow)).unwrap().wait, Duration::from_millis(2500));
         let bad = json!({"questions": [{"question": "Go?", "header": "A header far too long",
-            "options": [{"label": "Yes"}]}], "wait_seconds": 601, "colour": "red"});
+            "options": [{"label": "Yes"}]}], "wait_seconds": 111, "colour": "red"});
         let paths: Vec<String> = read_ask(args(bad)).unwrap_err().iter().map(|p| p.path.clone()).collect();
         assert_eq!(paths, ["wait_seconds", "colour", "questions[0].header", "questions[0].options"]);
         assert_eq!(read_ask(None).unwrap_err().iter().next().unwrap().path, "questions");

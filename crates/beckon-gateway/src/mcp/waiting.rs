@@ -94,8 +94,9 @@ fn pending(state: &QuestionState) -> CallToolResult {
         "outcome": "pending",
         "request_id": id,
         "message": format!(
-            "The person has not answered yet; the question is still waiting in their Beckon inbox. Call \
-             get_answer with request_id \"{id}\" to keep waiting for their answer. Do not ask the question again."
+            "The person has not answered yet; the question is still waiting in their Beckon inbox. Do not \
+             proceed without their answer and do not ask the question again: call get_answer with request_id \
+             \"{id}\" now to keep waiting for it."
         ),
     });
     let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
@@ -127,7 +128,8 @@ mod tests {
         let answers = Answers::new(vec![Answer::select(["Yes"])], &base.request).unwrap();
         let answered = tool_result(&state(Some(Outcome::Answered { answers })));
         assert_eq!(answered.is_error, Some(false));
-        assert_eq!(text(&answered), json!({"outcome": "answered", "answers": {"Go?": "Yes"}, "comments": {}}));
+        assert_eq!(text(&answered)["answers"], json!({"Go?": "Yes"}));
+        assert_eq!(text(&answered)["questions"], base.request.to_value()["questions"]);
         assert_eq!(answered.structured_content, Some(text(&answered)));
         let cancelled = tool_result(&state(Some(Outcome::Cancelled { reason: None })));
         assert_eq!(cancelled.is_error, Some(true));
@@ -141,6 +143,7 @@ mod tests {
         let value = text(&result);
         assert_eq!(value["outcome"], "pending");
         assert_eq!(value["request_id"], "0190f1d2-0000-7000-8000-00000000beef");
-        assert!(value["message"].as_str().unwrap().contains("get_answer"), "{value}");
+        let message = value["message"].as_str().unwrap();
+        assert!(message.contains("call get_answer") && message.contains("Do not proceed"), "{value}");
     }
 }

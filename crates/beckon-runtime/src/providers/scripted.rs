@@ -312,7 +312,7 @@ mod tests {
     #[test]
     fn it_branches_on_the_answers() {
         let answered =
-            json!({"outcome": "answered", "answers": {"Style?": "Haiku", "Tone?": "Warm, Wry"}, "comments": {}});
+            json!({"outcome": "answered", "questions": [], "answers": {"Style?": "Haiku", "Tone?": "Warm, Wry"}});
         assert_eq!(script().reply(&after_answer(answered)).text, "short warm, wry");
         let declined = json!({"outcome": "declined", "message": "…"});
         assert_eq!(script().reply(&after_answer(declined)).text, "long (declined)");
