@@ -30,7 +30,11 @@ pub fn ask(bytes: &[u8]) -> ApiResult<ExternalAsk> {
                 .push("questions", "is required: 1 to 4 questions, as Claude Code's AskUserQuestion takes them");
             None
         }
-        Some(questions) => match QuestionRequest::parse(&json!({ "questions": questions })) {
+        // The questions array, or a whole AskUserQuestion input (its metadata kept with it).
+        Some(questions) => match QuestionRequest::parse(&match questions {
+            Value::Object(_) => questions.clone(),
+            _ => json!({ "questions": questions }),
+        }) {
             Ok(request) => Some(request),
             Err(problems) => {
                 for problem in &problems {

@@ -77,7 +77,7 @@ impl Backend for Remote {
         let body = json!({
             "agent": ask.agent,
             "session_key": ask.session_key,
-            "questions": ask.request.to_value()["questions"],
+            "questions": ask.request.to_value(),
         });
         let created = self.client()?.ask(&body).await?;
         created["request_id"]

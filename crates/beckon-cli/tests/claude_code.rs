@@ -1,0 +1,289 @@
+//! The real Claude Code (the npm package pinned in tests/claude-code) against Beckon, in print
+//! mode, with a scripted Anthropic model on loopback and Beckon's MCP server configured exactly
+//! as the README says: the model is offered Beckon's tools in its first request, its question
+//! (previews, metadata, two questions, one multi-select) reaches the person, and the person's
+//! answer comes back to the model as the result of that exact tool call, in Claude Code's shape.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+#[path = "support/anthropic.rs"]
+mod anthropic;
+mod served;
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anthropic::{FakeAnthropic, Script, Turn, leading_json, tool_names, tool_results};
+use beckon_gateway::Discovery;
+use serde_json::{Value, json};
+
+const ASK: &str = "mcp__beckon__ask_user_question";
+const GET_ANSWER: &str = "mcp__beckon__get_answer";
+
+/// The Claude Code binary `npm ci` put in tests/claude-code.
+fn claude() -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/claude-code/node_modules/.bin/claude");
+    assert!(
+        path.exists(),
+        "no Claude Code at {}: run `npm ci` in tests/claude-code (scripts/test does)",
+        path.display()
+    );
+    path
+}
+
+/// The README's MCP configuration, word for word: `beckon mcp`, found on PATH.
+fn readme_mcp_config(dir: &Path) -> PathBuf {
+    let config = dir.join("mcp.json");
+    std::fs::write(&config, json!({"mcpServers": {"beckon": {"command": "beckon", "args": ["mcp"]}}}).to_string())
+        .unwrap();
+    config
+}
+
+/// `beckon serve` on a data folder, with a home of its own for Claude Code, and the fake model.
+struct Rig {
+    home: tempfile::TempDir,
+    data: PathBuf,
+    _serve: tokio::process::Child,
+    gateway: Discovery,
+    http: reqwest::Client,
+    model: FakeAnthropic,
+}
+
+impl Rig {
+    async fn start(script: Script) -> Rig {
+        let home = tempfile::tempdir().unwrap();
+        let data = home.path().join("beckon-data");
+        let serve = served::beckon(&data).args(["serve", "--port", "0"]).spawn().unwrap();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        let gateway = loop {
+            if let Ok(found) = Discovery::read(&data) {
+                break found;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "beckon serve did not write gateway.json");
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        };
+        let model = FakeAnthropic::start(script).await;
+        Rig { home, data, _serve: serve, gateway, http: reqwest::Client::new(), model }
+    }
+
+    /// Runs `claude -p` to its end and returns its JSON output.
+    async fn claude(&self, prompt: &str) -> Value {
+        let bin_dir = Path::new(env!("CARGO_BIN_EXE_beckon")).parent().unwrap().to_owned();
+        let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+        let config = readme_mcp_config(self.home.path());
+        let mut command = tokio::process::Command::new(claude());
+        command
+            .args(["-p", prompt, "--mcp-config"])
+            .arg(&config)
+            .args(["--strict-mcp-config", "--allowedTools", "mcp__beckon", "--output-format", "json"])
+            .current_dir(self.home.path())
+            .env_clear()
+            .env("PATH", path)
+            .env("HOME", self.home.path())
+            .env("BECKON_DATA_DIR", &self.data)
+            .env("ANTHROPIC_BASE_URL", &self.model.url)
+            .env("ANTHROPIC_API_KEY", "sk-ant-test-0123456789abcdefghij")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("DISABLE_ERROR_REPORTING", "1")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        let output = tokio::time::timeout(Duration::from_secs(240), command.output())
+            .await
+            .expect("claude -p did not finish within 240 s")
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "claude -p failed ({}):\n{stdout}\n{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        serde_json::from_str(stdout.trim()).unwrap_or_else(|err| panic!("claude -p printed no JSON ({err}): {stdout}"))
+    }
+
+    async fn get(&self, path: &str) -> Value {
+        let response = self.http.get(format!("{}{path}", self.gateway.url)).bearer_auth(&self.gateway.token);
+        response.send().await.unwrap().json().await.unwrap()
+    }
+
+    /// Waits for a pending question and returns it.
+    async fn pending_question(&self) -> Value {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+        loop {
+            let listed = self.get("/v1/questions?status=pending").await;
+            if let Some(first) = listed["questions"].as_array().and_then(|q| q.first()) {
+                return first.clone();
+            }
+            assert!(tokio::time::Instant::now() < deadline, "no question reached Beckon");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    async fn answer(&self, id: &str, body: Value) -> Value {
+        let url = format!("{}/v1/questions/{id}/answer", self.gateway.url);
+        let response = self.http.post(url).bearer_auth(&self.gateway.token).json(&body).send().await.unwrap();
+        assert!(response.status().is_success(), "{}", response.status());
+        response.json().await.unwrap()
+    }
+}
+
+/// What the model asks: previews, metadata, two questions, the second multi-select.
+fn deploy_questions() -> Value {
+    json!({
+        "questions": [
+            {
+                "question": "Which layout should the release page use?",
+                "header": "Layout",
+                "options": [
+                    {"label": "Timeline", "description": "Entries by date", "preview": "## 2.3\n- fixed the tray\n- faster start"},
+                    {"label": "Table", "description": "One row per change", "preview": "| Change | Area |\n|---|---|\n| Tray | UI |"}
+                ],
+                "multiSelect": false
+            },
+            {
+                "question": "Which channels get the announcement?",
+                "header": "Channels",
+                "options": [
+                    {"label": "Blog", "description": "The project blog"},
+                    {"label": "Mail", "description": "The mailing list"},
+                    {"label": "Chat", "description": "The community chat"}
+                ],
+                "multiSelect": true
+            }
+        ],
+        "metadata": {"source": "release"}
+    })
+}
+
+/// The model: ask with `input`; after a pending result, keep waiting with get_answer; after an
+/// answer, say what it got. Requests that offer no tools (Claude Code's own side requests) get
+/// a word.
+fn asking_model(input: Value) -> Script {
+    Arc::new(move |request: &Value| {
+        if tool_names(request).is_empty() {
+            return Turn::Text("Release planning".into());
+        }
+        match tool_results(request).last().map(|(id, text)| (id.clone(), leading_json(text))) {
+            None => Turn::Tool { id: "toolu_ask_1".into(), name: ASK.into(), input: input.clone() },
+            Some((_, Some(result))) if result["outcome"] == "pending" => Turn::Tool {
+                id: format!("toolu_wait_{}", request["messages"].as_array().map_or(0, Vec::len)),
+                name: GET_ANSWER.into(),
+                input: json!({"request_id": result["request_id"], "wait_seconds": 60}),
+            },
+            Some(_) => Turn::Text("Thanks, I have the answer.".into()),
+        }
+    })
+}
+
+/// The tool_result Claude Code sent back for `tool_use_id`, parsed.
+fn result_for(model: &FakeAnthropic, tool_use_id: &str) -> Value {
+    model
+        .requests()
+        .iter()
+        .flat_map(tool_results)
+        .find(|(id, _)| id == tool_use_id)
+        .and_then(|(_, text)| leading_json(&text))
+        .unwrap_or_else(|| panic!("no JSON tool_result for {tool_use_id}; requests: {:#?}", model.requests()))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claude_code_asks_through_beckon_and_gets_the_answer_as_its_tool_result() {
+    let mut input = deploy_questions();
+    input["wait_seconds"] = json!(100);
+    let rig = Arc::new(Rig::start(asking_model(input)).await);
+    let asking = tokio::spawn({
+        let rig = rig.clone();
+        async move { rig.claude("Plan the release announcement; ask me what you need.").await }
+    });
+
+    let question = rig.pending_question().await;
+    // 1. With the README's configuration alone, the first request offers Beckon's tools.
+    let first = rig.model.requests().into_iter().find(|r| !tool_names(r).is_empty()).expect("a request with tools");
+    let offered = tool_names(&first);
+    assert!(offered.iter().any(|name| name == ASK), "{ASK} is not in the first request's tools: {offered:?}");
+    // 2. The question reached Beckon as asked, previews and metadata included.
+    let asked = deploy_questions();
+    assert_eq!(question["questions"]["questions"], asked["questions"]);
+    assert_eq!(question["questions"]["metadata"], asked["metadata"]);
+    let id = question["request_id"].as_str().unwrap();
+    rig.answer(
+        id,
+        json!({"answers": {
+            "Which layout should the release page use?": {"selected": ["Table"], "comment": "easier to scan"},
+            "Which channels get the announcement?": "Blog, Chat"
+        }}),
+    )
+    .await;
+
+    let printed = asking.await.unwrap();
+    assert_eq!(printed["is_error"], false, "{printed}");
+    let result = result_for(&rig.model, "toolu_ask_1");
+    assert_eq!(result["outcome"], "answered", "{result}");
+    assert_eq!(result["questions"], asked["questions"]);
+    assert_eq!(
+        result["answers"],
+        json!({
+            "Which layout should the release page use?": "Table",
+            "Which channels get the announcement?": "Blog, Chat"
+        })
+    );
+    assert_eq!(
+        result["annotations"],
+        json!({"Which layout should the release page use?": {
+            "notes": "easier to scan",
+            "preview": "| Change | Area |\n|---|---|\n| Tray | UI |"
+        }})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_after_the_wait_reaches_claude_code_through_get_answer_with_no_second_question() {
+    let mut input = deploy_questions();
+    input["wait_seconds"] = json!(1);
+    let rig = Arc::new(Rig::start(asking_model(input)).await);
+    let asking = tokio::spawn({
+        let rig = rig.clone();
+        async move { rig.claude("Plan the release announcement; ask me what you need.").await }
+    });
+    let question = rig.pending_question().await;
+    let id = question["request_id"].as_str().unwrap().to_owned();
+    // The person answers once the model has been told to keep waiting.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    while !rig.model.requests().iter().flat_map(tool_results).any(|(id, _)| id == "toolu_ask_1") {
+        assert!(tokio::time::Instant::now() < deadline, "the pending result never reached the model");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(result_for(&rig.model, "toolu_ask_1")["outcome"], "pending");
+    assert_eq!(result_for(&rig.model, "toolu_ask_1")["request_id"], json!(id));
+    rig.answer(
+        &id,
+        json!({"answers": {"Which layout should the release page use?": "Timeline",
+        "Which channels get the announcement?": "Mail"}}),
+    )
+    .await;
+
+    let printed = asking.await.unwrap();
+    assert_eq!(printed["is_error"], false, "{printed}");
+    let waits: Vec<(String, Value)> = rig
+        .model
+        .requests()
+        .iter()
+        .flat_map(tool_results)
+        .filter(|(tool_use_id, _)| tool_use_id.starts_with("toolu_wait_"))
+        .filter_map(|(tool_use_id, text)| leading_json(&text).map(|value| (tool_use_id, value)))
+        .collect();
+    let (_, last) = waits.last().expect("get_answer's result reached the model");
+    assert_eq!(last["outcome"], "answered", "{last}");
+    assert_eq!(
+        last["answers"],
+        json!({"Which layout should the release page use?": "Timeline", "Which channels get the announcement?": "Mail"})
+    );
+    let all = rig.get("/v1/questions?status=answered").await;
+    assert_eq!(all["questions"].as_array().map(Vec::len), Some(1), "one question, never asked twice: {all}");
+}
