@@ -64,17 +64,26 @@ pub enum Command {
 /// `beckon ask`.
 #[derive(Debug, Args)]
 pub struct AskArgs {
-    /// The question, in full.
-    pub question: String,
+    /// The question, in full (or give a whole request with --input).
+    #[arg(required_unless_present = "input", conflicts_with = "input")]
+    pub question: Option<String>,
     /// An option (2 to 4); without any, the answer is free text.
-    #[arg(short = 'o', long = "option", value_name = "LABEL")]
+    #[arg(short = 'o', long = "option", value_name = "LABEL", conflicts_with = "input")]
     pub options: Vec<String>,
+    /// What an option means: the first --description describes the first option, the second
+    /// the second, and so on ("" for none).
+    #[arg(short = 'd', long = "description", value_name = "TEXT", requires = "options", conflicts_with = "input")]
+    pub descriptions: Vec<String>,
     /// A short label for the question (at most 12 characters).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "input")]
     pub header: Option<String>,
     /// Let the person pick several options.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "input")]
     pub multi: bool,
+    /// A whole AskUserQuestion input as JSON, from FILE or `-` for stdin: 1 to 4 questions with
+    /// descriptions, previews and multiSelect, as Claude Code's tool takes it.
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
     /// Let the person write their own answer (always allowed; accepted for symmetry).
     #[arg(long)]
     pub other: bool,
@@ -87,7 +96,8 @@ pub struct AskArgs {
     /// Groups questions asked with the same key into one session.
     #[arg(long, value_name = "KEY")]
     pub session_key: Option<String>,
-    /// Print the resolved question as JSON instead of the answer.
+    /// Print the result as JSON, as Claude Code's AskUserQuestion returns it (questions,
+    /// answers keyed by question text, annotations) with the outcome, instead of the answer.
     #[arg(long)]
     pub json: bool,
 }

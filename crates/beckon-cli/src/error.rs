@@ -22,6 +22,9 @@ pub enum CliError {
     /// Local I/O failed (signals, stdio).
     #[error("{0}")]
     Io(String),
+    /// What the command was given is not a valid question (`beckon ask --input`).
+    #[error("{0}")]
+    Input(String),
 }
 
 /// Results of commands.

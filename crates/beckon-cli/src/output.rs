@@ -5,9 +5,20 @@ use serde_json::Value;
 
 use crate::error::Exit;
 
-/// Prints a resolved question (a gateway question view) and says how the command exits: the
-/// answer text on stdout (one line per question), or the whole view as JSON.
-pub fn resolution(view: &Value, json: bool) -> Exit {
+/// How a resolved question is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// The answer text on stdout, one line per question; notes on stderr.
+    Answer,
+    /// The whole question view as JSON.
+    View,
+    /// The result an agent gets, as JSON: Claude Code's AskUserQuestion result plus outcome.
+    Result,
+}
+
+/// Prints a resolved question (a gateway question view) as `shown` says, and says how the
+/// command exits.
+pub fn resolution(view: &Value, shown: Shown) -> Exit {
     let exit = match view["status"].as_str() {
         Some("answered") => Exit::Success,
         Some("declined") => Exit::Declined,
@@ -15,9 +26,16 @@ pub fn resolution(view: &Value, json: bool) -> Exit {
         Some("cancelled") => Exit::Cancelled,
         _ => Exit::Failed,
     };
-    if json {
-        println!("{}", serde_json::to_string_pretty(view).unwrap_or_default());
-        return exit;
+    match shown {
+        Shown::View => {
+            println!("{}", serde_json::to_string_pretty(view).unwrap_or_default());
+            return exit;
+        }
+        Shown::Result => {
+            println!("{}", serde_json::to_string_pretty(&view["result"]).unwrap_or_default());
+            return exit;
+        }
+        Shown::Answer => {}
     }
     let result = &view["result"];
     if let Some(answers) = result["answers"].as_object() {

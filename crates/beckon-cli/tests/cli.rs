@@ -76,11 +76,11 @@ async fn multi_select_free_text_and_json_answers() {
     assert_eq!(text(&answered.stdout), "eu, ap\n", "{}", text(&answered.stderr));
     let asked = finished(asking).await;
     assert_eq!(asked.status.code(), Some(0));
-    let view: Value = serde_json::from_slice(&asked.stdout).unwrap();
-    assert_eq!(view["status"], "answered");
-    assert_eq!(view["result"]["outcome"], "answered");
-    assert_eq!(view["result"]["answers"], json!({"Which regions?": "eu, ap"}));
-    assert!(view["result"].get("annotations").is_none(), "no comment, no preview: {view}");
+    let result: Value = serde_json::from_slice(&asked.stdout).unwrap();
+    assert_eq!(result["outcome"], "answered");
+    assert_eq!(result["answers"], json!({"Which regions?": "eu, ap"}));
+    assert_eq!(result["questions"][0]["question"], "Which regions?");
+    assert!(result.get("annotations").is_none(), "no comment, no preview: {result}");
 
     let (asking, question) = served.ask(&["Why the delay?"]).await;
     assert_eq!(question["questions"]["questions"][0]["schema"], json!({"type": "string"}));
@@ -94,6 +94,73 @@ async fn multi_select_free_text_and_json_answers() {
     let unknown = output(served.beckon().args(["answer", "0190f1d2-0000-7000-8000-00000000beef", "x"])).await;
     assert_eq!(unknown.status.code(), Some(1));
     assert!(text(&unknown.stderr).contains("not found"), "{}", text(&unknown.stderr));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_ask_user_question_input_from_stdin_gets_claude_codes_result() {
+    use tokio::io::AsyncWriteExt;
+    let served = Served::start("cli-test").await;
+    let input = json!({"questions": [
+        {"question": "Which layout?", "header": "Layout", "multiSelect": false, "options": [
+            {"label": "Tabs", "description": "One per area", "preview": "[General] [Keys]"},
+            {"label": "One page", "description": "All in one", "preview": "General\nKeys"}]},
+        {"question": "Which areas?", "header": "Areas", "multiSelect": true, "options": [
+            {"label": "Keys", "description": "API keys"}, {"label": "Data", "description": "The data folder"}]}
+    ], "metadata": {"source": "script"}});
+    let mut asking =
+        served.beckon().args(["ask", "--input", "-", "--json"]).stdin(std::process::Stdio::piped()).spawn().unwrap();
+    let mut stdin = asking.stdin.take().unwrap();
+    stdin.write_all(input.to_string().as_bytes()).await.unwrap();
+    drop(stdin);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let question = loop {
+        if let Some(question) = served.client.pending().await.unwrap().first() {
+            break question.clone();
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the question never became pending");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    };
+    assert_eq!(question["questions"], input, "asked as given, previews and metadata included");
+    let answer = json!({"answers": {"Which layout?": {"selected": ["Tabs"], "comment": "familiar"}, "Which areas?": "Keys, Data"}});
+    let response = served.post(&format!("/v1/questions/{}/answer", id(&question)), answer).await;
+    assert!(response.status().is_success(), "{}", response.status());
+
+    let asked = finished(asking).await;
+    assert_eq!(asked.status.code(), Some(0), "{}", text(&asked.stderr));
+    let result: Value = serde_json::from_slice(&asked.stdout).unwrap();
+    assert_eq!(
+        result,
+        json!({
+            "outcome": "answered",
+            "questions": input["questions"],
+            "answers": {"Which layout?": "Tabs", "Which areas?": "Keys, Data"},
+            "annotations": {"Which layout?": {"notes": "familiar", "preview": "[General] [Keys]"}}
+        })
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_input_file_is_refused_before_anything_is_asked() {
+    let served = Served::start("cli-test").await;
+    let file = served.dir.path().join("question.json");
+    std::fs::write(
+        &file,
+        r#"{"questions": [{"question": "Q?", "header": "Far too long a header", "options": [{"label": "A"}]}]}"#,
+    )
+    .unwrap();
+    let refused = output(served.beckon().args(["ask", "--input"]).arg(&file)).await;
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = text(&refused.stderr);
+    assert!(stderr.contains("is not a question Beckon can ask"), "{stderr}");
+    assert!(stderr.contains("questions[0].header: is 21 characters long"), "{stderr}");
+    assert!(stderr.contains("questions[0].options: has 1 options"), "{stderr}");
+    let missing = output(served.beckon().args(["ask", "--input", "/nonexistent/question.json"])).await;
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(text(&missing.stderr).contains("cannot read the question from /nonexistent/question.json"));
+    let both = output(served.beckon().args(["ask", "Q?", "--input", "-"])).await;
+    assert_eq!(both.status.code(), Some(1), "a usage error, never the 2 of a decline: {}", text(&both.stderr));
+    assert!(text(&both.stderr).contains("cannot be used with"), "{}", text(&both.stderr));
+    assert!(served.client.pending().await.unwrap().is_empty(), "nothing was asked");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -10,5 +10,5 @@ pub async fn run(connection: &Connection, args: AnswerArgs) -> CliResult<Exit> {
     if view["repeat"] == true && !args.json {
         eprintln!("It had already been answered this way.");
     }
-    Ok(output::resolution(&view, args.json))
+    Ok(output::resolution(&view, if args.json { output::Shown::View } else { output::Shown::Answer }))
 }

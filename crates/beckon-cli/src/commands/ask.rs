@@ -1,8 +1,11 @@
 //! `beckon ask`: puts a question to the person, waits (long-polling the gateway) until it is
 //! resolved, prints the answer. Ctrl-C withdraws the question.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Read};
+use std::path::Path;
 use std::time::Duration;
+
+use beckon_core::QuestionRequest;
 
 use beckon_gateway::GatewayClient;
 use serde_json::{Value, json};
@@ -17,26 +20,76 @@ const POLL: Duration = Duration::from_secs(120);
 /// The reason given when Ctrl-C withdraws a question.
 pub const WITHDRAWN: &str = "withdrawn by the asking script";
 
+/// The most `--input` may hold, in bytes: twice a request's limit, so that an input over the
+/// limit is refused by the request's own check, which says by how much.
+const INPUT_MAX_BYTES: u64 = 2 * beckon_core::limits::REQUEST_MAX_BYTES as u64;
+
 /// The `POST /v1/questions` body for the arguments.
-fn body(args: &AskArgs) -> Value {
-    let mut item = json!({"question": args.question});
-    if let Some(header) = &args.header {
-        item["header"] = json!(header);
-    }
-    if args.options.is_empty() {
-        item["schema"] = json!({"type": "string"});
-    } else {
-        item["options"] = args.options.iter().map(|label| json!({"label": label})).collect();
-        item["multiSelect"] = json!(args.multi);
-    }
-    let mut body = json!({"agent": args.agent, "questions": [item]});
+fn body(args: &AskArgs) -> CliResult<Value> {
+    let questions = match &args.input {
+        Some(path) => read_input(path)?.to_value(),
+        None => json!([one_question(args)?]),
+    };
+    let mut body = json!({"agent": args.agent, "questions": questions});
     if let Some(key) = &args.session_key {
         body["session_key"] = json!(key);
     }
     if let Some(timeout) = &args.timeout {
         body["timeout"] = json!(timeout);
     }
-    body
+    Ok(body)
+}
+
+/// The question given as arguments: a choice with `-o LABEL` (and `-d DESCRIPTION`), else
+/// free text.
+fn one_question(args: &AskArgs) -> CliResult<Value> {
+    let mut item = json!({"question": args.question.clone().unwrap_or_default()});
+    if let Some(header) = &args.header {
+        item["header"] = json!(header);
+    }
+    if args.options.is_empty() {
+        item["schema"] = json!({"type": "string"});
+    } else {
+        if args.descriptions.len() > args.options.len() {
+            return Err(CliError::Input(format!(
+                "{} descriptions for {} options: give at most one --description per --option",
+                args.descriptions.len(),
+                args.options.len()
+            )));
+        }
+        item["options"] = args
+            .options
+            .iter()
+            .enumerate()
+            .map(|(i, label)| match args.descriptions.get(i).filter(|d| !d.is_empty()) {
+                Some(description) => json!({"label": label, "description": description}),
+                None => json!({"label": label}),
+            })
+            .collect();
+        item["multiSelect"] = json!(args.multi);
+    }
+    Ok(item)
+}
+
+/// Reads and checks `--input`: a whole AskUserQuestion input from a file, or stdin for `-`.
+fn read_input(path: &Path) -> CliResult<QuestionRequest> {
+    let from_stdin = path == Path::new("-");
+    let name = if from_stdin { "stdin".to_owned() } else { path.display().to_string() };
+    let cannot = |err: std::io::Error| CliError::Io(format!("cannot read the question from {name}: {err}"));
+    let mut bytes = Vec::new();
+    if from_stdin {
+        std::io::stdin().lock().take(INPUT_MAX_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    } else {
+        std::fs::File::open(path).map_err(cannot)?.take(INPUT_MAX_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    }
+    if bytes.len() as u64 > INPUT_MAX_BYTES {
+        return Err(CliError::Input(format!(
+            "{name} holds more than {INPUT_MAX_BYTES} bytes; a question is far smaller"
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| CliError::Input(format!("{name} is not UTF-8 text")))?;
+    QuestionRequest::parse_str(&text)
+        .map_err(|problems| CliError::Input(format!("{name} is not a question Beckon can ask:\n{problems}")))
 }
 
 async fn until_resolved(client: &GatewayClient, id: &str) -> CliResult<Value> {
@@ -53,7 +106,7 @@ pub async fn run(connection: &Connection, args: AskArgs) -> CliResult<Exit> {
     let client = connection.client()?;
     // Listen before asking, so a Ctrl-C at any moment after the question exists withdraws it.
     let mut signals = Signals::listen().map_err(|err| CliError::Io(format!("cannot listen for Ctrl-C: {err}")))?;
-    let created = client.ask(&body(&args)).await?;
+    let created = client.ask(&body(&args)?).await?;
     let id = created["request_id"]
         .as_str()
         .ok_or_else(|| CliError::Reply("the created question has no request_id".into()))?
@@ -62,7 +115,10 @@ pub async fn run(connection: &Connection, args: AskArgs) -> CliResult<Exit> {
         eprintln!("Waiting for an answer to {id} (Ctrl-C withdraws the question)…");
     }
     tokio::select! {
-        view = until_resolved(&client, &id) => Ok(output::resolution(&view?, args.json)),
+        view = until_resolved(&client, &id) => {
+            let shown = if args.json { output::Shown::Result } else { output::Shown::Answer };
+            Ok(output::resolution(&view?, shown))
+        }
         () = signals.interrupted() => {
             match client.decline(&id, Some(WITHDRAWN)).await {
                 Ok(_) => eprintln!("Withdrew question {id}"),
@@ -86,14 +142,40 @@ mod tests {
     }
 
     #[test]
+    fn descriptions_go_to_the_options_in_order() {
+        let asked =
+            body(&args(&["beckon", "ask", "Q?", "-o", "a=b", "-o", "B", "-o", "C", "-d", "", "-d", "bee"])).unwrap();
+        assert_eq!(
+            asked["questions"][0]["options"],
+            json!([{"label": "a=b"}, {"label": "B", "description": "bee"}, {"label": "C"}])
+        );
+        let err = body(&args(&["beckon", "ask", "Q?", "-o", "A", "-d", "x", "-d", "y"])).unwrap_err();
+        assert_eq!(err.to_string(), "2 descriptions for 1 options: give at most one --description per --option");
+    }
+
+    #[test]
     fn options_make_a_choice_question_and_none_a_free_text_one() {
-        let choice = body(&args(&["beckon", "ask", "Deploy?", "-o", "Yes", "-o", "No", "--multi", "--timeout", "2h"]));
+        let choice = body(&args(&[
+            "beckon",
+            "ask",
+            "Deploy?",
+            "-o",
+            "Yes",
+            "-d",
+            "Ship it",
+            "-o",
+            "No",
+            "--multi",
+            "--timeout",
+            "2h",
+        ]))
+        .unwrap();
         assert_eq!(
             choice,
             json!({"agent": "cli", "timeout": "2h", "questions": [{"question": "Deploy?", "multiSelect": true,
-                "options": [{"label": "Yes"}, {"label": "No"}]}]})
+                "options": [{"label": "Yes", "description": "Ship it"}, {"label": "No"}]}]})
         );
-        let free = body(&args(&["beckon", "ask", "Why?", "--header", "Reason", "--session-key", "run-1"]));
+        let free = body(&args(&["beckon", "ask", "Why?", "--header", "Reason", "--session-key", "run-1"])).unwrap();
         assert_eq!(
             free,
             json!({"agent": "cli", "session_key": "run-1",
