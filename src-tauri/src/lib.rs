@@ -163,6 +163,8 @@ pub fn run() {
             }
         }))
         .plugin(tauri_plugin_deep_link::init())
+        // Links in agents' Markdown open in the system browser, and only on a click (see the capability).
+        .plugin(tauri_plugin_opener::init())
         .setup(setup)
         .on_window_event(|window, event| {
             // Closing the window keeps Beckon running in the tray; agents keep working.

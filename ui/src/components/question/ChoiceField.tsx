@@ -1,5 +1,6 @@
-import { useId } from "react";
+import { useId, useState } from "react";
 import type { ChoiceQuestion } from "../../bindings/ChoiceQuestion";
+import { Markdown } from "../common/Markdown";
 import { CommentField } from "./CommentField";
 import type { ChoiceDraft } from "./draft";
 import { pickOption } from "./draft";
@@ -9,7 +10,9 @@ import type { ItemPart } from "./problems";
 
 /**
  * A question with options: radio buttons (single-select) or checkboxes (multi-select), each
- * with its number key, then "Other" with a text field, then an optional comment.
+ * with its number key, then "Other" with a text field, then an optional comment. An option's
+ * preview shows under the options while the option is focused or hovered, else the chosen
+ * one's.
  */
 export function ChoiceField({
   item,
@@ -35,6 +38,10 @@ export function ChoiceField({
   const optionErrors = [...(errors.item ?? []), ...(errors.selected ?? [])];
   const pick = (position: number) => onChange(pickOption(draft, labels, position, item.multiSelect));
   const otherNumber = labels.length + 1;
+  const [looking, setLooking] = useState<number | null>(null);
+  const chosen = item.options.findIndex((option) => draft.selected.includes(option.label) && option.preview);
+  const previewed = looking !== null && item.options[looking]?.preview ? looking : chosen >= 0 ? chosen : null;
+  const preview = previewed === null ? null : item.options[previewed];
 
   return (
     <div
@@ -52,7 +59,12 @@ export function ChoiceField({
           const checked = draft.selected.includes(option.label);
           const descriptionId = option.description ? `${id}-d${position}` : undefined;
           return (
-            <label key={option.label} className={`option${checked ? " checked" : ""}`}>
+            <label
+              key={option.label}
+              className={`option${checked ? " checked" : ""}${option.preview ? " has-preview" : ""}`}
+              onMouseEnter={() => setLooking(position)}
+              onMouseLeave={() => setLooking(null)}
+            >
               <input
                 type={type}
                 name={`${id}-choice`}
@@ -60,6 +72,8 @@ export function ChoiceField({
                 disabled={disabled}
                 aria-describedby={descriptionId}
                 onChange={() => pick(position)}
+                onFocus={() => setLooking(position)}
+                onBlur={() => setLooking(null)}
               />
               <span className="option-body">
                 <span className="option-label">{option.label}</span>
@@ -115,6 +129,11 @@ export function ChoiceField({
           ) : null}
         </div>
       </div>
+      {preview?.preview ? (
+        <figure className="option-preview" aria-label={`Preview of ${preview.label}`} aria-live="polite">
+          <Markdown text={preview.preview} />
+        </figure>
+      ) : null}
       <FieldErrors id={optionErrorId} messages={optionErrors} />
       <CommentField
         value={draft.comment}

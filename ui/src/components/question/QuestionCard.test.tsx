@@ -2,6 +2,7 @@ import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { Answer } from "../../bindings/Answer";
+import type { ChoiceQuestion } from "../../bindings/ChoiceQuestion";
 import type { QuestionInfo } from "../../state/types";
 import { choice, freeForm, HOSTILE, MINUTE, NOW, questionInfo } from "../../../test/builders";
 import { renderAt } from "../../../test/render";
@@ -373,5 +374,60 @@ describe("agent text is rendered as text", () => {
     );
     expect(view.container.querySelector("img")).toBeNull();
     expect(screen.getAllByText(HOSTILE)).toHaveLength(2);
+  });
+});
+
+describe("option previews", () => {
+  const layouts: ChoiceQuestion = {
+    question: "Which layout?",
+    header: "Layout",
+    multiSelect: false,
+    options: [
+      { label: "Timeline", description: "By date", preview: "## 2.3\n\n- fixed the tray" },
+      { label: "Table", description: "By change", preview: "| Change | Area |\n|---|---|\n| Tray | UI |" },
+      { label: "Plain", description: "No preview" },
+    ],
+  };
+
+  it("shows the preview of the option the keyboard or the mouse is on, else the chosen one's", async () => {
+    const { user } = setup(questionInfo([layouts]));
+    expect(screen.queryByRole("figure")).toBeNull();
+    await user.hover(screen.getByRole("radio", { name: /Table/ }).closest("label")!);
+    const hovered = screen.getByRole("figure", { name: "Preview of Table" });
+    expect(within(hovered).getByRole("table")).toHaveTextContent("Tray");
+    await user.unhover(screen.getByRole("radio", { name: /Table/ }).closest("label")!);
+    expect(screen.queryByRole("figure")).toBeNull();
+
+    await user.click(screen.getByRole("radio", { name: /Timeline/ }));
+    expect(screen.getByRole("figure", { name: "Preview of Timeline" })).toContainElement(screen.getByRole("heading", { name: "2.3" }));
+    await user.keyboard("{ArrowDown}");
+    expect(screen.getByRole("radio", { name: /Table/ })).toHaveFocus();
+    expect(screen.getByRole("figure", { name: "Preview of Table" })).toBeInTheDocument();
+    await user.keyboard("{ArrowDown}");
+    // Arrows choose as they move; Plain has no preview, so none shows.
+    expect(screen.getByRole("radio", { name: /Plain/ })).toBeChecked();
+    expect(screen.queryByRole("figure")).toBeNull();
+  });
+
+  it("shows the chosen option's preview in the resolved card", () => {
+    setup(questionInfo([layouts], { status: "answered", outcome: { outcome: "answered", answers: [{ selected: ["Table"] }] }, answered_via: "window" }));
+    const figure = screen.getByRole("figure", { name: "Preview of Table" });
+    expect(within(figure).getByRole("table")).toBeInTheDocument();
+  });
+
+  it("keeps a hostile preview inert", async () => {
+    const hostile: ChoiceQuestion = {
+      ...layouts,
+      options: [
+        { label: "A", description: "a", preview: `${HOSTILE}\n\n[run](javascript:alert(1)) ![x](http://127.0.0.1:1/beacon.png)` },
+        { label: "B", description: "b" },
+      ],
+    };
+    const { user, view } = setup(questionInfo([hostile]));
+    await user.click(screen.getByRole("radio", { name: /^A/ }));
+    const figure = screen.getByRole("figure", { name: "Preview of A" });
+    expect(view.container.querySelector("img")).toBeNull();
+    expect(within(figure).queryByRole("link")).toBeNull();
+    expect(figure).toHaveTextContent("[image: x]");
   });
 });

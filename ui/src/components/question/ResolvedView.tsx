@@ -3,6 +3,7 @@ import type { Answer } from "../../bindings/Answer";
 import type { Outcome } from "../../bindings/Outcome";
 import type { QuestionItem } from "../../bindings/QuestionItem";
 import type { JsonValue } from "../../bindings/serde_json/JsonValue";
+import { Markdown } from "../common/Markdown";
 import { ItemHeading } from "./ItemHeading";
 import { isChoice } from "./items";
 import { enumTitle } from "./schemaHints";
@@ -37,7 +38,21 @@ function AnswerLines({ item, answer }: { item: QuestionItem; answer: Answer | un
         <p className="answer-value">{valueText(item, answer.value)}</p>
       )}
       {answer.comment ? <blockquote className="answer-comment">{answer.comment}</blockquote> : null}
+      <ChosenPreview item={item} answer={answer} />
     </div>
+  );
+}
+
+/** The preview of the one option chosen, when it has one. */
+function ChosenPreview({ item, answer }: { item: QuestionItem; answer: Answer }) {
+  const selected = answer.selected ?? [];
+  if (!isChoice(item) || selected.length !== 1) return null;
+  const preview = item.options.find((option) => option.label === selected[0])?.preview;
+  if (!preview) return null;
+  return (
+    <figure className="option-preview" aria-label={`Preview of ${selected[0]}`}>
+      <Markdown text={preview} />
+    </figure>
   );
 }
 
