@@ -1,6 +1,6 @@
 //! The real Claude Code (the npm package pinned in tests/claude-code) against Beckon, in print
 //! mode, with a scripted Anthropic model on loopback and Beckon's MCP server configured exactly
-//! as the README says: the model is offered Beckon's tools in its first request, its question
+//! as the README says (its `claude mcp add` line, or its JSON for other clients): the model is offered Beckon's tools in its first request, its question
 //! (previews, metadata, two questions, one multi-select) reaches the person, and the person's
 //! answer comes back to the model as the result of that exact tool call, in Claude Code's shape.
 
@@ -33,12 +33,13 @@ fn claude() -> PathBuf {
     path
 }
 
-/// The README's MCP configuration, word for word: `beckon mcp`, found on PATH.
-fn readme_mcp_config(dir: &Path) -> PathBuf {
-    let config = dir.join("mcp.json");
-    std::fs::write(&config, json!({"mcpServers": {"beckon": {"command": "beckon", "args": ["mcp"]}}}).to_string())
-        .unwrap();
-    config
+/// How Claude Code is told about Beckon: each as the README gives it, `beckon` found on PATH.
+#[derive(Debug, Clone, Copy)]
+enum Setup {
+    /// `claude mcp add --scope user beckon -- beckon mcp`, run once in the test's home.
+    McpAdd,
+    /// The JSON for other MCP clients, passed with `--mcp-config` and `--strict-mcp-config`.
+    McpConfig,
 }
 
 /// `beckon serve` on a data folder, with a home of its own for Claude Code, and the fake model.
@@ -68,16 +69,12 @@ impl Rig {
         Rig { home, data, _serve: serve, gateway, http: reqwest::Client::new(), model }
     }
 
-    /// Runs `claude -p` to its end and returns its JSON output.
-    async fn claude(&self, prompt: &str) -> Value {
+    /// Claude Code in the test's home, offline, with the scripted model and `beckon` on PATH.
+    fn command(&self) -> tokio::process::Command {
         let bin_dir = Path::new(env!("CARGO_BIN_EXE_beckon")).parent().unwrap().to_owned();
         let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
-        let config = readme_mcp_config(self.home.path());
         let mut command = tokio::process::Command::new(claude());
         command
-            .args(["-p", prompt, "--mcp-config"])
-            .arg(&config)
-            .args(["--strict-mcp-config", "--allowedTools", "mcp__beckon", "--output-format", "json"])
             .current_dir(self.home.path())
             .env_clear()
             .env("PATH", path)
@@ -93,6 +90,29 @@ impl Rig {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
+        command
+    }
+
+    /// Tells Claude Code about Beckon as `setup` says, runs `claude -p` to its end and returns
+    /// its JSON output.
+    async fn claude(&self, setup: Setup, prompt: &str) -> Value {
+        let mut command = self.command();
+        command.args(["-p", prompt]);
+        match setup {
+            Setup::McpAdd => {
+                let added =
+                    self.command().args(["mcp", "add", "--scope", "user", "beckon", "--", "beckon", "mcp"]).output();
+                let added = tokio::time::timeout(Duration::from_secs(60), added).await.unwrap().unwrap();
+                assert!(added.status.success(), "claude mcp add: {}", String::from_utf8_lossy(&added.stderr));
+            }
+            Setup::McpConfig => {
+                let config = self.home.path().join("mcp.json");
+                let servers = json!({"mcpServers": {"beckon": {"command": "beckon", "args": ["mcp"]}}});
+                std::fs::write(&config, servers.to_string()).unwrap();
+                command.arg("--mcp-config").arg(&config).arg("--strict-mcp-config");
+            }
+        }
+        command.args(["--allowedTools", "mcp__beckon", "--output-format", "json"]);
         let output = tokio::time::timeout(Duration::from_secs(240), command.output())
             .await
             .expect("claude -p did not finish within 240 s")
@@ -199,11 +219,11 @@ async fn claude_code_asks_through_beckon_and_gets_the_answer_as_its_tool_result(
     let rig = Arc::new(Rig::start(asking_model(input)).await);
     let asking = tokio::spawn({
         let rig = rig.clone();
-        async move { rig.claude("Plan the release announcement; ask me what you need.").await }
+        async move { rig.claude(Setup::McpAdd, "Plan the release announcement; ask me what you need.").await }
     });
 
     let question = rig.pending_question().await;
-    // 1. With the README's configuration alone, the first request offers Beckon's tools.
+    // 1. With the README's `claude mcp add` line alone, the first request offers Beckon's tools.
     let first = rig.model.requests().into_iter().find(|r| !tool_names(r).is_empty()).expect("a request with tools");
     let offered = tool_names(&first);
     assert!(offered.iter().any(|name| name == ASK), "{ASK} is not in the first request's tools: {offered:?}");
@@ -249,7 +269,7 @@ async fn an_answer_after_the_wait_reaches_claude_code_through_get_answer_with_no
     let rig = Arc::new(Rig::start(asking_model(input)).await);
     let asking = tokio::spawn({
         let rig = rig.clone();
-        async move { rig.claude("Plan the release announcement; ask me what you need.").await }
+        async move { rig.claude(Setup::McpConfig, "Plan the release announcement; ask me what you need.").await }
     });
     let question = rig.pending_question().await;
     let id = question["request_id"].as_str().unwrap().to_owned();
