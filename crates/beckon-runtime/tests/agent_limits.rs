@@ -106,15 +106,7 @@ async fn writes_past_max_workspace_are_refused_to_the_model_and_the_session_goes
     wait_status(&beckon, session, SessionStatus::Completed).await;
     assert_every_tool_use_answered_once(&beckon, session).await;
 
-    let view = beckon.session(session).await.unwrap();
-    let results: Vec<(bool, String)> = view
-        .timeline
-        .iter()
-        .filter_map(|e| match &e.message {
-            Message::ToolResult { result } => Some((result.is_error, result.content.clone())),
-            _ => None,
-        })
-        .collect();
+    let results = tool_results(&beckon, session).await;
     assert!(!results[0].0 && !results[1].0, "{results:?}");
     assert!(results[2].0, "the third block does not fit: {results:?}");
     assert!(results[2].1.contains("holds 10000 bytes") && results[2].1.contains("max_workspace"), "{}", results[2].1);

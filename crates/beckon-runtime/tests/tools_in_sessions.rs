@@ -5,7 +5,7 @@
 
 mod support;
 
-use beckon_core::conversation::{Message, SessionStatus};
+use beckon_core::conversation::SessionStatus;
 use serde_json::json;
 use support::*;
 
@@ -41,15 +41,7 @@ async fn escape_attempts_come_back_as_error_results_and_the_session_goes_on() {
     let session = beckon.start_session("nosy", "look around").await.unwrap();
     wait_status(&beckon, session, SessionStatus::Completed).await;
     assert_every_tool_use_answered_once(&beckon, session).await;
-    let view = beckon.session(session).await.unwrap();
-    let results: Vec<(bool, String)> = view
-        .timeline
-        .iter()
-        .filter_map(|e| match &e.message {
-            Message::ToolResult { result } => Some((result.is_error, result.content.clone())),
-            _ => None,
-        })
-        .collect();
+    let results = tool_results(&beckon, session).await;
     assert_eq!(results.len(), 6);
     for (is_error, content) in &results[..5] {
         assert!(is_error, "{content}");

@@ -252,39 +252,8 @@ fn read_request(value: &Value, problems: &mut Problems) -> (Vec<QuestionItem>, M
 /// Claude Code's top-level `answers` (question text → answer), `annotations` (question text →
 /// `{preview?, notes?}`) and `metadata` (an object): checked for shape, the first two dropped.
 fn read_claude_code_extras(fields: &Fields<'_>, problems: &mut Problems) -> Metadata {
-    if let Some(answers) = fields.get("answers") {
-        match answers {
-            Value::Object(map) => {
-                for (question, answer) in map {
-                    if !answer.is_string() {
-                        problems.push(
-                            format!("answers.{}", text::quote(question, 40)),
-                            format!("must be a string (the answer's text), not {}", type_name(answer)),
-                        );
-                    }
-                }
-            }
-            other => {
-                problems.push("answers", format!("must be an object keyed by question text, not {}", type_name(other)))
-            }
-        }
-    }
-    if let Some(annotations) = fields.get("annotations") {
-        match annotations {
-            Value::Object(map) => {
-                for (question, annotation) in map {
-                    if !annotation.is_object() {
-                        problems.push(
-                            format!("annotations.{}", text::quote(question, 40)),
-                            format!("must be an object such as {{\"notes\": \"…\"}}, not {}", type_name(annotation)),
-                        );
-                    }
-                }
-            }
-            other => problems
-                .push("annotations", format!("must be an object keyed by question text, not {}", type_name(other))),
-        }
-    }
+    check_keyed_by_question(fields, "answers", Value::is_string, "a string (the answer's text)", problems);
+    check_keyed_by_question(fields, "annotations", Value::is_object, "an object such as {\"notes\": \"…\"}", problems);
     match fields.get("metadata") {
         None => None,
         Some(Value::Object(map)) => Some(map.clone()),
@@ -347,6 +316,31 @@ fn read_item(value: &Value, path: &str, problems: &mut Problems) -> Option<Quest
         })
     };
     (problems.len() == before).then_some(item)
+}
+
+/// Checks that field `key`, when given, is an object keyed by question text whose every value
+/// passes `fits` (described as `expected`).
+fn check_keyed_by_question(
+    fields: &Fields<'_>,
+    key: &str,
+    fits: fn(&Value) -> bool,
+    expected: &str,
+    problems: &mut Problems,
+) {
+    match fields.get(key) {
+        None => {}
+        Some(Value::Object(map)) => {
+            for (question, value) in map.iter().filter(|(_, value)| !fits(value)) {
+                problems.push(
+                    format!("{key}.{}", text::quote(question, 40)),
+                    format!("must be {expected}, not {}", type_name(value)),
+                );
+            }
+        }
+        Some(other) => {
+            problems.push(key, format!("must be an object keyed by question text, not {}", type_name(other)))
+        }
+    }
 }
 
 fn read_header(fields: &Fields<'_>, problems: &mut Problems) -> Option<String> {

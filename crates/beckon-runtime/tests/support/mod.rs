@@ -97,6 +97,20 @@ pub async fn last_words(beckon: &Beckon, session: SessionId) -> String {
         .unwrap_or_default()
 }
 
+/// A session's tool results, in order: whether each is an error, and its text.
+pub async fn tool_results(beckon: &Beckon, session: SessionId) -> Vec<(bool, String)> {
+    let view = beckon.session(session).await.unwrap();
+    view.timeline
+        .iter()
+        .filter_map(|e| match &e.message {
+            beckon_core::conversation::Message::ToolResult { result } => {
+                Some((result.is_error, result.content.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// Every tool_use in a session has exactly one tool_result, in order.
 pub async fn assert_every_tool_use_answered_once(beckon: &Beckon, session: SessionId) {
     use beckon_core::conversation::Message;
