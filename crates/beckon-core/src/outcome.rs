@@ -124,7 +124,8 @@ pub struct ToolResultText {
 /// (`annotations` is left out when there is none). Other outcomes carry `outcome`, the
 /// questions and one sentence saying what happened and what to do.
 pub fn render_tool_result(request: &QuestionRequest, outcome: &Outcome) -> ToolResultText {
-    let questions = request.to_value().get("questions").cloned().unwrap_or(Value::Null);
+    // Serialising plain data into a Value cannot fail.
+    let questions = serde_json::to_value(request.items()).unwrap_or(Value::Null);
     let mut value = Map::new();
     value.insert("outcome".into(), Value::String(outcome.kind().as_str().to_owned()));
     value.insert("questions".into(), questions);

@@ -5,26 +5,11 @@
 
 mod support;
 
-use std::path::Path;
-
 use beckon_core::SessionId;
 use beckon_core::conversation::{Message, SessionStatus, State};
 use beckon_runtime::Beckon;
 use serde_json::{Value, json};
 use support::*;
-
-fn agent(dir: &Path, name: &str, front: &str, turns: Value) {
-    let agents = dir.join("agents");
-    std::fs::create_dir_all(&agents).unwrap();
-    std::fs::write(
-        agents.join(format!("{name}.md")),
-        format!(
-            "---\nname: {name}\nprovider: scripted\nscript: {name}.json\ntools: [write_file]\n{front}\n---\nWork.\n"
-        ),
-    )
-    .unwrap();
-    std::fs::write(agents.join(format!("{name}.json")), json!({ "turns": turns }).to_string()).unwrap();
-}
 
 fn write(path: &str, content: &str) -> Value {
     json!({"name": "write_file", "input": {"path": path, "content": content}})
@@ -48,7 +33,7 @@ async fn a_looping_model_stops_at_max_turns_and_a_message_gives_it_a_new_budget(
     let dir = tempfile::tempdir().unwrap();
     let looping: Vec<Value> =
         (0..6).map(|n| json!({"text": "", "tool_calls": [write(&format!("loop-{n}.txt"), "again")]})).collect();
-    agent(dir.path(), "looper", "max_turns: 3", Value::Array(looping));
+    scripted_agent(dir.path(), "looper", "tools: [write_file]\nmax_turns: 3", Value::Array(looping));
     let (beckon, _) = start(dir.path()).await;
     let session = beckon.start_session("looper", "go").await.unwrap();
 
@@ -76,7 +61,12 @@ async fn a_looping_model_stops_at_max_turns_and_a_message_gives_it_a_new_budget(
 async fn a_reply_with_more_tool_calls_than_allowed_runs_none_of_them() {
     let dir = tempfile::tempdir().unwrap();
     let calls: Vec<Value> = (0..5).map(|n| write(&format!("many-{n}.txt"), "x")).collect();
-    agent(dir.path(), "greedy", "max_tool_calls_per_turn: 4", json!([{"text": "", "tool_calls": calls}]));
+    scripted_agent(
+        dir.path(),
+        "greedy",
+        "tools: [write_file]\nmax_tool_calls_per_turn: 4",
+        json!([{"text": "", "tool_calls": calls}]),
+    );
     let (beckon, _) = start(dir.path()).await;
     let session = beckon.start_session("greedy", "go").await.unwrap();
 
@@ -91,10 +81,10 @@ async fn a_reply_with_more_tool_calls_than_allowed_runs_none_of_them() {
 async fn writes_past_max_workspace_are_refused_to_the_model_and_the_session_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let block = "x".repeat(5000);
-    agent(
+    scripted_agent(
         dir.path(),
         "filler",
-        "max_workspace: 12KB",
+        "tools: [write_file]\nmax_workspace: 12KB",
         json!([
             {"text": "", "tool_calls": [write("a.txt", &block), write("b.txt", &block), write("deep/c.txt", &block)]},
             {"text": "", "tool_calls": [write("a.txt", "small"), write("deep/c.txt", &block)]},
@@ -120,10 +110,10 @@ async fn writes_past_max_workspace_are_refused_to_the_model_and_the_session_goes
 #[tokio::test]
 async fn a_refused_write_leaves_no_folder_behind() {
     let dir = tempfile::tempdir().unwrap();
-    agent(
+    scripted_agent(
         dir.path(),
         "nester",
-        "max_workspace: 4KB",
+        "tools: [write_file]\nmax_workspace: 4KB",
         json!([
             {"text": "", "tool_calls": [write("a/b/c/big.txt", &"y".repeat(5000))]},
             {"text": "done"}

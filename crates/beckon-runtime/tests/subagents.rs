@@ -11,22 +11,15 @@ use serde_json::json;
 use support::*;
 
 fn agents(dir: &std::path::Path) {
-    let folder = dir.join("agents");
-    std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(
-        folder.join("research.md"),
-        "---\nname: research\nprovider: scripted\nscript: research.json\ntools: [spawn_agent]\n---\nDelegate.",
-    )
-    .unwrap();
-    std::fs::write(
-        folder.join("research.json"),
-        json!({"turns": [
+    scripted_agent(
+        dir,
+        "research",
+        "tools: [spawn_agent]",
+        json!([
             {"text": "Delegating.", "tool_calls": [{"name": "spawn_agent", "input": {"agent": "summariser", "task": "Summarise {{message}}"}}]},
             {"text": "Research done."}
-        ]})
-        .to_string(),
-    )
-    .unwrap();
+        ]),
+    );
     asker_agent(dir, "summariser", "");
 }
 
@@ -108,40 +101,28 @@ async fn a_sub_agent_waiting_across_a_restart_still_reports_to_its_parent() {
 #[tokio::test]
 async fn a_sub_agent_has_no_tool_and_no_question_its_parent_lacks() {
     let dir = tempfile::tempdir().unwrap();
-    let folder = dir.path().join("agents");
-    std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(
-        folder.join("reader.md"),
-        "---\nname: reader\nprovider: scripted\nscript: reader.json\ntools: [read_file, spawn_agent]\nquestions: false\n---\nRead.",
-    )
-    .unwrap();
-    std::fs::write(
-        folder.join("reader.json"),
-        json!({"turns": [
+    scripted_agent(
+        dir.path(),
+        "reader",
+        "tools: [read_file, spawn_agent]\nquestions: false",
+        json!([
             {"tool_calls": [{"name": "spawn_agent", "input": {"agent": "writer", "task": "Write it"}}]},
             {"text": "Reader done."}
-        ]})
-        .to_string(),
-    )
-    .unwrap();
-    std::fs::write(
-        folder.join("writer.md"),
-        "---\nname: writer\nprovider: scripted\nscript: writer.json\ntools: [read_file, write_file]\n---\nWrite.",
-    )
-    .unwrap();
-    std::fs::write(
-        folder.join("writer.json"),
-        json!({"turns": [
+        ]),
+    );
+    scripted_agent(
+        dir.path(),
+        "writer",
+        "tools: [read_file, write_file]",
+        json!([
             {"tool_calls": [
                 {"name": "write_file", "input": {"path": "loot.txt", "content": "taken"}},
                 {"name": "ask_user_question", "input": {"questions": [{"question": "Allow?", "header": "Allow",
                     "options": [{"label": "Yes"}, {"label": "No"}]}]}}
             ]},
             {"text": "Writer done."}
-        ]})
-        .to_string(),
-    )
-    .unwrap();
+        ]),
+    );
     let (beckon, notifier) = start(dir.path()).await;
     let parent = beckon.start_session("reader", "go").await.unwrap();
     wait_status(&beckon, parent, SessionStatus::Completed).await;

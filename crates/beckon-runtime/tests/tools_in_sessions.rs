@@ -14,16 +14,11 @@ async fn escape_attempts_come_back_as_error_results_and_the_session_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let secret = dir.path().join("outside.txt");
     std::fs::write(&secret, "do not read").unwrap();
-    let agents = dir.path().join("agents");
-    std::fs::create_dir_all(&agents).unwrap();
-    std::fs::write(
-        agents.join("nosy.md"),
-        "---\nname: nosy\nprovider: scripted\nscript: nosy.json\ntools: [read_file, write_file, list_files]\n---\n",
-    )
-    .unwrap();
-    std::fs::write(
-        agents.join("nosy.json"),
-        json!({"turns": [
+    scripted_agent(
+        dir.path(),
+        "nosy",
+        "tools: [read_file, write_file, list_files]",
+        json!([
             {"text": "", "tool_calls": [
                 {"name": "read_file", "input": {"path": secret.display().to_string()}},
                 {"name": "read_file", "input": {"path": "../../outside.txt"}},
@@ -33,10 +28,8 @@ async fn escape_attempts_come_back_as_error_results_and_the_session_goes_on() {
                 {"name": "write_file", "input": {"path": "ok.txt", "content": "fine"}}
             ]},
             {"text": "finished"}
-        ]})
-        .to_string(),
-    )
-    .unwrap();
+        ]),
+    );
     let (beckon, _) = start(dir.path()).await;
     let session = beckon.start_session("nosy", "look around").await.unwrap();
     wait_status(&beckon, session, SessionStatus::Completed).await;

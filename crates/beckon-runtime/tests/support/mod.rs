@@ -65,23 +65,29 @@ pub async fn waiting_on(beckon: &Beckon, session: SessionId) -> RequestId {
     beckon.session(session).await.unwrap().pending.expect("a pending question").id
 }
 
-/// Writes a scripted agent into `dir/agents`: it asks "Proceed?" (Yes/No), then reports the
-/// outcome and answer. `extra` lines go into its front matter.
-pub fn asker_agent(dir: &Path, name: &str, extra: &str) {
+/// Writes an agent on the scripted provider into `dir/agents`: `{name}.md` with `front` lines
+/// added to its front matter, and `{name}.json` playing `turns`.
+pub fn scripted_agent(dir: &Path, name: &str, front: &str, turns: serde_json::Value) {
     let agents = dir.join("agents");
     std::fs::create_dir_all(&agents).unwrap();
     std::fs::write(
         agents.join(format!("{name}.md")),
-        format!("---\nname: {name}\ndescription: Asks one thing\nprovider: scripted\nscript: {name}.json\n{extra}\n---\nAsk, then report.\n"),
+        format!("---\nname: {name}\nprovider: scripted\nscript: {name}.json\n{front}\n---\nDo the task.\n"),
     )
     .unwrap();
-    let script = serde_json::json!({"turns": [
+    std::fs::write(agents.join(format!("{name}.json")), serde_json::json!({ "turns": turns }).to_string()).unwrap();
+}
+
+/// Writes a scripted agent into `dir/agents`: it asks "Proceed?" (Yes/No), then reports the
+/// outcome and answer. `extra` lines go into its front matter.
+pub fn asker_agent(dir: &Path, name: &str, extra: &str) {
+    let turns = serde_json::json!([
         {"text": "Checking with you.", "tool_calls": [{"name": "ask_user_question", "input": {"questions": [
             {"question": "Proceed?", "header": "Go", "multiSelect": false, "options": [{"label": "Yes", "description": "Go on"}, {"label": "No", "description": "Stop"}]}
         ]}}]},
         {"text": "outcome={{outcome}} answer={{answer:0}}"}
-    ]});
-    std::fs::write(agents.join(format!("{name}.json")), script.to_string()).unwrap();
+    ]);
+    scripted_agent(dir, name, &format!("description: Asks one thing\n{extra}"), turns);
 }
 
 /// The last thing the assistant said in a session.
