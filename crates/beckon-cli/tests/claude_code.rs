@@ -127,6 +127,19 @@ impl Rig {
         serde_json::from_str(stdout.trim()).unwrap_or_else(|err| panic!("claude -p printed no JSON ({err}): {stdout}"))
     }
 
+    /// Starts Beckon and the scripted model asking with `input` (waiting `wait_seconds`), and
+    /// `claude -p` set up as `setup` says; the rig and the running Claude Code.
+    async fn asking(wait_seconds: u64, setup: Setup) -> (Arc<Rig>, tokio::task::JoinHandle<Value>) {
+        let mut input = deploy_questions();
+        input["wait_seconds"] = json!(wait_seconds);
+        let rig = Arc::new(Rig::start(asking_model(input)).await);
+        let claude = {
+            let rig = rig.clone();
+            tokio::spawn(async move { rig.claude(setup, "Plan the release announcement; ask me what you need.").await })
+        };
+        (rig, claude)
+    }
+
     async fn get(&self, path: &str) -> Value {
         let response = self.http.get(format!("{}{path}", self.gateway.url)).bearer_auth(&self.gateway.token);
         response.send().await.unwrap().json().await.unwrap()
@@ -214,13 +227,7 @@ fn result_for(model: &FakeAnthropic, tool_use_id: &str) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn claude_code_asks_through_beckon_and_gets_the_answer_as_its_tool_result() {
-    let mut input = deploy_questions();
-    input["wait_seconds"] = json!(100);
-    let rig = Arc::new(Rig::start(asking_model(input)).await);
-    let asking = tokio::spawn({
-        let rig = rig.clone();
-        async move { rig.claude(Setup::McpAdd, "Plan the release announcement; ask me what you need.").await }
-    });
+    let (rig, asking) = Rig::asking(100, Setup::McpAdd).await;
 
     let question = rig.pending_question().await;
     // 1. With the README's `claude mcp add` line alone, the first request offers Beckon's tools.
@@ -264,13 +271,7 @@ async fn claude_code_asks_through_beckon_and_gets_the_answer_as_its_tool_result(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_after_the_wait_reaches_claude_code_through_get_answer_with_no_second_question() {
-    let mut input = deploy_questions();
-    input["wait_seconds"] = json!(1);
-    let rig = Arc::new(Rig::start(asking_model(input)).await);
-    let asking = tokio::spawn({
-        let rig = rig.clone();
-        async move { rig.claude(Setup::McpConfig, "Plan the release announcement; ask me what you need.").await }
-    });
+    let (rig, asking) = Rig::asking(1, Setup::McpConfig).await;
     let question = rig.pending_question().await;
     let id = question["request_id"].as_str().unwrap().to_owned();
     // The person answers once the model has been told to keep waiting.
