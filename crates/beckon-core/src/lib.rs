@@ -8,6 +8,7 @@
 
 pub mod agent;
 pub mod answer;
+pub mod approval;
 pub mod conversation;
 pub mod error;
 pub mod ids;
@@ -25,6 +26,7 @@ mod text;
 pub mod ts;
 
 pub use answer::{Answer, Answers};
+pub use approval::{Approval, Decision};
 pub use error::{Error, Result};
 pub use ids::{RequestId, SessionId};
 pub use json_reader::type_name as json_type_name;

@@ -47,6 +47,11 @@ impl Problems {
         self.0.push(Problem { path: path.into(), message: message.into() });
     }
 
+    /// Records every problem of `other`, after these.
+    pub fn extend(&mut self, other: Problems) {
+        self.0.extend(other.0);
+    }
+
     /// True when nothing was found.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()

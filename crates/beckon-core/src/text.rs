@@ -32,6 +32,20 @@ pub(crate) fn quoted(text: &str, max_chars: usize) -> String {
     shown
 }
 
+/// `text` with every character refused in multi-line text (controls other than newline and
+/// tab, bidi controls) written as an escape, so untrusted text can be shown as it is.
+pub(crate) fn escape_refused(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    for c in text.chars() {
+        if is_refused_control(c, Lines::Multi) || c == '\r' {
+            shown.extend(c.escape_unicode());
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
+}
+
 fn is_refused_control(c: char, lines: Lines) -> bool {
     if is_bidi_control(c) {
         return true;

@@ -16,6 +16,23 @@ pub struct QuestionRequestShape {
     questions: Vec<QuestionItemShape>,
     #[ts(optional)]
     metadata: Option<std::collections::BTreeMap<String, Value>>,
+    /// Present when the question asks permission for a tool call.
+    #[ts(optional)]
+    approval: Option<ApprovalShape>,
+}
+
+/// A tool call waiting for permission.
+#[derive(Debug, Serialize, TS)]
+#[ts(rename = "Approval")]
+pub struct ApprovalShape {
+    tool_name: String,
+    input: std::collections::BTreeMap<String, Value>,
+    #[ts(optional)]
+    suggestions: Option<Vec<Value>>,
+    #[ts(optional)]
+    project: Option<String>,
+    #[ts(optional)]
+    session: Option<String>,
 }
 
 /// One question: with options, or free-form with a schema.

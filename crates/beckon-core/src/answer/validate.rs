@@ -30,9 +30,10 @@ impl Answers {
         let mut problems = Problems::new();
         for (i, (answer, item)) in self.0.iter().zip(request.items()).enumerate() {
             let path = index("answers", i);
-            match item {
-                QuestionItem::Choice(question) => check_choice(answer, question, &path, &mut problems),
-                QuestionItem::FreeForm(question) => check_free_form(answer, question, &path, &mut problems),
+            match (item, request.approval()) {
+                (QuestionItem::Choice(_), Some(approval)) => approval.check_answer(answer, &path, &mut problems),
+                (QuestionItem::Choice(question), None) => check_choice(answer, question, &path, &mut problems),
+                (QuestionItem::FreeForm(question), _) => check_free_form(answer, question, &path, &mut problems),
             }
             if let Some(comment) = &answer.comment {
                 text::check_size_and_characters(

@@ -4,6 +4,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
+use crate::approval::Approval;
 use crate::json_reader::{Fields, object, type_name};
 use crate::limits::{
     DESCRIPTION_MAX_BYTES, HEADER_MAX_CHARS, LABEL_MAX_BYTES, MAX_OPTIONS, MAX_QUESTIONS, MIN_OPTIONS, MIN_QUESTIONS,
@@ -26,6 +27,7 @@ use crate::text::{self, Lines};
 pub struct QuestionRequest {
     items: Vec<QuestionItem>,
     metadata: Option<serde_json::Map<String, Value>>,
+    approval: Option<Approval>,
 }
 
 /// One question of a request.
@@ -100,6 +102,7 @@ impl QuestionItem {
 }
 
 const REQUEST_FIELDS: [&str; 4] = ["questions", "answers", "annotations", "metadata"];
+const STORED_FIELDS: [&str; 5] = ["questions", "answers", "annotations", "metadata", "approval"];
 const CHOICE_FIELDS: [&str; 4] = ["question", "header", "options", "multiSelect"];
 const FREE_FORM_FIELDS: [&str; 3] = ["question", "header", "schema"];
 const OPTION_FIELDS: [&str; 3] = ["label", "description", "preview"];
@@ -118,8 +121,39 @@ impl QuestionRequest {
             ));
         }
         let mut problems = Problems::new();
-        let (items, metadata) = read_request(value, &mut problems);
-        problems.into_result(QuestionRequest { items, metadata })
+        let (items, metadata) = read_request(value, &REQUEST_FIELDS, &mut problems);
+        problems.into_result(QuestionRequest { items, metadata, approval: None })
+    }
+
+    /// The question that puts `approval` to the person: one choice of its options, with the
+    /// call's preview on "Allow".
+    pub fn for_approval(approval: Approval) -> Self {
+        let item = QuestionItem::Choice(approval.question());
+        QuestionRequest { items: vec![item], metadata: None, approval: Some(approval) }
+    }
+
+    /// The tool call this question asks permission for, when it is an approval.
+    pub fn approval(&self) -> Option<&Approval> {
+        self.approval.as_ref()
+    }
+
+    /// Reads a request as Beckon stored it: an agent's request, or an approval's question
+    /// with its `approval` (which agents cannot send: an approval is made only by
+    /// [`for_approval`](Self::for_approval)).
+    fn parse_stored(value: &Value) -> Result<Self, Problems> {
+        let mut problems = Problems::new();
+        let (items, metadata) = read_request(value, &STORED_FIELDS, &mut problems);
+        let approval = match value.get("approval") {
+            None => None,
+            Some(approval) => match Approval::parse(approval, "approval") {
+                Ok(approval) => Some(approval),
+                Err(found) => {
+                    problems.extend(found);
+                    None
+                }
+            },
+        };
+        problems.into_result(QuestionRequest { items, metadata, approval })
     }
 
     /// Reads and checks a request given as JSON text.
@@ -137,7 +171,7 @@ impl QuestionRequest {
 
     /// Builds a request from items, with the same checks as [`parse`](Self::parse).
     pub fn new(items: Vec<QuestionItem>) -> Result<Self, Problems> {
-        Self::parse(&Self { items, metadata: None }.to_value())
+        Self::parse(&Self { items, metadata: None, approval: None }.to_value())
     }
 
     /// The questions, in the order asked.
@@ -210,8 +244,8 @@ pub fn tool_error_text(problems: &Problems) -> String {
 
 type Metadata = Option<serde_json::Map<String, Value>>;
 
-fn read_request(value: &Value, problems: &mut Problems) -> (Vec<QuestionItem>, Metadata) {
-    let Some(fields) = object(value, "", &REQUEST_FIELDS, problems) else { return (Vec::new(), None) };
+fn read_request(value: &Value, allowed: &[&str], problems: &mut Problems) -> (Vec<QuestionItem>, Metadata) {
+    let Some(fields) = object(value, "", allowed, problems) else { return (Vec::new(), None) };
     let metadata = read_claude_code_extras(&fields, problems);
     if !fields.require("questions", problems) {
         return (Vec::new(), metadata);
@@ -412,6 +446,9 @@ impl Serialize for QuestionRequest {
         if let Some(metadata) = &self.metadata {
             map.serialize_entry("metadata", metadata)?;
         }
+        if let Some(approval) = &self.approval {
+            map.serialize_entry("approval", approval)?;
+        }
         map.end()
     }
 }
@@ -451,6 +488,6 @@ impl Serialize for QuestionOption {
 impl<'de> Deserialize<'de> for QuestionRequest {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let value = Value::deserialize(deserializer)?;
-        Self::parse(&value).map_err(serde::de::Error::custom)
+        Self::parse_stored(&value).map_err(serde::de::Error::custom)
     }
 }
