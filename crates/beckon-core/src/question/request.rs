@@ -27,7 +27,8 @@ use crate::text::{self, Lines};
 pub struct QuestionRequest {
     items: Vec<QuestionItem>,
     metadata: Option<serde_json::Map<String, Value>>,
-    approval: Option<Approval>,
+    // Boxed: most questions are not approvals, and events carry requests by value.
+    approval: Option<Box<Approval>>,
 }
 
 /// One question of a request.
@@ -129,12 +130,12 @@ impl QuestionRequest {
     /// call's preview on "Allow".
     pub fn for_approval(approval: Approval) -> Self {
         let item = QuestionItem::Choice(approval.question());
-        QuestionRequest { items: vec![item], metadata: None, approval: Some(approval) }
+        QuestionRequest { items: vec![item], metadata: None, approval: Some(Box::new(approval)) }
     }
 
     /// The tool call this question asks permission for, when it is an approval.
     pub fn approval(&self) -> Option<&Approval> {
-        self.approval.as_ref()
+        self.approval.as_deref()
     }
 
     /// Reads a request as Beckon stored it: an agent's request, or an approval's question
@@ -146,7 +147,7 @@ impl QuestionRequest {
         let approval = match value.get("approval") {
             None => None,
             Some(approval) => match Approval::parse(approval, "approval") {
-                Ok(approval) => Some(approval),
+                Ok(approval) => Some(Box::new(approval)),
                 Err(found) => {
                     problems.extend(found);
                     None
