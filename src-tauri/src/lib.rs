@@ -38,6 +38,7 @@ fn runtime_config(data_dir: &std::path::Path, settings: &Settings) -> RuntimeCon
     config.openai = settings.openai();
     config.default_provider = settings.default_provider();
     config.retention_days = settings.retention_days();
+    config.scripts_may_approve = settings.scripts_may_approve() || beckon_runtime::scripts_may_approve_from_env();
     config
 }
 

@@ -29,6 +29,7 @@ struct SettingsFile {
     reminder_minutes: u32,
     retention_days: Option<u32>,
     gateway_port: u16,
+    scripts_may_approve: bool,
 }
 
 impl Default for SettingsFile {
@@ -42,6 +43,7 @@ impl Default for SettingsFile {
             reminder_minutes: DEFAULT_REMINDER_MINUTES,
             retention_days: None,
             gateway_port: beckon_gateway::DEFAULT_PORT,
+            scripts_may_approve: false,
         }
     }
 }
@@ -199,6 +201,12 @@ impl Settings {
     /// Retention in days.
     pub fn retention_days(&self) -> Option<u32> {
         self.file.retention_days
+    }
+
+    /// Whether HTTP, MCP and the CLI may allow tool calls waiting for approval (the file's
+    /// choice; `BECKON_SCRIPTS_MAY_APPROVE` turns it on as well).
+    pub fn scripts_may_approve(&self) -> bool {
+        self.file.scripts_may_approve
     }
 
     /// The gateway's port: `BECKON_GATEWAY_PORT`, else the file's (default 7393; 0 picks any).

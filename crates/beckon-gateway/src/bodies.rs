@@ -3,7 +3,7 @@
 //! meets: a body that is not JSON is a 400 saying why, and one that breaks the rules is a 422
 //! listing every problem with its field. The runtime then applies the domain's own rules.
 
-use beckon_core::{Problems, QuestionRequest, RequestId};
+use beckon_core::{Approval, Problems, QuestionRequest, RequestId};
 use beckon_runtime::{ExternalAsk, ExternalOnTimeout};
 use serde_json::{Value, json};
 
@@ -11,27 +11,51 @@ use crate::body::{self, Fields};
 use crate::error::{ApiError, ApiResult};
 use crate::questions::parse_id;
 
-const ASK_FIELDS: [&str; 8] =
-    ["agent", "session_key", "questions", "timeout", "on_timeout", "default_answer", "callback_url", "metadata"];
+const ASK_FIELDS: [&str; 9] = [
+    "agent",
+    "session_key",
+    "questions",
+    "approval",
+    "timeout",
+    "on_timeout",
+    "default_answer",
+    "callback_url",
+    "metadata",
+];
 const ANSWER_FIELDS: [&str; 2] = ["answers", "answer"];
 const SESSION_ANSWER_FIELDS: [&str; 3] = ["question_id", "answer", "answers"];
 const REASON_FIELDS: [&str; 1] = ["reason"];
 
-/// `POST /v1/questions`: an external agent's question, with its agent, grouping key, expiry
-/// policy, callback and metadata.
+/// `POST /v1/questions`: an external agent's question (`questions`) or a tool call waiting
+/// for permission (`approval`), with its agent, grouping key, expiry policy, callback and
+/// metadata.
 pub fn ask(bytes: &[u8]) -> ApiResult<ExternalAsk> {
     let mut fields = Fields::new(body::object(bytes)?, &ASK_FIELDS);
     let agent = fields.required_string("agent");
     let external_key = fields.string("session_key");
-    let request = match fields.get("questions") {
-        None => {
-            fields
-                .problems
-                .push("questions", "is required: 1 to 4 questions, as Claude Code's AskUserQuestion takes them");
+    let request = match (fields.get("questions"), fields.get("approval")) {
+        (None, None) => {
+            fields.problems.push(
+                "questions",
+                "is required: 1 to 4 questions, as Claude Code's AskUserQuestion takes them (or an approval instead)",
+            );
             None
         }
+        (Some(_), Some(_)) => {
+            fields.problems.push("approval", "goes instead of questions, not with them");
+            None
+        }
+        (None, Some(approval)) => match Approval::parse(approval, "approval") {
+            Ok(approval) => Some(QuestionRequest::for_approval(approval)),
+            Err(problems) => {
+                for problem in &problems {
+                    fields.problems.push(problem.path.clone(), problem.message.clone());
+                }
+                None
+            }
+        },
         // The questions array, or a whole AskUserQuestion input (its metadata kept with it).
-        Some(questions) => match QuestionRequest::parse(&match questions {
+        (Some(questions), None) => match QuestionRequest::parse(&match questions {
             Value::Object(_) => questions.clone(),
             _ => json!({ "questions": questions }),
         }) {

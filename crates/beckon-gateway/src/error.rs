@@ -101,6 +101,7 @@ impl From<beckon_runtime::Error> for ApiError {
         let status = match body.kind.as_str() {
             "not_found" => StatusCode::NOT_FOUND,
             "already_resolved" | "wrong_state" => StatusCode::CONFLICT,
+            "person_only" => StatusCode::FORBIDDEN,
             "invalid_answer" | "invalid_input" => StatusCode::UNPROCESSABLE_ENTITY,
             "unavailable" => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::INTERNAL_SERVER_ERROR,

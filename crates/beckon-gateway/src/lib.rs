@@ -58,6 +58,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/questions/{id}"),
     ("post", "/v1/questions/{id}/answer"),
     ("post", "/v1/questions/{id}/decline"),
+    ("post", "/v1/questions/{id}/cancel"),
     ("get", "/v1/sessions/{id}"),
     ("post", "/v1/sessions/{id}/answer"),
     ("post", "/v1/sessions/{id}/cancel"),
@@ -138,6 +139,7 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
         .route("/v1/questions/{id}", get(questions::get))
         .route("/v1/questions/{id}/answer", post(questions::answer))
         .route("/v1/questions/{id}/decline", post(questions::decline))
+        .route("/v1/questions/{id}/cancel", post(questions::cancel))
         .route("/v1/sessions/{id}", get(sessions::get))
         .route("/v1/sessions/{id}/answer", post(sessions::answer))
         .route("/v1/sessions/{id}/cancel", post(sessions::cancel))

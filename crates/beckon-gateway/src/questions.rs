@@ -136,3 +136,12 @@ pub async fn decline(
     let done = shared.beckon.decline(id, reason, AnsweredVia::Http).await?;
     receipt(&shared, done).await
 }
+
+/// `POST /v1/questions/{id}/cancel`: the agent that asked withdraws its question (it got its
+/// answer elsewhere, such as in its own terminal); it resolves as cancelled with the reason.
+pub async fn cancel(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult<Json<Value>> {
+    let id = parse_id(&id)?;
+    let reason = bodies::reason(&bytes)?;
+    let done = shared.beckon.withdraw(id, reason).await?;
+    receipt(&shared, done).await
+}

@@ -1,16 +1,24 @@
 //! What the HTTP API returns for questions and sessions.
 
 use beckon_core::conversation::Message;
-use beckon_core::render_tool_result;
+use beckon_core::{Outcome, render_tool_result};
 use beckon_runtime::SessionView;
 use beckon_store::{QuestionRecord, QuestionStatus};
 use serde_json::{Value, json};
 
-/// A question, with links and (once resolved) the result an agent would receive.
+/// A question, with links and (once resolved) the result an agent would receive; an
+/// answered approval also carries its `decision` (`{"behavior": "allow", "updatedInput"}` or
+/// `{"behavior": "deny", "message"}`).
 pub fn question(base_url: &str, record: &QuestionRecord) -> Value {
     let result = record.outcome.as_ref().map(|outcome| {
         serde_json::from_str::<Value>(&render_tool_result(&record.request, outcome).content).unwrap_or(Value::Null)
     });
+    let decision = match (record.request.approval(), &record.outcome) {
+        (Some(approval), Some(Outcome::Answered { answers })) => {
+            answers.items().first().map(|answer| approval.decision(answer).to_value())
+        }
+        _ => None,
+    };
     json!({
         "request_id": record.id,
         "session_id": record.session_id,
@@ -21,6 +29,7 @@ pub fn question(base_url: &str, record: &QuestionRecord) -> Value {
         "outcome": record.outcome,
         "answered_via": record.answered_via,
         "result": result,
+        "decision": decision,
         "created_at": record.created_at_ms,
         "resolved_at": record.resolved_at_ms,
         "expires_at": record.expires_at_ms,

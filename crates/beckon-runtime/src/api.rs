@@ -13,7 +13,7 @@ use crate::error::Error;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ErrorBody {
     /// A stable, machine-readable kind: `not_found`, `already_resolved`, `invalid_answer`,
-    /// `invalid_input`, `wrong_state`, `unavailable`, `internal`.
+    /// `invalid_input`, `wrong_state`, `person_only`, `unavailable`, `internal`.
     pub kind: String,
     /// What happened and what to do, for a person.
     pub message: String,
@@ -40,6 +40,7 @@ impl From<&Error> for ErrorBody {
             Error::InvalidAnswer(problems) => ("invalid_answer", problems.iter().cloned().collect(), None),
             Error::InvalidInput(problems) => ("invalid_input", problems.iter().cloned().collect(), None),
             Error::WrongState { .. } => ("wrong_state", vec![], None),
+            Error::PersonOnly(_) => ("person_only", vec![], None),
             Error::AgentConfig { .. } => ("invalid_input", vec![], None),
             Error::DataDirLocked { .. } | Error::ShuttingDown => ("unavailable", vec![], None),
             Error::DataDir { .. } | Error::Store(_) => ("internal", vec![], None),

@@ -64,6 +64,18 @@ pub struct RuntimeConfig {
     pub default_provider: Option<ProviderKind>,
     /// Delete finished sessions older than this many days; `None` keeps everything.
     pub retention_days: Option<u32>,
+    /// Whether HTTP, MCP and the CLI may allow a tool call waiting for approval. Off by
+    /// default: the gateway's token is readable by the very agent that asks, which could
+    /// otherwise approve itself.
+    pub scripts_may_approve: bool,
+}
+
+/// The environment variable that lets scripts approve tool calls (`1` or `true`).
+pub const SCRIPTS_MAY_APPROVE_ENV: &str = "BECKON_SCRIPTS_MAY_APPROVE";
+
+/// Whether the environment lets scripts approve tool calls.
+pub fn scripts_may_approve_from_env() -> bool {
+    std::env::var(SCRIPTS_MAY_APPROVE_ENV).is_ok_and(|value| matches!(value.trim(), "1" | "true" | "yes"))
 }
 
 impl RuntimeConfig {
@@ -76,6 +88,7 @@ impl RuntimeConfig {
             openai: ProviderSettings::default(),
             default_provider: None,
             retention_days: None,
+            scripts_may_approve: false,
         }
     }
 

@@ -69,6 +69,10 @@ pub enum Error {
     /// The store failed.
     #[error(transparent)]
     Store(beckon_store::Error),
+    /// Only a person may do that here (a script allowing a tool call, while script approval is
+    /// off).
+    #[error("{0}")]
+    PersonOnly(String),
     /// The runtime is shutting down.
     #[error("Beckon is shutting down")]
     ShuttingDown,

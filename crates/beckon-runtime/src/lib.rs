@@ -30,7 +30,9 @@ mod timers;
 pub mod tools;
 
 pub use clock::now_ms;
-pub use config::{APP_ID, ProviderSettings, RuntimeConfig, default_data_dir};
+pub use config::{
+    APP_ID, ProviderSettings, RuntimeConfig, SCRIPTS_MAY_APPROVE_ENV, default_data_dir, scripts_may_approve_from_env,
+};
 pub use error::{Error, Result};
 pub use events::{Subscription, TextDelta};
 pub use external::{ExternalAsk, ExternalAsked, ExternalOnTimeout};

@@ -32,6 +32,8 @@ pub(crate) struct Runtime {
     pub(crate) callback_secret: CallbackSecret,
     /// The gateway's base URL once it listens, for answer links in callbacks.
     pub(crate) public_url: std::sync::RwLock<Option<String>>,
+    /// Whether HTTP, MCP and the CLI may allow tool calls (see `RuntimeConfig`).
+    pub(crate) scripts_may_approve: std::sync::atomic::AtomicBool,
     pub(crate) shutdown: watch::Sender<bool>,
     pub(crate) _lock: DataDirLock,
 }

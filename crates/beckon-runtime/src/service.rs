@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use beckon_core::conversation::{Effect, Event, Message, SessionStatus, State, TransitionError, transition};
 use beckon_core::outcome::check_reason;
-use beckon_core::{AnsweredVia, Answers, Outcome, Problems, RequestId, SessionId, SessionOrigin};
+use beckon_core::{AnsweredVia, Answers, Approval, Outcome, Problems, RequestId, SessionId, SessionOrigin};
 use beckon_store::{
     Metrics, NewSession, PendingQuestion, QuestionRecord, QuestionStatus, Resolved, ResolvedQuestion, SessionFilter,
     SessionPage, SessionRecord, Store, TimelineEntry, title_from,
@@ -145,8 +145,10 @@ impl Beckon {
         let providers = ProviderSet::new(&config, &http);
         let (timers, armed) = timers::Timers::new();
         let retention_days = config.retention_days;
+        let scripts_may_approve = std::sync::atomic::AtomicBool::new(config.scripts_may_approve);
         let rt = Arc::new(Runtime {
             config,
+            scripts_may_approve,
             db,
             hub,
             waiters,
@@ -194,6 +196,16 @@ impl Beckon {
         }
         self.rt.outbox.notify_one();
         Ok(())
+    }
+
+    /// Lets HTTP, MCP and the CLI allow tool calls waiting for approval, or stops them.
+    pub fn set_scripts_may_approve(&self, allowed: bool) {
+        self.rt.scripts_may_approve.store(allowed, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether HTTP, MCP and the CLI may allow tool calls waiting for approval.
+    pub fn scripts_may_approve(&self) -> bool {
+        self.rt.scripts_may_approve.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Uses new provider settings from now on (sessions asking a model later pick them up).
@@ -399,6 +411,7 @@ impl Beckon {
         if let Some(winner) = settled(&question) {
             return repeat_or_conflict(winner, &outcome);
         }
+        self.check_approver(&question, &outcome, via)?;
         match &outcome {
             Outcome::Answered { answers } => answers.validate(&question.request).map_err(Error::InvalidAnswer)?,
             Outcome::Declined { reason } => check_reason(reason.as_deref()).map_err(Error::InvalidInput)?,
@@ -433,6 +446,47 @@ impl Beckon {
                 status: session.status,
                 detail: "the answer was taken but the question is still pending".into(),
             }),
+        }
+    }
+
+    /// Refuses a script's (HTTP, MCP, CLI) "Allow" on an approval unless scripts may approve:
+    /// the agent that asked can reach those too, and must not approve itself. Denying and
+    /// declining stay open to everyone.
+    fn check_approver(&self, question: &QuestionRecord, outcome: &Outcome, via: AnsweredVia) -> Result<()> {
+        let Outcome::Answered { answers } = outcome else { return Ok(()) };
+        let by_script = matches!(via, AnsweredVia::Http | AnsweredVia::Mcp | AnsweredVia::Cli);
+        let grants = question.request.approval().is_some() && answers.items().iter().any(Approval::grants);
+        if grants && by_script && !self.scripts_may_approve() {
+            return Err(Error::PersonOnly(format!(
+                "question {} asks permission for a tool call; only a person can allow it, in Beckon's window, a notification or the tray (the agent that asked can reach this {} too, so it must not approve itself). Deny stays open here. To let scripts approve, turn on \"Scripts may approve tool calls\" in Settings or start Beckon with {}=1",
+                question.id,
+                via.as_str(),
+                crate::config::SCRIPTS_MAY_APPROVE_ENV
+            )));
+        }
+        Ok(())
+    }
+
+    /// Withdraws an external agent's pending question (the agent no longer needs it, such as
+    /// when the person answered in the terminal): it resolves as cancelled with `reason`, and
+    /// the session goes on waiting for nothing.
+    pub async fn withdraw(&self, request: RequestId, reason: Option<String>) -> Result<AnswerReceipt> {
+        check_reason(reason.as_deref()).map_err(Error::InvalidInput)?;
+        let (question, session) = self.question_and_session(request).await?;
+        let outcome = Outcome::Cancelled { reason };
+        if let Some(winner) = settled(&question) {
+            return repeat_or_conflict(winner, &outcome);
+        }
+        if session.origin != SessionOrigin::External {
+            return Err(Error::WrongState {
+                session: session.id,
+                status: session.status,
+                detail: "only an external agent's question can be withdrawn; cancel the session instead".into(),
+            });
+        }
+        match external::resolve(&self.rt, &question, outcome, None, SessionStatus::Completed).await? {
+            Resolved::Now(resolved) => Ok(AnswerReceipt { question: resolved, repeat: false }),
+            Resolved::Repeat(resolved) => Ok(AnswerReceipt { question: resolved, repeat: true }),
         }
     }
 

@@ -48,6 +48,7 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
         holder: HOLDER.into(),
         anthropic: provider_from_env("ANTHROPIC"),
         openai: provider_from_env("OPENAI"),
+        scripts_may_approve: beckon_runtime::scripts_may_approve_from_env(),
         ..RuntimeConfig::new(&data_dir)
     };
     let options = StartOptions { notifier: Arc::new(LoggedNotices), ..StartOptions::default() };

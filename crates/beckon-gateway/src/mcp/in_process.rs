@@ -29,6 +29,7 @@ impl From<Error> for BackendError {
             Error::WrongState { .. } => BackendError::SessionBusy(err.to_string()),
             Error::ShuttingDown | Error::DataDirLocked { .. } => BackendError::Unavailable(err.to_string()),
             Error::AgentNotFound { .. }
+            | Error::PersonOnly(_)
             | Error::AlreadyResolved(_)
             | Error::AgentConfig { .. }
             | Error::DataDir { .. }
