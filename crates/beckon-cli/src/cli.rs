@@ -59,6 +59,27 @@ pub enum Command {
     Serve(ServeArgs),
     /// Serve MCP over stdin/stdout, passing questions to the running Beckon.
     Mcp,
+    /// Run as another program's hook: put its prompts to the person through Beckon.
+    ///
+    /// Reads the hook's JSON on stdin and writes the program's answer on stdout. Prints nothing
+    /// and exits 0 when Beckon is not running or the person does not answer here, so the
+    /// program's own prompt decides.
+    Hook(HookArgs),
+}
+
+/// `beckon hook`.
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// Whose hook this is.
+    #[command(subcommand)]
+    pub target: HookTarget,
+}
+
+/// The programs `beckon hook` serves.
+#[derive(Debug, Subcommand)]
+pub enum HookTarget {
+    /// Claude Code's PermissionRequest and PreToolUse (AskUserQuestion) hooks.
+    ClaudeCode,
 }
 
 /// `beckon ask`.

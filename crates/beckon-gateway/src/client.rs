@@ -332,6 +332,15 @@ impl GatewayClient {
         self.send(request, REQUEST_MARGIN).await
     }
 
+    /// `POST /v1/questions/{id}/cancel`: withdraws a question this client asked.
+    pub async fn cancel(&self, id: &str, reason: &str) -> ClientResult<Value> {
+        let request = self
+            .http
+            .post(self.url(&format!("/v1/questions/{}/cancel", request_id(id)?)))
+            .json(&json!({"reason": reason}));
+        self.send(request, REQUEST_MARGIN).await
+    }
+
     /// `POST /v1/questions/{id}/decline`.
     pub async fn decline(&self, id: &str, reason: Option<&str>) -> ClientResult<Value> {
         let request = self

@@ -2,6 +2,7 @@
 
 mod answer;
 mod ask;
+mod hook;
 mod mcp;
 mod pending;
 mod serve;
@@ -27,6 +28,7 @@ pub async fn run(cli: Cli) -> CliResult<Exit> {
         Command::Status(args) => status::run(&connection, args).await,
         Command::Serve(args) => serve::run(&connection, args).await,
         Command::Mcp => mcp::run(&connection).await,
+        Command::Hook(args) => hook::run(&connection, args).await,
     }
 }
 

@@ -12,6 +12,11 @@ impl Signals {
         Ok(Signals { _private: () })
     }
 
+    /// Starts listening (there is no hangup signal here).
+    pub fn listen_with_hangup() -> std::io::Result<Signals> {
+        Self::listen()
+    }
+
     /// Resolves on Ctrl-C.
     pub async fn interrupted(&mut self) {
         let _ = tokio::signal::ctrl_c().await;

@@ -1,4 +1,4 @@
-//! SIGINT and SIGTERM.
+//! SIGINT and SIGTERM, and SIGHUP for commands that listen for it.
 
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
@@ -7,12 +7,24 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 pub struct Signals {
     interrupt: Signal,
     terminate: Signal,
+    /// Only when asked for: a command that does not await it would otherwise outlive its
+    /// terminal.
+    hangup: Option<Signal>,
 }
 
 impl Signals {
-    /// Starts listening.
+    /// Starts listening for SIGINT and SIGTERM.
     pub fn listen() -> std::io::Result<Signals> {
-        Ok(Signals { interrupt: signal(SignalKind::interrupt())?, terminate: signal(SignalKind::terminate())? })
+        Ok(Signals {
+            interrupt: signal(SignalKind::interrupt())?,
+            terminate: signal(SignalKind::terminate())?,
+            hangup: None,
+        })
+    }
+
+    /// Starts listening for SIGINT, SIGTERM and SIGHUP: every way a parent ends a child.
+    pub fn listen_with_hangup() -> std::io::Result<Signals> {
+        Ok(Signals { hangup: Some(signal(SignalKind::hangup())?), ..Self::listen()? })
     }
 
     /// Resolves on Ctrl-C (SIGINT).
@@ -20,11 +32,19 @@ impl Signals {
         self.interrupt.recv().await;
     }
 
-    /// Resolves on SIGINT or SIGTERM, naming which.
+    /// Resolves on SIGINT or SIGTERM (or SIGHUP, when listened for), naming which.
     pub async fn stopped(&mut self) -> &'static str {
+        let hangup = &mut self.hangup;
+        let hangup = async {
+            match hangup {
+                Some(hangup) => hangup.recv().await,
+                None => std::future::pending().await,
+            }
+        };
         tokio::select! {
             _ = self.interrupt.recv() => "SIGINT",
             _ = self.terminate.recv() => "SIGTERM",
+            _ = hangup => "SIGHUP",
         }
     }
 }

@@ -1,0 +1,193 @@
+//! Claude Code's hook events as Beckon questions, and the person's answers as the JSON Claude
+//! Code reads back. Pure: the caller reads stdin, talks to Beckon and prints.
+//!
+//! - `PermissionRequest` for a tool → an approval; its decision goes back as
+//!   `hookSpecificOutput.decision`.
+//! - `PermissionRequest` or `PreToolUse` for Claude Code's own AskUserQuestion → a normal
+//!   question; the answers go back as the allowed call's `updatedInput` (its `questions` with
+//!   `answers` keyed by question text, and `annotations`), which Claude Code's tool returns to
+//!   the model as if its terminal dialog had been answered.
+//!
+//! Anything else — an event this does not handle, a question Beckon refuses, an outcome other
+//! than an answer — yields no output, and Claude Code's own dialog decides.
+
+use serde_json::{Map, Value, json};
+
+/// Who asks, as Beckon's inbox shows it.
+pub const AGENT: &str = "claude-code";
+/// Claude Code's own question tool.
+const ASK_TOOL: &str = "AskUserQuestion";
+/// Longest session id used in a grouping key.
+const SESSION_KEY_MAX: usize = 150;
+
+/// Which hook event is being answered, and so how the answer is written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pending {
+    /// A tool call waiting for permission.
+    Approval,
+    /// Claude Code's AskUserQuestion, in the event named (`PermissionRequest`, `PreToolUse`),
+    /// with the tool's input as given.
+    Question { event: &'static str, input: Map<String, Value> },
+}
+
+/// What to put to the person for `event`: the body of `POST /v1/questions` and how to write
+/// the answer, or `None` when this event is not one Beckon answers.
+pub fn ask(event: &Value) -> Option<(Value, Pending)> {
+    let name = event.get("hook_event_name")?.as_str()?;
+    let tool = event.get("tool_name").and_then(Value::as_str);
+    let input = event.get("tool_input").and_then(Value::as_object).cloned().unwrap_or_default();
+    let mut body = json!({"agent": AGENT});
+    if let Some(key) = session_key(event) {
+        body["session_key"] = Value::String(key);
+    }
+    if let Some(project) = event.get("cwd").and_then(Value::as_str) {
+        body["metadata"] = json!({"project": project});
+    }
+    let pending = match (name, tool) {
+        ("PermissionRequest", Some(ASK_TOOL)) => Pending::Question { event: "PermissionRequest", input },
+        ("PreToolUse", Some(ASK_TOOL)) => Pending::Question { event: "PreToolUse", input },
+        ("PermissionRequest", Some(tool)) => {
+            let mut approval = json!({"tool_name": tool, "input": input});
+            if let Some(suggestions) = event.get("permission_suggestions").filter(|s| s.is_array()) {
+                approval["suggestions"] = suggestions.clone();
+            }
+            for (from, to) in [("cwd", "project"), ("session_id", "session")] {
+                if let Some(text) = event.get(from).filter(|v| v.is_string()) {
+                    approval[to] = text.clone();
+                }
+            }
+            body["approval"] = approval;
+            return Some((body, Pending::Approval));
+        }
+        _ => return None,
+    };
+    if let Pending::Question { input, .. } = &pending {
+        // The whole input: its metadata is kept; answers Claude Code may have filled in are
+        // accepted and replaced by the person's.
+        body["questions"] = Value::Object(input.clone());
+    }
+    Some((body, pending))
+}
+
+/// The hook's output for a resolved question `view` (as `GET /v1/questions/{id}` returns it),
+/// or `None` when Claude Code should decide itself (declined, expired, withdrawn).
+pub fn reply(pending: &Pending, view: &Value) -> Option<Value> {
+    if view.get("status")?.as_str()? != "answered" {
+        return None;
+    }
+    match pending {
+        Pending::Approval => {
+            let decision = view.get("decision").filter(|d| d.is_object())?;
+            Some(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}))
+        }
+        Pending::Question { event, input } => {
+            let result = view.get("result")?;
+            let mut updated = input.clone();
+            updated.insert("answers".into(), result.get("answers")?.clone());
+            match result.get("annotations") {
+                Some(annotations) if annotations.is_object() => {
+                    updated.insert("annotations".into(), annotations.clone());
+                }
+                _ => {
+                    updated.remove("annotations");
+                }
+            }
+            let updated = Value::Object(updated);
+            Some(match *event {
+                "PreToolUse" => json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                    "permissionDecision": "allow", "permissionDecisionReason": "Answered in Beckon",
+                    "updatedInput": updated}}),
+                _ => json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                    "decision": {"behavior": "allow", "updatedInput": updated}}}),
+            })
+        }
+    }
+}
+
+/// Groups one Claude Code session's prompts into one Beckon session.
+fn session_key(event: &Value) -> Option<String> {
+    let id = event.get("session_id")?.as_str()?;
+    let fits = !id.is_empty()
+        && id.len() <= SESSION_KEY_MAX
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    fits.then(|| format!("claude-code:{id}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn permission(tool: &str, input: Value) -> Value {
+        json!({"session_id": "5b0c-11", "transcript_path": "/t.jsonl", "cwd": "/home/ada/shop",
+            "permission_mode": "default", "hook_event_name": "PermissionRequest", "tool_name": tool,
+            "tool_input": input,
+            "permission_suggestions": [{"type": "addDirectories", "directories": ["/tmp"], "destination": "session"}]})
+    }
+
+    #[test]
+    fn a_permission_request_becomes_an_approval_with_its_place() {
+        let (body, pending) = ask(&permission("Bash", json!({"command": "ls"}))).unwrap();
+        assert_eq!(pending, Pending::Approval);
+        assert_eq!(
+            body,
+            json!({"agent": "claude-code", "session_key": "claude-code:5b0c-11",
+                "metadata": {"project": "/home/ada/shop"},
+                "approval": {"tool_name": "Bash", "input": {"command": "ls"},
+                    "suggestions": [{"type": "addDirectories", "directories": ["/tmp"], "destination": "session"}],
+                    "project": "/home/ada/shop", "session": "5b0c-11"}})
+        );
+    }
+
+    #[test]
+    fn claude_codes_own_question_becomes_a_question_and_its_answer_the_updated_input() {
+        let input = json!({"questions": [{"question": "Which color?", "header": "Color", "multiSelect": false,
+            "options": [{"label": "Red", "description": "r"}, {"label": "Blue", "description": "b"}]}]});
+        let (body, pending) = ask(&permission(ASK_TOOL, input.clone())).unwrap();
+        assert_eq!(body["questions"], input);
+        assert!(body.get("approval").is_none());
+        let view = json!({"status": "answered", "result": {"outcome": "answered", "questions": [],
+            "answers": {"Which color?": "Blue"}, "annotations": {"Which color?": {"notes": "darker"}}}});
+        let out = reply(&pending, &view).unwrap();
+        let decision = &out["hookSpecificOutput"]["decision"];
+        assert_eq!(decision["behavior"], "allow");
+        assert_eq!(decision["updatedInput"]["questions"], input["questions"]);
+        assert_eq!(decision["updatedInput"]["answers"], json!({"Which color?": "Blue"}));
+        assert_eq!(decision["updatedInput"]["annotations"]["Which color?"]["notes"], "darker");
+
+        let mut pre = permission(ASK_TOOL, input);
+        pre["hook_event_name"] = json!("PreToolUse");
+        let (_, pending) = ask(&pre).unwrap();
+        let out = reply(&pending, &view).unwrap();
+        assert_eq!(out["hookSpecificOutput"]["hookEventName"], "PreToolUse");
+        assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "allow");
+        assert_eq!(out["hookSpecificOutput"]["updatedInput"]["answers"]["Which color?"], "Blue");
+    }
+
+    #[test]
+    fn only_an_answer_speaks_and_other_events_are_left_to_claude_code() {
+        let (_, pending) = ask(&permission("Bash", json!({"command": "ls"}))).unwrap();
+        for status in ["declined", "expired", "cancelled", "pending"] {
+            assert_eq!(reply(&pending, &json!({"status": status})), None, "{status}");
+        }
+        let allowed =
+            json!({"status": "answered", "decision": {"behavior": "allow", "updatedInput": {"command": "ls"}}});
+        assert_eq!(
+            reply(&pending, &allowed).unwrap(),
+            json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                "decision": {"behavior": "allow", "updatedInput": {"command": "ls"}}}})
+        );
+        let mut pre_bash = permission("Bash", json!({}));
+        pre_bash["hook_event_name"] = json!("PreToolUse");
+        assert_eq!(ask(&pre_bash), None);
+        assert_eq!(ask(&json!({"hook_event_name": "Stop"})), None);
+        assert_eq!(ask(&json!([])), None);
+    }
+
+    #[test]
+    fn an_odd_session_id_does_not_group() {
+        let mut event = permission("Bash", json!({}));
+        event["session_id"] = json!("a b");
+        let (body, _) = ask(&event).unwrap();
+        assert!(body.get("session_key").is_none());
+    }
+}
