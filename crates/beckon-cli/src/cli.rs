@@ -65,6 +65,65 @@ pub enum Command {
     /// and exits 0 when Beckon is not running or the person does not answer here, so the
     /// program's own prompt decides.
     Hook(HookArgs),
+    /// Connect another program to Beckon by writing its configuration.
+    Setup(SetupArgs),
+}
+
+/// `beckon setup`.
+#[derive(Debug, Args)]
+pub struct SetupArgs {
+    /// Which program.
+    #[command(subcommand)]
+    pub target: SetupTarget,
+}
+
+/// The programs `beckon setup` connects.
+#[derive(Debug, Subcommand)]
+pub enum SetupTarget {
+    /// Claude Code: the MCP server, hooks that send its permission prompts and its own
+    /// AskUserQuestion to Beckon, and permission for Beckon's tools.
+    ClaudeCode(SetupClaudeCodeArgs),
+}
+
+/// `beckon setup claude-code`.
+#[derive(Debug, Args)]
+pub struct SetupClaudeCodeArgs {
+    /// Which of Claude Code's settings: user (~/.claude), project (.claude/settings.json and
+    /// .mcp.json, shared through the repository) or local (.claude/settings.local.json and
+    /// this project in ~/.claude.json).
+    #[arg(long, value_enum, default_value = "user")]
+    pub scope: Scope,
+    /// Take out what setup added, and nothing else.
+    #[arg(long)]
+    pub remove: bool,
+    /// Say what would change without writing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Only say whether Claude Code is connected (connected, out of date, not connected).
+    #[arg(long, conflicts_with_all = ["remove", "dry_run"])]
+    pub check: bool,
+}
+
+impl Scope {
+    /// The scope's name, as `--scope` takes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::User => "user",
+            Scope::Project => "project",
+            Scope::Local => "local",
+        }
+    }
+}
+
+/// Claude Code's settings scopes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Scope {
+    /// Every project of this user.
+    User,
+    /// This project, for everyone who works on it.
+    Project,
+    /// This project, for this user only.
+    Local,
 }
 
 /// `beckon hook`.

@@ -24,7 +24,12 @@ fn init_logs(command: &Command) {
     let level = match command {
         Command::Serve(_) => "info,rmcp=warn",
         Command::Mcp => "warn",
-        Command::Ask(_) | Command::Pending(_) | Command::Answer(_) | Command::Status(_) | Command::Hook(_) => return,
+        Command::Ask(_)
+        | Command::Pending(_)
+        | Command::Answer(_)
+        | Command::Status(_)
+        | Command::Hook(_)
+        | Command::Setup(_) => return,
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
     let colour = std::io::stderr().is_terminal();

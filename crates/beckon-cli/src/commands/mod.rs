@@ -6,6 +6,7 @@ mod hook;
 mod mcp;
 mod pending;
 mod serve;
+mod setup;
 mod status;
 
 use std::path::PathBuf;
@@ -29,6 +30,7 @@ pub async fn run(cli: Cli) -> CliResult<Exit> {
         Command::Serve(args) => serve::run(&connection, args).await,
         Command::Mcp => mcp::run(&connection).await,
         Command::Hook(args) => hook::run(&connection, args).await,
+        Command::Setup(args) => setup::run(args),
     }
 }
 

@@ -1,0 +1,243 @@
+//! What `beckon setup claude-code` writes into Claude Code's configuration, as edits of JSON
+//! values: the MCP server, the hooks, and the permission for Beckon's tools. Pure: the caller
+//! reads and writes the files.
+//!
+//! Every entry Beckon adds is recognised by the `beckon` command it runs, so adding is
+//! idempotent, an old entry (another path to `beckon`, another timeout) is replaced, and
+//! removing takes out only Beckon's entries, and the containers it left empty.
+
+use serde_json::{Map, Value, json};
+
+/// The MCP server's name, and so its tools' prefix (`mcp__beckon__ask_user_question`).
+pub const SERVER: &str = "beckon";
+/// The permission rule that allows every tool of Beckon's server.
+pub const ALLOW_RULE: &str = "mcp__beckon";
+/// How long Claude Code lets a hook wait for the person, in seconds (a day: a prompt can be
+/// answered later; the terminal dialog stays usable meanwhile).
+pub const HOOK_TIMEOUT_SECONDS: u64 = 86_400;
+/// The hook events Beckon answers, with the matcher each is registered under.
+const HOOKS: [(&str, &str); 2] = [("PermissionRequest", "*"), ("PreToolUse", "AskUserQuestion")];
+
+/// The hook command for `beckon` at `program`.
+pub fn hook_command(program: &str) -> String {
+    format!("{} hook claude-code", shell_quoted(program))
+}
+
+fn shell_quoted(text: &str) -> String {
+    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+:@".contains(c)) {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+fn is_ours(hook: &Value) -> bool {
+    hook.get("command").and_then(Value::as_str).is_some_and(|command| command.trim_end().ends_with(" hook claude-code"))
+}
+
+/// The MCP server entry for `beckon` at `program`.
+pub fn server_entry(program: &str) -> Value {
+    json!({"type": "stdio", "command": program, "args": ["mcp"], "env": {}})
+}
+
+/// Whether a configuration already holds exactly what [`add_settings`] or [`add_server`]
+/// would write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// Everything is there, as this `beckon` would write it.
+    Connected,
+    /// Some of it is there, or it runs another `beckon` or other timeouts.
+    OutOfDate,
+    /// None of it is there.
+    NotConnected,
+}
+
+/// Adds the hooks and the permission to a settings file's value; says whether it changed.
+pub fn add_settings(settings: &mut Value, program: &str) -> bool {
+    let before = settings.clone();
+    remove_settings(settings);
+    let root = object(settings);
+    let hooks = object(root.entry("hooks").or_insert_with(|| json!({})));
+    for (event, matcher) in HOOKS {
+        let groups = array(hooks.entry(event).or_insert_with(|| json!([])));
+        groups.push(json!({"matcher": matcher, "hooks": [
+            {"type": "command", "command": hook_command(program), "timeout": HOOK_TIMEOUT_SECONDS}]}));
+    }
+    let permissions = object(root.entry("permissions").or_insert_with(|| json!({})));
+    array(permissions.entry("allow").or_insert_with(|| json!([]))).push(json!(ALLOW_RULE));
+    *settings != before
+}
+
+/// Takes Beckon's hooks and permission out of a settings file's value; says whether it
+/// changed.
+pub fn remove_settings(settings: &mut Value) -> bool {
+    let before = settings.clone();
+    let Some(root) = settings.as_object_mut() else { return false };
+    if let Some(Value::Object(hooks)) = root.get_mut("hooks") {
+        for (event, _) in HOOKS {
+            if let Some(Value::Array(groups)) = hooks.get_mut(event) {
+                for group in groups.iter_mut() {
+                    if let Some(Value::Array(list)) = group.get_mut("hooks") {
+                        list.retain(|hook| !is_ours(hook));
+                    }
+                }
+                groups.retain(|group| group.get("hooks").and_then(Value::as_array).is_none_or(|list| !list.is_empty()));
+            }
+            drop_if_empty(hooks, event);
+        }
+    }
+    drop_if_empty(root, "hooks");
+    if let Some(Value::Object(permissions)) = root.get_mut("permissions") {
+        if let Some(Value::Array(allow)) = permissions.get_mut("allow") {
+            allow.retain(|rule| rule != ALLOW_RULE);
+        }
+        drop_if_empty(permissions, "allow");
+    }
+    drop_if_empty(root, "permissions");
+    *settings != before
+}
+
+/// Adds the MCP server under `mcpServers` of `holder` (the `.mcp.json` root, `~/.claude.json`
+/// or one of its projects); says whether it changed.
+pub fn add_server(holder: &mut Value, program: &str) -> bool {
+    let servers = object(object(holder).entry("mcpServers").or_insert_with(|| json!({})));
+    let entry = server_entry(program);
+    let changed = servers.get(SERVER) != Some(&entry);
+    servers.insert(SERVER.into(), entry);
+    changed
+}
+
+/// Takes the MCP server out of `holder`, if it runs `beckon mcp`; says whether it changed.
+pub fn remove_server(holder: &mut Value) -> bool {
+    let Some(root) = holder.as_object_mut() else { return false };
+    let Some(Value::Object(servers)) = root.get_mut("mcpServers") else { return false };
+    let ours = servers.get(SERVER).is_some_and(|entry| entry.get("args") == Some(&json!(["mcp"])));
+    if ours {
+        servers.remove(SERVER);
+    }
+    drop_if_empty(root, "mcpServers");
+    ours
+}
+
+/// How a settings file and a server holder stand against what this `beckon` would write.
+pub fn state(settings: &Value, holder: &Value, program: &str) -> State {
+    let mut wanted_settings = settings.clone();
+    let mut wanted_holder = holder.clone();
+    let settings_changes = add_settings(&mut wanted_settings, program);
+    let holder_changes = add_server(&mut wanted_holder, program);
+    if !settings_changes && !holder_changes {
+        return State::Connected;
+    }
+    let mut without_settings = settings.clone();
+    let mut without_holder = holder.clone();
+    if !remove_settings(&mut without_settings) && !remove_server(&mut without_holder) {
+        State::NotConnected
+    } else {
+        State::OutOfDate
+    }
+}
+
+/// `value` as an object, made one if it is not (a settings file that is `null` or empty).
+fn object(value: &mut Value) -> &mut Map<String, Value> {
+    if !value.is_object() {
+        *value = json!({});
+    }
+    match value {
+        Value::Object(map) => map,
+        // Made an object just above.
+        _ => unreachable!("an object was just put here"),
+    }
+}
+
+fn array(value: &mut Value) -> &mut Vec<Value> {
+    if !value.is_array() {
+        *value = json!([]);
+    }
+    match value {
+        Value::Array(list) => list,
+        // Made an array just above.
+        _ => unreachable!("an array was just put here"),
+    }
+}
+
+fn drop_if_empty(map: &mut Map<String, Value>, key: &str) {
+    let empty = match map.get(key) {
+        Some(Value::Object(inner)) => inner.is_empty(),
+        Some(Value::Array(inner)) => inner.is_empty(),
+        _ => false,
+    };
+    if empty {
+        map.shift_remove(key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BECKON: &str = "/usr/bin/beckon";
+
+    fn theirs() -> Value {
+        json!({"model": "opus", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "lint-guard"}]}]}, "permissions": {"allow": ["Bash(npm test:*)"],
+            "deny": ["Read(.env)"]}, "env": {"FOO": "1"}})
+    }
+
+    #[test]
+    fn adding_keeps_every_other_setting_and_is_idempotent() {
+        let mut settings = theirs();
+        assert!(add_settings(&mut settings, BECKON));
+        assert_eq!(settings["model"], "opus");
+        assert_eq!(settings["env"], json!({"FOO": "1"}));
+        assert_eq!(settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "lint-guard");
+        assert_eq!(settings["hooks"]["PreToolUse"][1]["matcher"], "AskUserQuestion");
+        assert_eq!(
+            settings["hooks"]["PermissionRequest"],
+            json!([{"matcher": "*", "hooks": [{"type": "command", "command": "/usr/bin/beckon hook claude-code", "timeout": 86400}]}])
+        );
+        assert_eq!(settings["permissions"]["allow"], json!(["Bash(npm test:*)", "mcp__beckon"]));
+        let once = settings.clone();
+        assert!(!add_settings(&mut settings, BECKON));
+        assert_eq!(settings, once);
+    }
+
+    #[test]
+    fn removing_gives_back_the_original_even_from_an_empty_file() {
+        let mut settings = theirs();
+        add_settings(&mut settings, BECKON);
+        assert!(remove_settings(&mut settings));
+        assert_eq!(settings, theirs());
+        assert!(!remove_settings(&mut settings));
+        let mut empty = json!({});
+        add_settings(&mut empty, BECKON);
+        remove_settings(&mut empty);
+        assert_eq!(empty, json!({}));
+    }
+
+    #[test]
+    fn another_beckon_is_out_of_date_and_replaced_not_doubled() {
+        let mut settings = theirs();
+        let mut holder = json!({"mcpServers": {"github": {"command": "gh-mcp"}}});
+        assert_eq!(state(&settings, &holder, BECKON), State::NotConnected);
+        add_settings(&mut settings, "/opt/old beckon/beckon");
+        assert_eq!(
+            settings["hooks"]["PermissionRequest"][0]["hooks"][0]["command"],
+            "'/opt/old beckon/beckon' hook claude-code"
+        );
+        add_server(&mut holder, "/opt/old beckon/beckon");
+        assert_eq!(state(&settings, &holder, BECKON), State::OutOfDate);
+        add_settings(&mut settings, BECKON);
+        add_server(&mut holder, BECKON);
+        assert_eq!(state(&settings, &holder, BECKON), State::Connected);
+        assert_eq!(settings["hooks"]["PermissionRequest"].as_array().unwrap().len(), 1);
+        assert!(remove_server(&mut holder));
+        assert_eq!(holder, json!({"mcpServers": {"github": {"command": "gh-mcp"}}}));
+    }
+
+    #[test]
+    fn a_server_named_beckon_that_is_not_ours_is_left_alone() {
+        let mut holder = json!({"mcpServers": {"beckon": {"command": "other", "args": ["serve"]}}});
+        assert!(!remove_server(&mut holder));
+        assert_eq!(holder["mcpServers"]["beckon"]["command"], "other");
+    }
+}
