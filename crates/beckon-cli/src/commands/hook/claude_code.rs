@@ -8,6 +8,11 @@
 //!   `answers` keyed by question text, and `annotations`), which Claude Code's tool returns to
 //!   the model as if its terminal dialog had been answered.
 //!
+//! - `PostToolUse`, `PostToolUseFailure` and `PermissionDenied` say the call went on (or was
+//!   refused) without Beckon: the person answered in the terminal. Claude Code does not end
+//!   the waiting hook then, so these withdraw the matching pending question
+//!   ([`is_settled_elsewhere`]), and the waiting hook, seeing it withdrawn, exits silently.
+//!
 //! Anything else — an event this does not handle, a question Beckon refuses, an outcome other
 //! than an answer — yields no output, and Claude Code's own dialog decides.
 
@@ -45,7 +50,11 @@ pub fn ask(event: &Value) -> Option<(Value, Pending)> {
     }
     let pending = match (name, tool) {
         ("PermissionRequest", Some(ASK_TOOL)) => Pending::Question { event: "PermissionRequest", input },
-        ("PreToolUse", Some(ASK_TOOL)) => Pending::Question { event: "PreToolUse", input },
+        // In the default mode the question also comes as a PermissionRequest, which Claude
+        // Code runs beside its own dialog; a PreToolUse hook would hold that dialog back.
+        ("PreToolUse", Some(ASK_TOOL)) if event.get("permission_mode").and_then(Value::as_str) != Some("default") => {
+            Pending::Question { event: "PreToolUse", input }
+        }
         ("PermissionRequest", Some(tool)) => {
             let mut approval = json!({"tool_name": tool, "input": input});
             if let Some(suggestions) = event.get("permission_suggestions").filter(|s| s.is_array()) {
@@ -104,6 +113,45 @@ pub fn reply(pending: &Pending, view: &Value) -> Option<Value> {
     }
 }
 
+/// Whether `event` says a call went on without Beckon (it ran, failed, or was refused), so a
+/// pending question about it was answered in the terminal.
+pub fn is_settled_elsewhere(event: &Value) -> bool {
+    matches!(
+        event.get("hook_event_name").and_then(Value::as_str),
+        Some("PostToolUse" | "PostToolUseFailure" | "PermissionDenied")
+    )
+}
+
+/// Whether the pending question `view` (as `GET /v1/questions` lists it) is the one `event`
+/// settled: an approval of the same call in the same Claude Code session, or Claude Code's
+/// own question with the same texts.
+pub fn settles(event: &Value, view: &Value) -> bool {
+    if view.get("agent").and_then(Value::as_str) != Some(AGENT) {
+        return false;
+    }
+    let tool = event.get("tool_name").and_then(Value::as_str);
+    let input = event.get("tool_input");
+    let asked = &view["questions"];
+    match asked.get("approval") {
+        Some(approval) => {
+            approval.get("tool_name").and_then(Value::as_str) == tool
+                && approval.get("input") == input
+                && approval.get("session") == event.get("session_id")
+        }
+        None if tool == Some(ASK_TOOL) => {
+            let texts = |questions: Option<&Value>| -> Vec<String> {
+                questions
+                    .and_then(Value::as_array)
+                    .map(|items| items.iter().filter_map(|q| q["question"].as_str().map(str::to_owned)).collect())
+                    .unwrap_or_default()
+            };
+            let ours = texts(asked.get("questions"));
+            !ours.is_empty() && ours == texts(input.and_then(|i| i.get("questions")))
+        }
+        None => false,
+    }
+}
+
 /// Groups one Claude Code session's prompts into one Beckon session.
 fn session_key(event: &Value) -> Option<String> {
     let id = event.get("session_id")?.as_str()?;
@@ -156,6 +204,7 @@ mod tests {
 
         let mut pre = permission(ASK_TOOL, input);
         pre["hook_event_name"] = json!("PreToolUse");
+        pre["permission_mode"] = json!("acceptEdits");
         let (_, pending) = ask(&pre).unwrap();
         let out = reply(&pending, &view).unwrap();
         assert_eq!(out["hookSpecificOutput"]["hookEventName"], "PreToolUse");
@@ -176,6 +225,9 @@ mod tests {
             json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
                 "decision": {"behavior": "allow", "updatedInput": {"command": "ls"}}}})
         );
+        let mut pre_default = permission(ASK_TOOL, json!({"questions": []}));
+        pre_default["hook_event_name"] = json!("PreToolUse");
+        assert_eq!(ask(&pre_default), None, "the PermissionRequest asks in the default mode");
         let mut pre_bash = permission("Bash", json!({}));
         pre_bash["hook_event_name"] = json!("PreToolUse");
         assert_eq!(ask(&pre_bash), None);
@@ -189,5 +241,26 @@ mod tests {
         event["session_id"] = json!("a b");
         let (body, _) = ask(&event).unwrap();
         assert!(body.get("session_key").is_none());
+    }
+
+    #[test]
+    fn a_call_that_went_on_settles_only_its_own_pending_question() {
+        let (body, _) = ask(&permission("Bash", json!({"command": "ls"}))).unwrap();
+        let approval = json!({"agent": "claude-code", "questions": {"questions": [], "approval": body["approval"]}});
+        let ran = json!({"session_id": "5b0c-11", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "ls"}, "tool_use_id": "toolu_1"});
+        assert!(is_settled_elsewhere(&ran) && settles(&ran, &approval));
+        let other_call = json!({"session_id": "5b0c-11", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "pwd"}});
+        assert!(!settles(&other_call, &approval));
+        let other_session = json!({"session_id": "9", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "ls"}});
+        assert!(!settles(&other_session, &approval));
+        let asked = json!({"agent": "claude-code", "questions": {"questions": [{"question": "Which color?"}]}});
+        let answered = json!({"hook_event_name": "PostToolUse", "tool_name": "AskUserQuestion",
+            "tool_input": {"questions": [{"question": "Which color?", "options": []}]}});
+        assert!(settles(&answered, &asked));
+        assert!(!settles(&answered, &json!({"agent": "cli", "questions": asked["questions"]})));
+        assert!(!is_settled_elsewhere(&json!({"hook_event_name": "Stop"})));
     }
 }

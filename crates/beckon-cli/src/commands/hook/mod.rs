@@ -44,6 +44,9 @@ async fn claude_code_hook(connection: &Connection) -> Result<(), String> {
     // exists withdraws it.
     let mut signals = Signals::listen_with_hangup().map_err(|err| format!("cannot listen for signals: {err}"))?;
     let event = read_event()?;
+    if claude_code::is_settled_elsewhere(&event) {
+        return withdraw_settled(connection, &event).await;
+    }
     let Some((body, pending)) = claude_code::ask(&event) else { return Ok(()) };
     let client = connection.client().map_err(|err| err.to_string())?;
     let created = client.ask(&body).await.map_err(|err| err.to_string())?;
@@ -59,6 +62,21 @@ async fn claude_code_hook(connection: &Connection) -> Result<(), String> {
             client.cancel(&id, ANSWERED_IN_TERMINAL).await.map(|_| ()).map_err(|err| format!("cannot withdraw {id}: {err}"))
         }
     }
+}
+
+/// Withdraws the pending questions about a call that went on without Beckon.
+async fn withdraw_settled(connection: &Connection, event: &Value) -> Result<(), String> {
+    let client = match connection.client() {
+        Ok(client) => client,
+        // No Beckon, nothing to withdraw.
+        Err(_) => return Ok(()),
+    };
+    let pending = client.pending().await.map_err(|err| err.to_string())?;
+    for view in pending.iter().filter(|view| claude_code::settles(event, view)) {
+        let Some(id) = view["request_id"].as_str() else { continue };
+        client.cancel(id, ANSWERED_IN_TERMINAL).await.map_err(|err| format!("cannot withdraw {id}: {err}"))?;
+    }
+    Ok(())
 }
 
 fn read_event() -> Result<Value, String> {

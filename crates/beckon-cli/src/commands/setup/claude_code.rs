@@ -15,8 +15,17 @@ pub const ALLOW_RULE: &str = "mcp__beckon";
 /// How long Claude Code lets a hook wait for the person, in seconds (a day: a prompt can be
 /// answered later; the terminal dialog stays usable meanwhile).
 pub const HOOK_TIMEOUT_SECONDS: u64 = 86_400;
-/// The hook events Beckon answers, with the matcher each is registered under.
-const HOOKS: [(&str, &str); 2] = [("PermissionRequest", "*"), ("PreToolUse", "AskUserQuestion")];
+/// The hook events Beckon takes, with the matcher each is registered under: the prompts it
+/// answers, and the events that say a prompt was answered in the terminal.
+const HOOKS: [(&str, &str); 5] = [
+    ("PermissionRequest", "*"),
+    ("PreToolUse", "AskUserQuestion"),
+    ("PostToolUse", "*"),
+    ("PostToolUseFailure", "*"),
+    ("PermissionDenied", "*"),
+];
+/// How long Claude Code lets the hooks that only withdraw a question run, in seconds.
+const SHORT_TIMEOUT_SECONDS: u64 = 10;
 
 /// The hook command for `beckon` at `program`.
 pub fn hook_command(program: &str) -> String {
@@ -59,9 +68,14 @@ pub fn add_settings(settings: &mut Value, program: &str) -> bool {
     let root = object(settings);
     let hooks = object(root.entry("hooks").or_insert_with(|| json!({})));
     for (event, matcher) in HOOKS {
+        let timeout = if event.starts_with("Post") || event == "PermissionDenied" {
+            SHORT_TIMEOUT_SECONDS
+        } else {
+            HOOK_TIMEOUT_SECONDS
+        };
         let groups = array(hooks.entry(event).or_insert_with(|| json!([])));
         groups.push(json!({"matcher": matcher, "hooks": [
-            {"type": "command", "command": hook_command(program), "timeout": HOOK_TIMEOUT_SECONDS}]}));
+            {"type": "command", "command": hook_command(program), "timeout": timeout}]}));
     }
     let permissions = object(root.entry("permissions").or_insert_with(|| json!({})));
     array(permissions.entry("allow").or_insert_with(|| json!([]))).push(json!(ALLOW_RULE));
