@@ -56,7 +56,12 @@ impl Rig {
     async fn start(script: Script) -> Rig {
         let home = tempfile::tempdir().unwrap();
         let data = home.path().join("beckon-data");
-        let serve = served::beckon(&data).args(["serve", "--port", "0"]).spawn().unwrap();
+        // The test answers approvals over HTTP, as a person's window would.
+        let serve = served::beckon(&data)
+            .args(["serve", "--port", "0"])
+            .env("BECKON_SCRIPTS_MAY_APPROVE", "1")
+            .spawn()
+            .unwrap();
         let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         let gateway = loop {
             if let Ok(found) = Discovery::read(&data) {
@@ -113,6 +118,11 @@ impl Rig {
             }
         }
         command.args(["--allowedTools", "mcp__beckon", "--output-format", "json"]);
+        Self::printed(command).await
+    }
+
+    /// Runs `claude -p` to its end and returns its JSON output.
+    async fn printed(mut command: tokio::process::Command) -> Value {
         let output = tokio::time::timeout(Duration::from_secs(240), command.output())
             .await
             .expect("claude -p did not finish within 240 s")
@@ -125,6 +135,31 @@ impl Rig {
             String::from_utf8_lossy(&output.stderr)
         );
         serde_json::from_str(stdout.trim()).unwrap_or_else(|err| panic!("claude -p printed no JSON ({err}): {stdout}"))
+    }
+
+    /// Starts Beckon and a model that runs `echo hi > <file>` in Bash, and `claude -p` in the
+    /// default permission mode with `--permission-prompt-tool mcp__beckon__approve`.
+    async fn approving(file: &str) -> (Arc<Rig>, tokio::task::JoinHandle<Value>) {
+        let command = format!("echo hi > {file}");
+        let script: Script = Arc::new(move |request: &Value| {
+            if tool_names(request).is_empty() {
+                Turn::Text("A file".into())
+            } else if tool_results(request).is_empty() {
+                Turn::Tool { id: "toolu_bash_1".into(), name: "Bash".into(), input: json!({"command": command}) }
+            } else {
+                Turn::Text("Done.".into())
+            }
+        });
+        let rig = Arc::new(Rig::start(script).await);
+        let config = rig.home.path().join("mcp.json");
+        let servers = json!({"mcpServers": {"beckon": {"command": "beckon", "args": ["mcp"]}}});
+        std::fs::write(&config, servers.to_string()).unwrap();
+        let mut command = rig.command();
+        command.args(["-p", "Write the file", "--permission-mode", "default", "--strict-mcp-config"]);
+        command.arg("--mcp-config").arg(&config);
+        command.args(["--permission-prompt-tool", "mcp__beckon__approve", "--output-format", "json"]);
+        let claude = tokio::spawn(Self::printed(command));
+        (rig, claude)
     }
 
     /// Starts Beckon and the scripted model asking with `input` (waiting `wait_seconds`), and
@@ -307,4 +342,37 @@ async fn an_answer_after_the_wait_reaches_claude_code_through_get_answer_with_no
     );
     let all = rig.get("/v1/questions?status=answered").await;
     assert_eq!(all["questions"].as_array().map(Vec::len), Some(1), "one question, never asked twice: {all}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claude_p_asks_beckon_for_permission_and_runs_what_the_person_allows() {
+    let (rig, claude) = Rig::approving("allowed.txt").await;
+    let approval = rig.pending_question().await;
+    assert_eq!(approval["questions"]["approval"]["tool_name"], "Bash");
+    assert_eq!(approval["questions"]["approval"]["input"]["command"], "echo hi > allowed.txt");
+    let id = approval["request_id"].as_str().unwrap();
+    rig.answer(id, json!({"answer": "Allow"})).await;
+    let printed = claude.await.unwrap();
+    assert_eq!(printed["is_error"], false, "{printed}");
+    assert_eq!(std::fs::read_to_string(rig.home.path().join("allowed.txt")).unwrap(), "hi\n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claude_p_is_told_why_the_person_denied_a_tool_call() {
+    let (rig, claude) = Rig::approving("denied.txt").await;
+    let approval = rig.pending_question().await;
+    let id = approval["request_id"].as_str().unwrap();
+    rig.answer(id, json!({"answers": [{"selected": ["Deny"], "comment": "Not in my home folder"}]})).await;
+    let printed = claude.await.unwrap();
+    assert_eq!(printed["is_error"], false, "{printed}");
+    let result = rig
+        .model
+        .requests()
+        .iter()
+        .flat_map(tool_results)
+        .find(|(tool_use_id, _)| tool_use_id == "toolu_bash_1")
+        .map(|(_, text)| text)
+        .expect("the denial reached the model");
+    assert!(result.contains("Not in my home folder"), "{result}");
+    assert!(!rig.home.path().join("denied.txt").exists());
 }

@@ -60,4 +60,7 @@ pub trait Backend: Clone + Send + Sync + 'static {
 
     /// The question as it stands now.
     fn question(&self, id: RequestId) -> impl Future<Output = Result<QuestionState, BackendError>> + Send;
+
+    /// Withdraws a question this client asked and no longer waits for (cancelled, `reason`).
+    fn withdraw(&self, id: RequestId, reason: &str) -> impl Future<Output = Result<(), BackendError>> + Send;
 }

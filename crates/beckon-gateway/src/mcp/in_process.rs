@@ -63,4 +63,12 @@ impl Backend for InProcess {
     async fn question(&self, id: RequestId) -> Result<QuestionState, BackendError> {
         Ok(state(self.beckon.question(id).await?))
     }
+
+    async fn withdraw(&self, id: RequestId, reason: &str) -> Result<(), BackendError> {
+        match self.beckon.withdraw(id, Some(reason.to_owned())).await {
+            // Answered meanwhile: nothing to withdraw.
+            Ok(_) | Err(Error::AlreadyResolved(_)) => Ok(()),
+            Err(err) => Err(err.into()),
+        }
+    }
 }

@@ -64,7 +64,9 @@ fn state(view: &Value) -> Result<QuestionState, BackendError> {
     let unreadable =
         |what: &str| BackendError::Failed(format!("the gateway sent a question with an unreadable {what}"));
     let id = view["request_id"].as_str().and_then(|id| RequestId::parse(id).ok()).ok_or_else(|| unreadable("id"))?;
-    let request = QuestionRequest::parse(&view["questions"]).map_err(|_| unreadable("request"))?;
+    // Read as stored (an approval's request carries its approval), with the same checks.
+    let request =
+        serde_json::from_value::<QuestionRequest>(view["questions"].clone()).map_err(|_| unreadable("request"))?;
     let outcome = match &view["outcome"] {
         Value::Null => None,
         outcome => Some(serde_json::from_value::<Outcome>(outcome.clone()).map_err(|_| unreadable("outcome"))?),
@@ -74,11 +76,11 @@ fn state(view: &Value) -> Result<QuestionState, BackendError> {
 
 impl Backend for Remote {
     async fn ask(&self, ask: McpAsk) -> Result<RequestId, BackendError> {
-        let body = json!({
-            "agent": ask.agent,
-            "session_key": ask.session_key,
-            "questions": ask.request.to_value(),
-        });
+        let mut body = json!({"agent": ask.agent, "session_key": ask.session_key});
+        match ask.request.approval() {
+            Some(approval) => body["approval"] = approval.to_value(),
+            None => body["questions"] = ask.request.to_value(),
+        }
         let created = self.client()?.ask(&body).await?;
         created["request_id"]
             .as_str()
@@ -101,5 +103,14 @@ impl Backend for Remote {
 
     async fn question(&self, id: RequestId) -> Result<QuestionState, BackendError> {
         self.wait(id, Duration::ZERO).await
+    }
+
+    async fn withdraw(&self, id: RequestId, reason: &str) -> Result<(), BackendError> {
+        match self.client()?.cancel(&id.to_string(), reason).await {
+            Ok(_) => Ok(()),
+            // Answered meanwhile: nothing to withdraw.
+            Err(err) if err.kind() == Some("already_resolved") => Ok(()),
+            Err(err) => Err(err.into()),
+        }
     }
 }

@@ -12,8 +12,8 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::backend::{Backend, BackendError, McpAsk, QuestionState};
-use super::tools::{self, ASK, GET_ANSWER};
-use super::waiting::{Progress, tool_result, wait_for_person};
+use super::tools::{self, APPROVE, ASK, GET_ANSWER};
+use super::waiting::{Progress, decision_result, tool_result, wait_for_person};
 
 /// The agent name used when a client gives none that can be used.
 const DEFAULT_AGENT: &str = "mcp-client";
@@ -58,24 +58,37 @@ impl<B: Backend> McpServer<B> {
         from_http.or_else(|| self.session_key.clone()).map(|key| sanitize(&key, KEY_MAX)).filter(|key| !key.is_empty())
     }
 
-    async fn ask(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> CallToolResult {
-        let args = match tools::read_ask(request.arguments) {
-            Ok(args) => args,
-            Err(problems) => return tool_error(tool_error_text(&problems)),
-        };
-        let agent = context
+    /// Who asks: the client's name.
+    fn agent(context: &RequestContext<RoleServer>) -> String {
+        context
             .client_info()
             .map(|client| sanitize(&client.name, AGENT_MAX))
             .filter(|name| !name.is_empty())
-            .unwrap_or_else(|| DEFAULT_AGENT.to_owned());
-        let ask = McpAsk { agent, session_key: self.session_key(&context), request: args.request.clone() };
-        let asked = match self.backend.ask(ask.clone()).await {
+            .unwrap_or_else(|| DEFAULT_AGENT.to_owned())
+    }
+
+    /// Puts a checked request to the person, in this client's session when it is free.
+    async fn put(
+        &self,
+        request: beckon_core::QuestionRequest,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<beckon_core::RequestId, BackendError> {
+        let ask = McpAsk { agent: Self::agent(context), session_key: self.session_key(context), request };
+        match self.backend.ask(ask.clone()).await {
             // One pending question per session: a second one while the first waits gets its own.
             Err(BackendError::SessionBusy(_)) if ask.session_key.is_some() => {
                 self.backend.ask(McpAsk { session_key: None, ..ask }).await
             }
             other => other,
+        }
+    }
+
+    async fn ask(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> CallToolResult {
+        let args = match tools::read_ask(request.arguments) {
+            Ok(args) => args,
+            Err(problems) => return tool_error(tool_error_text(&problems)),
         };
+        let asked = self.put(args.request.clone(), &context).await;
         let id = match asked {
             Ok(id) => id,
             Err(BackendError::Invalid(problems)) => return tool_error(tool_error_text(&problems)),
@@ -84,6 +97,32 @@ impl<B: Backend> McpServer<B> {
         tracing::info!(request_id = %id, "MCP client asked");
         let state = QuestionState { id, request: args.request, outcome: None };
         self.wait(state, args.wait, &context).await
+    }
+
+    async fn approve(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> CallToolResult {
+        let asked = match tools::read_approve(request.arguments) {
+            Ok(asked) => asked,
+            Err(problems) => return tool_error(tool_error_text(&problems)),
+        };
+        let id = match self.put(asked.clone(), &context).await {
+            Ok(id) => id,
+            Err(err) => return tool_error(format!("Beckon could not put the tool call to the person: {err}")),
+        };
+        tracing::info!(request_id = %id, "MCP client asks for approval");
+        let progress = context.meta.get_progress_token().map(|token| Progress { peer: context.peer.clone(), token });
+        let state = QuestionState { id, request: asked, outcome: None };
+        match wait_for_person(&self.backend, state, tools::APPROVE_WAIT, progress.as_ref(), &context.ct).await {
+            Ok(state) => {
+                if state.outcome.is_none() {
+                    let reason = format!("not answered within {} s", tools::APPROVE_WAIT.as_secs());
+                    if let Err(err) = self.backend.withdraw(id, &reason).await {
+                        tracing::warn!(request_id = %id, %err, "cannot withdraw an unanswered approval");
+                    }
+                }
+                decision_result(&state)
+            }
+            Err(err) => tool_error(format!("Beckon stopped waiting for the decision on {id}: {err}")),
+        }
     }
 
     async fn get_answer(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> CallToolResult {
@@ -150,7 +189,7 @@ impl<B: Backend> ServerHandler for McpServer<B> {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(vec![tools::ask_tool(), tools::get_answer_tool()]))
+        Ok(ListToolsResult::with_all_items(vec![tools::ask_tool(), tools::get_answer_tool(), tools::approve_tool()]))
     }
 
     async fn call_tool(
@@ -161,9 +200,10 @@ impl<B: Backend> ServerHandler for McpServer<B> {
         let result = match request.name.as_ref() {
             ASK => self.ask(request, context).await,
             GET_ANSWER => self.get_answer(request, context).await,
+            APPROVE => self.approve(request, context).await,
             other => {
                 return Err(ErrorData::invalid_params(
-                    format!("there is no tool named {other:?}; the tools are {ASK} and {GET_ANSWER}"),
+                    format!("there is no tool named {other:?}; the tools are {ASK}, {GET_ANSWER} and {APPROVE}"),
                     None,
                 ));
             }

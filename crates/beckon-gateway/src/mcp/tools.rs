@@ -12,6 +12,11 @@ use serde_json::{Map, Value, json};
 pub const ASK: &str = beckon_core::conversation::ASK_USER_QUESTION;
 /// The tool that keeps waiting on a question asked earlier.
 pub const GET_ANSWER: &str = "get_answer";
+/// The permission prompt tool (`claude -p --permission-prompt-tool mcp__beckon__approve`).
+pub const APPROVE: &str = "approve";
+/// How long `approve` waits for the person: the most any call of these tools waits, since a
+/// permission prompt cannot be answered "pending".
+pub const APPROVE_WAIT: Duration = Duration::from_secs(MAX_WAIT_SECONDS);
 
 /// How long a call waits for the person unless told otherwise: under the usual 60 s client
 /// timeout, so the client gets a "still waiting" result rather than an error.
@@ -92,6 +97,63 @@ pub fn get_answer_tool() -> Tool {
     .with_annotations(ToolAnnotations::new().read_only(true).open_world(false));
     tool.meta = Some(always_load());
     tool
+}
+
+/// `approve`: Claude Code's permission prompt tool, answered by the person in Beckon.
+pub fn approve_tool() -> Tool {
+    let schema = json!({
+        "type": "object",
+        "required": ["tool_name", "input"],
+        "properties": {
+            "tool_name": {"type": "string", "description": "The tool that wants to run."},
+            "input": {"type": "object", "description": "Its input."},
+            "tool_use_id": {"type": "string", "description": "The call's id."},
+        }
+    });
+    let mut tool = Tool::new(
+        APPROVE,
+        format!(
+            "Asks the person, in Beckon, whether a tool call may run (for claude -p \
+             --permission-prompt-tool mcp__beckon__approve). Returns {{\"behavior\": \"allow\", \"updatedInput\": \
+             {{…}}}} or {{\"behavior\": \"deny\", \"message\": \"…\"}}; a call nobody answers within {} s is denied.",
+            APPROVE_WAIT.as_secs()
+        ),
+        object(schema),
+    )
+    .with_title("Ask the person to approve a tool call")
+    .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(false));
+    tool.meta = Some(always_load());
+    tool
+}
+
+/// Reads `approve`'s arguments into the approval put to the person.
+pub fn read_approve(arguments: Option<JsonObject>) -> Result<QuestionRequest, Problems> {
+    let mut arguments = arguments.unwrap_or_default();
+    // Claude Code names the call; Beckon's own id names the question.
+    arguments.remove("tool_use_id");
+    let approval = json!({"tool_name": arguments.remove("tool_name"), "input": arguments.remove("input")});
+    let mut problems = Problems::new();
+    for unknown in arguments.keys() {
+        problems.push(unknown.as_str(), "unknown field; allowed: tool_name, input, tool_use_id");
+    }
+    let approval = match beckon_core::Approval::parse(&strip_nulls(approval), "") {
+        Ok(approval) => Some(approval),
+        Err(found) => {
+            problems.extend(found);
+            None
+        }
+    };
+    match approval {
+        Some(approval) if problems.is_empty() => Ok(QuestionRequest::for_approval(approval)),
+        _ => Err(problems),
+    }
+}
+
+fn strip_nulls(mut value: Value) -> Value {
+    if let Value::Object(map) = &mut value {
+        map.retain(|_, field| !field.is_null());
+    }
+    value
 }
 
 /// Checked arguments of `ask_user_question`.

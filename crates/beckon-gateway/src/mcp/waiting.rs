@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use beckon_core::{QuestionRequest, render_tool_result};
+use beckon_core::{Decision, Outcome, QuestionRequest, render_tool_result};
 use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
 use serde_json::{Value, json};
@@ -75,8 +75,33 @@ pub fn tool_result(state: &QuestionState) -> CallToolResult {
     }
 }
 
+/// The permission prompt tool's result: the person's decision, or a refusal saying why there
+/// is none (declined, expired, withdrawn, or not answered in time).
+pub fn decision_result(state: &QuestionState) -> CallToolResult {
+    let decision = match (&state.outcome, state.request.approval()) {
+        (Some(Outcome::Answered { answers }), Some(approval)) => match answers.items().first() {
+            Some(answer) => approval.decision(answer),
+            None => Decision::Deny { message: "The person gave no decision.".into() },
+        },
+        (Some(Outcome::Declined { .. }), _) => {
+            Decision::Deny { message: "The person chose not to decide on this tool call in Beckon.".into() }
+        }
+        (Some(Outcome::Expired { .. }), _) => Decision::Deny { message: "Nobody decided on this tool call in time.".into() },
+        (Some(Outcome::Cancelled { reason }), _) => Decision::Deny {
+            message: format!("The request was withdrawn ({}).", reason.as_deref().unwrap_or("no reason given")),
+        },
+        (Some(Outcome::Answered { .. }), None) | (None, _) => Decision::Deny {
+            message: "The person did not answer in Beckon in time; the call was not run. Ask again later if it is still needed."
+                .into(),
+        },
+    };
+    // One text block and nothing else: Claude Code refuses a permission prompt result with
+    // structured content beside it.
+    CallToolResult::success(vec![ContentBlock::text(decision.to_value().to_string())])
+}
+
 /// The same result Beckon's own agents get: `{"outcome": "answered", "answers": …}` and so on.
-fn resolved(request: &QuestionRequest, outcome: &beckon_core::Outcome) -> CallToolResult {
+fn resolved(request: &QuestionRequest, outcome: &Outcome) -> CallToolResult {
     let rendered = render_tool_result(request, outcome);
     let mut result = if rendered.is_error {
         CallToolResult::error(vec![ContentBlock::text(rendered.content.clone())])
@@ -107,7 +132,7 @@ fn pending(state: &QuestionState) -> CallToolResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use beckon_core::{Answer, Answers, Outcome, RequestId};
+    use beckon_core::{Answer, Answers, RequestId};
 
     fn state(outcome: Option<Outcome>) -> QuestionState {
         let request = QuestionRequest::parse(
@@ -145,5 +170,25 @@ mod tests {
         assert_eq!(value["request_id"], "0190f1d2-0000-7000-8000-00000000beef");
         let message = value["message"].as_str().unwrap();
         assert!(message.contains("call get_answer") && message.contains("Do not proceed"), "{value}");
+    }
+
+    #[test]
+    fn a_permission_prompt_gets_the_decision_or_a_denial_saying_why() {
+        let approval =
+            beckon_core::Approval::parse(&json!({"tool_name": "Bash", "input": {"command": "ls"}}), "").unwrap();
+        let request = QuestionRequest::for_approval(approval);
+        let id = RequestId::parse("0190f1d2-0000-7000-8000-00000000beef").unwrap();
+        let with = |outcome| QuestionState { id, request: request.clone(), outcome };
+        let answers = Answers::new(vec![Answer::select(["Allow"])], &request).unwrap();
+        let allowed = decision_result(&with(Some(Outcome::Answered { answers })));
+        assert_eq!(text(&allowed), json!({"behavior": "allow", "updatedInput": {"command": "ls"}}));
+        let answers = Answers::new(vec![Answer::select(["Deny"]).with_comment("not now")], &request).unwrap();
+        assert_eq!(
+            text(&decision_result(&with(Some(Outcome::Answered { answers })))),
+            json!({"behavior": "deny", "message": "not now"})
+        );
+        for outcome in [None, Some(Outcome::Declined { reason: None }), Some(Outcome::Cancelled { reason: None })] {
+            assert_eq!(text(&decision_result(&with(outcome)))["behavior"], "deny");
+        }
     }
 }
