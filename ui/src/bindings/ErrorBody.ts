@@ -8,7 +8,7 @@ import type { ResolvedQuestion } from "./ResolvedQuestion";
 export type ErrorBody = { 
 /**
  * A stable, machine-readable kind: `not_found`, `already_resolved`, `invalid_answer`,
- * `invalid_input`, `wrong_state`, `unavailable`, `internal`.
+ * `invalid_input`, `wrong_state`, `person_only`, `unavailable`, `internal`.
  */
 kind: string, 
 /**

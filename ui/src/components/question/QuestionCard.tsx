@@ -5,6 +5,8 @@ import { asksLabel, questionStatusLabel, viaLabel } from "../../format/labels";
 import { useNow } from "../../hooks/now";
 import type { QuestionInfo } from "../../state/types";
 import { Icon } from "../common/Icon";
+import { ApprovalForm } from "./ApprovalForm";
+import { isChoice } from "./items";
 import { QuestionForm, type SubmitResult } from "./QuestionForm";
 import { ResolvedView } from "./ResolvedView";
 
@@ -56,6 +58,9 @@ export function QuestionCard({ question, resumed, onAnswer, onDecline, onOpenSes
   const pending = question.status === "pending";
   const asks = asksLabel(question.origin, question.agent);
   const title = items[0]?.question ?? "Question";
+  const approval = question.request.approval;
+  const first = items[0];
+  const approvalItem = first && isChoice(first) ? first : null;
 
   const watch = async (result: Promise<SubmitResult>) => {
     const settled = await result;
@@ -93,7 +98,14 @@ export function QuestionCard({ question, resumed, onAnswer, onDecline, onOpenSes
           </button>
         ) : null}
       </header>
-      {pending ? (
+      {pending && approval && approvalItem ? (
+        <ApprovalForm
+          approval={approval}
+          item={approvalItem}
+          onAnswer={(answers) => watch(onAnswer(answers))}
+          onDecline={() => watch(onDecline())}
+        />
+      ) : pending ? (
         <QuestionForm
           items={items}
           label={`Answer: ${title}`}
