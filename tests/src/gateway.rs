@@ -1,26 +1,23 @@
 //! The running app's gateway, reached as an external agent would: found through `gateway.json`
 //! in the data folder, spoken to over plain HTTP/1.1 on loopback.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use crate::{Failure, Home, eventually};
 
-/// Puts a question from the external agent `agent` to the person (`POST /v1/questions`) and
-/// returns its id.
-pub async fn ask(home: &Home, agent: &str, question: &str) -> Result<String, Failure> {
+/// Sends one request with an optional JSON body; the status line and the parsed body.
+async fn request(home: &Home, method: &str, path: &str, body: Option<&Value>) -> Result<(String, Value), Failure> {
     let file = home.data_dir().join("gateway.json");
     let found: Value =
         eventually("gateway.json", || std::fs::read_to_string(&file).ok().and_then(|t| serde_json::from_str(&t).ok()))
             .await?;
     let address = found["url"].as_str().and_then(|url| url.strip_prefix("http://")).ok_or("gateway.json has no url")?;
     let token = found["token"].as_str().ok_or("gateway.json has no token")?;
-    let body = serde_json::json!({"agent": agent, "questions": [{"question": question, "header": "Deploy",
-        "options": [{"label": "Yes"}, {"label": "No"}]}]})
-    .to_string();
+    let body = body.map(Value::to_string).unwrap_or_default();
     let request = format!(
-        "POST /v1/questions HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {token}\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {token}\r\n\
          Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
@@ -29,9 +26,32 @@ pub async fn ask(home: &Home, agent: &str, question: &str) -> Result<String, Fai
     let mut response = String::new();
     stream.read_to_string(&mut response).await?;
     let (head, body) = response.split_once("\r\n\r\n").ok_or("no HTTP response")?;
-    if !head.starts_with("HTTP/1.1 201") {
-        return Err(format!("POST /v1/questions: {head}\n{body}").into());
+    let status = head.lines().next().unwrap_or_default().to_owned();
+    Ok((status, serde_json::from_str(body).unwrap_or(Value::Null)))
+}
+
+/// `POST /v1/questions` with `body`; the created question's id.
+pub async fn create(home: &Home, body: &Value) -> Result<String, Failure> {
+    let (status, answer) = request(home, "POST", "/v1/questions", Some(body)).await?;
+    if !status.starts_with("HTTP/1.1 201") {
+        return Err(format!("POST /v1/questions: {status}\n{answer}").into());
     }
-    let answer: Value = serde_json::from_str(body)?;
     answer["request_id"].as_str().map(str::to_owned).ok_or_else(|| "no request_id in the answer".into())
+}
+
+/// Puts a question from the external agent `agent` to the person (`POST /v1/questions`) and
+/// returns its id.
+pub async fn ask(home: &Home, agent: &str, question: &str) -> Result<String, Failure> {
+    let body = json!({"agent": agent, "questions": [{"question": question, "header": "Deploy",
+        "options": [{"label": "Yes"}, {"label": "No"}]}]});
+    create(home, &body).await
+}
+
+/// `GET /v1/questions/{id}`.
+pub async fn question(home: &Home, id: &str) -> Result<Value, Failure> {
+    let (status, view) = request(home, "GET", &format!("/v1/questions/{id}"), None).await?;
+    if !status.starts_with("HTTP/1.1 200") {
+        return Err(format!("GET /v1/questions/{id}: {status}\n{view}").into());
+    }
+    Ok(view)
 }
