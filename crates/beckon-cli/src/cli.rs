@@ -104,17 +104,6 @@ pub struct SetupClaudeCodeArgs {
     pub check: bool,
 }
 
-impl Scope {
-    /// The scope's name, as `--scope` takes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scope::User => "user",
-            Scope::Project => "project",
-            Scope::Local => "local",
-        }
-    }
-}
-
 /// Claude Code's settings scopes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Scope {

@@ -1,6 +1,6 @@
-//! What `beckon setup claude-code` writes into Claude Code's configuration, as edits of JSON
-//! values: the MCP server, the hooks, and the permission for Beckon's tools. Pure: the caller
-//! reads and writes the files.
+//! What connecting writes into Claude Code's configuration, as edits of JSON values: the MCP
+//! server, the hooks, and the permission for Beckon's tools. Pure: [`crate::setup`] reads and
+//! writes the files.
 //!
 //! Every entry Beckon adds is recognised by the `beckon` command it runs, so adding is
 //! idempotent, an old entry (another path to `beckon`, another timeout) is replaced, and

@@ -7,11 +7,10 @@
 //! first, Claude Code ends this hook, which then withdraws its question from Beckon as
 //! "answered in the terminal".
 
-mod claude_code;
-
 use std::io::Read;
 use std::time::Duration;
 
+use beckon_claude_code::hook as claude_code;
 use beckon_gateway::GatewayClient;
 use serde_json::Value;
 
