@@ -16,6 +16,8 @@ const COMMANDS: &[&str] = &[
     "save_settings",
     "callback_secret",
     "rotate_callback_secret",
+    "claude_code_status",
+    "connect_claude_code",
     "subscribe",
 ];
 

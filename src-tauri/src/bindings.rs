@@ -46,6 +46,7 @@ fn export(dir: &Path) {
     LiveEvent::export_all(&config).unwrap();
     SettingsInput::export_all(&config).unwrap();
     SettingsView::export_all(&config).unwrap();
+    crate::claude_code::ClaudeCodeView::export_all(&config).unwrap();
     beckon_core::Answer::export_all(&config).unwrap();
     beckon_store::SessionCursor::export_all(&config).unwrap();
 }

@@ -8,6 +8,7 @@ use beckon_store::{Metrics, PendingQuestion, SessionCursor, SessionFilter, Sessi
 use tauri::ipc::Channel;
 use tauri::{State, Webview};
 
+use crate::claude_code::ClaudeCodeView;
 use crate::dto::{Bootstrap, UiEvent};
 use crate::settings::{SettingsInput, SettingsView};
 use crate::state::App;
@@ -151,6 +152,9 @@ pub fn save_settings(app: State<'_, App>, settings: SettingsInput) -> Reply<Sett
     if let Ok(beckon) = &app.beckon {
         beckon.configure_providers(current.anthropic(), current.openai(), current.default_provider());
     }
+    if let Ok(beckon) = &app.beckon {
+        beckon.set_scripts_may_approve(current.scripts_may_approve() || beckon_runtime::scripts_may_approve_from_env());
+    }
     let _ = app.attention.send(crate::notify::Input::DoNotDisturb(current.do_not_disturb()));
     let _ = app.attention.send(crate::notify::Input::Reminder(current.reminder_minutes()));
     Ok(current.view())
@@ -168,6 +172,30 @@ pub fn callback_secret(app: State<'_, App>) -> Reply<String> {
 #[tauri::command]
 pub async fn rotate_callback_secret(app: State<'_, App>) -> Reply<String> {
     Ok(beckon(&app)?.rotate_callback_secret().await?)
+}
+
+/// Whether Claude Code is connected to Beckon.
+#[tauri::command]
+pub async fn claude_code_status() -> ClaudeCodeView {
+    // Reads files: off the main thread.
+    tauri::async_runtime::spawn_blocking(crate::claude_code::view).await.unwrap_or_else(|err| unavailable(&err))
+}
+
+/// Connects Claude Code to Beckon (user scope), or disconnects it with `remove`.
+#[tauri::command]
+pub async fn connect_claude_code(remove: bool) -> ClaudeCodeView {
+    tauri::async_runtime::spawn_blocking(move || crate::claude_code::connect(remove))
+        .await
+        .unwrap_or_else(|err| unavailable(&err))
+}
+
+fn unavailable(err: &dyn std::fmt::Display) -> ClaudeCodeView {
+    ClaudeCodeView {
+        state: crate::claude_code::ClaudeCodeState::Unavailable,
+        program: None,
+        settings_file: None,
+        problem: Some(err.to_string()),
+    }
 }
 
 /// Streams every event after `after_seq`, then live ones, and assistant text as it streams,

@@ -3,6 +3,7 @@
 //! `beckon://` links. Every command is a thin adapter; the rules live in the runtime.
 
 mod attention;
+mod claude_code;
 mod commands;
 pub mod deeplink;
 pub mod dto;
@@ -189,6 +190,8 @@ pub fn run() {
             commands::save_settings,
             commands::callback_secret,
             commands::rotate_callback_secret,
+            commands::claude_code_status,
+            commands::connect_claude_code,
             commands::subscribe,
         ])
         .build(tauri::generate_context!());

@@ -80,6 +80,10 @@ pub struct SettingsView {
     pub reminder_minutes: u32,
     /// Finished sessions older than this many days are deleted; never when unset.
     pub retention_days: Option<u32>,
+    /// HTTP, MCP and the CLI may allow tool calls waiting for approval.
+    pub scripts_may_approve: bool,
+    /// The environment (`BECKON_SCRIPTS_MAY_APPROVE`) lets them, whatever the file says.
+    pub scripts_may_approve_from_env: bool,
     /// The settings file.
     pub file: String,
     /// Why the file could not be read, if it could not (defaults are in use).
@@ -119,6 +123,10 @@ pub struct SettingsInput {
     pub reminder_minutes: u32,
     /// Retention in days (none: keep everything).
     pub retention_days: Option<u32>,
+    /// Let HTTP, MCP and the CLI allow tool calls.
+    #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
+    pub scripts_may_approve: Option<bool>,
 }
 
 /// The settings file and what the environment overrides.
@@ -239,6 +247,8 @@ impl Settings {
             do_not_disturb: self.file.do_not_disturb,
             reminder_minutes: self.file.reminder_minutes,
             retention_days: self.file.retention_days,
+            scripts_may_approve: self.file.scripts_may_approve,
+            scripts_may_approve_from_env: beckon_runtime::scripts_may_approve_from_env(),
             file: self.path.display().to_string(),
             problem: self.problem.clone(),
         }
@@ -266,6 +276,9 @@ impl Settings {
         self.file.do_not_disturb = input.do_not_disturb;
         self.file.reminder_minutes = input.reminder_minutes;
         self.file.retention_days = input.retention_days;
+        if let Some(allowed) = input.scripts_may_approve {
+            self.file.scripts_may_approve = allowed;
+        }
         self.save()?;
         self.problem = None;
         Ok(())

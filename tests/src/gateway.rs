@@ -47,6 +47,11 @@ pub async fn ask(home: &Home, agent: &str, question: &str) -> Result<String, Fai
     create(home, &body).await
 }
 
+/// `POST /v1/questions/{id}/answer` with `body`: the status line and the reply.
+pub async fn answer(home: &Home, id: &str, body: &Value) -> Result<(String, Value), Failure> {
+    request(home, "POST", &format!("/v1/questions/{id}/answer"), Some(body)).await
+}
+
 /// `GET /v1/questions/{id}`.
 pub async fn question(home: &Home, id: &str) -> Result<Value, Failure> {
     let (status, view) = request(home, "GET", &format!("/v1/questions/{id}"), None).await?;

@@ -83,3 +83,24 @@ async fn a_notifications_allow_button_allows_the_call() -> Result<(), Failure> {
     assert_eq!(answered["answered_via"], "notification");
     app.quit().await
 }
+
+#[tokio::test]
+async fn scripts_may_allow_only_once_the_person_turns_it_on_in_settings() -> Result<(), Failure> {
+    let home = Home::new()?;
+    let app = App::launch(&home).await?;
+    let first = gateway::create(&home, &approval("Bash", json!({"command": "make"}), json!([]))).await?;
+    let (status, refused) = gateway::answer(&home, &first, &json!({"answer": "Allow"})).await?;
+    assert!(status.contains(" 403 "), "{status} {refused}");
+    assert_eq!(refused["error"]["kind"], "person_only");
+
+    app.click("button[aria-label=Settings], a[aria-label=Settings]", "").await?;
+    app.find("h1", "Settings").await?;
+    app.click(".settings-view label", "Scripts may approve tool calls").await?;
+    app.click(".settings-view button[type=submit]", "Save").await?;
+    app.find(".settings-view", "Saved").await?;
+    let (status, allowed) = gateway::answer(&home, &first, &json!({"answer": "Allow"})).await?;
+    assert!(status.contains(" 200 "), "{status} {allowed}");
+    assert_eq!(allowed["decision"]["behavior"], "allow");
+    assert_eq!(allowed["answered_via"], "http");
+    app.quit().await
+}

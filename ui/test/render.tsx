@@ -31,6 +31,8 @@ export function fakeApi(overrides: Partial<Commands> = {}): Commands {
     saveSettings: missing("saveSettings"),
     callbackSecret: missing("callbackSecret"),
     rotateCallbackSecret: missing("rotateCallbackSecret"),
+    claudeCodeStatus: missing("claudeCodeStatus"),
+    connectClaudeCode: missing("connectClaudeCode"),
     ...overrides,
   };
 }

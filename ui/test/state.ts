@@ -22,6 +22,8 @@ export function snapshot(fields: Partial<Bootstrap> = {}): Bootstrap {
       do_not_disturb: false,
       reminder_minutes: 0,
       retention_days: null,
+      scripts_may_approve: false,
+      scripts_may_approve_from_env: false,
       file: "/settings.toml",
       problem: null,
     },

@@ -1,4 +1,5 @@
 import { invoke } from "@tauri-apps/api/core";
+import type { ClaudeCodeView } from "../bindings/ClaudeCodeView";
 import type { Answer } from "../bindings/Answer";
 import type { AnswerReceipt } from "../bindings/AnswerReceipt";
 import type { Bootstrap } from "../bindings/Bootstrap";
@@ -38,6 +39,8 @@ export const commands = {
   saveSettings: (settings: SettingsInput) => call<SettingsView>("save_settings", { settings }),
   callbackSecret: () => call<string>("callback_secret"),
   rotateCallbackSecret: () => call<string>("rotate_callback_secret"),
+  claudeCodeStatus: () => call<ClaudeCodeView>("claude_code_status"),
+  connectClaudeCode: (remove: boolean) => call<ClaudeCodeView>("connect_claude_code", { remove }),
 };
 
 export type Commands = typeof commands;

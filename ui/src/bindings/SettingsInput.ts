@@ -33,4 +33,8 @@ reminder_minutes: number,
 /**
  * Retention in days (none: keep everything).
  */
-retention_days: number | null, };
+retention_days: number | null, 
+/**
+ * Let HTTP, MCP and the CLI allow tool calls.
+ */
+scripts_may_approve?: boolean, };

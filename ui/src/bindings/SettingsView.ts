@@ -35,6 +35,14 @@ reminder_minutes: number,
  */
 retention_days: number | null, 
 /**
+ * HTTP, MCP and the CLI may allow tool calls waiting for approval.
+ */
+scripts_may_approve: boolean, 
+/**
+ * The environment (`BECKON_SCRIPTS_MAY_APPROVE`) lets them, whatever the file says.
+ */
+scripts_may_approve_from_env: boolean, 
+/**
  * The settings file.
  */
 file: string, 

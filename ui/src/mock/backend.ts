@@ -1,3 +1,4 @@
+import type { ClaudeCodeView } from "../bindings/ClaudeCodeView";
 import type { Channel } from "@tauri-apps/api/core";
 import type { Answer } from "../bindings/Answer";
 import type { AnswerReceipt } from "../bindings/AnswerReceipt";
@@ -70,6 +71,12 @@ export class MockBackend {
   private timelines = new Map<string, TimelineEntry[]>();
   private questions = new Map<string, QuestionRecord>();
   private settings: SettingsView;
+  private claudeCode: ClaudeCodeView = {
+    state: "not_connected",
+    program: "/usr/bin/beckon",
+    settings_file: "/home/you/.claude/settings.json",
+    problem: null,
+  };
   private secret = "b7c41e9d05a2f68c3e1d9b07a4f2c6e8d1b3a5c7e9f0a2b4c6d8e0f1a3b5c7d9";
   private readonly fixture: Fixture;
   private nextId = 1;
@@ -122,6 +129,11 @@ export class MockBackend {
         return this.saveSettings(args.settings as SettingsInput);
       case "callback_secret":
         return this.secret;
+      case "claude_code_status":
+        return this.claudeCode;
+      case "connect_claude_code":
+        this.claudeCode = { ...this.claudeCode, state: args.remove ? "not_connected" : "connected" };
+        return this.claudeCode;
       case "rotate_callback_secret":
         this.secret = `rotated-${this.nextId++}-3f9a1c0d7e5b2a4c6e8f0a1b3c5d7e9f`;
         return this.secret;
@@ -410,6 +422,7 @@ export class MockBackend {
       do_not_disturb: input.do_not_disturb,
       reminder_minutes: input.reminder_minutes,
       retention_days: input.retention_days,
+      scripts_may_approve: input.scripts_may_approve ?? this.settings.scripts_may_approve,
     };
     return this.settings;
   }

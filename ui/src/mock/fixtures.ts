@@ -322,6 +322,8 @@ export function buildFixture(now: number): Fixture {
     do_not_disturb: false,
     reminder_minutes: 30,
     retention_days: 90,
+    scripts_may_approve: false,
+    scripts_may_approve_from_env: false,
     file: "/home/you/.local/share/dev.beckon.desktop/settings.toml",
     problem: null,
   };

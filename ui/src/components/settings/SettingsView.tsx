@@ -5,6 +5,7 @@ import { useActions, useAppState } from "../../state/store";
 import { Icon } from "../common/Icon";
 import { Spinner } from "../common/Spinner";
 import { CallbackSecret } from "./CallbackSecret";
+import { ClaudeCodeConnection } from "./ClaudeCodeConnection";
 import { ProviderFields } from "./ProviderFields";
 import { draftFrom, toSettingsInput, type SettingsDraft } from "./settingsDraft";
 
@@ -150,7 +151,35 @@ function SettingsForm({ settings }: { settings: Settings }) {
             </p>
           </div>
         </div>
+        <div className="settings-row">
+          <label htmlFor={`${id}-scripts-approve`}>Scripts may approve tool calls</label>
+          <div className="settings-control">
+            <div className="toggle">
+              <input
+                id={`${id}-scripts-approve`}
+                type="checkbox"
+                role="switch"
+                checked={draft.scriptsMayApprove || settings.scripts_may_approve_from_env}
+                disabled={settings.scripts_may_approve_from_env}
+                aria-describedby={`${id}-scripts-approve-hint`}
+                onChange={(event) => change({ scriptsMayApprove: event.target.checked })}
+              />
+              <span className="toggle-track" aria-hidden="true">
+                <span className="toggle-thumb" />
+              </span>
+              <span className="toggle-text" aria-hidden="true">
+                {draft.scriptsMayApprove || settings.scripts_may_approve_from_env ? "On" : "Off — only you allow them"}
+              </span>
+            </div>
+            <p className="qhint" id={`${id}-scripts-approve-hint`}>
+              {settings.scripts_may_approve_from_env
+                ? "BECKON_SCRIPTS_MAY_APPROVE is set, so HTTP, MCP and the beckon command may allow tool calls."
+                : "When off, HTTP, MCP and the beckon command can deny a tool call but not allow it: the agent that asks can reach them too."}
+            </p>
+          </div>
+        </div>
       </fieldset>
+      <ClaudeCodeConnection />
       <CallbackSecret />
       <p className="settings-paths muted">
         Settings file: <code>{settings.file}</code>

@@ -14,6 +14,7 @@ export interface SettingsDraft {
   doNotDisturb: boolean;
   reminderMinutes: string;
   retentionDays: string;
+  scriptsMayApprove: boolean;
 }
 
 function providerDraft(view: ProviderView): ProviderDraft {
@@ -30,6 +31,7 @@ export function draftFrom(view: SettingsView): SettingsDraft {
     doNotDisturb: view.do_not_disturb,
     reminderMinutes: String(view.reminder_minutes),
     retentionDays: view.retention_days === null ? "" : String(view.retention_days),
+    scriptsMayApprove: view.scripts_may_approve,
   };
 }
 
@@ -59,6 +61,7 @@ export function toSettingsInput(draft: SettingsDraft): { input: SettingsInput } 
       do_not_disturb: draft.doNotDisturb,
       reminder_minutes: reminder,
       retention_days: retention,
+      scripts_may_approve: draft.scriptsMayApprove,
     },
   };
 }
