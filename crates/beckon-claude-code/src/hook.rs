@@ -8,7 +8,9 @@
 //!   `answers` keyed by question text, and `annotations`), which Claude Code's tool returns to
 //!   the model as if its terminal dialog had been answered.
 //!
-//! - `PostToolUse`, `PostToolUseFailure` and `PermissionDenied` say the call went on (or was
+//! - `Elicitation` (an MCP server's form) → free-form questions, one per field; the answers go
+//!   back as the form's content (`accept`), a decline as `decline`.
+//! - `PostToolUse`, `PostToolUseFailure`, `PermissionDenied` and `ElicitationResult` say the call went on (or was
 //!   refused) without Beckon: the person answered in the terminal. Claude Code does not end
 //!   the waiting hook then, so these withdraw the matching pending question
 //!   ([`is_settled_elsewhere`]), and the waiting hook, seeing it withdrawn, exits silently.
@@ -17,6 +19,8 @@
 //! than an answer — yields no output, and Claude Code's own dialog decides.
 
 use serde_json::{Map, Value, json};
+
+use crate::elicitation;
 
 /// Who asks, as Beckon's inbox shows it.
 pub const AGENT: &str = "claude-code";
@@ -33,6 +37,8 @@ pub enum Pending {
     /// Claude Code's AskUserQuestion, in the event named (`PermissionRequest`, `PreToolUse`),
     /// with the tool's input as given.
     Question { event: &'static str, input: Map<String, Value> },
+    /// An MCP server's form, with its field names in the questions' order.
+    Form { names: Vec<String> },
 }
 
 /// What to put to the person for `event`: the body of `POST /v1/questions` and how to write
@@ -47,6 +53,11 @@ pub fn ask(event: &Value) -> Option<(Value, Pending)> {
     }
     if let Some(project) = event.get("cwd").and_then(Value::as_str) {
         body["metadata"] = json!({"project": project});
+    }
+    if name == "Elicitation" {
+        let (request, names) = elicitation::questions(event)?;
+        body["questions"] = request;
+        return Some((body, Pending::Form { names }));
     }
     let pending = match (name, tool) {
         ("PermissionRequest", Some(ASK_TOOL)) => Pending::Question { event: "PermissionRequest", input },
@@ -81,10 +92,20 @@ pub fn ask(event: &Value) -> Option<(Value, Pending)> {
 /// The hook's output for a resolved question `view` (as `GET /v1/questions/{id}` returns it),
 /// or `None` when Claude Code should decide itself (declined, expired, withdrawn).
 pub fn reply(pending: &Pending, view: &Value) -> Option<Value> {
-    if view.get("status")?.as_str()? != "answered" {
+    let status = view.get("status")?.as_str()?;
+    if let (Pending::Form { .. }, "declined") = (pending, status) {
+        return Some(json!({"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "decline"}}));
+    }
+    if status != "answered" {
         return None;
     }
     match pending {
+        Pending::Form { names } => {
+            let content = elicitation::content(view.get("outcome")?, names)?;
+            Some(
+                json!({"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "accept", "content": content}}),
+            )
+        }
         Pending::Approval => {
             let decision = view.get("decision").filter(|d| d.is_object())?;
             Some(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}))
@@ -118,7 +139,7 @@ pub fn reply(pending: &Pending, view: &Value) -> Option<Value> {
 pub fn is_settled_elsewhere(event: &Value) -> bool {
     matches!(
         event.get("hook_event_name").and_then(Value::as_str),
-        Some("PostToolUse" | "PostToolUseFailure" | "PermissionDenied")
+        Some("PostToolUse" | "PostToolUseFailure" | "PermissionDenied" | "ElicitationResult")
     )
 }
 
@@ -128,6 +149,9 @@ pub fn is_settled_elsewhere(event: &Value) -> bool {
 pub fn settles(event: &Value, view: &Value) -> bool {
     if view.get("agent").and_then(Value::as_str) != Some(AGENT) {
         return false;
+    }
+    if event.get("hook_event_name").and_then(Value::as_str) == Some("ElicitationResult") {
+        return elicitation::settled_by(event, view);
     }
     let tool = event.get("tool_name").and_then(Value::as_str);
     let input = event.get("tool_input");

@@ -4,6 +4,7 @@
 //!   of JSON values; [`setup`]: those edits applied to the files of a scope, atomically.
 //! - [`hook`]: Claude Code's hook events as Beckon questions, and answers as its decisions.
 
+mod elicitation;
 pub mod hook;
 pub mod settings;
 pub mod setup;

@@ -17,9 +17,11 @@ pub const ALLOW_RULE: &str = "mcp__beckon";
 pub const HOOK_TIMEOUT_SECONDS: u64 = 86_400;
 /// The hook events Beckon takes, with the matcher each is registered under: the prompts it
 /// answers, and the events that say a prompt was answered in the terminal.
-const HOOKS: [(&str, &str); 5] = [
+const HOOKS: [(&str, &str); 7] = [
     ("PermissionRequest", "*"),
     ("PreToolUse", "AskUserQuestion"),
+    ("Elicitation", "*"),
+    ("ElicitationResult", "*"),
     ("PostToolUse", "*"),
     ("PostToolUseFailure", "*"),
     ("PermissionDenied", "*"),
@@ -68,7 +70,7 @@ pub fn add_settings(settings: &mut Value, program: &str) -> bool {
     let root = object(settings);
     let hooks = object(root.entry("hooks").or_insert_with(|| json!({})));
     for (event, matcher) in HOOKS {
-        let timeout = if event.starts_with("Post") || event == "PermissionDenied" {
+        let timeout = if event.starts_with("Post") || event == "PermissionDenied" || event == "ElicitationResult" {
             SHORT_TIMEOUT_SECONDS
         } else {
             HOOK_TIMEOUT_SECONDS

@@ -1,0 +1,86 @@
+//! `beckon hook claude-code` as Claude Code runs it (its JSON on stdin, its answer on stdout),
+//! against `beckon serve`: an MCP server's form is asked as free-form questions and answered
+//! with the form's content, declined as a decline, and withdrawn when Claude Code reports the
+//! form was answered in its own dialog.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod served;
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::AsyncWriteExt;
+
+fn form(id: &str) -> Value {
+    json!({"session_id": "5b0c", "cwd": "/home/ada/shop", "hook_event_name": "Elicitation",
+        "mcp_server_name": "deployer", "message": "Where should build 42 go?", "mode": "form", "elicitation_id": id,
+        "requested_schema": {"type": "object", "required": ["environment"], "properties": {
+            "environment": {"type": "string", "title": "Environment", "enum": ["staging", "production"]},
+            "replicas": {"type": "integer", "title": "Replicas", "minimum": 1, "maximum": 9}}}})
+}
+
+/// Starts the hook with `event` on stdin; the running process.
+async fn hook(served: &served::Served, event: &Value) -> tokio::process::Child {
+    let mut child = served.beckon().args(["hook", "claude-code"]).stdin(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(event.to_string().as_bytes()).await.unwrap();
+    drop(stdin);
+    child
+}
+
+async fn pending(served: &served::Served) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(first) = served.client.pending().await.unwrap().into_iter().next() {
+            return first;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the form did not reach Beckon");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn printed(child: tokio::process::Child) -> String {
+    let output = tokio::time::timeout(Duration::from_secs(30), child.wait_with_output()).await.unwrap().unwrap();
+    assert!(output.status.success(), "{}", served::text(&output.stderr));
+    served::text(&output.stdout)
+}
+
+#[tokio::test]
+async fn a_form_answered_in_beckon_goes_back_as_its_content() {
+    let served = served::Served::start("hook-test").await;
+    let child = hook(&served, &form("el-1")).await;
+    let question = pending(&served).await;
+    assert_eq!(question["agent"], "claude-code");
+    assert_eq!(question["questions"]["questions"][0]["question"], "Where should build 42 go?\n\nEnvironment");
+    assert_eq!(question["questions"]["questions"][1]["schema"]["maximum"], 9);
+    let id = question["request_id"].as_str().unwrap();
+    served.client.answer(id, &["staging".into(), "3".into()]).await.unwrap();
+    let out: Value = serde_json::from_str(printed(child).await.trim()).unwrap();
+    assert_eq!(
+        out,
+        json!({"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "accept",
+            "content": {"environment": "staging", "replicas": 3}}})
+    );
+}
+
+#[tokio::test]
+async fn a_declined_form_is_declined_and_one_answered_in_the_terminal_is_withdrawn() {
+    let served = served::Served::start("hook-test").await;
+    let child = hook(&served, &form("el-2")).await;
+    let id = pending(&served).await["request_id"].as_str().unwrap().to_owned();
+    served.client.decline(&id, None).await.unwrap();
+    let out: Value = serde_json::from_str(printed(child).await.trim()).unwrap();
+    assert_eq!(out, json!({"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "decline"}}));
+
+    let child = hook(&served, &form("el-3")).await;
+    let id = pending(&served).await["request_id"].as_str().unwrap().to_owned();
+    let result = json!({"session_id": "5b0c", "hook_event_name": "ElicitationResult", "mcp_server_name": "deployer",
+        "elicitation_id": "el-3", "mode": "form", "action": "accept", "content": {"environment": "production"}});
+    assert_eq!(printed(hook(&served, &result).await).await, "");
+    assert_eq!(printed(child).await, "", "the waiting hook leaves the form to Claude Code");
+    let view = served.client.question(&id, Duration::ZERO).await.unwrap();
+    assert_eq!(view["status"], "cancelled");
+    assert_eq!(view["outcome"]["reason"], "answered in the terminal");
+}
