@@ -52,6 +52,16 @@ pub async fn answer(home: &Home, id: &str, body: &Value) -> Result<(String, Valu
     request(home, "POST", &format!("/v1/questions/{id}/answer"), Some(body)).await
 }
 
+/// `POST /v1/questions/{id}/cancel` with `reason`: the asker withdraws its question.
+pub async fn cancel(home: &Home, id: &str, reason: &str) -> Result<Value, Failure> {
+    let (status, view) =
+        request(home, "POST", &format!("/v1/questions/{id}/cancel"), Some(&json!({"reason": reason}))).await?;
+    if !status.starts_with("HTTP/1.1 200") {
+        return Err(format!("POST /v1/questions/{id}/cancel: {status}\n{view}").into());
+    }
+    Ok(view)
+}
+
 /// `GET /v1/questions/{id}`.
 pub async fn question(home: &Home, id: &str) -> Result<Value, Failure> {
     let (status, view) = request(home, "GET", &format!("/v1/questions/{id}"), None).await?;

@@ -81,6 +81,15 @@ async fn a_notifications_allow_button_allows_the_call() -> Result<(), Failure> {
     let answered = resolved(&home, &id).await?;
     assert_eq!(answered["decision"]["behavior"], "allow");
     assert_eq!(answered["answered_via"], "notification");
+
+    // Answered in the terminal: the hook withdraws it, and its notification goes away.
+    let second = gateway::create(&home, &approval("Bash", json!({"command": "npm run lint"}), json!([]))).await?;
+    let shown = notifications
+        .wait_for("the second approval's notification", |n| n.body.contains("Allow Claude") && n.id != notified.id)
+        .await?;
+    let withdrawn = gateway::cancel(&home, &second, "answered in the terminal").await?;
+    assert_eq!(withdrawn["status"], "cancelled");
+    notifications.wait_for_close(shown.id.ok_or("no id")?).await?;
     app.quit().await
 }
 
