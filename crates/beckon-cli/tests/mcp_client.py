@@ -75,7 +75,7 @@ async def tools_are_claude_codes(session, expected):
     check("get_answer" in (init.instructions or ""), f"instructions: {init.instructions}")
     listed = await session.list_tools()
     tools = {tool.name: tool for tool in listed.tools}
-    check(set(tools) == {"ask_user_question", "get_answer"}, f"tools: {sorted(tools)}")
+    check(set(tools) == {"ask_user_question", "get_answer", "approve"}, f"tools: {sorted(tools)}")
     ask = tools["ask_user_question"].input_schema
     check(ask["properties"]["questions"] == expected["properties"]["questions"], "questions schema is Claude Code's")
     check(ask["required"] == ["questions"] and ask["additionalProperties"] is False, f"required: {ask}")
@@ -85,6 +85,8 @@ async def tools_are_claude_codes(session, expected):
     check(item["properties"]["header"]["type"] == "string", "header is a string")
     check(item["properties"]["options"]["minItems"] == 2 and item["properties"]["options"]["maxItems"] == 4, "2-4")
     check(tools["get_answer"].input_schema["required"] == ["request_id"], "get_answer needs request_id")
+    approve = tools["approve"].input_schema
+    check(approve["required"] == ["tool_name", "input"], f"approve takes Claude Code's permission prompt input: {approve}")
     for tool in tools.values():
         check((tool.meta or {}).get("anthropic/alwaysLoad") is True, f"{tool.name} asks to be loaded: {tool.meta}")
 
