@@ -120,6 +120,14 @@ impl Attention {
                 let commands = self.planner.resolved(id);
                 self.perform(commands).await;
             }
+            Input::NoticePosted(notice) => {
+                let commands = self.planner.notice(&notice);
+                self.perform(commands).await;
+            }
+            Input::NoticeCleared(key) => {
+                let commands = self.planner.notice_cleared(&key);
+                self.perform(commands).await;
+            }
             Input::DoNotDisturb(on) => {
                 let commands = self.planner.set_dnd(on);
                 self.perform(commands).await;
@@ -133,9 +141,14 @@ impl Attention {
     /// A click opens the window at the question (or the inbox); a button answers in place,
     /// through the runtime, with the same checks as any answer.
     async fn act(&mut self, key: Key, action: &str) {
-        let Key::Question(id) = key else {
-            crate::navigate::go(&self.app, NavTarget::Inbox);
-            return;
+        let id = match key {
+            Key::Question(id) => id,
+            Key::Burst => {
+                crate::navigate::go(&self.app, NavTarget::Inbox);
+                return;
+            }
+            // The agent waits in its own terminal, which Beckon cannot open.
+            Key::Notice(_) => return,
         };
         let Some(index) = action.strip_prefix("answer:").and_then(|i| i.parse::<usize>().ok()) else {
             crate::navigate::go(&self.app, NavTarget::Question { id });

@@ -177,7 +177,7 @@ pub fn settles(event: &Value, view: &Value) -> bool {
 }
 
 /// Groups one Claude Code session's prompts into one Beckon session.
-fn session_key(event: &Value) -> Option<String> {
+pub(crate) fn session_key(event: &Value) -> Option<String> {
     let id = event.get("session_id")?.as_str()?;
     let fits = !id.is_empty()
         && id.len() <= SESSION_KEY_MAX

@@ -3,11 +3,14 @@
 //! - [`settings`]: what connecting writes (the MCP server, the hooks, the permission) as edits
 //!   of JSON values; [`setup`]: those edits applied to the files of a scope, atomically.
 //! - [`hook`]: Claude Code's hook events as Beckon questions, and answers as its decisions.
+//! - [`waiting`]: Claude Code waiting at its own prompt as a Beckon notice, cleared when the
+//!   session goes on.
 
 mod elicitation;
 pub mod hook;
 pub mod settings;
 pub mod setup;
+pub mod waiting;
 
 pub use settings::State;
 pub use setup::{Change, Report, Scope, Setup};

@@ -15,18 +15,30 @@ pub const ALLOW_RULE: &str = "mcp__beckon";
 /// How long Claude Code lets a hook wait for the person, in seconds (a day: a prompt can be
 /// answered later; the terminal dialog stays usable meanwhile).
 pub const HOOK_TIMEOUT_SECONDS: u64 = 86_400;
-/// The hook events Beckon takes, with the matcher each is registered under: the prompts it
-/// answers, and the events that say a prompt was answered in the terminal.
-const HOOKS: [(&str, &str); 7] = [
-    ("PermissionRequest", "*"),
-    ("PreToolUse", "AskUserQuestion"),
-    ("Elicitation", "*"),
-    ("ElicitationResult", "*"),
-    ("PostToolUse", "*"),
-    ("PostToolUseFailure", "*"),
-    ("PermissionDenied", "*"),
+/// One hook event Beckon takes.
+struct Hook {
+    event: &'static str,
+    /// What it is registered under (`None`: events Claude Code does not match on).
+    matcher: Option<&'static str>,
+    /// Whether it waits for the person (else it only tells Beckon something, quickly).
+    waits: bool,
+}
+
+/// The hook events Beckon takes: the prompts it answers, the events that say a prompt was
+/// answered in the terminal, Claude Code waiting at its prompt, and the person going on there.
+const HOOKS: [Hook; 10] = [
+    Hook { event: "PermissionRequest", matcher: Some("*"), waits: true },
+    Hook { event: "PreToolUse", matcher: Some("AskUserQuestion"), waits: true },
+    Hook { event: "Elicitation", matcher: Some("*"), waits: true },
+    Hook { event: "ElicitationResult", matcher: Some("*"), waits: false },
+    Hook { event: "PostToolUse", matcher: Some("*"), waits: false },
+    Hook { event: "PostToolUseFailure", matcher: Some("*"), waits: false },
+    Hook { event: "PermissionDenied", matcher: Some("*"), waits: false },
+    Hook { event: "Notification", matcher: Some("*"), waits: false },
+    Hook { event: "UserPromptSubmit", matcher: None, waits: false },
+    Hook { event: "SessionEnd", matcher: None, waits: false },
 ];
-/// How long Claude Code lets the hooks that only withdraw a question run, in seconds.
+/// How long Claude Code lets the hooks that only tell Beckon something run, in seconds.
 const SHORT_TIMEOUT_SECONDS: u64 = 10;
 
 /// The hook command for `beckon` at `program`.
@@ -69,15 +81,15 @@ pub fn add_settings(settings: &mut Value, program: &str) -> bool {
     remove_settings(settings);
     let root = object(settings);
     let hooks = object(root.entry("hooks").or_insert_with(|| json!({})));
-    for (event, matcher) in HOOKS {
-        let timeout = if event.starts_with("Post") || event == "PermissionDenied" || event == "ElicitationResult" {
-            SHORT_TIMEOUT_SECONDS
-        } else {
-            HOOK_TIMEOUT_SECONDS
-        };
-        let groups = array(hooks.entry(event).or_insert_with(|| json!([])));
-        groups.push(json!({"matcher": matcher, "hooks": [
-            {"type": "command", "command": hook_command(program), "timeout": timeout}]}));
+    for hook in &HOOKS {
+        let timeout = if hook.waits { HOOK_TIMEOUT_SECONDS } else { SHORT_TIMEOUT_SECONDS };
+        let mut group = Map::new();
+        if let Some(matcher) = hook.matcher {
+            group.insert("matcher".into(), json!(matcher));
+        }
+        group
+            .insert("hooks".into(), json!([{"type": "command", "command": hook_command(program), "timeout": timeout}]));
+        array(hooks.entry(hook.event).or_insert_with(|| json!([]))).push(Value::Object(group));
     }
     let permissions = object(root.entry("permissions").or_insert_with(|| json!({})));
     array(permissions.entry("allow").or_insert_with(|| json!([]))).push(json!(ALLOW_RULE));
@@ -90,8 +102,8 @@ pub fn remove_settings(settings: &mut Value) -> bool {
     let before = settings.clone();
     let Some(root) = settings.as_object_mut() else { return false };
     if let Some(Value::Object(hooks)) = root.get_mut("hooks") {
-        for (event, _) in HOOKS {
-            if let Some(Value::Array(groups)) = hooks.get_mut(event) {
+        for Hook { event, .. } in &HOOKS {
+            if let Some(Value::Array(groups)) = hooks.get_mut(*event) {
                 for group in groups.iter_mut() {
                     if let Some(Value::Array(list)) = group.get_mut("hooks") {
                         list.retain(|hook| !is_ours(hook));
@@ -215,6 +227,24 @@ mod tests {
         let once = settings.clone();
         assert!(!add_settings(&mut settings, BECKON));
         assert_eq!(settings, once);
+    }
+
+    #[test]
+    fn hooks_that_only_tell_beckon_something_get_a_short_timeout_and_no_matcher_where_none_applies() {
+        let mut settings = json!({});
+        add_settings(&mut settings, BECKON);
+        let group = |event: &str| settings["hooks"][event][0].clone();
+        assert_eq!(group("Notification")["matcher"], "*");
+        assert_eq!(group("Notification")["hooks"][0]["timeout"], SHORT_TIMEOUT_SECONDS);
+        for event in ["UserPromptSubmit", "SessionEnd"] {
+            assert_eq!(
+                group(event),
+                json!({"hooks": [{"type": "command", "command": "/usr/bin/beckon hook claude-code", "timeout": 10}]}),
+                "{event}"
+            );
+        }
+        assert_eq!(group("Elicitation")["hooks"][0]["timeout"], HOOK_TIMEOUT_SECONDS);
+        assert_eq!(settings["hooks"].as_object().unwrap().len(), HOOKS.len());
     }
 
     #[test]

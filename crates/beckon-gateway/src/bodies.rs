@@ -25,6 +25,7 @@ const ASK_FIELDS: [&str; 9] = [
 const ANSWER_FIELDS: [&str; 2] = ["answers", "answer"];
 const SESSION_ANSWER_FIELDS: [&str; 3] = ["question_id", "answer", "answers"];
 const REASON_FIELDS: [&str; 1] = ["reason"];
+const NOTICE_FIELDS: [&str; 3] = ["agent", "message", "project"];
 
 /// `POST /v1/questions`: an external agent's question (`questions`) or a tool call waiting
 /// for permission (`approval`), with its agent, grouping key, expiry policy, callback and
@@ -146,6 +147,27 @@ pub fn reason(bytes: &[u8]) -> ApiResult<Option<String>> {
     let reason = fields.string("reason");
     fields.finish()?;
     Ok(reason)
+}
+
+/// The body of `PUT /v1/notices/{key}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoticeBody {
+    /// Who waits.
+    pub agent: String,
+    /// What it waits for.
+    pub message: String,
+    /// The folder it works in.
+    pub project: Option<String>,
+}
+
+/// `PUT /v1/notices/{key}`: `agent` and `message`, and optionally `project`.
+pub fn notice(bytes: &[u8]) -> ApiResult<NoticeBody> {
+    let mut fields = Fields::new(body::object(bytes)?, &NOTICE_FIELDS);
+    let agent = fields.required_string("agent");
+    let message = fields.required_string("message");
+    let project = fields.string("project");
+    fields.finish()?;
+    Ok(NoticeBody { agent: agent.unwrap_or_default(), message: message.unwrap_or_default(), project })
 }
 
 /// `POST /v1/agents/{name}/trigger`: the webhook payload, any JSON (an empty body is `{}`).

@@ -341,6 +341,19 @@ impl GatewayClient {
         self.send(request, REQUEST_MARGIN).await
     }
 
+    /// `PUT /v1/notices/{key}` with `body` (`agent`, `message`, `project`): tells the person an
+    /// agent waits for them.
+    pub async fn post_notice(&self, key: &str, body: &Value) -> ClientResult<Value> {
+        let request = self.http.put(self.url(&format!("/v1/notices/{}", path_segment(key)))).json(body);
+        self.send(request, REQUEST_MARGIN).await
+    }
+
+    /// `DELETE /v1/notices/{key}`: the agent went on.
+    pub async fn clear_notice(&self, key: &str) -> ClientResult<Value> {
+        let request = self.http.delete(self.url(&format!("/v1/notices/{}", path_segment(key))));
+        self.send(request, REQUEST_MARGIN).await
+    }
+
     /// `POST /v1/questions/{id}/decline`.
     pub async fn decline(&self, id: &str, reason: Option<&str>) -> ClientResult<Value> {
         let request = self
@@ -355,6 +368,19 @@ impl GatewayClient {
 /// refusal quotes what was given, as the gateway's would.
 fn request_id(id: &str) -> ClientResult<RequestId> {
     RequestId::parse(id).map_err(ClientError::InvalidId)
+}
+
+/// `text` as one path segment: anything but letters, digits and `-._:` percent-encoded.
+fn path_segment(text: &str) -> String {
+    text.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-._:".contains(&b) {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
 }
 
 fn kind_for(status: StatusCode) -> &'static str {

@@ -77,7 +77,7 @@ pub async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Ne
     // Requests reach the guard only through the gateway's own server, which names the
     // connection; one that somehow does not shares connection 0's bucket.
     let connection = request.extensions().get::<ConnectionId>().copied().unwrap_or(ConnectionId(0));
-    if request.method() == Method::POST
+    if matches!(*request.method(), Method::POST | Method::PUT | Method::DELETE)
         && let Err(wait) = shared.rate.take(connection, std::time::Instant::now())
     {
         return ApiError::too_many(wait).into_response();

@@ -11,6 +11,7 @@ mod events;
 mod guard;
 pub mod mcp;
 mod meta;
+mod notices;
 mod places;
 pub mod proof;
 mod questions;
@@ -26,7 +27,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::routing::{get, post};
+use axum::routing::{get, post, put};
 use beckon_runtime::Beckon;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
@@ -63,6 +64,9 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/sessions/{id}/answer"),
     ("post", "/v1/sessions/{id}/cancel"),
     ("post", "/v1/agents/{name}/trigger"),
+    ("get", "/v1/notices"),
+    ("put", "/v1/notices/{key}"),
+    ("delete", "/v1/notices/{key}"),
     ("get", "/v1/events"),
     ("get", "/v1/health"),
     ("get", "/v1/proof"),
@@ -144,6 +148,8 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
         .route("/v1/sessions/{id}/answer", post(sessions::answer))
         .route("/v1/sessions/{id}/cancel", post(sessions::cancel))
         .route("/v1/agents/{name}/trigger", post(sessions::trigger))
+        .route("/v1/notices", get(notices::list))
+        .route("/v1/notices/{key}", put(notices::put).delete(notices::clear))
         .route("/v1/events", get(events::stream))
         .route("/v1/health", get(meta::health))
         .route(PROOF_PATH, get(meta::prove))

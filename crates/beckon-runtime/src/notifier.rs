@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use beckon_core::conversation::Origin;
-use beckon_core::{AnsweredVia, QuestionRequest, RequestId, SessionId};
+use beckon_core::{AnsweredVia, Notice, QuestionRequest, RequestId, SessionId};
 use beckon_store::QuestionStatus;
 
 /// A question now waits for a person.
@@ -48,6 +48,10 @@ pub trait Notifier: Send + Sync {
     fn question_pending(&self, notice: &PendingNotice);
     /// A question was resolved.
     fn question_resolved(&self, notice: &ResolvedNotice);
+    /// An agent outside Beckon waits for its person (replacing its earlier notice).
+    fn notice_posted(&self, _notice: &Notice) {}
+    /// That agent went on: its notice under `key` goes away.
+    fn notice_cleared(&self, _key: &str) {}
 }
 
 /// A notifier that tells nobody (headless hosts rely on callbacks instead).
@@ -66,6 +70,10 @@ pub enum Recorded {
     Pending(PendingNotice),
     /// `question_resolved`.
     Resolved(ResolvedNotice),
+    /// `notice_posted`.
+    NoticePosted(Notice),
+    /// `notice_cleared`, with the key.
+    NoticeCleared(String),
 }
 
 /// A notifier that records every call with the instant it arrived, for tests and benchmarks.
@@ -121,5 +129,13 @@ impl Notifier for RecordingNotifier {
 
     fn question_resolved(&self, notice: &ResolvedNotice) {
         self.record(Recorded::Resolved(notice.clone()));
+    }
+
+    fn notice_posted(&self, notice: &Notice) {
+        self.record(Recorded::NoticePosted(notice.clone()));
+    }
+
+    fn notice_cleared(&self, key: &str) {
+        self.record(Recorded::NoticeCleared(key.to_owned()));
     }
 }

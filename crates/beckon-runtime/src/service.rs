@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use beckon_core::conversation::{Effect, Event, Message, SessionStatus, State, TransitionError, transition};
 use beckon_core::outcome::check_reason;
-use beckon_core::{AnsweredVia, Answers, Approval, Outcome, Problems, RequestId, SessionId, SessionOrigin};
+use beckon_core::{AnsweredVia, Answers, Approval, Notice, Outcome, Problems, RequestId, SessionId, SessionOrigin};
 use beckon_store::{
     Metrics, NewSession, PendingQuestion, QuestionRecord, QuestionStatus, Resolved, ResolvedQuestion, SessionFilter,
     SessionPage, SessionRecord, Store, TimelineEntry, title_from,
@@ -24,6 +24,7 @@ use crate::events::{Hub, Publisher, Subscription, TextDelta, Waiters};
 use crate::executor::{self, deliver};
 use crate::external::{self, ExternalAsk, ExternalAsked};
 use crate::lock::DataDirLock;
+use crate::notices::Notices;
 use crate::notifier::Notifier;
 use crate::private_folder;
 use crate::providers::ProviderSet;
@@ -46,6 +47,7 @@ pub struct Begun {
 #[derive(Clone, Debug)]
 pub struct Beckon {
     rt: Arc<Runtime>,
+    notices: Arc<Notices>,
 }
 
 /// A session with everything a front end shows of it.
@@ -75,7 +77,7 @@ pub struct AnswerReceipt {
 /// Options for starting a runtime beyond its configuration.
 #[derive(Clone)]
 pub struct StartOptions {
-    /// Told when questions become pending or are resolved.
+    /// Told when questions become pending or are resolved, and when notices come and go.
     pub notifier: Arc<dyn Notifier>,
     /// The first wait before retrying a failed callback (doubled each time).
     pub callback_backoff: Duration,
@@ -168,7 +170,7 @@ impl Beckon {
         if let Some(days) = retention_days {
             tokio::spawn(retention::run(Arc::downgrade(&rt), days));
         }
-        let beckon = Beckon { rt };
+        let beckon = Beckon { rt, notices: Arc::new(Notices::new(options.notifier)) };
         beckon.recover().await?;
         Ok(beckon)
     }
@@ -512,6 +514,24 @@ impl Beckon {
             }
         }
         Ok(())
+    }
+
+    /// An agent outside Beckon waits for its person where Beckon cannot answer for it (Claude
+    /// Code idle at its prompt): the person is told, replacing an earlier notice under `key`.
+    pub fn post_notice(&self, key: &str, agent: String, message: String, project: Option<String>) -> Result<Notice> {
+        let notice = Notice::new(key, agent, message, project, now_ms()).map_err(Error::InvalidInput)?;
+        self.notices.post(notice.clone());
+        Ok(notice)
+    }
+
+    /// The agent under `key` went on: its notice goes away. Says whether there was one.
+    pub fn clear_notice(&self, key: &str) -> bool {
+        self.notices.clear(key)
+    }
+
+    /// The notices shown now, oldest first.
+    pub fn notices(&self) -> Vec<Notice> {
+        self.notices.list()
     }
 
     /// Puts an external agent's question to the person.

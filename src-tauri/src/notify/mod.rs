@@ -8,7 +8,7 @@ mod freedesktop;
 mod other;
 pub mod plan;
 
-use beckon_core::RequestId;
+use beckon_core::{Notice, RequestId};
 use beckon_runtime::{Notifier, PendingNotice, ResolvedNotice};
 use tokio::sync::mpsc;
 
@@ -24,6 +24,10 @@ pub enum Input {
     Pending(Box<PendingNotice>),
     /// A question was resolved.
     Resolved(RequestId),
+    /// An agent outside Beckon waits at its own prompt.
+    NoticePosted(Box<Notice>),
+    /// That agent went on (the notice's key).
+    NoticeCleared(String),
     /// "Do not disturb" was turned on or off.
     DoNotDisturb(bool),
     /// The reminder interval changed (minutes, 0: off).
@@ -52,5 +56,13 @@ impl Notifier for DesktopNotifier {
 
     fn question_resolved(&self, notice: &ResolvedNotice) {
         let _ = self.inputs.send(Input::Resolved(notice.request_id));
+    }
+
+    fn notice_posted(&self, notice: &Notice) {
+        let _ = self.inputs.send(Input::NoticePosted(Box::new(notice.clone())));
+    }
+
+    fn notice_cleared(&self, key: &str) {
+        let _ = self.inputs.send(Input::NoticeCleared(key.to_owned()));
     }
 }

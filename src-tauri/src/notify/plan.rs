@@ -1,9 +1,10 @@
 //! Which notifications to show, replace and withdraw — decided without I/O, so every rule
-//! (bursts coalesced, reminders, do not disturb, withdrawal on resolution) is unit-tested.
+//! (bursts coalesced, reminders, do not disturb, withdrawal on resolution, notices of agents
+//! waiting at their own prompt) is unit-tested.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
-use beckon_core::{QuestionItem, RequestId};
+use beckon_core::{Notice, QuestionItem, RequestId};
 use beckon_runtime::PendingNotice;
 
 /// More than this many questions within [`BURST_WINDOW_MS`] become one notification.
@@ -22,6 +23,8 @@ pub enum Key {
     Question(RequestId),
     /// Several questions that arrived together.
     Burst,
+    /// An agent waiting at its own prompt (numbered by the planner, one per notice key).
+    Notice(u32),
 }
 
 /// A notification to show (replacing any shown under the same key).
@@ -62,6 +65,9 @@ pub struct Planner {
     waiting: HashMap<RequestId, Waiting>,
     shown: BTreeSet<RequestId>,
     burst: BTreeSet<RequestId>,
+    /// Notices shown, by their key.
+    notices: HashMap<String, u32>,
+    next_notice: u32,
 }
 
 /// The first line of text, cut to `max` characters with an ellipsis.
@@ -96,6 +102,16 @@ pub fn for_question(notice: &PendingNotice, reminder: bool) -> Show {
     Show { key: Key::Question(notice.request_id), summary, body, buttons }
 }
 
+/// The notification for an agent waiting at its own prompt: who, where, and for what.
+pub fn for_notice(notice: &Notice, number: u32) -> Show {
+    Show {
+        key: Key::Notice(number),
+        summary: cut(&notice.title(), 80),
+        body: cut(&notice.message, BODY_MAX_CHARS),
+        buttons: Vec::new(),
+    }
+}
+
 impl Planner {
     /// A planner with the person's settings.
     pub fn new(dnd: bool, reminder_minutes: u32) -> Planner {
@@ -123,6 +139,7 @@ impl Planner {
         if !std::mem::take(&mut self.burst).is_empty() {
             commands.push(Command::Close(Key::Burst));
         }
+        commands.extend(self.notices.drain().map(|(_, number)| Command::Close(Key::Notice(number))));
         commands
     }
 
@@ -174,6 +191,28 @@ impl Planner {
             commands.push(if self.burst.is_empty() { Command::Close(Key::Burst) } else { self.burst_notice() });
         }
         commands
+    }
+
+    /// An agent waits at its own prompt: shown (replacing its earlier notice) unless "do not
+    /// disturb" is on. Notices are never reminded of: the agent posts again when it waits again.
+    pub fn notice(&mut self, notice: &Notice) -> Vec<Command> {
+        if self.dnd {
+            return Vec::new();
+        }
+        let number = match self.notices.get(&notice.key) {
+            Some(number) => *number,
+            None => {
+                self.next_notice = self.next_notice.wrapping_add(1);
+                self.notices.insert(notice.key.clone(), self.next_notice);
+                self.next_notice
+            }
+        };
+        vec![Command::Show(for_notice(notice, number))]
+    }
+
+    /// The agent under `key` went on: its notice is withdrawn.
+    pub fn notice_cleared(&mut self, key: &str) -> Vec<Command> {
+        self.notices.remove(key).map(|number| Command::Close(Key::Notice(number))).into_iter().collect()
     }
 
     /// Reminds about questions that have waited a whole interval since last notified.
@@ -337,6 +376,43 @@ mod tests {
         let mut off = Planner::new(false, 0);
         off.pending(&yes_no(1), 0);
         assert!(off.tick(1_000 * 60_000).is_empty());
+    }
+
+    fn waiting(key: &str, project: Option<&str>) -> Notice {
+        Notice::new(key, "claude-code".into(), "Claude is waiting for your input".into(), project.map(str::to_owned), 0)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_notice_names_the_project_replaces_itself_and_goes_when_cleared() {
+        let mut planner = Planner::new(false, 30);
+        let first = planner.notice(&waiting("claude-code:a", Some("/home/ada/shop")));
+        let [Command::Show(show)] = first.as_slice() else { panic!("{first:?}") };
+        assert_eq!(show.summary, "claude-code waits in shop");
+        assert_eq!(show.body, "Claude is waiting for your input");
+        assert!(show.buttons.is_empty());
+        let again = planner.notice(&waiting("claude-code:a", Some("/home/ada/shop")));
+        assert_eq!(shows(&again), vec![show.key], "the same notification is replaced");
+        let other = planner.notice(&waiting("claude-code:b", None));
+        assert_ne!(shows(&other), vec![show.key]);
+        assert_eq!(closes(&planner.notice_cleared("claude-code:a")), vec![show.key]);
+        assert!(planner.notice_cleared("claude-code:a").is_empty(), "only once");
+        assert!(planner.tick(1_000 * 60_000).is_empty(), "notices are not reminded of");
+        for n in 1..=5 {
+            assert_eq!(shows(&planner.pending(&yes_no(n), 0)).len(), 1, "notices do not count towards a burst");
+            planner.resolved(yes_no(n).request_id);
+        }
+    }
+
+    #[test]
+    fn do_not_disturb_withdraws_notices_and_keeps_new_ones_quiet() {
+        let mut planner = Planner::new(false, 30);
+        let shown = shows(&planner.notice(&waiting("claude-code:a", None)));
+        assert_eq!(closes(&planner.set_dnd(true)), shown);
+        assert!(planner.notice(&waiting("claude-code:b", None)).is_empty());
+        assert!(planner.notice_cleared("claude-code:b").is_empty());
+        planner.set_dnd(false);
+        assert_eq!(shows(&planner.notice(&waiting("claude-code:a", None))).len(), 1);
     }
 
     #[test]

@@ -6,11 +6,16 @@
 //! decides. Claude Code shows that dialog at the same time; when the person answers there
 //! first, Claude Code ends this hook, which then withdraws its question from Beckon as
 //! "answered in the terminal".
+//!
+//! When Claude Code waits at its own prompt, the hook tells the person with a notice naming
+//! the project; the session going on (a prompt submitted, a tool run, the session ended) takes
+//! it away.
 
 use std::io::Read;
 use std::time::Duration;
 
 use beckon_claude_code::hook as claude_code;
+use beckon_claude_code::waiting::{self, NoticeChange};
 use beckon_gateway::GatewayClient;
 use serde_json::Value;
 
@@ -43,6 +48,12 @@ async fn claude_code_hook(connection: &Connection) -> Result<(), String> {
     // exists withdraws it.
     let mut signals = Signals::listen_with_hangup().map_err(|err| format!("cannot listen for signals: {err}"))?;
     let event = read_event()?;
+    if let Some(change) = waiting::notice_change(&event) {
+        // A notice is a courtesy: failing to change it must not stop what follows.
+        if let Err(why) = change_notice(connection, change).await {
+            eprintln!("beckon hook: {why}");
+        }
+    }
     if claude_code::is_settled_elsewhere(&event) {
         return withdraw_settled(connection, &event).await;
     }
@@ -61,6 +72,20 @@ async fn claude_code_hook(connection: &Connection) -> Result<(), String> {
             client.cancel(&id, ANSWERED_IN_TERMINAL).await.map(|_| ()).map_err(|err| format!("cannot withdraw {id}: {err}"))
         }
     }
+}
+
+/// Shows or clears the session's notice.
+async fn change_notice(connection: &Connection, change: NoticeChange) -> Result<(), String> {
+    let client = match connection.client() {
+        Ok(client) => client,
+        // No Beckon, nobody to tell.
+        Err(_) => return Ok(()),
+    };
+    let done = match &change {
+        NoticeChange::Post { key, body } => client.post_notice(key, body).await,
+        NoticeChange::Clear { key } => client.clear_notice(key).await,
+    };
+    done.map(|_| ()).map_err(|err| format!("cannot change the notice: {err}"))
 }
 
 /// Withdraws the pending questions about a call that went on without Beckon.

@@ -15,7 +15,7 @@ use crate::signals::Signals;
 /// Who holds the data folder's lock, as a second Beckon on it is told.
 const HOLDER: &str = "beckon serve";
 
-/// Headless notifications: a log line per question, without its text.
+/// Headless notifications: a log line per question and per notice, without their text.
 #[derive(Debug)]
 struct LoggedNotices;
 
@@ -31,6 +31,14 @@ impl Notifier for LoggedNotices {
 
     fn question_resolved(&self, notice: &ResolvedNotice) {
         tracing::info!(request_id = %notice.request_id, status = %notice.status, "question resolved");
+    }
+
+    fn notice_posted(&self, notice: &beckon_core::Notice) {
+        tracing::info!(key = %notice.key, agent = %notice.agent, "notice posted");
+    }
+
+    fn notice_cleared(&self, key: &str) {
+        tracing::info!(%key, "notice cleared");
     }
 }
 

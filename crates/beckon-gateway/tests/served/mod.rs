@@ -5,10 +5,11 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_gateway::{GatewayConfig, RunningGateway};
-use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
+use beckon_runtime::{Beckon, Notifier, RuntimeConfig, Silent, StartOptions};
 use serde_json::json;
 
 /// A running gateway and what it stands on.
@@ -22,6 +23,11 @@ pub struct Served {
 /// Starts Beckon and its gateway (on port 0), with `edit` applied to the gateway's settings.
 /// Failed callbacks are retried after 50 ms, so tests see retries quickly.
 pub async fn serve(edit: impl FnOnce(&mut GatewayConfig)) -> Served {
+    serve_telling(Arc::new(Silent), edit).await
+}
+
+/// As [`serve`], with `notifier` told of questions and notices.
+pub async fn serve_telling(notifier: Arc<dyn Notifier>, edit: impl FnOnce(&mut GatewayConfig)) -> Served {
     let dir = tempfile::tempdir().unwrap();
     let agents = dir.path().join("agents");
     std::fs::create_dir_all(&agents).unwrap();
@@ -32,7 +38,7 @@ pub async fn serve(edit: impl FnOnce(&mut GatewayConfig)) -> Served {
     .unwrap();
     std::fs::write(agents.join("hook.json"), json!({"turns": [{"text": "Handled {{message|lower}}"}]}).to_string())
         .unwrap();
-    let options = StartOptions { callback_backoff: Duration::from_millis(50), ..StartOptions::default() };
+    let options = StartOptions { callback_backoff: Duration::from_millis(50), notifier };
     let beckon = Beckon::start(RuntimeConfig::new(dir.path()), options).await.unwrap();
     let mut config = GatewayConfig::new(dir.path());
     config.port = 0;

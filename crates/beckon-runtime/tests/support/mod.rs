@@ -30,10 +30,8 @@ pub async fn pending_in(notifier: &RecordingNotifier, session: SessionId) -> Pen
         .wait_for(PATIENCE, |call| matches!(call, Recorded::Pending(n) if n.session_id == session))
         .await
         .unwrap_or_else(|| panic!("no question from session {session} within {PATIENCE:?}"));
-    match found {
-        Recorded::Pending(notice) => notice,
-        Recorded::Resolved(_) => unreachable!(),
-    }
+    let Recorded::Pending(notice) = found else { unreachable!() };
+    notice
 }
 
 /// Waits until `session` reaches `status` (from its events), returning how it got there.
