@@ -70,3 +70,14 @@ pub async fn question(home: &Home, id: &str) -> Result<Value, Failure> {
     }
     Ok(view)
 }
+
+/// `PUT /v1/notices/{key}` with `body`, or `DELETE /v1/notices/{key}` when `body` is `None`:
+/// an agent waiting at its own prompt, then going on.
+pub async fn notice(home: &Home, key: &str, body: Option<&Value>) -> Result<Value, Failure> {
+    let method = if body.is_some() { "PUT" } else { "DELETE" };
+    let (status, reply) = request(home, method, &format!("/v1/notices/{key}"), body).await?;
+    if !status.starts_with("HTTP/1.1 200") {
+        return Err(format!("{method} /v1/notices/{key}: {status}\n{reply}").into());
+    }
+    Ok(reply)
+}

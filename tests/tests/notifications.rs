@@ -8,7 +8,7 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use beckon_e2e::{App, Bus, Failure, Home, Notifications, Notified};
+use beckon_e2e::{App, Bus, Failure, Home, Notifications, Notified, gateway};
 use fantoccini::Locator;
 use serde_json::{Value, json};
 
@@ -180,5 +180,20 @@ async fn notifications_come_back_by_themselves_when_a_notification_daemon_starts
         app.start_session("deployer", &format!("Ship build {build}")).await?;
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
+    app.quit().await
+}
+
+#[tokio::test]
+async fn an_agent_waiting_at_its_prompt_is_notified_by_project_until_it_goes_on() -> Result<(), Failure> {
+    let (home, app, notifications) = launch().await?;
+    let waiting = json!({"agent": "claude-code", "message": "Claude is waiting for your input",
+        "project": "/home/ada/shop"});
+    gateway::notice(&home, "claude-code:5f0c", Some(&waiting)).await?;
+    let notified = notifications.wait_for("the notice", |n| n.summary == "claude-code waits in shop").await?;
+    assert_eq!(notified.body, "Claude is waiting for your input");
+    assert!(notified.actions.is_empty(), "nothing to open or answer: {:?}", notified.actions);
+    let cleared = gateway::notice(&home, "claude-code:5f0c", None).await?;
+    assert_eq!(cleared["cleared"], true);
+    notifications.wait_for_close(notified.id.ok_or("no id")?).await?;
     app.quit().await
 }

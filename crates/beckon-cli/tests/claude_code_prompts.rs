@@ -2,7 +2,8 @@
 //! permission mode, connected with `beckon setup claude-code`, and a scripted model on
 //! loopback: its permission prompts and its own AskUserQuestion reach Beckon through the hook,
 //! the person's answer in Beckon decides, an answer in the terminal first withdraws Beckon's
-//! question, and with no Beckon running the terminal dialog comes at once.
+//! question, and with no Beckon running the terminal dialog comes at once. Claude Code waiting
+//! at its prompt shows a notice naming the project, which goes when the person goes on.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -21,6 +22,8 @@ use beckon_gateway::Discovery;
 use serde_json::{Value, json};
 
 const API_KEY: &str = "sk-ant-test-0123456789abcdefghij";
+/// How long after a turn Claude Code tells its Notification hooks that it waits for input.
+const IDLE_NOTICE_MS: u64 = 1_500;
 
 fn claude() -> PathBuf {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/claude-code/node_modules/.bin/claude");
@@ -64,7 +67,8 @@ impl Rig {
         std::fs::create_dir_all(&project).unwrap();
         let data = home.path().join("beckon-data");
         let key_tail = &API_KEY[API_KEY.len() - 20..];
-        let mut state = json!({"hasCompletedOnboarding": true,
+        // Claude Code says it waits for input this long after a turn ends (60 s by default).
+        let mut state = json!({"hasCompletedOnboarding": true, "messageIdleNotifThresholdMs": IDLE_NOTICE_MS,
             "customApiKeyResponses": {"approved": [key_tail], "rejected": []}, "projects": {}});
         state["projects"][project.display().to_string()] = json!({"hasTrustDialogAccepted": true});
         std::fs::write(home.path().join(".claude.json"), state.to_string()).unwrap();
@@ -188,6 +192,14 @@ impl Rig {
         let response = self.http.post(url).bearer_auth(&self.gateway().token).json(&body).send().await.unwrap();
         assert!(response.status().is_success(), "{}", response.status());
         response.json().await.unwrap()
+    }
+
+    /// The notices Beckon shows now.
+    async fn notices(&self) -> Vec<Value> {
+        let url = format!("{}/v1/notices", self.gateway().url);
+        let listed: Value =
+            self.http.get(url).bearer_auth(&self.gateway().token).send().await.unwrap().json().await.unwrap();
+        listed["notices"].as_array().cloned().unwrap()
     }
 
     /// The text of the tool_result the model got for the call, once it got one.
@@ -341,4 +353,53 @@ async fn claude_codes_own_question_answered_in_beckon_reaches_the_model() {
     let url = format!("{}/v1/questions?limit=10", rig.gateway().url);
     let all: Value = rig.http.get(url).bearer_auth(&rig.gateway().token).send().await.unwrap().json().await.unwrap();
     assert_eq!(all["questions"].as_array().unwrap().len(), 1, "{all}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn claude_code_waiting_at_its_prompt_is_a_notice_until_the_person_goes_on() {
+    // "Say hello" ends a turn at once; "Write the file please" then asks to run a command.
+    let script: Script = Arc::new(|request: &Value| {
+        if tool_names(request).is_empty() {
+            return Turn::Text("Files".into());
+        }
+        if !request.to_string().contains("Write the file please") {
+            return Turn::Text("Hello.".into());
+        }
+        if tool_results(request).is_empty() {
+            let input = json!({"command": "echo hi > h.txt", "description": "Write h.txt"});
+            Turn::Tool { id: "toolu_01".into(), name: "Bash".into(), input }
+        } else {
+            Turn::Text("Done.".into())
+        }
+    });
+    let rig = Rig::start(script, true).await;
+    assert!(rig.notices().await.is_empty(), "nothing waits before the first turn");
+    rig.type_prompt("Say hello");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let notice = loop {
+        if let Some(notice) = rig.notices().await.first() {
+            break notice.clone();
+        }
+        assert!(Instant::now() < deadline, "no notice reached Beckon; Claude Code shows:\n{}", rig.screen());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(notice["agent"], "claude-code");
+    assert_eq!(notice["message"], "Claude is waiting for your input");
+    assert_eq!(notice["project"], rig.project.display().to_string());
+    let key = notice["key"].as_str().unwrap();
+    assert!(key.starts_with("claude-code:"), "{key}");
+
+    // The person goes on in the terminal: the notice goes, and while Claude Code then waits at
+    // a permission dialog (which Beckon holds as an approval) it does not come back.
+    rig.type_prompt("Write the file please");
+    let approval = rig.pending().await;
+    let session = approval["questions"]["approval"]["session"].as_str().unwrap();
+    assert_eq!(key, format!("claude-code:{session}"), "the notice and the approval name the same session");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !rig.notices().await.is_empty() {
+        assert!(Instant::now() < deadline, "the notice stayed after the person went on: {:?}", rig.notices().await);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(IDLE_NOTICE_MS * 2)).await;
+    assert!(rig.notices().await.is_empty(), "a permission dialog is not idle: {:?}", rig.notices().await);
 }

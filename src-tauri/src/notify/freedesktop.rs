@@ -149,7 +149,7 @@ impl Backend {
         let connection = self.connection().await?;
         let markup = self.renders_markup(&connection).await;
         let body = if markup { escape(&show.body) } else { show.body.clone() };
-        let mut actions = vec!["default", "Open"];
+        let mut actions = if show.opens { vec!["default", "Open"] } else { Vec::new() };
         for (key, label) in &show.buttons {
             actions.extend([key.as_str(), label.as_str()]);
         }

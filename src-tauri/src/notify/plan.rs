@@ -38,6 +38,9 @@ pub struct Show {
     pub body: String,
     /// One button per option, as (action key, label): `answer:<index>`.
     pub buttons: Vec<(String, String)>,
+    /// Whether a click opens the window ("Open"); not for a notice, whose agent waits in its
+    /// own terminal.
+    pub opens: bool,
 }
 
 /// What to do.
@@ -99,7 +102,7 @@ pub fn for_question(notice: &PendingNotice, reminder: bool) -> Show {
             .collect(),
         _ => Vec::new(),
     };
-    Show { key: Key::Question(notice.request_id), summary, body, buttons }
+    Show { key: Key::Question(notice.request_id), summary, body, buttons, opens: true }
 }
 
 /// The notification for an agent waiting at its own prompt: who, where, and for what.
@@ -109,6 +112,7 @@ pub fn for_notice(notice: &Notice, number: u32) -> Show {
         summary: cut(&notice.title(), 80),
         body: cut(&notice.message, BODY_MAX_CHARS),
         buttons: Vec::new(),
+        opens: false,
     }
 }
 
@@ -150,6 +154,7 @@ impl Planner {
             summary: format!("{count} agents are waiting"),
             body: "Open the inbox to answer them.".into(),
             buttons: Vec::new(),
+            opens: true,
         })
     }
 
@@ -390,7 +395,7 @@ mod tests {
         let [Command::Show(show)] = first.as_slice() else { panic!("{first:?}") };
         assert_eq!(show.summary, "claude-code waits in shop");
         assert_eq!(show.body, "Claude is waiting for your input");
-        assert!(show.buttons.is_empty());
+        assert!(show.buttons.is_empty() && !show.opens);
         let again = planner.notice(&waiting("claude-code:a", Some("/home/ada/shop")));
         assert_eq!(shows(&again), vec![show.key], "the same notification is replaced");
         let other = planner.notice(&waiting("claude-code:b", None));
