@@ -56,12 +56,18 @@ struct Rig {
     http: reqwest::Client,
     model: FakeAnthropic,
     socket: String,
+    mode: &'static str,
 }
 
 static RIGS: AtomicUsize = AtomicUsize::new(0);
 
 impl Rig {
     async fn start(script: Script, with_beckon: bool) -> Rig {
+        Rig::start_in("default", script, with_beckon).await
+    }
+
+    /// Claude Code in the permission mode `mode`.
+    async fn start_in(mode: &'static str, script: Script, with_beckon: bool) -> Rig {
         let home = tempfile::tempdir().unwrap();
         let project = home.path().join("shop");
         std::fs::create_dir_all(&project).unwrap();
@@ -100,7 +106,7 @@ impl Rig {
         };
         let model = FakeAnthropic::start(script).await;
         let socket = format!("beckon-test-{}-{}", std::process::id(), RIGS.fetch_add(1, Ordering::Relaxed));
-        let rig = Rig { home, project, data, serve, gateway, http: reqwest::Client::new(), model, socket };
+        let rig = Rig { home, project, data, serve, gateway, http: reqwest::Client::new(), model, socket, mode };
         rig.open_claude_code();
         rig
     }
@@ -130,10 +136,13 @@ impl Rig {
         for (name, value) in env {
             command.arg(format!("{name}={value}"));
         }
-        command.arg(claude()).args(["--permission-mode", "default"]);
+        command.arg(claude()).args(["--permission-mode", self.mode]);
         let started = command.status().unwrap();
         assert!(started.success(), "tmux did not start");
-        self.wait_for_screen("the prompt", Duration::from_secs(60), |screen| screen.contains("for shortcuts"));
+        self.wait_for_screen("the prompt", Duration::from_secs(60), |screen| {
+            // The default mode's footer, or another mode's ("accept edits on (shift+tab to cycle)").
+            screen.contains("for shortcuts") || screen.contains("shift+tab to cycle")
+        });
     }
 
     fn screen(&self) -> String {
@@ -338,9 +347,18 @@ async fn with_beckon_not_running_the_terminal_dialog_comes_at_once() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn claude_codes_own_question_answered_in_beckon_reaches_the_model() {
+    own_question_answered_in_beckon("default").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn in_another_permission_mode_its_own_question_still_reaches_beckon_once() {
+    own_question_answered_in_beckon("acceptEdits").await;
+}
+
+async fn own_question_answered_in_beckon(mode: &'static str) {
     let input = json!({"questions": [{"question": "Which color should the banner be?", "header": "Color",
         "multiSelect": false, "options": [{"label": "Red", "description": "Warm"}, {"label": "Blue", "description": "Calm"}]}]});
-    let rig = Rig::start(calling("AskUserQuestion", input), true).await;
+    let rig = Rig::start_in(mode, calling("AskUserQuestion", input), true).await;
     rig.type_prompt("Pick a banner color with me");
     let question = rig.pending().await;
     let id = question["request_id"].as_str().unwrap();
