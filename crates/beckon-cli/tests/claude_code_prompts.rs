@@ -2,13 +2,17 @@
 //! permission mode, connected with `beckon setup claude-code`, and a scripted model on
 //! loopback: its permission prompts and its own AskUserQuestion reach Beckon through the hook,
 //! the person's answer in Beckon decides, an answer in the terminal first withdraws Beckon's
-//! question, and with no Beckon running the terminal dialog comes at once. Claude Code waiting
-//! at its prompt shows a notice naming the project, which goes when the person goes on.
+//! question, and with no Beckon running the terminal dialog comes at once. An MCP server's form
+//! (a Python server on the official SDK) is answered in Beckon and its content reaches the
+//! server. Claude Code waiting at its prompt shows a notice naming the project, which goes when
+//! the person goes on.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 #[path = "support/anthropic.rs"]
 mod anthropic;
+#[path = "support/python.rs"]
+mod python;
 mod served;
 
 use std::path::{Path, PathBuf};
@@ -68,6 +72,11 @@ impl Rig {
 
     /// Claude Code in the permission mode `mode`.
     async fn start_in(mode: &'static str, script: Script, with_beckon: bool) -> Rig {
+        Rig::launch(mode, json!({}), script, with_beckon).await
+    }
+
+    /// Claude Code in the permission mode `mode`, with the project's MCP `servers`.
+    async fn launch(mode: &'static str, servers: Value, script: Script, with_beckon: bool) -> Rig {
         let home = tempfile::tempdir().unwrap();
         let project = home.path().join("shop");
         std::fs::create_dir_all(&project).unwrap();
@@ -76,7 +85,8 @@ impl Rig {
         // Claude Code says it waits for input this long after a turn ends (60 s by default).
         let mut state = json!({"hasCompletedOnboarding": true, "messageIdleNotifThresholdMs": IDLE_NOTICE_MS,
             "customApiKeyResponses": {"approved": [key_tail], "rejected": []}, "projects": {}});
-        state["projects"][project.display().to_string()] = json!({"hasTrustDialogAccepted": true});
+        state["projects"][project.display().to_string()] =
+            json!({"hasTrustDialogAccepted": true, "mcpServers": servers});
         std::fs::write(home.path().join(".claude.json"), state.to_string()).unwrap();
         let setup = Command::new(env!("CARGO_BIN_EXE_beckon"))
             .args(["setup", "claude-code"])
@@ -420,4 +430,35 @@ async fn claude_code_waiting_at_its_prompt_is_a_notice_until_the_person_goes_on(
     }
     tokio::time::sleep(Duration::from_millis(IDLE_NOTICE_MS * 2)).await;
     assert!(rig.notices().await.is_empty(), "a permission dialog is not idle: {:?}", rig.notices().await);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_mcp_servers_form_answered_in_beckon_reaches_the_server() {
+    let python = python::venv_python();
+    let server = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/booking_server.py");
+    let servers = json!({"booking": {"type": "stdio", "command": python, "args": [server], "env": {}}});
+    let rig = Rig::launch("default", servers, calling("mcp__booking__book_table", json!({})), true).await;
+    rig.type_prompt("Book us a table");
+    // Calling the server's tool needs permission first: allowed in Beckon.
+    let approval = rig.pending().await;
+    assert_eq!(approval["questions"]["approval"]["tool_name"], "mcp__booking__book_table", "{approval}");
+    rig.answer(approval["request_id"].as_str().unwrap(), json!({"answer": "Allow"})).await;
+    // Then the server asks for its form: one free-form question per field, in order.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let form = loop {
+        let pending = rig.pending().await;
+        if pending["request_id"] != approval["request_id"] {
+            break pending;
+        }
+        assert!(Instant::now() < deadline, "the form did not reach Beckon; Claude Code shows:\n{}", rig.screen());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let items = form["questions"]["questions"].as_array().unwrap();
+    assert_eq!(items.len(), 2, "{form}");
+    assert!(items[0]["question"].as_str().unwrap().starts_with("Who is the table for?"), "{form}");
+    assert_eq!(items[1]["schema"]["type"], "integer", "{form}");
+    assert_eq!(form["questions"]["metadata"]["mcp_server"], "booking");
+    rig.answer(form["request_id"].as_str().unwrap(), json!({"answers": ["Ada", "4"]})).await;
+    let result = rig.tool_result().await;
+    assert!(result.contains("Booked a table for 4 under Ada"), "{result}");
 }
