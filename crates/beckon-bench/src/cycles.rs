@@ -24,6 +24,8 @@ pub struct Cycles {
     pub per_second: f64,
     /// Durable commits per cycle, counted by the store.
     pub commits_per_cycle: f64,
+    /// Jobs (reads and writes) the store ran per cycle.
+    pub store_jobs_per_cycle: f64,
 }
 
 impl Cycles {
@@ -31,7 +33,8 @@ impl Cycles {
     pub fn to_json(self) -> Value {
         json!({"pause": self.pause.to_json(), "resume": self.resume.to_json(), "cycle": self.cycle.to_json(),
                "cycles_per_s": (self.per_second * 10.0).round() / 10.0,
-               "commits_per_cycle": (self.commits_per_cycle * 100.0).round() / 100.0})
+               "commits_per_cycle": (self.commits_per_cycle * 100.0).round() / 100.0,
+               "store_jobs_per_cycle": (self.store_jobs_per_cycle * 100.0).round() / 100.0})
     }
 }
 
@@ -46,7 +49,31 @@ async fn one(rig: &Rig, n: usize) -> Result<(Duration, Duration), Failure> {
     Ok((pending_at.saturating_duration_since(started), completed_at.saturating_duration_since(answering)))
 }
 
-fn summarise(samples: Vec<(Duration, Duration)>, wall: Duration, commits: u64) -> Result<Cycles, Failure> {
+/// What the store did over a run: its commits and jobs, counted from before the first cycle.
+struct StoreCount {
+    commits: u64,
+    jobs: u64,
+}
+
+impl StoreCount {
+    async fn now(rig: &Rig) -> Result<StoreCount, Failure> {
+        // Counting commits is itself a job; the jobs are read after it so it is not counted.
+        let commits = rig.beckon.commits().await?;
+        Ok(StoreCount { commits, jobs: rig.beckon.store_jobs() })
+    }
+
+    /// Commits and jobs since `self`.
+    async fn since(self, rig: &Rig) -> Result<(u64, u64), Failure> {
+        let jobs = rig.beckon.store_jobs() - self.jobs;
+        Ok((rig.beckon.commits().await? - self.commits, jobs))
+    }
+}
+
+fn summarise(
+    samples: Vec<(Duration, Duration)>,
+    wall: Duration,
+    (commits, jobs): (u64, u64),
+) -> Result<Cycles, Failure> {
     let count = samples.len();
     let pause = Summary::of(samples.iter().map(|s| s.0).collect()).ok_or("no cycles")?;
     let resume = Summary::of(samples.iter().map(|s| s.1).collect()).ok_or("no cycles")?;
@@ -57,24 +84,25 @@ fn summarise(samples: Vec<(Duration, Duration)>, wall: Duration, commits: u64) -
         cycle,
         per_second: count as f64 / wall.as_secs_f64(),
         commits_per_cycle: commits as f64 / count as f64,
+        store_jobs_per_cycle: jobs as f64 / count as f64,
     })
 }
 
 /// `count` cycles one after another.
 pub async fn sequential(rig: &Rig, count: usize) -> Result<Cycles, Failure> {
     let mut samples = Vec::with_capacity(count);
-    let commits = rig.beckon.commits().await?;
+    let before = StoreCount::now(rig).await?;
     let started = Instant::now();
     for n in 0..count {
         samples.push(one(rig, n).await?);
     }
     let wall = started.elapsed();
-    summarise(samples, wall, rig.beckon.commits().await? - commits)
+    summarise(samples, wall, before.since(rig).await?)
 }
 
 /// `count` cycles all at once.
 pub async fn concurrent(rig: Arc<Rig>, count: usize) -> Result<Cycles, Failure> {
-    let commits = rig.beckon.commits().await?;
+    let before = StoreCount::now(&rig).await?;
     let started = Instant::now();
     let tasks: Vec<_> = (0..count)
         .map(|n| {
@@ -87,7 +115,7 @@ pub async fn concurrent(rig: Arc<Rig>, count: usize) -> Result<Cycles, Failure> 
         samples.push(task.await??);
     }
     let wall = started.elapsed();
-    summarise(samples, wall, rig.beckon.commits().await? - commits)
+    summarise(samples, wall, before.since(&rig).await?)
 }
 
 #[cfg(test)]
@@ -104,6 +132,7 @@ mod tests {
         assert!(one_by_one.per_second > 0.0);
         // Begin the session, ask (folded into the model reply), answer, and complete.
         assert_eq!(one_by_one.commits_per_cycle, 4.0, "{one_by_one:?}");
+        assert!(one_by_one.store_jobs_per_cycle >= one_by_one.commits_per_cycle, "{one_by_one:?}");
         let at_once = concurrent(rig.clone(), 20).await.unwrap();
         assert_eq!(at_once.cycle.count, 20);
         let filter = beckon_store::SessionFilter { limit: 500, ..Default::default() };

@@ -155,6 +155,15 @@ async fn main() -> Result<(), Failure> {
         sequential.commits_per_cycle,
         ms(sequential.cycle.median.saturating_sub(cycle_floor))
     );
+    println!(
+        "  {:<46} {:>14} {:>14}  {:.1} per cycle ({:.2} commits); all at once {:.2} commits per cycle",
+        "one after another: store jobs",
+        "",
+        "",
+        sequential.store_jobs_per_cycle,
+        sequential.commits_per_cycle,
+        concurrent.commits_per_cycle
+    );
     let spread = ratio(sequential.cycle.p99.as_secs_f64(), sequential.cycle.median.as_secs_f64());
     checks.push(Check::new("cycle p99 within 10× of its median", format!("{spread:.1}×"), Some(spread <= 10.0)));
     report.insert(

@@ -1,14 +1,21 @@
 //! The store's thread. The store is synchronous and owns one connection; every read and write
-//! runs here, in order, and the events of each commit are handed on right after it, in seq
-//! order, before the next job runs.
+//! runs here. Writes that queue up while one commits are committed together (group commit):
+//! each in its own savepoint inside one transaction, one sync to disk for all, and each
+//! acknowledged — its events handed on, in seq order, then its caller answered — only once that
+//! commit is durable. Reads run after the writes queued with them, so a read never sees a write
+//! that is not yet durable.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc as std_mpsc;
 
-use beckon_store::{Committed, Store, StoredEvent, Tx};
+use beckon_store::{Store, StoredEvent, Tx, Written};
 use tokio::sync::oneshot;
 
 use crate::error::{Error, Result};
+
+/// Most jobs taken from the queue at once.
+const MAX_BATCH: usize = 256;
 
 /// What the store thread calls after each commit, with the committed events and whether it
 /// queued callbacks. It runs on the store thread, so it must be quick.
@@ -16,17 +23,79 @@ pub(crate) trait AfterCommit: Send + Sync {
     fn committed(&self, events: &[StoredEvent], callbacks_queued: bool);
 }
 
-type Job = Box<dyn FnOnce(&mut Store, &dyn AfterCommit) + Send>;
+/// A write waiting for its group: run inside the group's transaction, then told how the group
+/// ended.
+trait WriteJob: Send {
+    fn run(&mut self, tx: &mut Tx<'_>) -> beckon_store::Result<()>;
+    fn finish(self: Box<Self>, outcome: beckon_store::Result<Written>, hook: &dyn AfterCommit);
+}
+
+/// A write closure, its value once it ran, and where its caller waits.
+struct Write<T, F> {
+    f: Option<F>,
+    value: Option<T>,
+    reply: oneshot::Sender<Result<T>>,
+}
+
+impl<T, F> WriteJob for Write<T, F>
+where
+    T: Send,
+    F: FnOnce(&mut Tx<'_>) -> beckon_store::Result<T> + Send,
+{
+    fn run(&mut self, tx: &mut Tx<'_>) -> beckon_store::Result<()> {
+        let f = self.f.take().ok_or_else(|| beckon_store::Error::GroupFailed("a write ran twice".into()))?;
+        self.value = Some(f(tx)?);
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>, outcome: beckon_store::Result<Written>, hook: &dyn AfterCommit) {
+        let Write { value, reply, .. } = *self;
+        let answer = outcome.map_err(Error::from).and_then(|written| {
+            if !written.events.is_empty() || written.callbacks_queued {
+                hook.committed(&written.events, written.callbacks_queued);
+            }
+            value.ok_or(Error::ShuttingDown)
+        });
+        let _ = reply.send(answer);
+    }
+}
+
+enum Job {
+    Read(Box<dyn FnOnce(&Store) + Send>),
+    Write(Box<dyn WriteJob>),
+}
 
 /// A handle to the store thread; cheap to clone.
 #[derive(Clone)]
 pub(crate) struct Db {
     jobs: std_mpsc::Sender<Job>,
+    taken: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for Db {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Db")
+    }
+}
+
+/// Runs the jobs of one batch: its writes as one group, then its reads.
+fn run_batch(store: &mut Store, batch: Vec<Job>, hook: &dyn AfterCommit) {
+    let mut writes: Vec<Box<dyn WriteJob>> = Vec::new();
+    let mut reads = Vec::new();
+    for job in batch {
+        match job {
+            Job::Read(read) => reads.push(read),
+            Job::Write(write) => writes.push(write),
+        }
+    }
+    if !writes.is_empty() {
+        let outcomes = store.write_group(&mut writes, |write, tx| write.run(tx));
+        for (write, outcome) in writes.into_iter().zip(outcomes) {
+            write.finish(outcome, hook);
+        }
+    }
+    for read in reads {
+        read(store);
     }
 }
 
@@ -38,54 +107,58 @@ impl Db {
             .name("beckon-store".into())
             .spawn(move || {
                 // Ends when every handle is dropped.
-                while let Ok(job) = receiver.recv() {
-                    job(&mut store, after_commit.as_ref());
+                while let Ok(first) = receiver.recv() {
+                    let mut batch = vec![first];
+                    while batch.len() < MAX_BATCH {
+                        match receiver.try_recv() {
+                            Ok(job) => batch.push(job),
+                            Err(_) => break,
+                        }
+                    }
+                    run_batch(&mut store, batch, after_commit.as_ref());
                 }
             })
             .map_err(|err| Error::DataDir {
                 path: Default::default(),
                 detail: format!("cannot start the store thread: {err}"),
             })?;
-        Ok(Db { jobs })
+        Ok(Db { jobs, taken: Arc::new(AtomicU64::new(0)) })
     }
 
-    async fn run<T, F>(&self, f: F) -> Result<T>
-    where
-        T: Send + 'static,
-        F: FnOnce(&mut Store, &dyn AfterCommit) -> beckon_store::Result<T> + Send + 'static,
-    {
-        let (reply, answer) = oneshot::channel();
-        let job: Job = Box::new(move |store, hook| {
-            let _ = reply.send(f(store, hook));
-        });
-        self.jobs.send(job).map_err(|_| Error::ShuttingDown)?;
-        answer.await.map_err(|_| Error::ShuttingDown)?.map_err(Error::from)
+    fn send(&self, job: Job) -> Result<()> {
+        self.taken.fetch_add(1, Ordering::Relaxed);
+        self.jobs.send(job).map_err(|_| Error::ShuttingDown)
     }
 
-    /// Runs `f` on the store thread: reads, mostly.
+    /// How many jobs (reads and writes) the store thread has been given.
+    pub(crate) fn jobs(&self) -> u64 {
+        self.taken.load(Ordering::Relaxed)
+    }
+
+    /// Runs `f` on the store thread, on the latest durable data.
     pub(crate) async fn call<T, F>(&self, f: F) -> Result<T>
     where
         T: Send + 'static,
-        F: FnOnce(&mut Store) -> beckon_store::Result<T> + Send + 'static,
+        F: FnOnce(&Store) -> beckon_store::Result<T> + Send + 'static,
     {
-        self.run(move |store, _| f(store)).await
+        let (reply, answer) = oneshot::channel();
+        self.send(Job::Read(Box::new(move |store| {
+            let _ = reply.send(f(store).map_err(Error::from));
+        })))?;
+        answer.await.map_err(|_| Error::ShuttingDown)?
     }
 
-    /// Runs `f` in one write transaction; after the commit its events (and word of any queued
-    /// callbacks) are handed on, then the value is returned. Nothing is handed on when the
-    /// transaction fails.
+    /// Runs `f` in a write transaction (shared with the writes queued beside it, each in its
+    /// own savepoint); once the commit is durable its events (and word of any queued callbacks)
+    /// are handed on, then the value is returned. Nothing is written or handed on when `f`
+    /// fails.
     pub(crate) async fn write<T, F>(&self, f: F) -> Result<T>
     where
         T: Send + 'static,
         F: FnOnce(&mut Tx<'_>) -> beckon_store::Result<T> + Send + 'static,
     {
-        self.run(move |store, hook| {
-            let Committed { value, events, callbacks_queued } = store.write(f)?;
-            if !events.is_empty() || callbacks_queued {
-                hook.committed(&events, callbacks_queued);
-            }
-            Ok(value)
-        })
-        .await
+        let (reply, answer) = oneshot::channel();
+        self.send(Job::Write(Box::new(Write { f: Some(f), value: None, reply })))?;
+        answer.await.map_err(|_| Error::ShuttingDown)?
     }
 }

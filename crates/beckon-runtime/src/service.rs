@@ -636,6 +636,12 @@ impl Beckon {
         self.rt.db.call(|store| Ok(store.commits())).await
     }
 
+    /// How many jobs (reads and writes) the store has been given since this runtime started:
+    /// what a workload costs in trips to the store.
+    pub fn store_jobs(&self) -> u64 {
+        self.rt.db.jobs()
+    }
+
     /// Every event after `after_seq`, then live ones, none missed or doubled.
     pub async fn subscribe(&self, after_seq: i64) -> Result<Subscription> {
         Subscription::start(self.rt.db.clone(), self.rt.hub.live.subscribe(), after_seq).await

@@ -86,6 +86,9 @@ pub enum Error {
         /// What is wrong with it.
         detail: String,
     },
+    /// The group commit this write was part of failed as a whole; nothing of it was written.
+    #[error("the transaction this write was committed with failed: {0}")]
+    GroupFailed(String),
     /// Any other SQLite failure.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),

@@ -31,4 +31,4 @@ pub use questions::{
 };
 pub use read::Reader;
 pub use sessions::{NewSession, SessionCursor, SessionFilter, SessionPage, SessionRecord, SessionSummary, title_from};
-pub use store::{Committed, Store, Tx};
+pub use store::{Committed, Store, Tx, Written};

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::events::StoredEvent;
 use crate::read::Reader;
 
@@ -23,6 +23,16 @@ pub struct Committed<T> {
     /// What the write closure returned.
     pub value: T,
     /// The events the transaction appended.
+    pub events: Vec<StoredEvent>,
+    /// Whether it queued callbacks for the outbox.
+    pub callbacks_queued: bool,
+}
+
+/// One write's share of a group commit ([`Store::write_group`]): the events it appended, in
+/// `seq` order, and whether it queued callbacks — returned only once the group is durable.
+#[derive(Debug, Default)]
+pub struct Written {
+    /// The events the write appended.
     pub events: Vec<StoredEvent>,
     /// Whether it queued callbacks for the outbox.
     pub callbacks_queued: bool,
@@ -68,6 +78,87 @@ impl Store {
                     let _ = self.conn.prepare_cached("ROLLBACK").and_then(|mut s| s.execute([]));
                 }
                 Err(err)
+            }
+        }
+    }
+
+    /// Runs every one of `jobs` with `run`, each in its own savepoint inside one transaction,
+    /// and commits once: one sync to disk for all of them. A job that fails rolls back only its
+    /// savepoint and gets its own error; the others still commit. Returns each job's outcome
+    /// in order, only after the commit is durable; when the transaction cannot begin or
+    /// commit, or a failure takes the whole transaction down, no job's writes remain and every
+    /// job that had not failed by itself gets [`Error::GroupFailed`].
+    pub fn write_group<J>(
+        &mut self,
+        jobs: &mut [J],
+        mut run: impl FnMut(&mut J, &mut Tx<'_>) -> Result<()>,
+    ) -> Vec<Result<Written>> {
+        if let Err(err) = self.conn.prepare_cached("BEGIN IMMEDIATE").and_then(|mut s| s.execute([])) {
+            let detail = err.to_string();
+            return jobs.iter().map(|_| Err(Error::GroupFailed(detail.clone()))).collect();
+        }
+        let mut tx = Tx { tx: &self.conn, events: Vec::new(), callbacks_queued: false };
+        let mut outcomes: Vec<Result<Written>> = Vec::with_capacity(jobs.len());
+        let mut broken: Option<String> = None;
+        for job in jobs.iter_mut() {
+            if broken.is_some() {
+                outcomes.push(Ok(Written::default()));
+                continue;
+            }
+            if let Err(err) = self.conn.prepare_cached("SAVEPOINT job").and_then(|mut s| s.execute([])) {
+                broken = Some(err.to_string());
+                outcomes.push(Ok(Written::default()));
+                continue;
+            }
+            match run(job, &mut tx) {
+                Ok(()) => {
+                    let released = self.conn.prepare_cached("RELEASE job").and_then(|mut s| s.execute([]));
+                    if let Err(err) = released {
+                        broken = Some(err.to_string());
+                    }
+                    let events = std::mem::take(&mut tx.events);
+                    let callbacks_queued = std::mem::replace(&mut tx.callbacks_queued, false);
+                    outcomes.push(Ok(Written { events, callbacks_queued }));
+                }
+                Err(err) => {
+                    tx.events.clear();
+                    tx.callbacks_queued = false;
+                    // A failure SQLite answered by ending the whole transaction leaves nothing
+                    // to roll back to: the group is lost.
+                    if self.conn.is_autocommit() {
+                        broken = Some(format!("SQLite ended the transaction after a failed write: {err}"));
+                    } else {
+                        let undone = self
+                            .conn
+                            .prepare_cached("ROLLBACK TO job")
+                            .and_then(|mut s| s.execute([]))
+                            .and_then(|_| self.conn.prepare_cached("RELEASE job").and_then(|mut s| s.execute([])));
+                        if let Err(undo) = undone {
+                            broken = Some(undo.to_string());
+                        }
+                    }
+                    outcomes.push(Err(err));
+                }
+            }
+        }
+        let committed = match &broken {
+            Some(detail) => Err(detail.clone()),
+            None => self.conn.prepare_cached("COMMIT").and_then(|mut s| s.execute([])).map_err(|err| err.to_string()),
+        };
+        match committed {
+            Ok(_) => {
+                self.commits += 1;
+                outcomes
+            }
+            Err(detail) => {
+                if !self.conn.is_autocommit() {
+                    // As in `write`: SQLite completes a failed rollback itself.
+                    let _ = self.conn.prepare_cached("ROLLBACK").and_then(|mut s| s.execute([]));
+                }
+                outcomes
+                    .into_iter()
+                    .map(|outcome| outcome.and_then(|_| Err(Error::GroupFailed(detail.clone()))))
+                    .collect()
             }
         }
     }

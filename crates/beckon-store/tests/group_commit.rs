@@ -1,0 +1,136 @@
+//! Group commit: any sequence of writes, committed in groups of any sizes, leaves the same
+//! database and gives every write the same outcome as committing them one at a time — failing
+//! writes included, whose savepoints roll back alone. One commit (one sync) per group.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod common;
+
+use beckon_core::SessionId;
+use beckon_store::{Error, Store, Tx};
+use proptest::prelude::*;
+use uuid::Uuid;
+
+/// One write a test can make.
+#[derive(Debug, Clone)]
+enum Op {
+    /// Sets a setting.
+    Set(u8, u8),
+    /// Starts session `n` (a second start of the same session fails: its id is taken).
+    Start(u8),
+    /// Asks a question in session `n` (fails when the session does not exist or already waits).
+    Ask(u8, u8),
+    /// Writes a setting, then fails.
+    SetThenFail(u8),
+}
+
+fn session(n: u8) -> SessionId {
+    SessionId::from_uuid(Uuid::from_u128(u128::from(n) + 1))
+}
+
+fn apply(op: &Op, tx: &mut Tx<'_>) -> beckon_store::Result<()> {
+    match *op {
+        Op::Set(key, value) => tx.set_setting(&format!("k{key}"), &format!("v{value}")),
+        Op::Start(n) => tx.start_session(&common::new_session(session(n), "poet", i64::from(n))),
+        Op::Ask(n, q) => {
+            let id = beckon_core::RequestId::from_uuid(Uuid::from_u128((u128::from(n) << 16) + u128::from(q) + 1_000));
+            tx.ask(&common::new_question(id, session(n), "poet", i64::from(q)))
+        }
+        Op::SetThenFail(key) => {
+            tx.set_setting(&format!("k{key}"), "doomed")?;
+            Err(Error::TooLarge { what: "a test write", size: 1, limit: 0 })
+        }
+    }
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        (0u8..4, any::<u8>()).prop_map(|(k, v)| Op::Set(k, v)),
+        (0u8..4).prop_map(Op::Start),
+        (0u8..4, 0u8..3).prop_map(|(n, q)| Op::Ask(n, q)),
+        (0u8..4).prop_map(Op::SetThenFail),
+    ]
+}
+
+/// Everything the writes can touch, in a comparable form.
+fn dump(store: &Store) -> Vec<String> {
+    let conn = store.connection();
+    let mut rows = Vec::new();
+    for sql in [
+        "SELECT 'setting ' || key || '=' || value FROM settings WHERE key LIKE 'k%' ORDER BY key",
+        "SELECT 'session ' || id || ' ' || status FROM sessions ORDER BY id",
+        "SELECT 'question ' || id || ' ' || status FROM questions ORDER BY id",
+        "SELECT 'event ' || seq || ' ' || kind || ' ' || coalesce(request_id, '') FROM events ORDER BY seq",
+        "SELECT 'message ' || session_id || ' ' || kind FROM messages ORDER BY session_id, position",
+    ] {
+        let mut statement = conn.prepare(sql).unwrap();
+        rows.extend(statement.query_map([], |row| row.get::<_, String>(0)).unwrap().map(Result::unwrap));
+    }
+    rows
+}
+
+/// An outcome as comparable text: the events' seqs and kinds, or the error.
+fn outcome(result: &beckon_store::Result<Vec<(i64, String)>>) -> String {
+    match result {
+        Ok(events) => format!("ok {events:?}"),
+        Err(err) => format!("err {err}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn groups_of_any_sizes_give_what_one_at_a_time_gives(
+        ops in prop::collection::vec(op(), 1..24),
+        cuts in prop::collection::vec(1usize..6, 1..24),
+    ) {
+        let (_one_dir, mut one) = common::file_store();
+        let singly: Vec<String> = ops
+            .iter()
+            .map(|op| {
+                let result = one.write(|tx| apply(op, tx)).map(|committed| {
+                    committed.events.iter().map(|e| (e.seq, e.kind.as_str().to_owned())).collect::<Vec<_>>()
+                });
+                outcome(&result)
+            })
+            .collect();
+
+        let (_group_dir, mut grouped) = common::file_store();
+        let before = grouped.commits();
+        let mut outcomes = Vec::new();
+        let mut rest: &[Op] = &ops;
+        let mut groups = 0;
+        for size in cuts.iter().cycle() {
+            if rest.is_empty() {
+                break;
+            }
+            let (group, after) = rest.split_at((*size).min(rest.len()));
+            let mut jobs: Vec<Op> = group.to_vec();
+            for result in grouped.write_group(&mut jobs, |op, tx| apply(op, tx)) {
+                let result = result.map(|written| {
+                    written.events.iter().map(|e| (e.seq, e.kind.as_str().to_owned())).collect::<Vec<_>>()
+                });
+                outcomes.push(outcome(&result));
+            }
+            groups += 1;
+            rest = after;
+        }
+        prop_assert_eq!(outcomes, singly);
+        prop_assert_eq!(dump(&grouped), dump(&one));
+        prop_assert_eq!(grouped.commits() - before, groups, "one commit per group");
+    }
+}
+
+#[test]
+fn a_failed_write_in_a_group_leaves_no_trace_and_the_others_commit() {
+    let (_dir, mut store) = common::file_store();
+    let mut jobs = vec![Op::Start(1), Op::SetThenFail(2), Op::Set(3, 3)];
+    let results = store.write_group(&mut jobs, |op, tx| apply(op, tx));
+    assert!(results[0].as_ref().is_ok_and(|w| !w.events.is_empty()), "{results:?}");
+    assert!(matches!(results[1], Err(Error::TooLarge { .. })), "{results:?}");
+    assert!(results[2].is_ok());
+    let rows = dump(&store);
+    assert!(rows.contains(&"setting k3=v3".to_owned()), "{rows:?}");
+    assert!(!rows.iter().any(|row| row.starts_with("setting k2")), "the failed write's setting is gone: {rows:?}");
+}
