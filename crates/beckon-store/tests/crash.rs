@@ -1,6 +1,7 @@
-//! Crash safety with real process kills: a worker performs ask/resolve cycles and is killed
-//! with SIGKILL at random moments; after each kill the database holds everything the worker
-//! was told was saved, nothing half-written, and passes SQLite's integrity check.
+//! Crash safety with real process kills: a worker performs ask/resolve cycles (one commit
+//! each, or in group commits of eight with a failing write among them) and is killed with
+//! SIGKILL at random moments; after each kill the database holds everything the worker was
+//! told was saved, nothing half-written, no failed write, and passes SQLite's integrity check.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -18,14 +19,26 @@ const KILLS: usize = 60;
 
 #[test]
 fn sigkill_at_random_moments_loses_nothing_acknowledged_and_half_writes_nothing() {
+    kill_repeatedly(&[]);
+}
+
+#[test]
+fn sigkill_inside_group_commits_loses_nothing_acknowledged_and_half_writes_nothing() {
+    kill_repeatedly(&["group"]);
+}
+
+/// Runs the worker with `args` and kills it [`KILLS`] times, checking the database after each.
+fn kill_repeatedly(args: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("beckon.db");
     let mut asked: Vec<RequestId> = Vec::new();
     let mut resolved: HashMap<RequestId, String> = HashMap::new();
+    let mut failed: Vec<RequestId> = Vec::new();
     let mut rng = rand::rng();
     for kill in 0..KILLS {
         let mut child = Command::new(env!("CARGO_BIN_EXE_beckon-store-crash-worker"))
             .arg(&path)
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -43,10 +56,18 @@ fn sigkill_at_random_moments_loses_nothing_acknowledged_and_half_writes_nothing(
                 ["resolved", question, label] => {
                     resolved.insert(question.parse().unwrap(), (*label).to_owned());
                 }
+                ["failed", question] => failed.push(question.parse().unwrap()),
                 _ => panic!("unexpected line {line:?}"),
             }
         }
         check(&path, &asked, &resolved, kill);
+        let store = Store::open(&path).unwrap();
+        for id in &failed {
+            assert!(store.read().question(*id).unwrap().is_none(), "kill {kill}: the failed write of {id} was kept");
+        }
+    }
+    if !args.is_empty() {
+        assert!(!failed.is_empty(), "the groups held failing writes");
     }
     assert!(asked.len() > KILLS, "the worker got real work done between kills ({} questions)", asked.len());
     assert!(!resolved.is_empty());
