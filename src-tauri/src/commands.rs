@@ -153,7 +153,7 @@ pub fn save_settings(app: State<'_, App>, settings: SettingsInput) -> Reply<Sett
         beckon.configure_providers(current.anthropic(), current.openai(), current.default_provider());
     }
     if let Ok(beckon) = &app.beckon {
-        beckon.set_scripts_may_approve(current.scripts_may_approve() || beckon_runtime::scripts_may_approve_from_env());
+        beckon.set_scripts_may_approve(current.scripts_may_approve());
     }
     let _ = app.attention.send(crate::notify::Input::DoNotDisturb(current.do_not_disturb()));
     let _ = app.attention.send(crate::notify::Input::Reminder(current.reminder_minutes()));

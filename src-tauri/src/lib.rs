@@ -31,16 +31,9 @@ use crate::notify::DesktopNotifier;
 use crate::settings::Settings;
 use crate::state::App;
 
-/// Builds the runtime configuration from the data folder and the settings.
-fn runtime_config(data_dir: &std::path::Path, settings: &Settings) -> RuntimeConfig {
-    let mut config = RuntimeConfig::new(data_dir);
-    config.holder = format!("Beckon desktop {}", env!("CARGO_PKG_VERSION"));
-    config.anthropic = settings.anthropic();
-    config.openai = settings.openai();
-    config.default_provider = settings.default_provider();
-    config.retention_days = settings.retention_days();
-    config.scripts_may_approve = settings.scripts_may_approve() || beckon_runtime::scripts_may_approve_from_env();
-    config
+/// Builds the runtime configuration from the settings (on the data folder they came from).
+fn runtime_config(settings: &Settings) -> RuntimeConfig {
+    settings.runtime_config(&format!("Beckon desktop {}", env!("CARGO_PKG_VERSION")))
 }
 
 /// Handles `beckon://` links, whether they started the app or reached it running.
@@ -83,7 +76,7 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
     let (inputs, inbox) = mpsc::unbounded_channel();
     let options =
         StartOptions { notifier: std::sync::Arc::new(DesktopNotifier::new(inputs.clone())), ..StartOptions::default() };
-    let config = runtime_config(&data_dir, &settings);
+    let config = runtime_config(&settings);
     let beckon = tauri::async_runtime::block_on(Beckon::start(config, options)).map_err(|err| {
         tracing::error!(%err, "Beckon could not start");
         err.to_string()

@@ -1,52 +1,15 @@
-//! The app's settings: a `settings.json` in the data folder, readable only by its owner (it
-//! holds API keys). Environment variables override the file and are never written to it.
+//! The app's settings as the window shows and edits them. The file and how the environment
+//! overrides it are the runtime's ([`beckon_runtime::Settings`]), shared with `beckon serve`.
 
-use std::path::{Path, PathBuf};
+use std::ops::{Deref, DerefMut};
+use std::path::Path;
 
 use beckon_core::agent::ProviderKind;
 use beckon_runtime::ProviderSettings;
+use beckon_runtime::settings::{ProviderFile, env};
 use serde::{Deserialize, Serialize};
 
-/// The default interval for reminders about a question still pending.
-pub const DEFAULT_REMINDER_MINUTES: u32 = 30;
-
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct ProviderFile {
-    api_key: Option<String>,
-    base_url: Option<String>,
-    model: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct SettingsFile {
-    anthropic: ProviderFile,
-    openai: ProviderFile,
-    default_agent: Option<String>,
-    default_provider: Option<ProviderKind>,
-    do_not_disturb: bool,
-    reminder_minutes: u32,
-    retention_days: Option<u32>,
-    gateway_port: u16,
-    scripts_may_approve: bool,
-}
-
-impl Default for SettingsFile {
-    fn default() -> Self {
-        SettingsFile {
-            anthropic: ProviderFile::default(),
-            openai: ProviderFile::default(),
-            default_agent: None,
-            default_provider: None,
-            do_not_disturb: false,
-            reminder_minutes: DEFAULT_REMINDER_MINUTES,
-            retention_days: None,
-            gateway_port: beckon_gateway::DEFAULT_PORT,
-            scripts_may_approve: false,
-        }
-    }
-}
+pub use beckon_runtime::settings::DEFAULT_REMINDER_MINUTES;
 
 /// One provider as the settings screen shows it: never the key itself.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -129,16 +92,22 @@ pub struct SettingsInput {
     pub scripts_may_approve: Option<bool>,
 }
 
-/// The settings file and what the environment overrides.
+/// The runtime's settings, with what the window shows and how it saves.
 #[derive(Debug, Clone)]
-pub struct Settings {
-    path: PathBuf,
-    file: SettingsFile,
-    problem: Option<String>,
+pub struct Settings(beckon_runtime::Settings);
+
+impl Deref for Settings {
+    type Target = beckon_runtime::Settings;
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
 }
 
-fn env(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+impl DerefMut for Settings {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
 }
 
 fn non_empty(text: Option<String>) -> Option<String> {
@@ -146,86 +115,24 @@ fn non_empty(text: Option<String>) -> Option<String> {
 }
 
 impl Settings {
-    /// Reads `settings.json` in `data_dir`. A missing file means defaults; an unreadable one
-    /// means defaults too, with the problem reported (the file is not overwritten until the
-    /// person saves).
+    /// Reads `settings.json` in `data_dir` (see [`beckon_runtime::Settings::load`]).
     pub fn load(data_dir: &Path) -> Settings {
-        let path = data_dir.join("settings.json");
-        let (file, problem) = match std::fs::read_to_string(&path) {
-            Ok(text) => match serde_json::from_str(&text) {
-                Ok(file) => (file, None),
-                Err(err) => (
-                    SettingsFile::default(),
-                    Some(format!("{} could not be read ({err}); defaults are in use", path.display())),
-                ),
-            },
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => (SettingsFile::default(), None),
-            Err(err) => (
-                SettingsFile::default(),
-                Some(format!("{} could not be read ({err}); defaults are in use", path.display())),
-            ),
-        };
-        Settings { path, file, problem }
-    }
-
-    fn provider(file: &ProviderFile, prefix: &str) -> ProviderSettings {
-        ProviderSettings {
-            api_key: env(&format!("{prefix}_API_KEY")).or_else(|| non_empty(file.api_key.clone())),
-            base_url: env(&format!("{prefix}_BASE_URL")).or_else(|| non_empty(file.base_url.clone())),
-            model: env(&format!("{prefix}_MODEL")).or_else(|| non_empty(file.model.clone())),
-        }
-    }
-
-    /// Anthropic's settings in effect.
-    pub fn anthropic(&self) -> ProviderSettings {
-        Self::provider(&self.file.anthropic, "ANTHROPIC")
-    }
-
-    /// The OpenAI-compatible API's settings in effect.
-    pub fn openai(&self) -> ProviderSettings {
-        Self::provider(&self.file.openai, "OPENAI")
-    }
-
-    /// The provider for agents that name none.
-    pub fn default_provider(&self) -> Option<ProviderKind> {
-        self.file.default_provider
-    }
-
-    /// The agent a new chat starts with, if set.
-    pub fn default_agent(&self) -> Option<String> {
-        env("BECKON_DEFAULT_AGENT").or_else(|| self.file.default_agent.clone())
+        Settings(beckon_runtime::Settings::load(data_dir))
     }
 
     /// Whether notifications are silenced.
     pub fn do_not_disturb(&self) -> bool {
-        self.file.do_not_disturb
+        self.file().do_not_disturb
     }
 
     /// Reminder interval in minutes (0: off).
     pub fn reminder_minutes(&self) -> u32 {
-        self.file.reminder_minutes
-    }
-
-    /// Retention in days.
-    pub fn retention_days(&self) -> Option<u32> {
-        self.file.retention_days
-    }
-
-    /// Whether HTTP, MCP and the CLI may allow tool calls waiting for approval (the file's
-    /// choice; `BECKON_SCRIPTS_MAY_APPROVE` turns it on as well).
-    pub fn scripts_may_approve(&self) -> bool {
-        self.file.scripts_may_approve
-    }
-
-    /// The gateway's port: `BECKON_GATEWAY_PORT`, else the file's (default 7393; 0 picks any).
-    pub fn gateway_port(&self) -> u16 {
-        env("BECKON_GATEWAY_PORT").and_then(|p| p.parse().ok()).unwrap_or(self.file.gateway_port)
+        self.file().reminder_minutes
     }
 
     /// Turns "do not disturb" on or off and saves.
     pub fn set_do_not_disturb(&mut self, on: bool) -> std::io::Result<()> {
-        self.file.do_not_disturb = on;
-        self.save()
+        self.update(|file| file.do_not_disturb = on)
     }
 
     fn view_of(settings: &ProviderSettings, prefix: &str) -> ProviderView {
@@ -239,18 +146,19 @@ impl Settings {
 
     /// What the window shows.
     pub fn view(&self) -> SettingsView {
+        let file = self.file();
         SettingsView {
             anthropic: Self::view_of(&self.anthropic(), "ANTHROPIC"),
             openai: Self::view_of(&self.openai(), "OPENAI"),
             default_agent: self.default_agent(),
-            default_provider: self.file.default_provider,
-            do_not_disturb: self.file.do_not_disturb,
-            reminder_minutes: self.file.reminder_minutes,
-            retention_days: self.file.retention_days,
-            scripts_may_approve: self.file.scripts_may_approve,
+            default_provider: file.default_provider,
+            do_not_disturb: file.do_not_disturb,
+            reminder_minutes: file.reminder_minutes,
+            retention_days: file.retention_days,
+            scripts_may_approve: file.scripts_may_approve,
             scripts_may_approve_from_env: beckon_runtime::scripts_may_approve_from_env(),
-            file: self.path.display().to_string(),
-            problem: self.problem.clone(),
+            file: self.path().display().to_string(),
+            problem: self.problem().map(str::to_owned),
         }
     }
 
@@ -269,25 +177,18 @@ impl Settings {
             file.base_url = base_url;
             file.model = non_empty(input.model);
         }
-        provider(&mut self.file.anthropic, input.anthropic);
-        provider(&mut self.file.openai, input.openai);
-        self.file.default_agent = non_empty(input.default_agent);
-        self.file.default_provider = input.default_provider;
-        self.file.do_not_disturb = input.do_not_disturb;
-        self.file.reminder_minutes = input.reminder_minutes;
-        self.file.retention_days = input.retention_days;
-        if let Some(allowed) = input.scripts_may_approve {
-            self.file.scripts_may_approve = allowed;
-        }
-        self.save()?;
-        self.problem = None;
-        Ok(())
-    }
-
-    /// Writes the file atomically, readable and writable by its owner only.
-    fn save(&self) -> std::io::Result<()> {
-        let text = serde_json::to_string_pretty(&self.file).map_err(std::io::Error::other)?;
-        beckon_runtime::private_file::write(&self.path, text.as_bytes())
+        self.update(|file| {
+            provider(&mut file.anthropic, input.anthropic);
+            provider(&mut file.openai, input.openai);
+            file.default_agent = non_empty(input.default_agent);
+            file.default_provider = input.default_provider;
+            file.do_not_disturb = input.do_not_disturb;
+            file.reminder_minutes = input.reminder_minutes;
+            file.retention_days = input.retention_days;
+            if let Some(allowed) = input.scripts_may_approve {
+                file.scripts_may_approve = allowed;
+            }
+        })
     }
 }
 
@@ -319,22 +220,22 @@ mod tests {
             assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
         }
         let reread = Settings::load(dir.path());
-        assert_eq!(reread.file.anthropic.api_key.as_deref(), Some("sk-ant-secret"));
-        assert_eq!(reread.file.anthropic.base_url, None, "blank means the provider's own");
+        assert_eq!(reread.file().anthropic.api_key.as_deref(), Some("sk-ant-secret"));
+        assert_eq!(reread.file().anthropic.base_url, None, "blank means the provider's own");
         let view = serde_json::to_string(&reread.view()).unwrap();
         assert!(!view.contains("sk-ant-secret"), "{view}");
         assert!(reread.view().do_not_disturb);
         // An absent key keeps the stored one; an empty one clears it.
         let mut again = reread.clone();
         again.apply(SettingsInput::default()).unwrap();
-        assert_eq!(Settings::load(dir.path()).file.anthropic.api_key.as_deref(), Some("sk-ant-secret"));
+        assert_eq!(Settings::load(dir.path()).file().anthropic.api_key.as_deref(), Some("sk-ant-secret"));
         again
             .apply(SettingsInput {
                 anthropic: ProviderInput { api_key: Some(String::new()), ..ProviderInput::default() },
                 ..SettingsInput::default()
             })
             .unwrap();
-        assert_eq!(Settings::load(dir.path()).file.anthropic.api_key, None);
+        assert_eq!(Settings::load(dir.path()).file().anthropic.api_key, None);
     }
 
     #[test]
@@ -347,15 +248,15 @@ mod tests {
         };
         settings.apply(openai(Some("sk-secret"), "https://api.example.com/v1")).unwrap();
         settings.apply(openai(None, "https://api.example.com/v1")).unwrap();
-        assert_eq!(settings.file.openai.api_key.as_deref(), Some("sk-secret"), "the same address keeps its key");
+        assert_eq!(settings.file().openai.api_key.as_deref(), Some("sk-secret"), "the same address keeps its key");
 
         settings.apply(openai(None, "http://elsewhere.example:8080/v1")).unwrap();
-        assert_eq!(Settings::load(dir.path()).file.openai.api_key, None, "not sent to the new address");
+        assert_eq!(Settings::load(dir.path()).file().openai.api_key, None, "not sent to the new address");
         assert!(!settings.view().openai.key_set, "the window shows that a key is needed");
 
         settings.apply(openai(Some("sk-new"), "http://elsewhere.example:8080/v1")).unwrap();
         assert_eq!(
-            Settings::load(dir.path()).file.openai.api_key.as_deref(),
+            Settings::load(dir.path()).file().openai.api_key.as_deref(),
             Some("sk-new"),
             "a key given with it is kept"
         );

@@ -208,7 +208,8 @@ pub struct StatusArgs {
 /// `beckon serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// The port on 127.0.0.1 (0 picks a free one).
-    #[arg(long, default_value_t = beckon_gateway::DEFAULT_PORT)]
-    pub port: u16,
+    /// The port on 127.0.0.1 (0 picks a free one); else `BECKON_GATEWAY_PORT`, else the
+    /// settings' port, else 7393.
+    #[arg(long)]
+    pub port: Option<u16>,
 }

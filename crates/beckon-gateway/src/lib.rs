@@ -39,7 +39,7 @@ pub use meta::OPENAPI;
 pub use serve::{ConnectionId, ConnectionLimits};
 
 /// The port the gateway listens on unless told otherwise.
-pub const DEFAULT_PORT: u16 = 7393;
+pub const DEFAULT_PORT: u16 = beckon_runtime::settings::DEFAULT_GATEWAY_PORT;
 
 /// Where the MCP server listens (streamable HTTP: POST, GET and DELETE), behind the same guard
 /// as every route.

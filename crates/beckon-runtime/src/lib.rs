@@ -27,6 +27,7 @@ pub mod providers;
 mod retention;
 mod runtime;
 mod service;
+pub mod settings;
 mod timers;
 pub mod tools;
 
@@ -41,3 +42,4 @@ pub use lock::DataDirLock;
 pub use notices::MAX_LIVE_NOTICES;
 pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, ResolvedNotice, Silent};
 pub use service::{AnswerReceipt, Beckon, Begun, SessionView, StartOptions};
+pub use settings::Settings;

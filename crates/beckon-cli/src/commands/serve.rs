@@ -1,12 +1,14 @@
 //! `beckon serve`: the runtime and its gateway with no window, for servers and webhook agents.
-//! The person is reached through callbacks (and these logs) instead of desktop notifications.
+//! It starts from the settings the window saved on the same data folder (providers, retention,
+//! the gateway's port, whether scripts may approve), with the environment over them. The person
+//! is reached through callbacks (and these logs) instead of desktop notifications.
 //! Runs until SIGINT or SIGTERM, then stops the gateway (removing `gateway.json`) and the
 //! runtime.
 
 use std::sync::Arc;
 
 use beckon_gateway::GatewayConfig;
-use beckon_runtime::{Beckon, Notifier, PendingNotice, ProviderSettings, ResolvedNotice, RuntimeConfig, StartOptions};
+use beckon_runtime::{Beckon, Notifier, PendingNotice, ResolvedNotice, Settings, StartOptions};
 
 use crate::cli::{Connection, ServeArgs};
 use crate::error::{CliError, CliResult, Exit};
@@ -42,27 +44,20 @@ impl Notifier for LoggedNotices {
     }
 }
 
-/// A provider's settings from `<PREFIX>_API_KEY`, `<PREFIX>_BASE_URL` and `<PREFIX>_MODEL`.
-fn provider_from_env(prefix: &str) -> ProviderSettings {
-    let read = |name: &str| std::env::var(format!("{prefix}_{name}")).ok().filter(|v| !v.trim().is_empty());
-    ProviderSettings { api_key: read("API_KEY"), base_url: read("BASE_URL"), model: read("MODEL") }
-}
-
 /// Runs `beckon serve`.
 pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     let data_dir = connection.data_dir();
     let mut signals = Signals::listen().map_err(|err| CliError::Io(format!("cannot listen for signals: {err}")))?;
-    let config = RuntimeConfig {
-        holder: HOLDER.into(),
-        anthropic: provider_from_env("ANTHROPIC"),
-        openai: provider_from_env("OPENAI"),
-        scripts_may_approve: beckon_runtime::scripts_may_approve_from_env(),
-        ..RuntimeConfig::new(&data_dir)
-    };
+    // The same settings the window saves, with the environment over them.
+    let settings = Settings::load(&data_dir);
+    if let Some(problem) = settings.problem() {
+        tracing::warn!(%problem, "the settings file is not used");
+    }
+    let config = settings.runtime_config(HOLDER);
     let options = StartOptions { notifier: Arc::new(LoggedNotices), ..StartOptions::default() };
     let beckon = Beckon::start(config, options).await?;
     let mut gateway_config = GatewayConfig::new(&data_dir);
-    gateway_config.port = args.port;
+    gateway_config.port = args.port.unwrap_or_else(|| settings.gateway_port());
     let gateway = match beckon_gateway::start(beckon.clone(), gateway_config).await {
         Ok(gateway) => gateway,
         Err(err) => {

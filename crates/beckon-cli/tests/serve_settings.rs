@@ -1,0 +1,74 @@
+//! `beckon serve` starts from the settings the window saved on the same data folder: the
+//! gateway's port and whether scripts may approve tool calls, as the same person expects of
+//! the same Beckon whichever way it runs.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod served;
+
+use std::path::Path;
+use std::time::Duration;
+
+use beckon_gateway::{Discovery, GatewayClient, Locator};
+use serde_json::json;
+use tokio::process::Child;
+
+/// `beckon serve` on `dir` with no port given, and a client once it listens.
+async fn serve(dir: &Path) -> (Child, Discovery, GatewayClient) {
+    let serve = served::beckon(dir)
+        .arg("serve")
+        .env_remove("BECKON_GATEWAY_PORT")
+        .env_remove("BECKON_SCRIPTS_MAY_APPROVE")
+        .spawn()
+        .unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let found = loop {
+        if let Ok(found) = Discovery::read(dir) {
+            break found;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "beckon serve did not write gateway.json");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    };
+    let client =
+        GatewayClient::new(GatewayClient::http().unwrap(), Locator::new(dir).locate().unwrap(), "serve-settings");
+    (serve, found, client)
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap().local_addr().unwrap().port()
+}
+
+fn approval() -> serde_json::Value {
+    json!({"agent": "claude-code", "approval": {"tool_name": "Bash", "input": {"command": "make deploy"}}})
+}
+
+#[tokio::test]
+async fn serve_listens_where_the_window_saved_and_lets_scripts_approve_when_it_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut settings = beckon_runtime::Settings::load(dir.path());
+    settings
+        .update(|file| {
+            file.gateway_port = port;
+            file.scripts_may_approve = true;
+        })
+        .unwrap();
+    let (_serve, found, client) = serve(dir.path()).await;
+    assert_eq!(found.url, format!("http://127.0.0.1:{port}"));
+    let asked = client.ask(&approval()).await.unwrap();
+    let id = asked["request_id"].as_str().unwrap();
+    let answered = client.answer(id, &["Allow".into()]).await.unwrap();
+    assert_eq!(answered["decision"]["behavior"], "allow", "{answered}");
+}
+
+#[tokio::test]
+async fn without_those_settings_serve_keeps_scripts_from_approving() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = beckon_runtime::Settings::load(dir.path());
+    settings.update(|file| file.gateway_port = 0).unwrap();
+    let (_serve, found, client) = serve(dir.path()).await;
+    assert!(!found.url.ends_with(":7393"), "port 0 from the settings picks a free one: {}", found.url);
+    let asked = client.ask(&approval()).await.unwrap();
+    let refused = client.answer(asked["request_id"].as_str().unwrap(), &["Allow".into()]).await.unwrap_err();
+    assert!(refused.to_string().contains("BECKON_SCRIPTS_MAY_APPROVE"), "{refused}");
+}
