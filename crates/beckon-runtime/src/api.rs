@@ -3,7 +3,7 @@
 
 use beckon_core::conversation::{Origin, SessionStatus};
 use beckon_core::{AnsweredVia, Outcome, Problem, RequestId, SessionId, SessionOrigin};
-use beckon_store::{EventKind, PendingQuestion, QuestionStatus, ResolvedQuestion, StoredEvent, TimelineEntry};
+use beckon_store::{EventPayload, PendingQuestion, QuestionStatus, ResolvedQuestion, StoredEvent, TimelineEntry};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
@@ -167,61 +167,46 @@ impl LiveEvent {
     /// Reads a stored event; `None` for one that is unreadable (logged) or lacks its ids.
     pub fn from_stored(event: &StoredEvent) -> Option<LiveEvent> {
         let read = || -> Result<LiveEvent, String> {
-            let seq = event.seq;
+            let (seq, at_ms) = (event.seq, event.at_ms);
             let session_id = event.session_id.ok_or("no session")?;
-            let payload: serde_json::Value = event.payload_as().map_err(|e| e.to_string())?;
-            Ok(match event.kind {
-                EventKind::SessionStarted => LiveEvent::SessionStarted {
+            let request_id = || event.request_id.ok_or("no request");
+            Ok(match event.details().map_err(|e| e.to_string())? {
+                EventPayload::SessionStarted(started) => LiveEvent::SessionStarted {
                     seq,
                     session_id,
-                    agent: take(&payload, "agent")?,
-                    origin: take(&payload, "origin")?,
-                    parent: take(&payload, "parent")?,
-                    title: take(&payload, "title")?,
-                    status: take(&payload, "status")?,
-                    at_ms: event.at_ms,
+                    agent: started.agent,
+                    origin: started.origin,
+                    parent: started.parent,
+                    title: started.title,
+                    status: started.status,
+                    at_ms,
                 },
-                EventKind::SessionStatus => LiveEvent::SessionStatus {
-                    seq,
-                    session_id,
-                    status: take(&payload, "status")?,
-                    reason: take(&payload, "reason")?,
-                    at_ms: event.at_ms,
-                },
-                EventKind::MessageAppended => LiveEvent::MessageAppended {
-                    seq,
-                    session_id,
-                    entry: TimelineEntry {
-                        position: take(&payload, "position")?,
-                        message: take(&payload, "message")?,
-                        at_ms: event.at_ms,
-                    },
-                },
-                EventKind::QuestionPending => {
-                    LiveEvent::QuestionPending { seq, question: event.payload_as().map_err(|e| e.to_string())? }
+                EventPayload::SessionStatus(changed) => {
+                    LiveEvent::SessionStatus { seq, session_id, status: changed.status, reason: changed.reason, at_ms }
                 }
-                EventKind::QuestionResolved => LiveEvent::QuestionResolved {
+                EventPayload::MessageAppended(appended) => LiveEvent::MessageAppended {
                     seq,
                     session_id,
-                    request_id: event.request_id.ok_or("no request")?,
-                    status: take(&payload, "status")?,
-                    outcome: take(&payload, "outcome")?,
-                    answered_via: take(&payload, "answered_via")?,
-                    at_ms: event.at_ms,
+                    entry: appended.entry(at_ms).map_err(|e| e.to_string())?,
                 },
-                EventKind::SessionResumed => {
-                    LiveEvent::SessionResumed { seq, session_id, request_id: event.request_id.ok_or("no request")? }
+                EventPayload::QuestionPending(question) => LiveEvent::QuestionPending { seq, question },
+                EventPayload::QuestionResolved(resolved) => LiveEvent::QuestionResolved {
+                    seq,
+                    session_id,
+                    request_id: request_id()?,
+                    status: resolved.status,
+                    outcome: resolved.outcome().map_err(|e| e.to_string())?,
+                    answered_via: resolved.answered_via,
+                    at_ms,
+                },
+                EventPayload::SessionResumed(_) => {
+                    LiveEvent::SessionResumed { seq, session_id, request_id: request_id()? }
                 }
-                EventKind::SessionDeleted => LiveEvent::SessionDeleted { seq, session_id },
+                EventPayload::SessionDeleted(_) => LiveEvent::SessionDeleted { seq, session_id },
             })
         };
         read().map_err(|err| tracing::warn!(seq = event.seq, kind = %event.kind, %err, "unreadable event")).ok()
     }
-}
-
-fn take<T: serde::de::DeserializeOwned>(payload: &serde_json::Value, name: &str) -> Result<T, String> {
-    let value = payload.get(name).cloned().unwrap_or(serde_json::Value::Null);
-    serde_json::from_value(value).map_err(|e| format!("{name}: {e}"))
 }
 
 /// Who asks, as front ends label it: "research › summariser asks".

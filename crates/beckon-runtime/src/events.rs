@@ -6,7 +6,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use beckon_core::{RequestId, SessionId};
-use beckon_store::{EventKind, PendingQuestion, QuestionStatus, StoredEvent};
+use beckon_store::{EventKind, EventPayload, StoredEvent};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, broadcast, oneshot};
 
@@ -140,8 +140,14 @@ impl AfterCommit for Publisher {
 }
 
 fn pending_notice(event: &StoredEvent) -> Option<PendingNotice> {
-    let pending: PendingQuestion =
-        event.payload_as().map_err(|err| tracing::warn!(%err, "unreadable question_pending event")).ok()?;
+    let pending = match event.details() {
+        Ok(EventPayload::QuestionPending(pending)) => pending,
+        Ok(_) => return None,
+        Err(err) => {
+            tracing::warn!(%err, "unreadable question_pending event");
+            return None;
+        }
+    };
     let request = pending.request().map_err(|err| tracing::warn!(%err, "unreadable pending request")).ok()?;
     Some(PendingNotice {
         request_id: pending.id,
@@ -155,12 +161,7 @@ fn pending_notice(event: &StoredEvent) -> Option<PendingNotice> {
 }
 
 fn resolved_notice(event: &StoredEvent) -> Option<ResolvedNotice> {
-    #[derive(Deserialize)]
-    struct Resolved {
-        status: QuestionStatus,
-        answered_via: Option<beckon_core::AnsweredVia>,
-    }
-    let resolved: Resolved = event.payload_as().ok()?;
+    let Ok(EventPayload::QuestionResolved(resolved)) = event.details() else { return None };
     Some(ResolvedNotice {
         request_id: event.request_id?,
         session_id: event.session_id?,

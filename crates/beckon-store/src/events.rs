@@ -12,6 +12,7 @@ use serde_json::value::RawValue;
 
 use crate::codec::{JSON_MAX_BYTES, name, parse, raw_from_json, to_raw};
 use crate::error::Result;
+use crate::event_payload::EventPayload;
 use crate::store::Tx;
 
 /// What an event is about.
@@ -65,9 +66,9 @@ impl EventKind {
 }
 
 impl StoredEvent {
-    /// The payload read as `T`.
-    pub fn payload_as<T: serde::de::DeserializeOwned>(&self) -> Result<T> {
-        crate::codec::from_json("events", "payload", self.payload.get())
+    /// What it says, read as its kind's type.
+    pub fn details(&self) -> Result<EventPayload> {
+        EventPayload::read(self.kind, self.payload.get())
     }
 }
 
@@ -107,15 +108,15 @@ pub struct StoredEvent {
 
 impl Tx<'_> {
     /// Appends an event; it is published with the commit.
-    pub fn append_event<P: Serialize + ?Sized>(
+    pub fn append_event(
         &mut self,
-        kind: EventKind,
+        details: &EventPayload,
         session_id: Option<SessionId>,
         request_id: Option<RequestId>,
-        payload: &P,
         at_ms: i64,
     ) -> Result<i64> {
-        let payload = to_raw("event payload", payload, JSON_MAX_BYTES)?;
+        let kind = details.kind();
+        let payload = to_raw("event payload", details, JSON_MAX_BYTES)?;
         self.tx
             .prepare_cached(
                 "INSERT INTO events (kind, session_id, request_id, payload, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",

@@ -8,6 +8,7 @@
 
 mod codec;
 mod error;
+mod event_payload;
 mod events;
 mod messages;
 mod metrics;
@@ -21,6 +22,7 @@ mod store;
 
 pub use codec::{JSON_MAX_BYTES, STATE_MAX_BYTES};
 pub use error::{Error, Result};
+pub use event_payload::{Appended, EventPayload, NoDetails, QuestionResolved, SessionStarted, StatusChanged};
 pub use events::{EventKind, StoredEvent};
 pub use messages::TimelineEntry;
 pub use metrics::{AgentMetrics, Latency, Metrics};

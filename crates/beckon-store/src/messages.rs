@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 
 use crate::codec::{JSON_MAX_BYTES, from_json, to_raw};
 use crate::error::{Error, Result};
-use crate::events::EventKind;
+use crate::event_payload::{Appended, EventPayload};
 use crate::sessions;
 use crate::store::Tx;
 
@@ -35,13 +35,6 @@ pub(crate) fn kind(message: &Message) -> &'static str {
         Message::Question { .. } => "question",
         Message::Answer { .. } => "answer",
     }
-}
-
-/// The `message_appended` event's payload; the message is embedded as already serialised.
-#[derive(Serialize)]
-struct Appended<'a> {
-    position: i64,
-    message: &'a RawValue,
 }
 
 impl Tx<'_> {
@@ -85,8 +78,8 @@ impl Tx<'_> {
                     "INSERT INTO messages (session_id, position, kind, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
                 )?
                 .execute(params![session, position, kind, body.get(), at_ms])?;
-            let payload = Appended { position, message: body };
-            self.append_event(EventKind::MessageAppended, Some(session_id), None, &payload, at_ms)?;
+            let appended = Appended { position, message: body.clone() };
+            self.append_event(&EventPayload::MessageAppended(appended), Some(session_id), None, at_ms)?;
         }
         Ok(())
     }

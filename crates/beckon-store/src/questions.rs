@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 
 use crate::codec::{JSON_MAX_BYTES, from_json, name, parse, raw_from_json, to_json, to_raw};
 use crate::error::{Error, Result};
-use crate::events::EventKind;
+use crate::event_payload::{EventPayload, QuestionResolved};
 use crate::outbox::NewCallback;
 use crate::sessions;
 use crate::store::Tx;
@@ -251,14 +251,6 @@ struct AnswerEntry<'a> {
     outcome: &'a RawValue,
 }
 
-/// The `question_resolved` event's payload.
-#[derive(Serialize)]
-struct ResolvedEntry<'a> {
-    status: QuestionStatus,
-    outcome: &'a RawValue,
-    answered_via: Option<AnsweredVia>,
-}
-
 fn is_constraint(err: &rusqlite::Error) -> bool {
     err.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation)
 }
@@ -322,7 +314,7 @@ impl Tx<'_> {
             created_at_ms: question.at_ms,
             expires_at_ms: question.expires_at_ms,
         };
-        self.append_event(EventKind::QuestionPending, Some(session), Some(question.id), &pending, question.at_ms)?;
+        self.append_event(&EventPayload::QuestionPending(pending), Some(session), Some(question.id), question.at_ms)?;
         self.enqueue_callbacks(&question.callbacks, question.at_ms)?;
         Ok(())
     }
@@ -360,8 +352,8 @@ impl Tx<'_> {
         let body =
             to_raw("message", &AnswerEntry { kind: "answer", request_id: id, outcome: &outcome }, JSON_MAX_BYTES)?;
         self.append_entries(session, &[("answer", body)], resolution.at_ms)?;
-        let payload = ResolvedEntry { status, outcome: &outcome, answered_via: resolution.via };
-        self.append_event(EventKind::QuestionResolved, Some(session), Some(id), &payload, resolution.at_ms)?;
+        let resolved = QuestionResolved { status, outcome: outcome.clone(), answered_via: resolution.via };
+        self.append_event(&EventPayload::QuestionResolved(resolved), Some(session), Some(id), resolution.at_ms)?;
         if let Some(status) = resolution.session_status {
             self.change_status(session, &current.session_status, status, None, resolution.at_ms)?;
         }

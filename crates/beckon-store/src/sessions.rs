@@ -4,11 +4,11 @@ use beckon_core::conversation::{SessionStatus, State};
 use beckon_core::{SessionId, SessionOrigin};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::codec::{JSON_MAX_BYTES, STATE_MAX_BYTES, from_json, name, parse, to_json};
 use crate::error::{Error, Result};
-use crate::events::EventKind;
+use crate::event_payload::{EventPayload, NoDetails, SessionStarted, StatusChanged};
 use crate::store::Tx;
 
 /// Longest session title kept (the first words of the first message).
@@ -157,14 +157,14 @@ impl Tx<'_> {
                 session.at_ms
             ],
         )?;
-        let summary = json!({
-            "agent": session.agent,
-            "origin": session.origin,
-            "parent": session.parent,
-            "title": title,
-            "status": status,
-        });
-        self.append_event(EventKind::SessionStarted, Some(session.id), None, &summary, session.at_ms)?;
+        let started = SessionStarted {
+            agent: session.agent.clone(),
+            origin: session.origin,
+            parent: session.parent,
+            title,
+            status,
+        };
+        self.append_event(&EventPayload::SessionStarted(started), Some(session.id), None, session.at_ms)?;
         Ok(())
     }
 
@@ -215,11 +215,8 @@ impl Tx<'_> {
             status.as_str(),
             at_ms
         ])?;
-        let payload = match reason {
-            Some(reason) => json!({"status": status, "reason": reason}),
-            None => json!({"status": status}),
-        };
-        self.append_event(EventKind::SessionStatus, Some(id), None, &payload, at_ms)?;
+        let changed = StatusChanged { status, reason: reason.map(str::to_owned) };
+        self.append_event(&EventPayload::SessionStatus(changed), Some(id), None, at_ms)?;
         Ok(())
     }
 
@@ -267,7 +264,7 @@ impl Tx<'_> {
         for id in &ids {
             self.tx.prepare_cached("DELETE FROM sessions WHERE id = ?1")?.execute([id])?;
             let id: SessionId = parse("sessions", "id", id)?;
-            self.append_event(EventKind::SessionDeleted, Some(id), None, &json!({}), at_ms)?;
+            self.append_event(&EventPayload::SessionDeleted(NoDetails {}), Some(id), None, at_ms)?;
             pruned.push(id);
         }
         Ok(pruned)

@@ -56,14 +56,16 @@ fn saving_state_changes_status_and_records_only_real_changes() {
     store.write(|tx| tx.start_session(&new_session(id, "poet", 1))).unwrap();
     let first = store.write(|tx| tx.save_state(id, &State::LlmRequesting { attempt: 1 }, 2)).unwrap();
     assert_eq!(first.events.len(), 1);
-    assert_eq!(first.events[0].payload_as::<serde_json::Value>().unwrap(), json!({"status": "running"}));
+    // As stored and sent: the status, and a reason only when there is one.
+    let wire =
+        |event: &beckon_store::StoredEvent| serde_json::from_str::<serde_json::Value>(event.payload.get()).unwrap();
+    assert_eq!(wire(&first.events[0]), json!({"status": "running"}));
+    let Ok(beckon_store::EventPayload::SessionStatus(changed)) = first.events[0].details() else { panic!("typed") };
+    assert_eq!(changed.status, beckon_core::conversation::SessionStatus::Running);
     let same = store.write(|tx| tx.save_state(id, &State::LlmRequesting { attempt: 2 }, 3)).unwrap();
     assert!(same.events.is_empty(), "status unchanged");
     let failed = store.write(|tx| tx.save_state(id, &State::Failed { reason: "401".into() }, 4)).unwrap();
-    assert_eq!(
-        failed.events[0].payload_as::<serde_json::Value>().unwrap(),
-        json!({"status": "failed", "reason": "401"})
-    );
+    assert_eq!(wire(&failed.events[0]), json!({"status": "failed", "reason": "401"}));
     let record = store.read().session(id).unwrap().unwrap();
     assert_eq!(record.state, State::Failed { reason: "401".into() });
     assert_eq!(record.updated_at_ms, 4);
@@ -480,4 +482,43 @@ fn settings_round_trip() {
     store.write(|tx| tx.set_setting("secret", "one")).unwrap();
     store.write(|tx| tx.set_setting("secret", "two")).unwrap();
     assert_eq!(store.read().setting("secret").unwrap().as_deref(), Some("two"));
+}
+
+#[test]
+fn every_event_the_store_writes_reads_back_as_its_kinds_type() {
+    use beckon_store::{EventKind, EventPayload};
+    let (_dir, mut store) = file_store();
+    let (session, question) = asked(&mut store, "poet", 10);
+    store.write(|tx| tx.resolve(&resolution(question, answered("Haiku"), 20))).unwrap();
+    store.write(|tx| tx.save_state(session, &State::Completed, 30)).unwrap();
+    store.write(|tx| tx.prune_finished(40, 50)).unwrap();
+    let events = store.read().events_after(0, 100).unwrap();
+    let kinds: Vec<EventKind> = events.iter().map(|e| e.kind).collect();
+    for kind in [
+        EventKind::SessionStarted,
+        EventKind::SessionStatus,
+        EventKind::MessageAppended,
+        EventKind::QuestionPending,
+        EventKind::QuestionResolved,
+        EventKind::SessionDeleted,
+    ] {
+        assert!(kinds.contains(&kind), "{kind} among {kinds:?}");
+    }
+    for event in &events {
+        let details = event.details().unwrap_or_else(|err| panic!("{}: {err}", event.kind));
+        assert_eq!(details.kind(), event.kind);
+        match details {
+            EventPayload::SessionStarted(started) => assert_eq!(started.agent, "poet"),
+            EventPayload::MessageAppended(appended) => {
+                let entry = appended.entry(event.at_ms).unwrap();
+                assert!(entry.position >= 1);
+            }
+            EventPayload::QuestionPending(pending) => assert_eq!(pending.id, question),
+            EventPayload::QuestionResolved(resolved) => {
+                assert_eq!(resolved.outcome().unwrap(), answered("Haiku"));
+                assert_eq!(resolved.answered_via, Some(beckon_core::AnsweredVia::Window));
+            }
+            EventPayload::SessionStatus(_) | EventPayload::SessionResumed(_) | EventPayload::SessionDeleted(_) => {}
+        }
+    }
 }

@@ -3,8 +3,7 @@
 
 use beckon_core::conversation::{Effect, ExpiryPolicy, Notice, State};
 use beckon_core::{AnsweredVia, Answers, QuestionRequest};
-use beckon_store::{EventKind, NewQuestion, Resolution, Resolved};
-use serde_json::json;
+use beckon_store::{EventPayload, NewQuestion, NoDetails, Resolution, Resolved};
 
 use super::context::SessionContext;
 use crate::callbacks;
@@ -100,7 +99,12 @@ pub(crate) async fn commit(
                         }
                     }
                     Write::Resumed(request_id) => {
-                        tx.append_event(EventKind::SessionResumed, Some(session), Some(request_id), &json!({}), now)?;
+                        tx.append_event(
+                            &EventPayload::SessionResumed(NoDetails {}),
+                            Some(session),
+                            Some(request_id),
+                            now,
+                        )?;
                     }
                 }
             }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{RequestId, SessionId};
 use beckon_runtime::{Beckon, PendingNotice, Recorded, RecordingNotifier, RuntimeConfig, StartOptions};
-use beckon_store::EventKind;
+use beckon_store::EventPayload;
 
 pub const PATIENCE: Duration = Duration::from_secs(20);
 
@@ -41,15 +41,14 @@ pub async fn wait_status(beckon: &Beckon, session: SessionId, status: SessionSta
     if current == status {
         return;
     }
-    let wanted = serde_json::to_value(status).unwrap();
     tokio::time::timeout(PATIENCE, async {
         loop {
             let event = events.next().await.unwrap();
-            if event.session_id == Some(session) && event.kind == EventKind::SessionStatus {
-                let payload: serde_json::Value = event.payload_as().unwrap();
-                if payload["status"] == wanted {
-                    return;
-                }
+            if event.session_id == Some(session)
+                && let Ok(EventPayload::SessionStatus(changed)) = event.details()
+                && changed.status == status
+            {
+                return;
             }
         }
     })
