@@ -135,6 +135,24 @@ impl App {
         Ok(())
     }
 
+    /// Chooses the option labelled `label` in `card` and waits until it shows as chosen. A click
+    /// lands where the option was when it was sent; if the card moved under it at that moment
+    /// (new entries arriving above it), the option is clicked again, at most three times.
+    pub async fn choose(&self, card: &Element, label: &str) -> Result<(), Failure> {
+        let option = Locator::XPath(&format!(".//label[contains(., '{label}')]"));
+        for _ in 0..3 {
+            card.find(option).await?.click().await?;
+            let input = card.find(option).await?.find(Locator::Css("input")).await?;
+            for _ in 0..10 {
+                if input.prop("checked").await?.as_deref() == Some("true") {
+                    return Ok(());
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+        Err(format!("the option {label:?} did not show as chosen after three clicks").into())
+    }
+
     /// Starts a session of `agent` from the window with `message`.
     pub async fn start_session(&self, agent: &str, message: &str) -> Result<(), Failure> {
         self.click("button", "New chat").await?;

@@ -14,8 +14,8 @@ use std::path::Path;
 async fn write_a_poem(app: &App, topic: &str) -> Result<(), Failure> {
     app.start_session("poet", &format!("Write a poem about {topic}")).await?;
     let card = app.find(".qcard-pending", &format!("Which style should the poem about {topic} take?")).await?;
-    card.find(Locator::XPath(".//label[contains(., 'Haiku')]")).await?.click().await?;
-    card.find(Locator::XPath(".//label[contains(., 'Warm')]")).await?.click().await?;
+    app.choose(&card, "Haiku").await?;
+    app.choose(&card, "Warm").await?;
     card.find(Locator::XPath(".//button[@type='submit']")).await?.click().await?;
     app.find(".qcard-resolved", "Haiku").await?;
     app.find("li, p, div", &format!("Done: a haiku poem about {topic}, warm in tone.")).await?;
