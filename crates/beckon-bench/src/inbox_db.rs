@@ -49,6 +49,7 @@ fn fill(path: &Path, questions: usize) -> Result<(), Failure> {
     let mut ids: Vec<String> = Vec::with_capacity(questions);
     let mut session_ids: Vec<String> = Vec::with_capacity(sessions);
     let all: Vec<usize> = (0..questions).collect();
+    let mut progress = crate::progress::Progress::new("questions", questions);
     for (chunk_index, chunk) in all.chunks(20_000).enumerate() {
         let tx = conn.transaction()?;
         {
@@ -86,9 +87,9 @@ fn fill(path: &Path, questions: usize) -> Result<(), Failure> {
             }
         }
         tx.commit()?;
-        eprint!("\r  {} of {questions} questions", ((chunk_index + 1) * 20_000).min(questions));
+        progress.update(((chunk_index + 1) * 20_000).min(questions));
     }
-    eprintln!();
+    progress.finish();
     let tx = conn.transaction()?;
     for (i, id) in ids.iter().enumerate().skip(questions.saturating_sub(LAG)) {
         if !stay_pending(i) {

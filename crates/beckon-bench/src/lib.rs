@@ -12,6 +12,7 @@ pub mod inbox_db;
 pub mod langgraph;
 pub mod latency;
 pub mod page_cache;
+pub mod progress;
 pub mod rehydrate;
 pub mod rendezvous;
 pub mod rig;

@@ -21,6 +21,7 @@ pub async fn data_dir(cache: &Path, sessions: usize) -> Result<PathBuf, Failure>
     eprintln!("building {sessions} waiting sessions (kept for later runs)…");
     let rig = Arc::new(Rig::start(&dir, None).await?);
     let mut done = 0;
+    let mut progress = crate::progress::Progress::new("sessions waiting", sessions);
     while done < sessions {
         let batch = BATCH.min(sessions - done);
         let tasks: Vec<_> = (done..done + batch)
@@ -36,9 +37,9 @@ pub async fn data_dir(cache: &Path, sessions: usize) -> Result<PathBuf, Failure>
             task.await?.map_err(|err| err.to_string())?;
         }
         done += batch;
-        eprint!("\r  {done} of {sessions} sessions waiting");
+        progress.update(done);
     }
-    eprintln!();
+    progress.finish();
     if let Ok(rig) = Arc::try_unwrap(rig) {
         rig.stop().await;
     }
