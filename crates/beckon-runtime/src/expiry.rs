@@ -6,7 +6,6 @@ use beckon_core::conversation::{Event, ExpiryPolicy, SessionStatus};
 use beckon_core::{Outcome, RequestId, SessionOrigin};
 use beckon_store::QuestionStatus;
 
-use crate::clock::now_ms;
 use crate::executor::deliver;
 use crate::external;
 use crate::runtime::Runtime;
@@ -33,7 +32,7 @@ pub(crate) async fn expire(rt: &Arc<Runtime>, id: RequestId) {
     if question.status != QuestionStatus::Pending {
         return;
     }
-    if question.expires_at_ms.is_some_and(|at| at > now_ms()) {
+    if question.expires_at_ms.is_some_and(|at| at > rt.clock.now_ms()) {
         // Armed early (a restart or a clock change): try again when it is due.
         if let Some(at) = question.expires_at_ms {
             rt.timers.arm(id, at);

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::callbacks;
-use crate::clock::{new_request_id, new_session_id, now_ms};
+use crate::clock::{new_request_id, new_session_id};
 use crate::error::{Error, Result};
 use crate::runtime::Runtime;
 
@@ -139,7 +139,7 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
     if !problems.is_empty() {
         return Err(Error::InvalidInput(problems));
     }
-    let now = now_ms();
+    let now = rt.clock.now_ms();
     let expires_at_ms = ask.timeout.map(|t| now.saturating_add(t.as_millis() as i64));
     let request_id = new_request_id();
     let new_session = new_session_id();
@@ -219,7 +219,13 @@ pub(crate) async fn resolve(
         &question.agent,
         &outcome,
     );
-    let resolution =
-        Resolution { request_id: question.id, outcome, via, at_ms: now_ms(), session_status: Some(status), callbacks };
+    let resolution = Resolution {
+        request_id: question.id,
+        outcome,
+        via,
+        at_ms: rt.clock.now_ms(),
+        session_status: Some(status),
+        callbacks,
+    };
     rt.db.write(move |tx| tx.resolve(&resolution)).await
 }

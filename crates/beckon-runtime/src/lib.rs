@@ -31,7 +31,7 @@ pub mod settings;
 mod timers;
 pub mod tools;
 
-pub use clock::now_ms;
+pub use clock::{Clock, ManualClock, Sleep, SystemClock, now_ms};
 pub use config::{
     APP_ID, ProviderSettings, RuntimeConfig, SCRIPTS_MAY_APPROVE_ENV, default_data_dir, scripts_may_approve_from_env,
 };

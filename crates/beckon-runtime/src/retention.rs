@@ -4,7 +4,6 @@
 use std::sync::Weak;
 use std::time::Duration;
 
-use crate::clock::now_ms;
 use crate::runtime::Runtime;
 
 const EVERY: Duration = Duration::from_secs(3600);
@@ -13,7 +12,7 @@ const EVERY: Duration = Duration::from_secs(3600);
 pub(crate) async fn run(rt: Weak<Runtime>, days: u32) {
     loop {
         let Some(runtime) = rt.upgrade() else { return };
-        let now = now_ms();
+        let now = runtime.clock.now_ms();
         let before = now - i64::from(days) * 86_400_000;
         match runtime.db.write(move |tx| tx.prune_finished(before, now)).await {
             Ok(pruned) if pruned.is_empty() => {}
@@ -29,9 +28,10 @@ pub(crate) async fn run(rt: Weak<Runtime>, days: u32) {
             Err(err) => tracing::warn!(%err, "retention failed"),
         }
         let stopping = runtime.stopping();
+        let next = runtime.clock.sleep_until(now + EVERY.as_millis() as i64);
         drop(runtime);
         tokio::select! {
-            () = tokio::time::sleep(EVERY) => {}
+            () = next => {}
             () = stopping => return,
         }
     }

@@ -8,6 +8,7 @@ use tokio::sync::{Notify, mpsc, watch};
 
 use crate::agents::Agents;
 use crate::callbacks::CallbackSecret;
+use crate::clock::Clock;
 use crate::config::RuntimeConfig;
 use crate::db::Db;
 use crate::events::{Hub, Waiters};
@@ -34,6 +35,8 @@ pub(crate) struct Runtime {
     pub(crate) public_url: std::sync::RwLock<Option<String>>,
     /// Whether HTTP, MCP and the CLI may allow tool calls (see `RuntimeConfig`).
     pub(crate) scripts_may_approve: std::sync::atomic::AtomicBool,
+    /// Where time is read and waited for.
+    pub(crate) clock: Arc<dyn Clock>,
     pub(crate) shutdown: watch::Sender<bool>,
     pub(crate) _lock: DataDirLock,
 }

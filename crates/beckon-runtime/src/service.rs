@@ -16,7 +16,7 @@ use serde_json::Value;
 use tokio::sync::{Notify, broadcast, watch};
 
 use crate::agents::{AgentInfo, AgentProblem, Agents};
-use crate::clock::{new_session_id, now_ms};
+use crate::clock::{Clock, SystemClock, new_session_id};
 use crate::config::RuntimeConfig;
 use crate::db::Db;
 use crate::error::{Error, Result};
@@ -81,11 +81,17 @@ pub struct StartOptions {
     pub notifier: Arc<dyn Notifier>,
     /// The first wait before retrying a failed callback (doubled each time).
     pub callback_backoff: Duration,
+    /// Where time is read and waited for: the system's clock, or a test's.
+    pub clock: Arc<dyn Clock>,
 }
 
 impl Default for StartOptions {
     fn default() -> Self {
-        StartOptions { notifier: Arc::new(crate::notifier::Silent), callback_backoff: Duration::from_secs(1) }
+        StartOptions {
+            notifier: Arc::new(crate::notifier::Silent),
+            callback_backoff: Duration::from_secs(1),
+            clock: Arc::new(SystemClock),
+        }
     }
 }
 
@@ -151,6 +157,7 @@ impl Beckon {
         let rt = Arc::new(Runtime {
             config,
             scripts_may_approve,
+            clock: options.clock.clone(),
             db,
             hub,
             waiters,
@@ -165,7 +172,7 @@ impl Beckon {
             shutdown: watch::channel(false).0,
             _lock: lock,
         });
-        tokio::spawn(timers::run(Arc::downgrade(&rt), armed));
+        tokio::spawn(timers::run(Arc::downgrade(&rt), rt.clock.clone(), armed));
         tokio::spawn(callbacks::run(Arc::downgrade(&rt), options.callback_backoff, callback_http));
         if let Some(days) = retention_days {
             tokio::spawn(retention::run(Arc::downgrade(&rt), days));
@@ -299,7 +306,7 @@ impl Beckon {
                 _ => Vec::new(),
             })
             .collect();
-        let at_ms = now_ms();
+        let at_ms = self.rt.clock.now_ms();
         let session = NewSession {
             id: new_session_id(),
             agent: agent.to_owned(),
@@ -509,7 +516,10 @@ impl Beckon {
             None => {
                 self.rt
                     .db
-                    .write(move |tx| tx.set_status(session, SessionStatus::Cancelled, reason.as_deref(), now_ms()))
+                    .write({
+                        let now = self.rt.clock.now_ms();
+                        move |tx| tx.set_status(session, SessionStatus::Cancelled, reason.as_deref(), now)
+                    })
                     .await?;
             }
         }
@@ -519,7 +529,7 @@ impl Beckon {
     /// An agent outside Beckon waits for its person where Beckon cannot answer for it (Claude
     /// Code idle at its prompt): the person is told, replacing an earlier notice under `key`.
     pub fn post_notice(&self, key: &str, agent: String, message: String, project: Option<String>) -> Result<Notice> {
-        let notice = Notice::new(key, agent, message, project, now_ms()).map_err(Error::InvalidInput)?;
+        let notice = Notice::new(key, agent, message, project, self.rt.clock.now_ms()).map_err(Error::InvalidInput)?;
         self.notices.post(notice.clone());
         Ok(notice)
     }
@@ -621,7 +631,7 @@ impl Beckon {
 
     /// Answering figures: what waits, how long, how questions end.
     pub async fn metrics(&self) -> Result<Metrics> {
-        let now = now_ms();
+        let now = self.rt.clock.now_ms();
         self.rt.db.call(move |store| store.read().metrics(now, None)).await
     }
 

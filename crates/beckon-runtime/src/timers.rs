@@ -3,13 +3,12 @@
 //! Beckon was closed fires at once.
 
 use std::collections::BTreeSet;
-use std::sync::Weak;
-use std::time::Duration;
+use std::sync::{Arc, Weak};
 
 use beckon_core::RequestId;
 use tokio::sync::mpsc;
 
-use crate::clock::now_ms;
+use crate::clock::{Clock, Sleep};
 use crate::runtime::Runtime;
 
 /// Arms deadlines.
@@ -32,17 +31,21 @@ impl Timers {
 }
 
 /// The timer task: runs until the runtime is gone.
-pub(crate) async fn run(rt: Weak<Runtime>, mut armed: mpsc::UnboundedReceiver<(i64, RequestId)>) {
+pub(crate) async fn run(
+    rt: Weak<Runtime>,
+    clock: Arc<dyn Clock>,
+    mut armed: mpsc::UnboundedReceiver<(i64, RequestId)>,
+) {
     let mut due: BTreeSet<(i64, RequestId)> = BTreeSet::new();
     loop {
-        let wait = due.first().map(|(at, _)| Duration::from_millis((at - now_ms()).max(0) as u64));
+        let wait = due.first().map(|(at, _)| clock.sleep_until(*at));
         tokio::select! {
             incoming = armed.recv() => match incoming {
                 Some(deadline) => { due.insert(deadline); }
                 None => return,
             },
             () = sleep_or_forever(wait) => {
-                let now = now_ms();
+                let now = clock.now_ms();
                 while let Some(&(at, id)) = due.first() {
                     if at > now {
                         break;
@@ -56,9 +59,9 @@ pub(crate) async fn run(rt: Weak<Runtime>, mut armed: mpsc::UnboundedReceiver<(i
     }
 }
 
-async fn sleep_or_forever(wait: Option<Duration>) {
+async fn sleep_or_forever(wait: Option<Sleep>) {
     match wait {
-        Some(wait) => tokio::time::sleep(wait).await,
+        Some(wait) => wait.await,
         None => std::future::pending().await,
     }
 }

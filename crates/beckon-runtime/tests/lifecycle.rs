@@ -5,13 +5,17 @@
 
 mod support;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{Answer, AnsweredVia, Answers, Outcome, RequestId};
-use beckon_runtime::{Beckon, Error, Recorded, RuntimeConfig, StartOptions};
+use beckon_runtime::{Beckon, Error, ManualClock, Recorded, RuntimeConfig, StartOptions};
 use beckon_store::QuestionStatus;
 use support::*;
+
+/// Where the tests' manual clocks start (2026-11-24, Unix ms).
+const START_MS: i64 = 1_795_500_000_000;
 
 fn yes(notice: &beckon_runtime::PendingNotice) -> Answers {
     Answers::new(vec![Answer::select(["Yes"])], &notice.request).unwrap()
@@ -150,13 +154,20 @@ async fn cancelling_a_waiting_session_cancels_its_question_and_closes_the_call()
     assert!(notifier.calls().iter().any(|c| matches!(c, Recorded::Resolved(r) if r.request_id == notice.request_id && r.status == QuestionStatus::Cancelled)));
 }
 
+/// A question with a one-hour deadline on a clock that moves only when told: it stays pending
+/// a minute short of the hour, and expires the moment the hour is up.
 async fn expire_with(extra: &str) -> (String, QuestionStatus, SessionStatus) {
     let dir = tempfile::tempdir().unwrap();
-    asker_agent(dir.path(), "asker", &format!("question_timeout: 1s\n{extra}"));
-    let (beckon, notifier) = start(dir.path()).await;
+    asker_agent(dir.path(), "asker", &format!("question_timeout: 1h\n{extra}"));
+    let clock = ManualClock::new(START_MS);
+    let (beckon, notifier) = start_on(RuntimeConfig::new(dir.path()), Arc::new(clock.clone())).await;
     let session = beckon.start_session("asker", "go").await.unwrap();
     let notice = pending_in(&notifier, session).await;
-    assert!(notice.expires_at_ms.is_some());
+    assert_eq!(notice.expires_at_ms, Some(START_MS + 3_600_000));
+    clock.advance(Duration::from_secs(59 * 60));
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(beckon.question(notice.request_id).await.unwrap().status, QuestionStatus::Pending, "not yet due");
+    clock.advance(Duration::from_secs(60));
     let wanted = if extra.contains("fail") { SessionStatus::Failed } else { SessionStatus::Completed };
     wait_status(&beckon, session, wanted).await;
     assert_every_tool_use_answered_once(&beckon, session).await;
@@ -188,16 +199,17 @@ async fn an_expired_question_follows_the_fail_policy() {
 #[tokio::test]
 async fn a_deadline_that_passed_while_closed_fires_at_start() {
     let dir = tempfile::tempdir().unwrap();
-    asker_agent(dir.path(), "asker", "question_timeout: 1s");
+    asker_agent(dir.path(), "asker", "question_timeout: 1h");
     let session = {
-        let (beckon, notifier) = start(dir.path()).await;
+        let (beckon, notifier) = start_on(RuntimeConfig::new(dir.path()), Arc::new(ManualClock::new(START_MS))).await;
         let session = beckon.start_session("asker", "go").await.unwrap();
         pending_in(&notifier, session).await;
         beckon.shutdown().await;
         session
     };
-    tokio::time::sleep(Duration::from_millis(1300)).await;
-    let (beckon, _) = start(dir.path()).await;
+    // Started again two hours later: the deadline passed while it was closed.
+    let later = ManualClock::new(START_MS + 2 * 3_600_000);
+    let (beckon, _) = start_on(RuntimeConfig::new(dir.path()), Arc::new(later)).await;
     wait_status(&beckon, session, SessionStatus::Completed).await;
     assert_eq!(last_words(&beckon, session).await, "outcome=expired answer=");
 }

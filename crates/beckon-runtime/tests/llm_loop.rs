@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{Answer, AnsweredVia, Answers};
-use beckon_runtime::{Beckon, ProviderSettings, RecordingNotifier, RuntimeConfig};
+use beckon_runtime::{Beckon, Clock, ManualClock, ProviderSettings, RecordingNotifier, RuntimeConfig, SystemClock};
 use serde_json::{Value, json};
 use support::*;
 
@@ -25,6 +25,15 @@ fn question() -> Value {
 }
 
 async fn setup(wire: Wire, extra: &str) -> (tempfile::TempDir, FakeLlm, Beckon, std::sync::Arc<RecordingNotifier>) {
+    setup_on(wire, extra, std::sync::Arc::new(SystemClock)).await
+}
+
+/// As [`setup`], on `clock`.
+async fn setup_on(
+    wire: Wire,
+    extra: &str,
+    clock: std::sync::Arc<dyn Clock>,
+) -> (tempfile::TempDir, FakeLlm, Beckon, std::sync::Arc<RecordingNotifier>) {
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeLlm::start().await;
     let provider = match wire {
@@ -52,7 +61,7 @@ async fn setup(wire: Wire, extra: &str) -> (tempfile::TempDir, FakeLlm, Beckon, 
             }
         }
     }
-    let (beckon, notifier) = start_with(config).await;
+    let (beckon, notifier) = start_on(config, clock).await;
     (dir, fake, beckon, notifier)
 }
 
@@ -245,7 +254,8 @@ async fn a_cancel_while_the_model_is_thinking_stops_the_turn() {
 
 #[tokio::test]
 async fn rate_limits_are_retried_after_retry_after() {
-    let (_dir, fake, beckon, _) = setup(Wire::Anthropic, "").await;
+    let clock = ManualClock::new(1_795_500_000_000);
+    let (_dir, fake, beckon, _) = setup_on(Wire::Anthropic, "", std::sync::Arc::new(clock.clone())).await;
     fake.push(Reply::Status {
         status: 429,
         body: json!({"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}}),
@@ -253,9 +263,17 @@ async fn rate_limits_are_retried_after_retry_after() {
     });
     fake.push(Reply::text("made it"));
     let session = beckon.start_session("deployer", "go").await.unwrap();
-    let started = tokio::time::Instant::now();
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while fake.received().is_empty() {
+        assert!(tokio::time::Instant::now() < deadline, "the model was never asked");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // A second short of the server's retry-after, the model is not asked again.
+    clock.advance(Duration::from_millis(999));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(fake.received().len(), 1, "asked again before retry-after");
+    clock.advance(Duration::from_millis(1));
     wait_status(&beckon, session, SessionStatus::Completed).await;
-    assert!(started.elapsed() >= Duration::from_millis(900), "waited for retry-after: {:?}", started.elapsed());
     assert_eq!(fake.received().len(), 2);
     assert_eq!(last_words(&beckon, session).await, "made it");
 }

@@ -38,7 +38,7 @@ pub async fn serve_telling(notifier: Arc<dyn Notifier>, edit: impl FnOnce(&mut G
     .unwrap();
     std::fs::write(agents.join("hook.json"), json!({"turns": [{"text": "Handled {{message|lower}}"}]}).to_string())
         .unwrap();
-    let options = StartOptions { callback_backoff: Duration::from_millis(50), notifier };
+    let options = StartOptions { callback_backoff: Duration::from_millis(50), notifier, ..StartOptions::default() };
     let beckon = Beckon::start(RuntimeConfig::new(dir.path()), options).await.unwrap();
     let mut config = GatewayConfig::new(dir.path());
     config.port = 0;

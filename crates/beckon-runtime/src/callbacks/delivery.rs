@@ -17,7 +17,8 @@ use tokio::sync::mpsc;
 
 use super::in_flight::InFlight;
 use super::{body, signature};
-use crate::clock::now_ms;
+/// How long the dispatcher sleeps with nothing due (a queued callback wakes it sooner).
+const IDLE_WAKE_MS: i64 = 3_600_000;
 use crate::runtime::Runtime;
 
 /// Deliveries tried before a callback is marked failed.
@@ -92,7 +93,7 @@ pub(crate) async fn run(rt: Weak<Runtime>, base_backoff: Duration, http: reqwest
         while let Ok(id) = done.try_recv() {
             in_flight.finish(id);
         }
-        let now = now_ms();
+        let now = runtime.clock.now_ms();
         if let Err(err) = dispatch(&runtime, &mut in_flight, &sender, now).await {
             tracing::warn!(%err, "cannot read the callback outbox");
         }
@@ -100,13 +101,12 @@ pub(crate) async fn run(rt: Weak<Runtime>, base_backoff: Duration, http: reqwest
         let next = runtime.db.call(move |store| store.read().next_callback_due_after(now)).await.ok().flatten();
         let wake = runtime.outbox.clone();
         let stopping = runtime.stopping();
+        let wait = runtime.clock.sleep_until(next.unwrap_or(now + IDLE_WAKE_MS));
         drop(runtime);
-        let wait =
-            next.map(|at| Duration::from_millis((at - now_ms()).max(0) as u64)).unwrap_or(Duration::from_secs(3600));
         tokio::select! {
             () = wake.notified() => {}
             Some(id) = done.recv() => in_flight.finish(id),
-            () = tokio::time::sleep(wait) => {}
+            () = wait => {}
             () = stopping => return,
         }
     }
@@ -150,7 +150,7 @@ async fn deliver(rt: &Runtime, entry: OutboxEntry, sender: &Sender) {
             return;
         }
     };
-    let sent_at = now_ms() / 1000;
+    let sent_at = rt.clock.now_ms() / 1000;
     let request = sender
         .http
         .post(&entry.target)
@@ -178,11 +178,14 @@ async fn deliver(rt: &Runtime, entry: OutboxEntry, sender: &Sender) {
     let result = match failure {
         None => {
             tracing::debug!(key = %entry.idempotency_key, %receiver, "callback delivered");
-            rt.db.write(move |tx| tx.mark_delivered(id, now_ms())).await
+            {
+                let now = rt.clock.now_ms();
+                rt.db.write(move |tx| tx.mark_delivered(id, now)).await
+            }
         }
         Some(error) => {
             let retry_at = (attempts < MAX_ATTEMPTS)
-                .then(|| now_ms() + backoff(sender.base_backoff, attempts - 1).as_millis() as i64);
+                .then(|| rt.clock.now_ms() + backoff(sender.base_backoff, attempts - 1).as_millis() as i64);
             if retry_at.is_some() {
                 tracing::info!(key = %entry.idempotency_key, %receiver, %error, attempts, "callback not delivered; will retry");
             } else {

@@ -105,10 +105,10 @@ pub(crate) fn start_or_send(rt: &Arc<Runtime>, session: SessionId, start: Start)
 /// a refused call) into that step, so that one commit covers both: a model's reply that asks a
 /// question is one durable write, not two. A crash then finds the session either before the
 /// reply or waiting on its question, which recovery treats alike.
-fn fold_decided(ctx: &SessionContext, mut state: State, mut effects: Vec<Effect>) -> (State, Vec<Effect>) {
+fn fold_decided(ctx: &SessionContext, mut state: State, mut effects: Vec<Effect>, now_ms: i64) -> (State, Vec<Effect>) {
     loop {
         let decided = effects.iter().enumerate().find_map(|(index, effect)| match effect {
-            Effect::ExecuteTool { call } => perform::decided(ctx, call).map(|event| (index, event)),
+            Effect::ExecuteTool { call } => perform::decided(ctx, call, now_ms).map(|event| (index, event)),
             _ => None,
         });
         let Some((index, event)) = decided else {
@@ -197,7 +197,7 @@ async fn run(rt: Arc<Runtime>, session: SessionId, mut inbox: mpsc::UnboundedRec
         };
         let event_name = input.event.name();
         let (next, effects) = match transition(&state, input.event.clone()) {
-            Ok((next, effects)) => fold_decided(&ctx, next, effects),
+            Ok((next, effects)) => fold_decided(&ctx, next, effects, rt.clock.now_ms()),
             Err(err) => {
                 let err = refusal(&ctx, &state, err);
                 tracing::debug!(%session, event = event_name, %err, "event refused");

@@ -2,7 +2,6 @@
 //! arming timers, and telling a parent session its sub-agent is done.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use beckon_core::conversation::{ASK_USER_QUESTION, Effect, Event, Notice, State, Timer, ToolCall, ToolResult};
 use beckon_core::question::tool_error_text;
@@ -11,7 +10,7 @@ use beckon_store::NewSession;
 
 use super::context::{SessionContext, spawn_key};
 use super::{Activity, deliver, llm, start_or_send};
-use crate::clock::{new_request_id, new_session_id, now_ms};
+use crate::clock::{new_request_id, new_session_id};
 use crate::events::TextDelta;
 use crate::providers::{LlmRequest, ProviderErrorKind, TextSink, ToolSpec};
 use crate::runtime::Runtime;
@@ -40,9 +39,9 @@ pub(super) async fn outward(
                 Run::Later(running) => activity = Some(running),
             },
             Effect::ScheduleTimer { timer: Timer::LlmRetry { attempt }, at_ms } => {
-                let (attempt, wait) = (*attempt, Duration::from_millis((*at_ms - now_ms()).max(0) as u64));
+                let (attempt, wait) = (*attempt, rt.clock.sleep_until(*at_ms));
                 activity = Some(Box::pin(async move {
-                    tokio::time::sleep(wait).await;
+                    wait.await;
                     Some(Event::RetryTimerFired { attempt })
                 }));
             }
@@ -84,7 +83,7 @@ fn request_llm(rt: Arc<Runtime>, ctx: SessionContext, attempt: u32) -> Activity 
             message,
             retryable,
             retry_after_ms,
-            at_ms: now_ms(),
+            at_ms: rt.clock.now_ms(),
         };
         let found = rt.providers().for_agent(&ctx.agent);
         let (provider, model) = match found {
@@ -181,7 +180,7 @@ enum Run {
 }
 
 fn execute(rt: &Arc<Runtime>, ctx: &SessionContext, call: &ToolCall) -> Run {
-    if let Some(event) = decided(ctx, call) {
+    if let Some(event) = decided(ctx, call, rt.clock.now_ms()) {
         return Run::Now(event);
     }
     match call.name.as_str() {
@@ -195,7 +194,7 @@ fn execute(rt: &Arc<Runtime>, ctx: &SessionContext, call: &ToolCall) -> Run {
 /// What a tool call comes to when deciding it needs no I/O: a question put to the person, a
 /// question the model must fix, or a tool it was not offered. `None` for a call that has work
 /// to do (a file, a sub-agent).
-pub(super) fn decided(ctx: &SessionContext, call: &ToolCall) -> Option<Event> {
+pub(super) fn decided(ctx: &SessionContext, call: &ToolCall, now_ms: i64) -> Option<Event> {
     let definition = &ctx.agent.definition;
     let offered = match call.name.as_str() {
         ASK_USER_QUESTION => definition.questions,
@@ -213,16 +212,15 @@ pub(super) fn decided(ctx: &SessionContext, call: &ToolCall) -> Option<Event> {
         );
         return Some(Event::ToolComplete { result: ToolResult::error(&call.id, text) });
     }
-    (call.name == ASK_USER_QUESTION).then(|| ask(ctx, call))
+    (call.name == ASK_USER_QUESTION).then(|| ask(ctx, call, now_ms))
 }
 
 /// `ask_user_question`: a valid request becomes a pending question and the session stops; an
 /// invalid one goes straight back to the model as an error saying what to fix.
-fn ask(ctx: &SessionContext, call: &ToolCall) -> Event {
+fn ask(ctx: &SessionContext, call: &ToolCall, asked_at_ms: i64) -> Event {
     match QuestionRequest::parse(&call.input) {
         Err(problems) => Event::ToolComplete { result: ToolResult::error(&call.id, tool_error_text(&problems)) },
         Ok(request) => {
-            let asked_at_ms = now_ms();
             let timeout = ctx.agent.definition.question_policy.timeout_ms;
             Event::AskUserQuestionPending {
                 request_id: new_request_id(),
@@ -306,7 +304,7 @@ fn spawn(rt: Arc<Runtime>, ctx: SessionContext, call: ToolCall) -> Activity {
             title: task.to_owned(),
             state: State::Idle,
             payload: None,
-            at_ms: now_ms(),
+            at_ms: rt.clock.now_ms(),
         };
         if let Err(err) = rt.db.write(move |tx| tx.start_session(&session)).await {
             return error(format!("Starting the sub-agent failed: {err}"));

@@ -7,7 +7,6 @@ use beckon_store::{EventPayload, NewQuestion, NoDetails, Resolution, Resolved};
 
 use super::context::SessionContext;
 use crate::callbacks;
-use crate::clock::now_ms;
 use crate::error::Result;
 use crate::runtime::Runtime;
 
@@ -37,7 +36,7 @@ pub(crate) async fn commit(
     effects: &[Effect],
     via: Option<AnsweredVia>,
 ) -> Result<()> {
-    let now = now_ms();
+    let now = rt.clock.now_ms();
     let session = ctx.id;
     let agent = ctx.agent.definition.name.clone();
     let callback_url = ctx.agent.definition.callback_url.clone();

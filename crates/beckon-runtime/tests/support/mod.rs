@@ -8,15 +8,22 @@ use std::time::Duration;
 
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{RequestId, SessionId};
-use beckon_runtime::{Beckon, PendingNotice, Recorded, RecordingNotifier, RuntimeConfig, StartOptions};
+use beckon_runtime::{
+    Beckon, Clock, PendingNotice, Recorded, RecordingNotifier, RuntimeConfig, StartOptions, SystemClock,
+};
 use beckon_store::EventPayload;
 
 pub const PATIENCE: Duration = Duration::from_secs(20);
 
 /// A runtime on `dir` with a recording notifier and fast callback retries.
 pub async fn start_with(config: RuntimeConfig) -> (Beckon, Arc<RecordingNotifier>) {
+    start_on(config, Arc::new(SystemClock)).await
+}
+
+/// As [`start_with`], on `clock`.
+pub async fn start_on(config: RuntimeConfig, clock: Arc<dyn Clock>) -> (Beckon, Arc<RecordingNotifier>) {
     let notifier = Arc::new(RecordingNotifier::default());
-    let options = StartOptions { notifier: notifier.clone(), callback_backoff: Duration::from_millis(50) };
+    let options = StartOptions { notifier: notifier.clone(), callback_backoff: Duration::from_millis(50), clock };
     (Beckon::start(config, options).await.unwrap(), notifier)
 }
 
