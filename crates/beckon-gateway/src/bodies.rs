@@ -3,8 +3,9 @@
 //! meets: a body that is not JSON is a 400 saying why, and one that breaks the rules is a 422
 //! listing every problem with its field. The runtime then applies the domain's own rules.
 
+use beckon_core::agent::OnTimeout;
 use beckon_core::{Approval, Problems, QuestionRequest, RequestId};
-use beckon_runtime::{ExternalAsk, ExternalOnTimeout};
+use beckon_runtime::ExternalAsk;
 use serde_json::{Value, json};
 
 use crate::body::{self, Fields};
@@ -78,12 +79,12 @@ pub fn ask(bytes: &[u8]) -> ApiResult<ExternalAsk> {
         }
     };
     let on_timeout = match fields.string("on_timeout").as_deref() {
-        None | Some("decline") => ExternalOnTimeout::Decline,
-        Some("fail") => ExternalOnTimeout::Fail,
-        Some("default") => ExternalOnTimeout::Default,
+        None | Some("decline") => OnTimeout::Decline,
+        Some("fail") => OnTimeout::Fail,
+        Some("default") => OnTimeout::Default,
         Some(_) => {
             fields.problems.push("on_timeout", "must be \"fail\", \"decline\" or \"default\"");
-            ExternalOnTimeout::Decline
+            OnTimeout::Decline
         }
     };
     let default_answer = fields.string("default_answer");
@@ -214,7 +215,7 @@ mod tests {
         assert_eq!(ask.external_key.as_deref(), Some("run-7"));
         assert_eq!(ask.request.unwrap().items().len(), 1);
         assert_eq!(ask.timeout, Some(std::time::Duration::from_secs(7200)));
-        assert_eq!(ask.on_timeout, ExternalOnTimeout::Default);
+        assert_eq!(ask.on_timeout, OnTimeout::Default);
         assert_eq!(ask.metadata, Some(json!({"run": 7})));
     }
 

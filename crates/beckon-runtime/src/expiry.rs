@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use beckon_core::conversation::{Event, ExpiryPolicy, SessionStatus};
-use beckon_core::{Outcome, RequestId, SessionOrigin};
+use beckon_core::{RequestId, SessionOrigin};
 use beckon_store::QuestionStatus;
 
 use crate::executor::deliver;
@@ -42,14 +42,10 @@ pub(crate) async fn expire(rt: &Arc<Runtime>, id: RequestId) {
     let policy = question.expiry_policy.clone().unwrap_or(ExpiryPolicy::Decline);
     tracing::info!(%id, session = %session.id, ?policy, "question expired");
     let result = if session.origin == SessionOrigin::External {
-        let (outcome, status) = match policy {
-            ExpiryPolicy::UseDefault { answers } => {
-                (Outcome::Expired { default_answer: Some(answers) }, SessionStatus::Completed)
-            }
-            ExpiryPolicy::Decline => (Outcome::Expired { default_answer: None }, SessionStatus::Completed),
-            ExpiryPolicy::Fail => (Outcome::Expired { default_answer: None }, SessionStatus::Failed),
-        };
-        external::resolve(rt, &question, outcome, None, status).await.map(|_| ())
+        // No agent here to go on: the session ends as the policy says, with the same outcome.
+        let expired = policy.expired();
+        let status = if expired.fails { SessionStatus::Failed } else { SessionStatus::Completed };
+        external::resolve(rt, &question, expired.outcome, None, status).await.map(|_| ())
     } else {
         deliver(rt, session.id, Event::QuestionExpired { request_id: id, policy }, None).await
     };

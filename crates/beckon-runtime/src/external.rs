@@ -4,9 +4,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use beckon_core::agent::OnTimeout;
 use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus, State};
 use beckon_core::outcome::check_reason;
-use beckon_core::{AnsweredVia, Answers, Outcome, Problems, QuestionRequest, RequestId, SessionId, SessionOrigin};
+use beckon_core::{AnsweredVia, Outcome, Problems, QuestionRequest, RequestId, SessionId, SessionOrigin};
 use beckon_store::{NewQuestion, NewSession, QuestionRecord, Resolution, Resolved};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -22,19 +23,6 @@ pub(crate) const KEY_MAX: usize = 200;
 /// Longest question timeout an external agent may set.
 const MAX_TIMEOUT: Duration = Duration::from_secs(365 * 86_400);
 
-/// What an external agent does when its question expires.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ExternalOnTimeout {
-    /// Resolve as expired; the session fails.
-    Fail,
-    /// Resolve as expired, no answer.
-    #[default]
-    Decline,
-    /// Resolve as expired with the default answer.
-    Default,
-}
-
 /// A question from an external agent. `Debug` shows where callbacks go by scheme, host and
 /// port only: a callback URL's path can be a credential (a Slack webhook's is).
 #[derive(Clone, Default)]
@@ -48,8 +36,8 @@ pub struct ExternalAsk {
     /// How long it may wait.
     pub timeout: Option<Duration>,
     /// What happens then.
-    pub on_timeout: ExternalOnTimeout,
-    /// The answer used with [`ExternalOnTimeout::Default`], read as by `Answer::from_text`.
+    pub on_timeout: OnTimeout,
+    /// The answer used with [`OnTimeout::Default`], read as by `Answer::from_text`.
     pub default_answer: Option<String>,
     /// Where to send signed callbacks.
     pub callback_url: Option<String>,
@@ -116,25 +104,12 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
         problems.push("questions", "is required");
         return Err(Error::InvalidInput(problems));
     };
-    let policy = match ask.on_timeout {
-        ExternalOnTimeout::Fail => ExpiryPolicy::Fail,
-        ExternalOnTimeout::Decline => ExpiryPolicy::Decline,
-        ExternalOnTimeout::Default => match ask.default_answer.as_deref() {
-            None => {
-                problems.push("default_answer", "is required when on_timeout is \"default\"");
-                ExpiryPolicy::Decline
-            }
-            Some(text) => match Answers::from_text(&request, text) {
-                Some(answers) => ExpiryPolicy::UseDefault { answers },
-                None => {
-                    problems.push(
-                        "default_answer",
-                        "does not answer every question (use an option label, or text that fits each schema)",
-                    );
-                    ExpiryPolicy::Decline
-                }
-            },
-        },
+    let policy = match ExpiryPolicy::for_question(ask.on_timeout, ask.default_answer.as_deref(), &request) {
+        Ok(policy) => policy,
+        Err(problem) => {
+            problems.push("default_answer", problem.message());
+            ExpiryPolicy::Decline
+        }
     };
     if !problems.is_empty() {
         return Err(Error::InvalidInput(problems));

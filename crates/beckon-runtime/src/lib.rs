@@ -37,7 +37,7 @@ pub use config::{
 };
 pub use error::{Error, Result};
 pub use events::{Subscription, TextDelta};
-pub use external::{ExternalAsk, ExternalAsked, ExternalOnTimeout};
+pub use external::{ExternalAsk, ExternalAsked};
 pub use lock::DataDirLock;
 pub use notices::MAX_LIVE_NOTICES;
 pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, ResolvedNotice, Silent};

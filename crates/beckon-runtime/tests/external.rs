@@ -6,9 +6,10 @@ mod support;
 
 use std::time::Duration;
 
+use beckon_core::agent::OnTimeout;
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{AnsweredVia, Outcome, QuestionRequest, SessionOrigin};
-use beckon_runtime::{Error, ExternalAsk, ExternalOnTimeout};
+use beckon_runtime::{Error, ExternalAsk};
 use beckon_store::QuestionStatus;
 use serde_json::json;
 use support::*;
@@ -80,7 +81,7 @@ async fn external_expiry_uses_the_default_answer_or_fails() {
     let with_default = beckon
         .ask_external(ExternalAsk {
             timeout: Some(Duration::from_millis(200)),
-            on_timeout: ExternalOnTimeout::Default,
+            on_timeout: OnTimeout::Default,
             default_answer: Some("No".into()),
             ..ask("ci-bot")
         })
@@ -89,7 +90,7 @@ async fn external_expiry_uses_the_default_answer_or_fails() {
     let failing = beckon
         .ask_external(ExternalAsk {
             timeout: Some(Duration::from_millis(200)),
-            on_timeout: ExternalOnTimeout::Fail,
+            on_timeout: OnTimeout::Fail,
             ..ask("ci-bot")
         })
         .await
@@ -124,7 +125,7 @@ async fn bad_external_input_is_refused_with_field_names() {
             agent: "bad agent!".into(),
             callback_url: Some("ftp://x".into()),
             timeout: Some(Duration::ZERO),
-            on_timeout: ExternalOnTimeout::Default,
+            on_timeout: OnTimeout::Default,
             ..ask("x")
         })
         .await

@@ -7,6 +7,7 @@
 
 mod effect;
 mod event;
+mod expiry;
 mod message;
 mod state;
 mod transition;
@@ -18,6 +19,7 @@ mod transition_tests;
 
 pub use effect::{Effect, Notice, Timer};
 pub use event::{Event, ExpiryPolicy};
+pub use expiry::{DefaultAnswerProblem, Expired};
 pub use message::{ASK_USER_QUESTION, Message, Origin, ToolCall, ToolResult};
 pub use state::{SessionStatus, State};
 pub use transition::{TransitionError, transition};

@@ -164,14 +164,11 @@ pub fn transition(state: &State, event: Event) -> Transition {
                 }
                 Event::QuestionExpired { request_id, policy } => {
                     awaited.check_id(request_id)?;
-                    match policy {
-                        ExpiryPolicy::Fail => Ok(awaited.fail_expired()),
-                        ExpiryPolicy::Decline => Ok(awaited.resume(Outcome::Expired { default_answer: None })),
-                        ExpiryPolicy::UseDefault { answers } => {
-                            answers.validate(questions).map_err(TransitionError::InvalidAnswer)?;
-                            Ok(awaited.resume(Outcome::Expired { default_answer: Some(answers) }))
-                        }
+                    if let ExpiryPolicy::UseDefault { answers } = &policy {
+                        answers.validate(questions).map_err(TransitionError::InvalidAnswer)?;
                     }
+                    let expired = policy.expired();
+                    if expired.fails { Ok(awaited.fail_expired()) } else { Ok(awaited.resume(expired.outcome)) }
                 }
                 Event::UserCancel { reason } => cancel(state, reason),
                 other @ (Event::UserMessage { .. }

@@ -2,7 +2,7 @@
 //! transaction, before anything leaves the process.
 
 use beckon_core::conversation::{Effect, ExpiryPolicy, Notice, State};
-use beckon_core::{AnsweredVia, Answers, QuestionRequest};
+use beckon_core::{AnsweredVia, QuestionRequest};
 use beckon_store::{EventPayload, NewQuestion, NoDetails, Resolution, Resolved};
 
 use super::context::SessionContext;
@@ -13,19 +13,10 @@ use crate::runtime::Runtime;
 /// What a question's expiry does, fixed when it is asked, from the asking agent's policy.
 pub(crate) fn expiry_policy(ctx: &SessionContext, request: &QuestionRequest) -> ExpiryPolicy {
     let policy = &ctx.agent.definition.question_policy;
-    match policy.on_timeout {
-        beckon_core::agent::OnTimeout::Fail => ExpiryPolicy::Fail,
-        beckon_core::agent::OnTimeout::Decline => ExpiryPolicy::Decline,
-        beckon_core::agent::OnTimeout::Default => {
-            match policy.default_answer.as_deref().and_then(|text| Answers::from_text(request, text)) {
-                Some(answers) => ExpiryPolicy::UseDefault { answers },
-                None => {
-                    tracing::warn!(agent = %ctx.agent.definition.name, "default_answer does not answer this question; it will be declined on expiry");
-                    ExpiryPolicy::Decline
-                }
-            }
-        }
-    }
+    ExpiryPolicy::for_question(policy.on_timeout, policy.default_answer.as_deref(), request).unwrap_or_else(|problem| {
+        tracing::warn!(agent = %ctx.agent.definition.name, "default_answer {}; the question will be declined on expiry", problem.message());
+        ExpiryPolicy::Decline
+    })
 }
 
 /// Commits `next` and the rows `effects` imply.
