@@ -13,7 +13,7 @@ import { useBackend } from "./hooks/useBackend";
 import { useMetricsRefresh } from "./hooks/useMetricsRefresh";
 import { useReadyMark } from "./hooks/useReadyMark";
 import { parseHash, routeToHash, type Route } from "./state/route";
-import { useAppState } from "./state/store";
+import { useAppSelector } from "./state/store";
 
 function useRoute(): [Route, (route: Route) => void] {
   const [route, setRoute] = useState<Route>(() => parseHash(window.location.hash));
@@ -45,7 +45,7 @@ export function App() {
   const { connection, retry } = useBackend(onNavigateTo);
   useMetricsRefresh(connection.phase === "ready");
   useReadyMark(connection.phase === "ready");
-  const state = useAppState();
+  const questions = useAppSelector((state) => state.questions);
 
   if (connection.phase === "failed") return <FatalScreen error={connection.error} onRetry={retry} />;
   if (connection.phase === "loading") {
@@ -74,7 +74,7 @@ export function App() {
       break;
     case "question": {
       // In its session, scrolled to its card, when the window knows where it was asked.
-      const question = state.questions[route.id];
+      const question = questions[route.id];
       view = question ? (
         <SessionView key={question.session_id} sessionId={question.session_id} focusQuestionId={route.id} onOpenSession={openSession} onOpenQuestion={openQuestion} />
       ) : (
@@ -86,7 +86,7 @@ export function App() {
 
   return (
     <div className="app">
-      <Sidebar route={route.view === "question" && state.questions[route.id] ? { view: "session", id: state.questions[route.id]?.session_id ?? "" } : route} onNavigate={navigate} />
+      <Sidebar route={route.view === "question" && questions[route.id] ? { view: "session", id: questions[route.id]?.session_id ?? "" } : route} onNavigate={navigate} />
       <main className="main">
         {problem ? <ProblemBanner message={problem} onDismiss={() => setProblem(null)} /> : null}
         {view}

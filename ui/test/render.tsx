@@ -51,6 +51,8 @@ export function renderWithStore(ui: ReactElement, { state = initialState, api = 
 /** Renders nothing; hands the store's dispatch to the test. */
 export function DispatchProbe({ onReady }: { onReady: (dispatch: Dispatch<Action>) => void }) {
   const { dispatch } = useBackendHandles();
-  useEffect(() => onReady(dispatch), [dispatch, onReady]);
+  useEffect(() => {
+    onReady(dispatch);
+  }, [dispatch, onReady]);
   return null;
 }

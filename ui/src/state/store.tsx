@@ -1,4 +1,4 @@
-import { createContext, useContext, useMemo, useReducer, type Dispatch, type ReactNode } from "react";
+import { createContext, useContext, useMemo, useRef, useState, useSyncExternalStore, type Dispatch, type ReactNode } from "react";
 import type { Answer } from "../bindings/Answer";
 import type { RequestId } from "../bindings/RequestId";
 import type { SessionCursor } from "../bindings/SessionCursor";
@@ -30,9 +30,34 @@ export interface Actions {
   rotateCallbackSecret: () => Promise<{ ok: true; secret: string } | { ok: false; error: ErrorBody }>;
 }
 
-interface Store {
-  state: AppState;
+/** The window's state outside React: views subscribe to the part they show. */
+export interface AppStore {
+  getState: () => AppState;
+  subscribe: (listener: () => void) => () => void;
   dispatch: Dispatch<Action>;
+}
+
+/** A store holding `initial`, changed only through the reducer. */
+export function createAppStore(initial: AppState): AppStore {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  return {
+    getState: () => state,
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    dispatch: (action) => {
+      const next = reducer(state, action);
+      if (next === state) return;
+      state = next;
+      for (const listener of [...listeners]) listener();
+    },
+  };
+}
+
+interface Store {
+  store: AppStore;
   actions: Actions;
   api: Commands;
 }
@@ -112,11 +137,12 @@ function makeActions(api: Commands, dispatch: Dispatch<Action>, toast: (message:
 
 /** Holds the window's state and the actions views call. `api` is replaceable for tests. */
 export function StoreProvider({ children, api = commands, initial = initialState }: { children: ReactNode; api?: Commands; initial?: AppState }) {
-  const [state, dispatch] = useReducer(reducer, initial);
+  // One store for the provider's life: state changes reach subscribers, not the whole tree.
+  const [store] = useState(() => createAppStore(initial));
   const { show } = useToasts();
-  const actions = useMemo(() => makeActions(api, dispatch, show), [api, show]);
-  const store = useMemo(() => ({ state, dispatch, actions, api }), [state, actions, api]);
-  return <StoreContext.Provider value={store}>{children}</StoreContext.Provider>;
+  const actions = useMemo(() => makeActions(api, store.dispatch, show), [api, store, show]);
+  const value = useMemo(() => ({ store, actions, api }), [store, actions, api]);
+  return <StoreContext.Provider value={value}>{children}</StoreContext.Provider>;
 }
 
 function useStore(): Store {
@@ -125,9 +151,34 @@ function useStore(): Store {
   return store;
 }
 
-/** The window's state. */
+/** Two lists with the same items in the same order (the items compared by identity). */
+export function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}
+
+/**
+ * The part of the window's state `select` picks. The component re-renders only when that part
+ * changes: by identity, or by `equal` for a selector that builds a new value each time (a list
+ * compared with `sameItems`).
+ */
+export function useAppSelector<T>(select: (state: AppState) => T, equal: (a: T, b: T) => boolean = Object.is): T {
+  const { store } = useStore();
+  const last = useRef<{ state: AppState; select: (state: AppState) => T; value: T } | null>(null);
+  const snapshot = () => {
+    const state = store.getState();
+    const previous = last.current;
+    if (previous && previous.state === state && previous.select === select) return previous.value;
+    const fresh = select(state);
+    const value = previous && equal(previous.value, fresh) ? previous.value : fresh;
+    last.current = { state, select, value };
+    return value;
+  };
+  return useSyncExternalStore(store.subscribe, snapshot, snapshot);
+}
+
+/** The whole state: re-renders on every change, so only for what needs all of it. */
 export function useAppState(): AppState {
-  return useStore().state;
+  return useAppSelector((state) => state);
 }
 
 /** The actions views call. */
@@ -137,6 +188,6 @@ export function useActions(): Actions {
 
 /** The raw dispatch and command set, for the backend connection. */
 export function useBackendHandles(): { dispatch: Dispatch<Action>; api: Commands } {
-  const { dispatch, api } = useStore();
-  return { dispatch, api };
+  const { store, api } = useStore();
+  return { dispatch: store.dispatch, api };
 }

@@ -3,7 +3,7 @@ import type { RequestId } from "../../bindings/RequestId";
 import type { SessionId } from "../../bindings/SessionId";
 import { useQuestionReveal } from "../../hooks/useQuestionReveal";
 import { inboxQuestions } from "../../state/selectors";
-import { useAppState, useBackendHandles } from "../../state/store";
+import { sameItems, useAppSelector, useBackendHandles } from "../../state/store";
 import { Icon } from "../common/Icon";
 import { MountWhenNear } from "../common/MountWhenNear";
 import { ConnectedQuestionCard } from "../question/ConnectedQuestionCard";
@@ -19,10 +19,9 @@ const CARD_ESTIMATE_PX = 260;
  * ten.
  */
 export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: SessionId) => void; highlightId?: RequestId }) {
-  const state = useAppState();
   const { dispatch } = useBackendHandles();
   const listRef = useRef<HTMLDivElement | null>(null);
-  const questions = inboxQuestions(state);
+  const questions = useAppSelector(inboxQuestions, sameItems);
   const waiting = questions.filter((question) => question.status === "pending");
   useQuestionReveal(listRef, waiting[0]?.id ?? null, highlightId ?? null);
   // Answered cards stay on screen, read-only, until the inbox is left.

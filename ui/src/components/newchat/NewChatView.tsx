@@ -1,12 +1,14 @@
 import { useId, useState } from "react";
 import type { SessionId } from "../../bindings/SessionId";
-import { useActions, useAppState } from "../../state/store";
+import { useActions, useAppSelector } from "../../state/store";
 import { Icon } from "../common/Icon";
 import { MessageBox } from "../session/MessageBox";
 
 /** Starts a session: pick an agent (the default preselected) and write the first message. */
 export function NewChatView({ onStarted }: { onStarted: (id: SessionId) => void }) {
-  const { agents, defaultAgent, agentProblems } = useAppState();
+  const agents = useAppSelector((state) => state.agents);
+  const defaultAgent = useAppSelector((state) => state.defaultAgent);
+  const agentProblems = useAppSelector((state) => state.agentProblems);
   const { startSession } = useActions();
   const [agent, setAgent] = useState(() => (agents.some((info) => info.name === defaultAgent) ? defaultAgent : agents[0]?.name ?? defaultAgent));
   const pickerId = useId();

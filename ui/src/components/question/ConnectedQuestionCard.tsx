@@ -1,6 +1,6 @@
 import type { QuestionInfo } from "../../state/types";
 import { isResumed } from "../../state/selectors";
-import { useActions, useAppState } from "../../state/store";
+import { useActions, useAppSelector } from "../../state/store";
 import { QuestionCard } from "./QuestionCard";
 
 /** A question card wired to the backend. */
@@ -13,12 +13,12 @@ export function ConnectedQuestionCard({
   onOpenSession?: () => void;
   highlighted?: boolean;
 }) {
-  const state = useAppState();
+  const resumed = useAppSelector((state) => isResumed(state, question));
   const actions = useActions();
   return (
     <QuestionCard
       question={question}
-      resumed={isResumed(state, question)}
+      resumed={resumed}
       onAnswer={(answers) => actions.answer(question.id, answers)}
       onDecline={() => actions.decline(question.id)}
       onOpenSession={onOpenSession}

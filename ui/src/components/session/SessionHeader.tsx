@@ -1,14 +1,14 @@
 import type { SessionSummary } from "../../bindings/SessionSummary";
 import { absoluteTime, agoLabel } from "../../format/duration";
 import { useNow } from "../../hooks/now";
-import { useActions, useAppState } from "../../state/store";
+import { useActions, useAppSelector } from "../../state/store";
 import { StatusBadge } from "../common/StatusBadge";
 import { CancelButton } from "./CancelButton";
 
 /** A session's title, agent, status and — while it runs or waits — a cancel button. */
 export function SessionHeader({ session, onOpenSession }: { session: SessionSummary; onOpenSession: (id: string) => void }) {
   const now = useNow();
-  const { sessions } = useAppState();
+  const sessions = useAppSelector((state) => state.sessions);
   const { cancel } = useActions();
   const parent = session.parent ? sessions[session.parent] : undefined;
   const cancellable = session.status === "running" || session.status === "waiting_for_input";

@@ -1,10 +1,10 @@
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ErrorBody } from "../../bindings/ErrorBody";
 import type { RequestId } from "../../bindings/RequestId";
 import type { SessionId } from "../../bindings/SessionId";
 import { useQuestionReveal } from "../../hooks/useQuestionReveal";
 import { pendingQuestionFor, timelineOf } from "../../state/selectors";
-import { useActions, useAppState } from "../../state/store";
+import { useActions, useAppSelector } from "../../state/store";
 import { Icon } from "../common/Icon";
 import { Spinner } from "../common/Spinner";
 import { Composer } from "./Composer";
@@ -12,6 +12,8 @@ import { SessionHeader } from "./SessionHeader";
 import { Timeline } from "./Timeline";
 
 const STICK_PX = 48;
+
+const MemoTimeline = memo(Timeline);
 
 /** One session: its timeline with question cards in place, and a composer. */
 export function SessionView({
@@ -25,7 +27,6 @@ export function SessionView({
   onOpenSession: (id: SessionId) => void;
   onOpenQuestion: (id: RequestId) => void;
 }) {
-  const state = useAppState();
   const { loadSession } = useActions();
   const [loadError, setLoadError] = useState<ErrorBody | null>(null);
   const scroller = useRef<HTMLDivElement | null>(null);
@@ -41,18 +42,19 @@ export function SessionView({
     };
   }, [sessionId, loadSession]);
 
-  const session = state.sessions[sessionId];
-  const entries = timelineOf(state, sessionId);
-  const draft = state.drafts[sessionId];
-  const loaded = Boolean(state.loaded[sessionId]);
-  const waitingOn = pendingQuestionFor(state, sessionId);
+  const session = useAppSelector((state) => state.sessions[sessionId]);
+  const entries = useAppSelector((state) => timelineOf(state, sessionId));
+  const loaded = useAppSelector((state) => Boolean(state.loaded[sessionId]));
+  const failure = useAppSelector((state) => state.failures[sessionId]);
+  const waitingOn = useAppSelector((state) => pendingQuestionFor(state, sessionId));
   const ownPending = waitingOn && waitingOn.session_id === sessionId ? waitingOn.id : null;
 
   // Follow new entries and streaming text while the person is at the bottom.
-  useLayoutEffect(() => {
+  const follow = useCallback(() => {
     const element = scroller.current;
     if (element && atBottom.current) element.scrollTop = element.scrollHeight;
-  }, [entries.length, draft, loaded]);
+  }, []);
+  useLayoutEffect(follow, [entries.length, loaded, follow]);
   useQuestionReveal(scroller, loaded ? ownPending : null, loaded ? focusQuestionId : null);
 
   if (!session) {
@@ -93,7 +95,7 @@ export function SessionView({
           <Icon name="alert" size={16} />
           <div>
             <p className="failure-title">The session failed</p>
-            <p className="prose-text">{state.failures[sessionId] ?? "No reason was given."}</p>
+            <p className="prose-text">{failure ?? "No reason was given."}</p>
           </div>
         </div>
       ) : null}
@@ -110,7 +112,13 @@ export function SessionView({
             <Spinner label="Loading conversation" />
           </div>
         ) : (
-          <Timeline entries={entries} draft={draft} running={session.status === "running"} highlightId={focusQuestionId} />
+          <MemoTimeline
+            sessionId={sessionId}
+            entries={entries}
+            running={session.status === "running"}
+            highlightId={focusQuestionId}
+            onGrow={follow}
+          />
         )}
       </div>
       <Composer session={session} onShowQuestion={showQuestion} />

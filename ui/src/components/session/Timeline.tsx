@@ -1,9 +1,11 @@
 import type { RequestId } from "../../bindings/RequestId";
 import type { TimelineEntry } from "../../bindings/TimelineEntry";
 import { buildRows } from "../../state/rows";
-import { useAppState } from "../../state/store";
+import type { SessionId } from "../../bindings/SessionId";
+import { useAppSelector } from "../../state/store";
 import { ConnectedQuestionCard } from "../question/ConnectedQuestionCard";
 import { MessageRow } from "./MessageRow";
+import { StreamingDraft } from "./StreamingDraft";
 import { ToolCallRow } from "./ToolCallRow";
 
 /**
@@ -11,17 +13,20 @@ import { ToolCallRow } from "./ToolCallRow";
  * streaming, so the committed rows (question cards included) never move while text arrives.
  */
 export function Timeline({
+  sessionId,
   entries,
-  draft,
   running,
   highlightId,
+  onGrow,
 }: {
+  sessionId: SessionId;
   entries: readonly TimelineEntry[];
-  draft: string | undefined;
   running: boolean;
   highlightId: RequestId | null;
+  /** The streaming text grew: the view may follow it. */
+  onGrow: () => void;
 }) {
-  const { questions } = useAppState();
+  const questions = useAppSelector((state) => state.questions);
   const rows = buildRows(entries);
   return (
     <div className="timeline">
@@ -58,9 +63,7 @@ export function Timeline({
           }
         })}
       </ol>
-      <div className="draft-slot">
-        {draft ? <MessageRow role="assistant" text={draft} streaming /> : null}
-      </div>
+      <StreamingDraft sessionId={sessionId} onGrow={onGrow} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import type { ProviderKind } from "../../bindings/ProviderKind";
 import type { SettingsView as Settings } from "../../bindings/SettingsView";
-import { useActions, useAppState } from "../../state/store";
+import { useActions, useAppSelector } from "../../state/store";
 import { Icon } from "../common/Icon";
 import { Spinner } from "../common/Spinner";
 import { CallbackSecret } from "./CallbackSecret";
@@ -17,7 +17,10 @@ const PROVIDERS: { value: ProviderKind | ""; label: string }[] = [
 ];
 
 function SettingsForm({ settings }: { settings: Settings }) {
-  const { agents, agentProblems, dataDir, gateway } = useAppState();
+  const agents = useAppSelector((state) => state.agents);
+  const agentProblems = useAppSelector((state) => state.agentProblems);
+  const dataDir = useAppSelector((state) => state.dataDir);
+  const gateway = useAppSelector((state) => state.gateway);
   const { saveSettings } = useActions();
   const [draft, setDraft] = useState<SettingsDraft>(() => draftFrom(settings));
   const [status, setStatus] = useState<{ kind: "idle" | "saving" | "saved" } | { kind: "error"; message: string }>({ kind: "idle" });
@@ -217,7 +220,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
 
 /** The settings screen. */
 export function SettingsView() {
-  const { settings } = useAppState();
+  const settings = useAppSelector((state) => state.settings);
   return (
     <section className="view settings-view" aria-labelledby="settings-title">
       <header className="view-head">

@@ -3,7 +3,7 @@ import { formatDuration } from "../../format/duration";
 import { percent } from "../../format/labels";
 import { useNow } from "../../hooks/now";
 import { pendingQuestions } from "../../state/selectors";
-import { useAppState } from "../../state/store";
+import { sameItems, useAppSelector } from "../../state/store";
 
 function total(metrics: Metrics, key: "declined" | "expired"): number {
   return metrics.agents.reduce((sum, agent) => sum + agent[key], 0);
@@ -34,10 +34,9 @@ function period(metrics: Metrics | null): string {
  * after questions change.
  */
 export function MetricsPanel() {
-  const state = useAppState();
   const now = useNow();
-  const { metrics } = state;
-  const pending = pendingQuestions(state);
+  const metrics = useAppSelector((state) => state.metrics);
+  const pending = useAppSelector(pendingQuestions, sameItems);
   const oldest = pending[0]?.created_at_ms ?? null;
   const longest = oldest !== null ? now - oldest : metrics?.longest_wait_ms ?? null;
   const median = metrics?.answer_latency.p50_ms ?? null;

@@ -2,16 +2,15 @@ import type { SessionId } from "../../bindings/SessionId";
 import { absoluteTime, shortAge } from "../../format/duration";
 import { useNow } from "../../hooks/now";
 import { topLevelSessions } from "../../state/selectors";
-import { useActions, useAppState } from "../../state/store";
+import { sameItems, useActions, useAppSelector } from "../../state/store";
 import { StatusBadge } from "../common/StatusBadge";
 
 /** Top-level sessions, newest first, with their status and agent. */
 export function SessionList({ currentId, onOpen }: { currentId: SessionId | null; onOpen: (id: SessionId) => void }) {
-  const state = useAppState();
   const { loadMoreSessions } = useActions();
   const now = useNow();
-  const sessions = topLevelSessions(state);
-  const next = state.sessionsNext;
+  const sessions = useAppSelector(topLevelSessions, sameItems);
+  const next = useAppSelector((state) => state.sessionsNext);
   return (
     <nav className="session-list" aria-label="Sessions">
       <h2 className="sidebar-heading">Sessions</h2>

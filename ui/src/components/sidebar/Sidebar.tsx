@@ -1,14 +1,13 @@
 import type { Route } from "../../state/route";
 import { pendingQuestions } from "../../state/selectors";
-import { useAppState } from "../../state/store";
+import { useAppSelector } from "../../state/store";
 import { Icon } from "../common/Icon";
 import { MetricsPanel } from "./MetricsPanel";
 import { SessionList } from "./SessionList";
 
 /** The left column: new chat, the inbox with its count, sessions, figures and settings. */
 export function Sidebar({ route, onNavigate }: { route: Route; onNavigate: (route: Route) => void }) {
-  const state = useAppState();
-  const count = pendingQuestions(state).length;
+  const count = useAppSelector((state) => pendingQuestions(state).length);
   const inInbox = route.view === "inbox";
   return (
     <aside className="sidebar">
