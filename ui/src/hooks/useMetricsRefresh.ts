@@ -1,12 +1,12 @@
 import { useEffect } from "react";
-import { useActions, useAppState } from "../state/store";
+import { useActions, useAppSelector } from "../state/store";
 
 const SETTLE_MS = 1_500;
 const EVERY_MS = 60_000;
 
 /** Refreshes the figures shortly after questions are asked or resolved, and once a minute. */
 export function useMetricsRefresh(enabled: boolean): void {
-  const { questionEpoch } = useAppState();
+  const questionEpoch = useAppSelector((state) => state.questionEpoch);
   const { refreshMetrics } = useActions();
   useEffect(() => {
     if (!enabled || questionEpoch === 0) return;

@@ -176,10 +176,6 @@ export function useAppSelector<T>(select: (state: AppState) => T, equal: (a: T, 
   return useSyncExternalStore(store.subscribe, snapshot, snapshot);
 }
 
-/** The whole state: re-renders on every change, so only for what needs all of it. */
-export function useAppState(): AppState {
-  return useAppSelector((state) => state);
-}
 
 /** The actions views call. */
 export function useActions(): Actions {

@@ -6,6 +6,7 @@ import type { Action } from "../../state/types";
 import { choice, entry, summary } from "../../../test/builders";
 import { DispatchProbe, fakeApi, renderWithStore } from "../../../test/render";
 import { snapshot, stateFrom } from "../../../test/state";
+import { useMetricsRefresh } from "../../hooks/useMetricsRefresh";
 
 // Every component a session view is made of, wrapped to count its renders.
 const renders = vi.hoisted(() => {
@@ -46,12 +47,28 @@ vi.mock(import("./StreamingDraft"), async (original) => {
   const module = await original();
   return { ...module, StreamingDraft: renders.counted("StreamingDraft", module.StreamingDraft) };
 });
+vi.mock(import("../sidebar/Sidebar"), async (original) => {
+  const module = await original();
+  return { ...module, Sidebar: renders.counted("Sidebar", module.Sidebar) };
+});
 vi.mock(import("../question/ConnectedQuestionCard"), async (original) => {
   const module = await original();
   return { ...module, ConnectedQuestionCard: renders.counted("ConnectedQuestionCard", module.ConnectedQuestionCard) };
 });
 
 const { SessionView } = await import("./SessionView");
+const { Sidebar } = await import("../sidebar/Sidebar");
+
+/** What the app draws around a session: the sidebar beside it, and the metrics refresh. */
+const Shell = renders.counted("Shell", function Shell() {
+  useMetricsRefresh(true);
+  return (
+    <>
+      <Sidebar route={{ view: "session", id: "s-1" }} onNavigate={() => undefined} />
+      <SessionView sessionId="s-1" onOpenSession={() => undefined} onOpenQuestion={() => undefined} />
+    </>
+  );
+});
 
 const request = { questions: [choice("Ship it?", ["Yes", "No"])] };
 
@@ -75,7 +92,7 @@ describe("streaming text", () => {
     const rendered = renderWithStore(
       <>
         <DispatchProbe onReady={(value) => (dispatch = value)} />
-        <SessionView sessionId="s-1" onOpenSession={() => undefined} onOpenQuestion={() => undefined} />
+        <Shell />
       </>,
       { state: stateFrom(snapshot({ sessions: { sessions: [summary("s-1", { status: "running" })], next: null } })), api },
     );
