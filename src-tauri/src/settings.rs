@@ -6,10 +6,8 @@ use std::path::Path;
 
 use beckon_core::agent::ProviderKind;
 use beckon_runtime::ProviderSettings;
-use beckon_runtime::settings::{ProviderFile, env};
+use beckon_runtime::settings::{ProviderFile, env, non_empty};
 use serde::{Deserialize, Serialize};
-
-pub use beckon_runtime::settings::DEFAULT_REMINDER_MINUTES;
 
 /// One provider as the settings screen shows it: never the key itself.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -110,10 +108,6 @@ impl DerefMut for Settings {
     }
 }
 
-fn non_empty(text: Option<String>) -> Option<String> {
-    text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
-}
-
 impl Settings {
     /// Reads `settings.json` in `data_dir` (see [`beckon_runtime::Settings::load`]).
     pub fn load(data_dir: &Path) -> Settings {
@@ -200,7 +194,7 @@ mod tests {
     fn saved_settings_are_private_and_keys_never_show() {
         let dir = tempfile::tempdir().unwrap();
         let mut settings = Settings::load(dir.path());
-        assert_eq!(settings.view().reminder_minutes, DEFAULT_REMINDER_MINUTES);
+        assert_eq!(settings.view().reminder_minutes, beckon_runtime::settings::DEFAULT_REMINDER_MINUTES);
         settings
             .apply(SettingsInput {
                 anthropic: ProviderInput {

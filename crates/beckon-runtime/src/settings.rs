@@ -82,7 +82,8 @@ pub fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
 
-fn non_empty(text: Option<String>) -> Option<String> {
+/// `text` trimmed, or `None` when blank.
+pub fn non_empty(text: Option<String>) -> Option<String> {
     text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
 }
 
