@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Problems;
+use crate::text::{check_name, is_name};
 
 /// Longest key, in bytes.
 pub const KEY_MAX_BYTES: usize = 200;
@@ -31,11 +32,6 @@ pub struct Notice {
     pub posted_at_ms: i64,
 }
 
-/// Whether `text` is 1 to `max` letters, digits and `extra`.
-fn is_name(text: &str, max: usize, extra: &[char]) -> bool {
-    !text.is_empty() && text.len() <= max && text.chars().all(|c| c.is_ascii_alphanumeric() || extra.contains(&c))
-}
-
 fn is_text(text: &str, max: usize) -> bool {
     !text.trim().is_empty() && text.len() <= max && !text.chars().any(|c| c.is_control() && c != '\n')
 }
@@ -50,13 +46,11 @@ impl Notice {
         posted_at_ms: i64,
     ) -> Result<Notice, Problems> {
         let mut problems = Problems::new();
+        // A key goes into a URL path, so no '/'.
         if !is_name(key, KEY_MAX_BYTES, &['-', '_', '.', ':']) {
             problems.push("key", format!("must be 1 to {KEY_MAX_BYTES} letters, digits, '-', '_', '.' or ':'"));
         }
-        if !is_name(&agent, AGENT_MAX_BYTES, &['-', '_', '.', ':', '/']) {
-            problems
-                .push("agent", format!("must be 1 to {AGENT_MAX_BYTES} letters, digits, '-', '_', '.', ':' or '/'"));
-        }
+        check_name("agent", &agent, AGENT_MAX_BYTES, &mut problems);
         if !is_text(&message, MESSAGE_MAX_BYTES) {
             problems
                 .push("message", format!("must be 1 to {MESSAGE_MAX_BYTES} bytes of text without control characters"));

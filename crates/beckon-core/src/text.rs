@@ -86,6 +86,19 @@ pub(crate) fn check_size_and_characters(
     }
 }
 
+/// Whether `text` is 1 to `max` bytes of ASCII letters, digits and the characters in `extra`.
+pub(crate) fn is_name(text: &str, max: usize, extra: &[char]) -> bool {
+    !text.is_empty() && text.len() <= max && text.chars().all(|c| c.is_ascii_alphanumeric() || extra.contains(&c))
+}
+
+/// Checks a name an agent outside Beckon gives (itself, a grouping key, a delivery key): 1 to
+/// `max` letters, digits, '-', '_', '.', ':' or '/'. Records a problem at `path`.
+pub fn check_name(path: &str, text: &str, max: usize, problems: &mut Problems) {
+    if !is_name(text, max, &['-', '_', '.', ':', '/']) {
+        problems.push(path, format!("must be 1 to {max} letters, digits, '-', '_', '.', ':' or '/'"));
+    }
+}
+
 /// The first `max_chars` characters of `text`, with an ellipsis when cut: for messages that
 /// quote what they refuse without repeating an oversize input.
 pub(crate) fn quote(text: &str, max_chars: usize) -> String {

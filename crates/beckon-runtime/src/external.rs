@@ -7,7 +7,7 @@ use std::time::Duration;
 use beckon_core::agent::OnTimeout;
 use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus, State};
 use beckon_core::outcome::check_reason;
-use beckon_core::{AnsweredVia, Outcome, Problems, QuestionRequest, RequestId, SessionId, SessionOrigin};
+use beckon_core::{AnsweredVia, Outcome, Problems, QuestionRequest, RequestId, SessionId, SessionOrigin, check_name};
 use beckon_store::{NewQuestion, NewSession, QuestionRecord, Resolution, Resolved};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -69,15 +69,6 @@ pub struct ExternalAsked {
     pub session_id: SessionId,
     /// When it expires (Unix ms).
     pub expires_at_ms: Option<i64>,
-}
-
-pub(crate) fn check_name(field: &str, text: &str, max: usize, problems: &mut Problems) {
-    let valid = !text.is_empty()
-        && text.len() <= max
-        && text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | '/'));
-    if !valid {
-        problems.push(field, format!("must be 1 to {max} letters, digits, '-', '_', '.', ':' or '/'"));
-    }
 }
 
 fn check_url(field: &str, url: &str, problems: &mut Problems) {

@@ -356,7 +356,7 @@ impl Beckon {
         let key = match delivery {
             Some(key) => {
                 let mut problems = Problems::new();
-                external::check_name("idempotency_key", key, external::KEY_MAX, &mut problems);
+                beckon_core::check_name("idempotency_key", key, external::KEY_MAX, &mut problems);
                 if !problems.is_empty() {
                     return Err(Error::InvalidInput(problems));
                 }
