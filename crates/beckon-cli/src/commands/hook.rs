@@ -48,17 +48,28 @@ async fn claude_code_hook(connection: &Connection) -> Result<(), String> {
     // exists withdraws it.
     let mut signals = Signals::listen_with_hangup().map_err(|err| format!("cannot listen for signals: {err}"))?;
     let event = read_event()?;
-    if let Some(change) = waiting::notice_change(&event) {
+    let change = waiting::notice_change(&event);
+    let settled = claude_code::is_settled_elsewhere(&event);
+    let asked = claude_code::ask(&event);
+    if change.is_none() && !settled && asked.is_none() {
+        return Ok(());
+    }
+    let client = match (connection.client(), &asked) {
+        (Ok(client), _) => client,
+        // No Beckon: nobody to tell and nothing to withdraw.
+        (Err(_), None) => return Ok(()),
+        (Err(err), Some(_)) => return Err(err.to_string()),
+    };
+    if let Some(change) = change {
         // A notice is a courtesy: failing to change it must not stop what follows.
-        if let Err(why) = change_notice(connection, change).await {
+        if let Err(why) = change_notice(&client, change).await {
             eprintln!("beckon hook: {why}");
         }
     }
-    if claude_code::is_settled_elsewhere(&event) {
-        return withdraw_settled(connection, &event).await;
+    if settled {
+        return withdraw_settled(&client, &event).await;
     }
-    let Some((body, pending)) = claude_code::ask(&event) else { return Ok(()) };
-    let client = connection.client().map_err(|err| err.to_string())?;
+    let Some((body, pending)) = asked else { return Ok(()) };
     let created = client.ask(&body).await.map_err(|err| err.to_string())?;
     let id = created["request_id"].as_str().ok_or("Beckon's reply has no request_id")?.to_owned();
     tokio::select! {
@@ -75,12 +86,7 @@ async fn claude_code_hook(connection: &Connection) -> Result<(), String> {
 }
 
 /// Shows or clears the session's notice.
-async fn change_notice(connection: &Connection, change: NoticeChange) -> Result<(), String> {
-    let client = match connection.client() {
-        Ok(client) => client,
-        // No Beckon, nobody to tell.
-        Err(_) => return Ok(()),
-    };
+async fn change_notice(client: &GatewayClient, change: NoticeChange) -> Result<(), String> {
     let done = match &change {
         NoticeChange::Post { key, body } => client.post_notice(key, body).await,
         NoticeChange::Clear { key } => client.clear_notice(key).await,
@@ -89,12 +95,7 @@ async fn change_notice(connection: &Connection, change: NoticeChange) -> Result<
 }
 
 /// Withdraws the pending questions about a call that went on without Beckon.
-async fn withdraw_settled(connection: &Connection, event: &Value) -> Result<(), String> {
-    let client = match connection.client() {
-        Ok(client) => client,
-        // No Beckon, nothing to withdraw.
-        Err(_) => return Ok(()),
-    };
+async fn withdraw_settled(client: &GatewayClient, event: &Value) -> Result<(), String> {
     let pending = client.pending().await.map_err(|err| err.to_string())?;
     for view in pending.iter().filter(|view| claude_code::settles(event, view)) {
         let Some(id) = view["request_id"].as_str() else { continue };
