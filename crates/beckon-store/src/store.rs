@@ -59,11 +59,10 @@ impl Store {
     /// Runs `f` in one write transaction (taken immediately, so concurrent writers wait rather
     /// than fail half-way) and commits it if `f` succeeds. Nothing is written if it fails.
     pub fn write<T>(&mut self, f: impl FnOnce(&mut Tx<'_>) -> Result<T>) -> Result<Committed<T>> {
-        // Cached statements: parsing BEGIN and COMMIT on every write is measurable.
-        self.conn.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
+        self.exec("BEGIN IMMEDIATE")?;
         let mut tx = Tx { tx: &self.conn, events: Vec::new(), callbacks_queued: false };
         let outcome = f(&mut tx).and_then(|value| {
-            self.conn.prepare_cached("COMMIT")?.execute([])?;
+            self.exec("COMMIT")?;
             Ok(value)
         });
         match outcome {
@@ -75,7 +74,7 @@ impl Store {
                 if !self.conn.is_autocommit() {
                     // The original error matters more than a failed rollback, which SQLite
                     // completes itself when the connection is next used or closed.
-                    let _ = self.conn.prepare_cached("ROLLBACK").and_then(|mut s| s.execute([]));
+                    let _ = self.exec("ROLLBACK");
                 }
                 Err(err)
             }
@@ -93,7 +92,7 @@ impl Store {
         jobs: &mut [J],
         mut run: impl FnMut(&mut J, &mut Tx<'_>) -> Result<()>,
     ) -> Vec<Result<Written>> {
-        if let Err(err) = self.conn.prepare_cached("BEGIN IMMEDIATE").and_then(|mut s| s.execute([])) {
+        if let Err(err) = self.exec("BEGIN IMMEDIATE") {
             let detail = err.to_string();
             return jobs.iter().map(|_| Err(Error::GroupFailed(detail.clone()))).collect();
         }
@@ -105,14 +104,14 @@ impl Store {
                 outcomes.push(Ok(Written::default()));
                 continue;
             }
-            if let Err(err) = self.conn.prepare_cached("SAVEPOINT job").and_then(|mut s| s.execute([])) {
+            if let Err(err) = self.exec("SAVEPOINT job") {
                 broken = Some(err.to_string());
                 outcomes.push(Ok(Written::default()));
                 continue;
             }
             match run(job, &mut tx) {
                 Ok(()) => {
-                    let released = self.conn.prepare_cached("RELEASE job").and_then(|mut s| s.execute([]));
+                    let released = self.exec("RELEASE job");
                     if let Err(err) = released {
                         broken = Some(err.to_string());
                     }
@@ -128,11 +127,7 @@ impl Store {
                     if self.conn.is_autocommit() {
                         broken = Some(format!("SQLite ended the transaction after a failed write: {err}"));
                     } else {
-                        let undone = self
-                            .conn
-                            .prepare_cached("ROLLBACK TO job")
-                            .and_then(|mut s| s.execute([]))
-                            .and_then(|_| self.conn.prepare_cached("RELEASE job").and_then(|mut s| s.execute([])));
+                        let undone = self.exec("ROLLBACK TO job").and_then(|()| self.exec("RELEASE job"));
                         if let Err(undo) = undone {
                             broken = Some(undo.to_string());
                         }
@@ -143,7 +138,7 @@ impl Store {
         }
         let committed = match &broken {
             Some(detail) => Err(detail.clone()),
-            None => self.conn.prepare_cached("COMMIT").and_then(|mut s| s.execute([])).map_err(|err| err.to_string()),
+            None => self.exec("COMMIT").map_err(|err| err.to_string()),
         };
         match committed {
             Ok(_) => {
@@ -153,7 +148,7 @@ impl Store {
             Err(detail) => {
                 if !self.conn.is_autocommit() {
                     // As in `write`: SQLite completes a failed rollback itself.
-                    let _ = self.conn.prepare_cached("ROLLBACK").and_then(|mut s| s.execute([]));
+                    let _ = self.exec("ROLLBACK");
                 }
                 outcomes
                     .into_iter()
@@ -161,6 +156,12 @@ impl Store {
                     .collect()
             }
         }
+    }
+
+    /// Runs one statement of transaction control (cached: parsing them on every write is
+    /// measurable).
+    fn exec(&self, sql: &str) -> rusqlite::Result<()> {
+        self.conn.prepare_cached(sql)?.execute([]).map(|_| ())
     }
 
     /// How many write transactions this handle has committed: each one a sync to disk.
