@@ -47,7 +47,7 @@ pub(crate) async fn expire(rt: &Arc<Runtime>, id: RequestId) {
         let status = if expired.fails { SessionStatus::Failed } else { SessionStatus::Completed };
         external::resolve(rt, &question, expired.outcome, None, status).await.map(|_| ())
     } else {
-        deliver(rt, session.id, Event::QuestionExpired { request_id: id, policy }, None).await
+        deliver(rt, session.id, Event::QuestionExpired { request_id: id, policy }, None).await.map(drop)
     };
     if let Err(err) = result {
         tracing::debug!(%id, %err, "expiry not applied (resolved meanwhile?)");

@@ -1,10 +1,8 @@
 //! The shared core behind the `Beckon` handle.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use beckon_core::SessionId;
-use tokio::sync::{Notify, mpsc, watch};
+use tokio::sync::{Notify, watch};
 
 use crate::agents::Agents;
 use crate::callbacks::CallbackSecret;
@@ -12,7 +10,7 @@ use crate::clock::Clock;
 use crate::config::RuntimeConfig;
 use crate::db::Db;
 use crate::events::{Hub, Waiters};
-use crate::executor::Input;
+use crate::executor::Registry;
 use crate::lock::DataDirLock;
 use crate::providers::ProviderSet;
 use crate::timers::Timers;
@@ -27,7 +25,7 @@ pub(crate) struct Runtime {
     pub(crate) agents: Agents,
     pub(crate) providers: std::sync::RwLock<ProviderSet>,
     /// The mailbox of every session whose executor task is alive.
-    pub(crate) tasks: Mutex<HashMap<SessionId, mpsc::UnboundedSender<Input>>>,
+    pub(crate) tasks: Registry,
     pub(crate) timers: Timers,
     pub(crate) http: reqwest::Client,
     pub(crate) callback_secret: CallbackSecret,
@@ -48,11 +46,6 @@ impl std::fmt::Debug for Runtime {
 }
 
 impl Runtime {
-    /// The session-task registry, locked. Held only for map operations and channel sends.
-    pub(crate) fn tasks(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, mpsc::UnboundedSender<Input>>> {
-        self.tasks.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
     /// The gateway's base URL, if it listens.
     pub(crate) fn public_url(&self) -> Option<String> {
         self.public_url.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()

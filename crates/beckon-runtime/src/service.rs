@@ -1,7 +1,7 @@
 //! The service API every front end calls: the `Beckon` handle.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_core::conversation::{Effect, Event, Message, SessionStatus, State, TransitionError, transition};
@@ -21,7 +21,7 @@ use crate::config::RuntimeConfig;
 use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::events::{Hub, Publisher, Subscription, TextDelta, Waiters};
-use crate::executor::{self, deliver};
+use crate::executor::{self, Facts, Preread, Registry, Taken, deliver};
 use crate::external::{self, ExternalAsk, ExternalAsked};
 use crate::lock::DataDirLock;
 use crate::notices::Notices;
@@ -164,7 +164,7 @@ impl Beckon {
             outbox,
             agents,
             providers: std::sync::RwLock::new(providers),
-            tasks: Mutex::new(Default::default()),
+            tasks: Registry::default(),
             timers,
             http,
             callback_secret,
@@ -195,7 +195,7 @@ impl Beckon {
             })
             .await?;
         for session in sessions.iter().filter(|s| s.origin != SessionOrigin::External) {
-            executor::recover(&self.rt, session.id, &session.state);
+            executor::recover(&self.rt, session.id, &session.state, None);
         }
         for deadline in &deadlines {
             self.rt.timers.arm(deadline.request_id, deadline.expires_at_ms);
@@ -307,8 +307,13 @@ impl Beckon {
             })
             .collect();
         let at_ms = self.rt.clock.now_ms();
+        let id = new_session_id();
+        // Read before the write: a state committed after it makes the facts below stale
+        // (someone reached the session before its first turn began).
+        let revision = self.rt.tasks.revisions().of(id);
+        let history = messages.clone();
         let session = NewSession {
-            id: new_session_id(),
+            id,
             agent: agent.to_owned(),
             origin,
             parent: None,
@@ -333,7 +338,8 @@ impl Beckon {
             })
             .await?;
         if !begun.repeat {
-            executor::recover(&self.rt, begun.session, &state);
+            let facts = Facts::fresh(begun.session, agent.to_owned(), state.clone(), history);
+            executor::recover(&self.rt, begun.session, &state, Some(Preread { facts, revision }));
         }
         Ok(begun)
     }
@@ -378,7 +384,7 @@ impl Beckon {
                 detail: "an external agent's session is driven by that agent; answer its questions instead".into(),
             });
         }
-        deliver(&self.rt, session, Event::UserMessage { text: text.to_owned() }, None).await
+        deliver(&self.rt, session, Event::UserMessage { text: text.to_owned() }, None).await.map(drop)
     }
 
     /// Answers a question with checked answers.
@@ -391,7 +397,7 @@ impl Beckon {
     /// plain string entry is read as a label or "Other" text), reporting problems by path.
     pub async fn answer_json(&self, request: RequestId, answers: &Value, via: AnsweredVia) -> Result<AnswerReceipt> {
         let found = self.question_and_session(request).await?;
-        let answers = Answers::parse(answers, &found.0.request).map_err(Error::InvalidAnswer)?;
+        let answers = Answers::parse(answers, &found.question.request).map_err(Error::InvalidAnswer)?;
         self.resolve_by_person(found, Outcome::Answered { answers }, via).await
     }
 
@@ -399,7 +405,7 @@ impl Beckon {
     /// form): labels select options, other text becomes the "Other" answer.
     pub async fn answer_texts(&self, request: RequestId, texts: &[String], via: AnsweredVia) -> Result<AnswerReceipt> {
         let found = self.question_and_session(request).await?;
-        let answers = Answers::from_texts(&found.0.request, texts).map_err(Error::InvalidAnswer)?;
+        let answers = Answers::from_texts(&found.question.request, texts).map_err(Error::InvalidAnswer)?;
         self.resolve_by_person(found, Outcome::Answered { answers }, via).await
     }
 
@@ -410,12 +416,8 @@ impl Beckon {
     }
 
     /// Resolves a question, read with its session, as the person decided.
-    async fn resolve_by_person(
-        &self,
-        (question, session): (QuestionRecord, SessionRecord),
-        outcome: Outcome,
-        via: AnsweredVia,
-    ) -> Result<AnswerReceipt> {
+    async fn resolve_by_person(&self, found: Found, outcome: Outcome, via: AnsweredVia) -> Result<AnswerReceipt> {
+        let Found { question, session, known } = found;
         let id = question.id;
         if let Some(winner) = settled(&question) {
             return repeat_or_conflict(winner, &outcome);
@@ -442,15 +444,17 @@ impl Beckon {
                 return Err(Error::InvalidInput(Problems::one("outcome", "a person can only answer or decline")));
             }
         };
-        let delivered = deliver(&self.rt, session.id, event, Some(via)).await;
-        // Whatever happened, the store says who won.
+        let delivered = executor::deliver_knowing(&self.rt, session.id, event, Some(via), known).await;
+        if let Ok(Taken { resolved: Some(resolved) }) = delivered {
+            return Ok(AnswerReceipt { question: resolved, repeat: false });
+        }
+        // Not taken: the store says who won, if anyone did.
         let now = self.question(id).await?;
         match (delivered, settled(&now)) {
-            (Ok(()), Some(resolved)) => Ok(AnswerReceipt { question: resolved, repeat: false }),
             (Err(Error::InvalidAnswer(problems)), _) => Err(Error::InvalidAnswer(problems)),
             (_, Some(winner)) => repeat_or_conflict(winner, &outcome),
             (Err(err), None) => Err(err),
-            (Ok(()), None) => Err(Error::WrongState {
+            (Ok(_), None) => Err(Error::WrongState {
                 session: session.id,
                 status: session.status,
                 detail: "the answer was taken but the question is still pending".into(),
@@ -481,7 +485,7 @@ impl Beckon {
     /// the session goes on waiting for nothing.
     pub async fn withdraw(&self, request: RequestId, reason: Option<String>) -> Result<AnswerReceipt> {
         check_reason(reason.as_deref()).map_err(Error::InvalidInput)?;
-        let (question, session) = self.question_and_session(request).await?;
+        let Found { question, session, .. } = self.question_and_session(request).await?;
         let outcome = Outcome::Cancelled { reason };
         if let Some(winner) = settled(&question) {
             return repeat_or_conflict(winner, &outcome);
@@ -505,7 +509,7 @@ impl Beckon {
         check_reason(reason.as_deref()).map_err(Error::InvalidInput)?;
         let record = self.session_record(session).await?;
         if record.origin != SessionOrigin::External {
-            return deliver(&self.rt, session, Event::UserCancel { reason }, None).await;
+            return deliver(&self.rt, session, Event::UserCancel { reason }, None).await.map(drop);
         }
         let pending = self.rt.db.call(move |store| store.read().pending_question_of(session)).await?;
         match pending {
@@ -589,14 +593,23 @@ impl Beckon {
         self.rt.db.call(move |store| store.read().questions(status, None, limit)).await
     }
 
-    async fn question_and_session(&self, id: RequestId) -> Result<(QuestionRecord, SessionRecord)> {
+    /// A question with its session, and, while it waits in a session Beckon runs, that
+    /// session's facts for the task its answer wakes: all in one read.
+    async fn question_and_session(&self, id: RequestId) -> Result<Found> {
+        let revisions = self.rt.tasks.revisions().clone();
         let found = self
             .rt
             .db
             .call(move |store| {
                 let Some(question) = store.read().question(id)? else { return Ok(None) };
-                let session = store.read().session(question.session_id)?;
-                Ok(session.map(|session| (question, session)))
+                let Some(session) = store.read().session(question.session_id)? else { return Ok(None) };
+                let known = if session.origin != SessionOrigin::External && settled(&question).is_none() {
+                    let revision = revisions.of(session.id);
+                    Some(Preread { facts: Facts::of(store, session.clone())?, revision })
+                } else {
+                    None
+                };
+                Ok(Some(Found { question, session, known }))
             })
             .await?;
         found.ok_or(Error::QuestionNotFound(id))
@@ -676,6 +689,13 @@ impl Beckon {
             tracing::warn!("some handles to the runtime are still held; the data folder stays locked until they go");
         }
     }
+}
+
+/// A question a person answers, with its session and what its task will need.
+struct Found {
+    question: QuestionRecord,
+    session: SessionRecord,
+    known: Option<Preread>,
 }
 
 fn repeat_or_conflict(winner: ResolvedQuestion, outcome: &Outcome) -> Result<AnswerReceipt> {

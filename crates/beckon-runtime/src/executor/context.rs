@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use beckon_core::SessionId;
-use beckon_core::conversation::{Origin, State};
+use beckon_core::conversation::{Message, Origin, State};
+use beckon_store::{SessionRecord, Store};
 
 use crate::agents::Agent;
 use crate::error::{Error, Result};
@@ -33,36 +34,93 @@ pub(crate) fn spawn_key(parent: SessionId, tool_use_id: &str) -> String {
     format!("{SPAWN_KEY}{parent}:{tool_use_id}")
 }
 
-/// Loads a session's context and current state.
-pub(crate) async fn load(rt: &Runtime, id: SessionId) -> Result<(SessionContext, State)> {
-    let (record, ancestors) = rt
-        .db
-        .call(move |store| {
-            let record = store.read().session(id)?;
-            let Some(record) = record else { return Ok(None) };
-            let mut ancestors = Vec::new();
-            for ancestor in store.read().ancestors(id)? {
-                if let Some(session) = store.read().session(ancestor)? {
-                    ancestors.push((session.id, session.agent));
-                }
+/// What the store knows of a session that its task needs.
+#[derive(Debug)]
+pub(crate) struct Facts {
+    id: SessionId,
+    agent: String,
+    parent: Option<SessionId>,
+    external_key: Option<String>,
+    state: State,
+    /// The sessions above it and their agents, its parent first.
+    ancestors: Vec<(SessionId, String)>,
+    /// Its conversation as the model sees it (questions and answers left out).
+    history: Vec<Message>,
+}
+
+impl Facts {
+    /// Reads a session's facts, in one job on the store's thread.
+    pub(crate) fn read(store: &Store, id: SessionId) -> beckon_store::Result<Option<Facts>> {
+        let Some(record) = store.read().session(id)? else { return Ok(None) };
+        Facts::of(store, record).map(Some)
+    }
+
+    /// The facts of a session whose record was just read.
+    pub(crate) fn of(store: &Store, record: SessionRecord) -> beckon_store::Result<Facts> {
+        let read = store.read();
+        let id = record.id;
+        let mut ancestors = Vec::new();
+        for ancestor in read.ancestors(id)? {
+            if let Some(session) = read.session(ancestor)? {
+                ancestors.push((session.id, session.agent));
             }
-            Ok(Some((record, ancestors)))
+        }
+        let history = read
+            .timeline(id)?
+            .into_iter()
+            .map(|entry| entry.message)
+            .filter(|message| !matches!(message, Message::Question { .. } | Message::Answer { .. }))
+            .collect();
+        Ok(Facts {
+            id,
+            agent: record.agent,
+            parent: record.parent,
+            external_key: record.external_key,
+            state: record.state,
+            ancestors,
+            history,
         })
-        .await?
-        .ok_or(Error::SessionNotFound(id))?;
-    let agent = rt
+    }
+
+    /// A top-level session's facts as just written: nothing to read.
+    pub(crate) fn fresh(id: SessionId, agent: String, state: State, history: Vec<Message>) -> Facts {
+        Facts { id, agent, parent: None, external_key: None, state, ancestors: Vec::new(), history }
+    }
+}
+
+/// Facts read ahead of a session's task, by whoever wakes it: current unless a state of the
+/// session was committed after `revision` was read (see `Revisions`).
+#[derive(Debug)]
+pub(crate) struct Preread {
+    pub(crate) facts: Facts,
+    pub(crate) revision: u64,
+}
+
+/// A session's context, its committed state, and its conversation.
+pub(crate) type Loaded = (SessionContext, State, Vec<Message>);
+
+/// Loads a session's context, state and conversation from the store.
+pub(crate) async fn load(rt: &Runtime, id: SessionId) -> Result<Loaded> {
+    let facts = rt.db.call(move |store| Facts::read(store, id)).await?.ok_or(Error::SessionNotFound(id))?;
+    build(rt, facts)
+}
+
+/// A session's context from its facts.
+pub(crate) fn build(rt: &Runtime, facts: Facts) -> Result<Loaded> {
+    let Facts { id, agent, parent, external_key, state, ancestors, history } = facts;
+    let definition = rt
         .agents
-        .get(&record.agent)
-        .ok_or_else(|| Error::AgentNotFound { name: record.agent.clone(), available: rt.agents.names() })?;
+        .get(&agent)
+        .ok_or_else(|| Error::AgentNotFound { name: agent.clone(), available: rt.agents.names() })?;
     // A sub-agent runs with no more than every agent above it allows.
-    let agent = if ancestors.is_empty() {
-        agent
+    let definition = if ancestors.is_empty() {
+        definition
     } else {
-        let definition = ancestors
+        let narrowed = ancestors
             .iter()
             .filter_map(|(_, name)| rt.agents.get(name))
-            .fold(agent.definition.clone(), |definition, ancestor| definition.within(&ancestor.definition));
-        Arc::new(Agent { definition, ..(*agent).clone() })
+            .fold(definition.definition.clone(), |narrowed, ancestor| narrowed.within(&ancestor.definition));
+        Arc::new(Agent { definition: narrowed, ..(*definition).clone() })
     };
     let mut origin: Option<Origin> = None;
     for (_, name) in ancestors.iter().rev() {
@@ -72,25 +130,23 @@ pub(crate) async fn load(rt: &Runtime, id: SessionId) -> Result<(SessionContext,
         });
     }
     let origin = match origin {
-        None => Origin::agent(record.agent.clone()),
-        Some(origin) => origin.child(record.agent.clone()),
+        None => Origin::agent(agent.clone()),
+        Some(origin) => origin.child(agent.clone()),
     };
-    let spawned_by = match (record.parent, record.external_key.as_deref()) {
+    let spawned_by = match (parent, external_key.as_deref()) {
         (Some(parent), Some(key)) => {
             key.strip_prefix(&format!("{SPAWN_KEY}{parent}:")).map(|tool_use_id| (parent, tool_use_id.to_owned()))
         }
         _ => None,
     };
     let root = ancestors.last().map_or(id, |(root, _)| *root);
-    Ok((
-        SessionContext {
-            id,
-            agent,
-            origin,
-            spawned_by,
-            depth: ancestors.len(),
-            workspace: rt.config.workspaces_dir().join(root.to_string()),
-        },
-        record.state,
-    ))
+    let ctx = SessionContext {
+        id,
+        agent: definition,
+        origin,
+        spawned_by,
+        depth: ancestors.len(),
+        workspace: rt.config.workspaces_dir().join(root.to_string()),
+    };
+    Ok((ctx, state, history))
 }

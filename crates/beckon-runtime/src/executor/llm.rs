@@ -1,17 +1,16 @@
 //! Turning a session's timeline into the request a provider gets.
 
 use beckon_core::conversation::Message;
-use beckon_store::TimelineEntry;
 
 use crate::providers::{Block, Turn};
 
 /// The conversation as providers see it: user and assistant turns, consecutive blocks of the
 /// same role grouped; questions and answers are timeline-only (the answer already reached the
 /// model as its tool result).
-pub(crate) fn turns(timeline: &[TimelineEntry]) -> Vec<Turn> {
+pub(crate) fn turns(conversation: &[Message]) -> Vec<Turn> {
     let mut turns: Vec<Turn> = Vec::new();
-    for entry in timeline {
-        let (user, block) = match &entry.message {
+    for message in conversation {
+        let (user, block) = match message {
             Message::User { text } => (true, Block::Text(text.clone())),
             Message::ToolResult { result } => (true, Block::ToolResult(result.clone())),
             Message::Assistant { text } => (false, Block::Text(text.clone())),
@@ -49,10 +48,6 @@ mod tests {
 
     use super::*;
 
-    fn entry(position: i64, message: Message) -> TimelineEntry {
-        TimelineEntry { position, message, at_ms: 0 }
-    }
-
     #[test]
     fn replies_are_counted_from_the_persons_last_words() {
         let said = |text: &str| Turn::User(vec![Block::Text(text.into())]);
@@ -73,19 +68,16 @@ mod tests {
         )
         .unwrap();
         let timeline = vec![
-            entry(1, Message::User { text: "hi".into() }),
-            entry(2, Message::Assistant { text: "asking".into() }),
-            entry(3, Message::ToolUse { call: call.clone() }),
-            entry(
-                4,
-                Message::Question {
-                    request_id: "0190f1d2-0000-7000-8000-000000000001".parse().unwrap(),
-                    tool_use_id: "t1".into(),
-                    origin: beckon_core::conversation::Origin::agent("a"),
-                    request,
-                },
-            ),
-            entry(5, Message::ToolResult { result: ToolResult::ok("t1", "{}") }),
+            Message::User { text: "hi".into() },
+            Message::Assistant { text: "asking".into() },
+            Message::ToolUse { call: call.clone() },
+            Message::Question {
+                request_id: "0190f1d2-0000-7000-8000-000000000001".parse().unwrap(),
+                tool_use_id: "t1".into(),
+                origin: beckon_core::conversation::Origin::agent("a"),
+                request,
+            },
+            Message::ToolResult { result: ToolResult::ok("t1", "{}") },
         ];
         assert_eq!(
             turns(&timeline),

@@ -7,18 +7,21 @@ mod context;
 mod llm;
 mod perform;
 mod persist;
+mod registry;
 
 use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use beckon_core::conversation::{Effect, Event, State, TransitionError, transition};
+use beckon_core::conversation::{Effect, Event, Message, State, TransitionError, transition};
 use beckon_core::{AnsweredVia, SessionId};
 use tokio::sync::{mpsc, oneshot};
 
-pub(crate) use context::SessionContext;
+pub(crate) use context::{Facts, Preread, SessionContext};
 pub(crate) use perform::recover;
+pub(crate) use persist::Taken;
+pub(crate) use registry::Registry;
 
 use crate::error::{Error, Result};
 use crate::runtime::Runtime;
@@ -30,7 +33,7 @@ pub(crate) struct Input {
     /// Where a person acted from, for answers and declines.
     pub(crate) via: Option<AnsweredVia>,
     /// Told whether the event was taken (committed) or refused.
-    pub(crate) reply: Option<oneshot::Sender<Result<()>>>,
+    pub(crate) reply: Option<oneshot::Sender<Result<Taken>>>,
 }
 
 impl Input {
@@ -38,7 +41,7 @@ impl Input {
         Input { event, via: None, reply: None }
     }
 
-    fn answer(self, result: Result<()>) {
+    fn answer(self, result: Result<Taken>) {
         match self.reply {
             Some(reply) => {
                 let _ = reply.send(result);
@@ -71,34 +74,48 @@ pub(crate) async fn deliver(
     session: SessionId,
     event: Event,
     via: Option<AnsweredVia>,
-) -> Result<()> {
+) -> Result<Taken> {
+    deliver_knowing(rt, session, event, via, None).await
+}
+
+/// [`deliver`], with the session's facts already read: a task started for the event uses them
+/// instead of reading them again, if they are still current.
+pub(crate) async fn deliver_knowing(
+    rt: &Arc<Runtime>,
+    session: SessionId,
+    event: Event,
+    via: Option<AnsweredVia>,
+    known: Option<Preread>,
+) -> Result<Taken> {
     let (reply, answer) = oneshot::channel();
-    start_or_send(rt, session, Start::Input(Input { event, via, reply: Some(reply) }));
+    start_or_send(rt, session, Start::Input(Input { event, via, reply: Some(reply) }), known);
     answer.await.map_err(|_| Error::ShuttingDown)?
 }
 
 /// Starts `session`'s task with `start`, or hands the input to the running one.
-pub(crate) fn start_or_send(rt: &Arc<Runtime>, session: SessionId, start: Start) {
-    let mut tasks = rt.tasks();
-    if let Some(mailbox) = tasks.get(&session) {
+pub(crate) fn start_or_send(rt: &Arc<Runtime>, session: SessionId, start: Start, known: Option<Preread>) {
+    let mut tasks = rt.tasks.lock();
+    if let Some(mailbox) = tasks.mailbox(session) {
         match start {
             Start::Input(input) => match mailbox.send(input) {
                 Ok(()) => return,
                 // The task is gone without having unregistered (it panicked): start afresh.
                 Err(mpsc::error::SendError(input)) => {
-                    tasks.remove(&session);
+                    tasks.remove(session);
                     drop(tasks);
-                    return start_or_send(rt, session, Start::Input(input));
+                    return start_or_send(rt, session, Start::Input(input), None);
                 }
             },
             // Recovery effects only ever go to a session with no task.
             Start::Recover(_) => return,
         }
     }
+    // Facts read before a state of the session was committed are out of date: read afresh.
+    let known = known.filter(|known| tasks.unchanged_since(session, known.revision)).map(|known| known.facts);
     let (mailbox, inbox) = mpsc::unbounded_channel();
     tasks.insert(session, mailbox);
     drop(tasks);
-    tokio::spawn(run(rt.clone(), session, inbox, start));
+    tokio::spawn(run(rt.clone(), session, inbox, start, known));
 }
 
 /// Folds the tool calls a step makes that are decided without I/O (a question for the person,
@@ -129,18 +146,40 @@ fn fold_decided(ctx: &SessionContext, mut state: State, mut effects: Vec<Effect>
 /// Removes the task from the registry if its mailbox is empty; returns false (and the input
 /// that arrived meanwhile) otherwise.
 fn retire(rt: &Runtime, session: SessionId, inbox: &mut mpsc::UnboundedReceiver<Input>) -> Option<Input> {
-    let mut tasks = rt.tasks();
+    let mut tasks = rt.tasks.lock();
     match inbox.try_recv() {
         Ok(input) => Some(input),
         Err(_) => {
-            tasks.remove(&session);
+            tasks.remove(session);
             None
         }
     }
 }
 
-async fn run(rt: Arc<Runtime>, session: SessionId, mut inbox: mpsc::UnboundedReceiver<Input>, start: Start) {
-    let (ctx, mut state) = match context::load(&rt, session).await {
+/// Adds what a committed transition appended to the conversation to the task's copy of it.
+fn remember(history: &mut Arc<Vec<Message>>, effects: &[Effect]) {
+    for effect in effects {
+        match effect {
+            Effect::PersistMessages { messages } => Arc::make_mut(history).extend(messages.iter().cloned()),
+            Effect::PersistToolResults { results } => Arc::make_mut(history)
+                .extend(results.iter().map(|result| Message::ToolResult { result: result.clone() })),
+            _ => {}
+        }
+    }
+}
+
+async fn run(
+    rt: Arc<Runtime>,
+    session: SessionId,
+    mut inbox: mpsc::UnboundedReceiver<Input>,
+    start: Start,
+    known: Option<Facts>,
+) {
+    let loaded = match known {
+        Some(facts) => context::build(&rt, facts),
+        None => context::load(&rt, session).await,
+    };
+    let (ctx, mut state, history) = match loaded {
         Ok(loaded) => loaded,
         Err(err) => {
             tracing::warn!(%session, %err, "cannot run session");
@@ -154,6 +193,8 @@ async fn run(rt: Arc<Runtime>, session: SessionId, mut inbox: mpsc::UnboundedRec
             return;
         }
     };
+    // The conversation, kept here as committed so that no model call reads it first.
+    let mut history = Arc::new(history);
     let mut queue: VecDeque<Input> = VecDeque::new();
     let mut activity: Option<Activity> = None;
     let stopping = rt.stopping();
@@ -162,7 +203,7 @@ async fn run(rt: Arc<Runtime>, session: SessionId, mut inbox: mpsc::UnboundedRec
         Start::Input(input) => queue.push_back(input),
         Start::Recover(effects) => {
             tracing::info!(%session, state = state.name(), "performing what the committed state owes");
-            let (next, follow) = perform::outward(&rt, &ctx, &state, &effects).await;
+            let (next, follow) = perform::outward(&rt, &ctx, &history, &state, &effects).await;
             activity = next;
             queue.extend(follow.into_iter().map(Input::internal));
         }
@@ -182,7 +223,7 @@ async fn run(rt: Arc<Runtime>, session: SessionId, mut inbox: mpsc::UnboundedRec
                     Some(input) = inbox.recv() => input,
                     () = &mut stopping => {
                         // Committed state is enough to pick this up at the next start.
-                        rt.tasks().remove(&session);
+                        rt.tasks.lock().remove(session);
                         return;
                     }
                 },
@@ -205,19 +246,23 @@ async fn run(rt: Arc<Runtime>, session: SessionId, mut inbox: mpsc::UnboundedRec
                 continue;
             }
         };
-        if let Err(err) = persist::commit(&rt, &ctx, &next, &effects, input.via).await {
-            tracing::warn!(%session, event = event_name, %err, "transition not committed");
-            input.answer(Err(err));
-            continue;
-        }
+        let taken = match persist::commit(&rt, &ctx, &next, &effects, input.via).await {
+            Ok(taken) => taken,
+            Err(err) => {
+                tracing::warn!(%session, event = event_name, %err, "transition not committed");
+                input.answer(Err(err));
+                continue;
+            }
+        };
         tracing::debug!(%session, from = state.name(), to = next.name(), event = event_name, "transition");
         state = next;
-        input.answer(Ok(()));
+        remember(&mut history, &effects);
+        input.answer(Ok(taken));
         if matches!(state, State::Cancelled | State::Failed { .. } | State::AwaitingUserResponse { .. }) {
             // Whatever was in flight belongs to a turn that has ended or is stopped.
             activity = None;
         }
-        let (next_activity, follow) = perform::outward(&rt, &ctx, &state, &effects).await;
+        let (next_activity, follow) = perform::outward(&rt, &ctx, &history, &state, &effects).await;
         if next_activity.is_some() {
             activity = next_activity;
         }

@@ -3,12 +3,14 @@
 
 use std::sync::Arc;
 
-use beckon_core::conversation::{ASK_USER_QUESTION, Effect, Event, Notice, State, Timer, ToolCall, ToolResult};
+use beckon_core::conversation::{
+    ASK_USER_QUESTION, Effect, Event, Message, Notice, State, Timer, ToolCall, ToolResult,
+};
 use beckon_core::question::tool_error_text;
 use beckon_core::{QuestionRequest, SessionOrigin};
 use beckon_store::NewSession;
 
-use super::context::{SessionContext, spawn_key};
+use super::context::{Preread, SessionContext, spawn_key};
 use super::{Activity, deliver, llm, start_or_send};
 use crate::clock::{new_request_id, new_session_id};
 use crate::events::TextDelta;
@@ -26,6 +28,7 @@ const MAX_TOKENS: u32 = 8192;
 pub(super) async fn outward(
     rt: &Arc<Runtime>,
     ctx: &SessionContext,
+    history: &Arc<Vec<Message>>,
     state: &State,
     effects: &[Effect],
 ) -> (Option<Activity>, Vec<Event>) {
@@ -33,7 +36,9 @@ pub(super) async fn outward(
     let mut events = Vec::new();
     for effect in effects {
         match effect {
-            Effect::RequestLlm { attempt } => activity = Some(request_llm(rt.clone(), ctx.clone(), *attempt)),
+            Effect::RequestLlm { attempt } => {
+                activity = Some(request_llm(rt.clone(), ctx.clone(), history.clone(), *attempt));
+            }
             Effect::ExecuteTool { call } => match execute(rt, ctx, call) {
                 Run::Now(event) => events.push(event),
                 Run::Later(running) => activity = Some(running),
@@ -77,7 +82,7 @@ impl TextSink for Deltas {
     }
 }
 
-fn request_llm(rt: Arc<Runtime>, ctx: SessionContext, attempt: u32) -> Activity {
+fn request_llm(rt: Arc<Runtime>, ctx: SessionContext, history: Arc<Vec<Message>>, attempt: u32) -> Activity {
     Box::pin(async move {
         let failed = |message: String, retryable: bool, retry_after_ms: Option<u64>| Event::LlmError {
             message,
@@ -97,11 +102,8 @@ fn request_llm(rt: Arc<Runtime>, ctx: SessionContext, attempt: u32) -> Activity 
             }
         };
         let session = ctx.id;
-        let timeline = match rt.db.call(move |store| store.read().timeline(session)).await {
-            Ok(timeline) => timeline,
-            Err(err) => return Some(failed(format!("Reading the conversation failed: {err}"), true, None)),
-        };
-        let turns = llm::turns(&timeline);
+        let turns = llm::turns(&history);
+        drop(history);
         let limits = ctx.agent.definition.limits;
         if llm::replies_since_person(&turns) >= limits.max_turns as usize {
             return Some(failed(
@@ -395,9 +397,9 @@ pub(crate) fn owed(state: &State) -> Vec<Effect> {
 
 /// Performs what a session's committed state still owes: after a restart, or for a session
 /// created with its first turn already committed.
-pub(crate) fn recover(rt: &Arc<Runtime>, session: beckon_core::SessionId, state: &State) {
+pub(crate) fn recover(rt: &Arc<Runtime>, session: beckon_core::SessionId, state: &State, known: Option<Preread>) {
     let effects = owed(state);
     if !effects.is_empty() {
-        start_or_send(rt, session, super::Start::Recover(effects));
+        start_or_send(rt, session, super::Start::Recover(effects), known);
     }
 }

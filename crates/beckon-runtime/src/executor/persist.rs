@@ -3,7 +3,7 @@
 
 use beckon_core::conversation::{Effect, ExpiryPolicy, Notice, State};
 use beckon_core::{AnsweredVia, QuestionRequest};
-use beckon_store::{EventPayload, NewQuestion, NoDetails, Resolution, Resolved};
+use beckon_store::{EventPayload, NewQuestion, NoDetails, Resolution, Resolved, ResolvedQuestion};
 
 use super::context::SessionContext;
 use crate::callbacks;
@@ -19,6 +19,13 @@ pub(crate) fn expiry_policy(ctx: &SessionContext, request: &QuestionRequest) -> 
     })
 }
 
+/// What committing an event did that its sender may want to know.
+#[derive(Debug, Default)]
+pub(crate) struct Taken {
+    /// The question the event resolved, as stored.
+    pub(crate) resolved: Option<ResolvedQuestion>,
+}
+
 /// Commits `next` and the rows `effects` imply.
 pub(crate) async fn commit(
     rt: &Runtime,
@@ -26,7 +33,7 @@ pub(crate) async fn commit(
     next: &State,
     effects: &[Effect],
     via: Option<AnsweredVia>,
-) -> Result<()> {
+) -> Result<Taken> {
     let now = rt.clock.now_ms();
     let session = ctx.id;
     let agent = ctx.agent.definition.name.clone();
@@ -75,19 +82,22 @@ pub(crate) async fn commit(
         }
     }
     let state = next.clone();
+    let revisions = rt.tasks.revisions().clone();
     rt.db
         .write(move |tx| {
+            let mut taken = Taken::default();
             for write in writes {
                 match write {
                     Write::Messages(messages) => tx.append_messages(session, &messages, now)?,
                     Write::Results(results) => tx.append_tool_results(session, &results, now)?,
                     Write::Ask(question) => tx.ask(&question)?,
-                    Write::Resolve(resolution) => {
-                        if let Resolved::Repeat(settled) = tx.resolve(&resolution)? {
-                            // The state said it was waiting; someone resolved it meanwhile.
+                    Write::Resolve(resolution) => match tx.resolve(&resolution)? {
+                        Resolved::Now(resolved) => taken.resolved = Some(resolved),
+                        // The state said it was waiting; someone resolved it meanwhile.
+                        Resolved::Repeat(settled) => {
                             return Err(beckon_store::Error::AlreadyResolved(Box::new(settled)));
                         }
-                    }
+                    },
                     Write::Resumed(request_id) => {
                         tx.append_event(
                             &EventPayload::SessionResumed(NoDetails {}),
@@ -98,7 +108,9 @@ pub(crate) async fn commit(
                     }
                 }
             }
-            tx.save_state(session, &state, now)
+            tx.save_state(session, &state, now)?;
+            revisions.bump(session);
+            Ok(taken)
         })
         .await
 }
