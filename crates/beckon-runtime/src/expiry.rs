@@ -35,7 +35,7 @@ pub(crate) async fn expire(rt: &Arc<Runtime>, id: RequestId) {
     if question.expires_at_ms.is_some_and(|at| at > rt.clock.now_ms()) {
         // Armed early (a restart or a clock change): try again when it is due.
         if let Some(at) = question.expires_at_ms {
-            rt.timers.arm(id, at);
+            rt.deadlines.arm(id, at);
         }
         return;
     }
@@ -47,7 +47,7 @@ pub(crate) async fn expire(rt: &Arc<Runtime>, id: RequestId) {
         let status = if expired.fails { SessionStatus::Failed } else { SessionStatus::Completed };
         external::resolve(rt, &question, expired.outcome, None, status).await.map(|_| ())
     } else {
-        deliver(rt, session.id, Event::QuestionExpired { request_id: id, policy }, None).await.map(drop)
+        deliver(&rt.executor, session.id, Event::QuestionExpired { request_id: id, policy }, None).await.map(drop)
     };
     if let Err(err) = result {
         tracing::debug!(%id, %err, "expiry not applied (resolved meanwhile?)");

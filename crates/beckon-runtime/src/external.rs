@@ -110,7 +110,7 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
     let request_id = new_request_id();
     let new_session = new_session_id();
     let (agent, key, metadata, callback_url) = (ask.agent, ask.external_key, ask.metadata, ask.callback_url);
-    let public_url = rt.public_url();
+    let public_url = rt.public_url.get();
     let session_id = rt
         .db
         .write(move |tx| {
@@ -162,7 +162,7 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
             ))
         })?;
     if let Some(at) = expires_at_ms {
-        rt.timers.arm(request_id, at);
+        rt.deadlines.arm(request_id, at);
     }
     Ok(ExternalAsked { request_id, session_id, expires_at_ms })
 }

@@ -9,10 +9,12 @@
 
 pub mod agents;
 pub mod api;
+mod boot;
 pub mod callbacks;
 mod clock;
 mod config;
 mod db;
+mod deadlines;
 mod error;
 mod events;
 mod executor;
@@ -24,13 +26,15 @@ mod notifier;
 pub mod private_file;
 pub mod private_folder;
 pub mod providers;
+mod public_url;
 mod retention;
 mod runtime;
 mod service;
 pub mod settings;
-mod timers;
+mod stop;
 pub mod tools;
 
+pub use boot::StartOptions;
 pub use clock::{Clock, ManualClock, Sleep, SystemClock, now_ms};
 pub use config::{
     APP_ID, ProviderSettings, RuntimeConfig, SCRIPTS_MAY_APPROVE_ENV, default_data_dir, scripts_may_approve_from_env,
@@ -41,5 +45,5 @@ pub use external::{ExternalAsk, ExternalAsked};
 pub use lock::DataDirLock;
 pub use notices::MAX_LIVE_NOTICES;
 pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, ResolvedNotice, Silent};
-pub use service::{AnswerReceipt, Beckon, Begun, SessionView, StartOptions};
+pub use service::{AnswerReceipt, Beckon, Begun, SessionView};
 pub use settings::Settings;

@@ -1,25 +1,36 @@
 //! Retention (off by default): finished sessions older than N days go, with their timelines,
 //! questions and workspace folders. Anything waiting or running stays.
 
-use std::sync::Weak;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
-use crate::runtime::Runtime;
+use crate::clock::Clock;
+use crate::db::Db;
+use crate::stop::Stop;
 
 const EVERY: Duration = Duration::from_secs(3600);
 
-/// Prunes at start and then hourly, until the runtime is gone.
-pub(crate) async fn run(rt: Weak<Runtime>, days: u32) {
+/// What retention works with.
+pub(crate) struct Retention {
+    pub(crate) db: Db,
+    pub(crate) clock: Arc<dyn Clock>,
+    /// Where sessions' workspace folders live.
+    pub(crate) workspaces: PathBuf,
+    /// How long a finished session is kept.
+    pub(crate) days: u32,
+    pub(crate) stop: Stop,
+}
+
+pub(crate) async fn run(retention: Retention) {
+    let Retention { db, clock, workspaces, days, stop } = retention;
     loop {
-        let Some(runtime) = rt.upgrade() else { return };
-        let now = runtime.clock.now_ms();
+        let now = clock.now_ms();
         let before = now - i64::from(days) * 86_400_000;
-        match runtime.db.write(move |tx| tx.prune_finished(before, now)).await {
+        match db.write(move |tx| tx.prune_finished(before, now)).await {
             Ok(pruned) if pruned.is_empty() => {}
             Ok(pruned) => {
-                // After the commit: a crash before this leaves a folder behind, never a
-                // session without its files.
-                let workspaces = runtime.config.workspaces_dir();
+                let workspaces = workspaces.clone();
                 let removed = tokio::task::spawn_blocking(move || remove_workspaces(&workspaces, &pruned)).await;
                 if let Ok(count) = removed {
                     tracing::info!(pruned = count, days, "finished sessions and their workspaces removed by retention");
@@ -27,17 +38,13 @@ pub(crate) async fn run(rt: Weak<Runtime>, days: u32) {
             }
             Err(err) => tracing::warn!(%err, "retention failed"),
         }
-        let stopping = runtime.stopping();
-        let next = runtime.clock.sleep_until(now + EVERY.as_millis() as i64);
-        drop(runtime);
         tokio::select! {
-            () = next => {}
-            () = stopping => return,
+            () = clock.sleep_until(now + EVERY.as_millis() as i64) => {}
+            () = stop.stopping() => return,
         }
     }
 }
 
-/// Removes the workspace folder of each of `sessions`; returns how many sessions there were.
 fn remove_workspaces(workspaces: &std::path::Path, sessions: &[beckon_core::SessionId]) -> usize {
     for id in sessions {
         let folder = workspaces.join(id.to_string());

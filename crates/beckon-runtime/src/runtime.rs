@@ -1,19 +1,20 @@
 //! The shared core behind the `Beckon` handle.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use tokio::sync::{Notify, watch};
+use tokio::sync::Notify;
+use tokio::task::JoinHandle;
 
-use crate::agents::Agents;
 use crate::callbacks::CallbackSecret;
 use crate::clock::Clock;
 use crate::config::RuntimeConfig;
 use crate::db::Db;
+use crate::deadlines::Deadlines;
 use crate::events::{Hub, Waiters};
-use crate::executor::Registry;
+use crate::executor::Executor;
 use crate::lock::DataDirLock;
-use crate::providers::ProviderSet;
-use crate::timers::Timers;
+use crate::public_url::PublicUrl;
+use crate::stop::StopSignal;
 
 /// Everything the service, the executors and the workers share.
 pub(crate) struct Runtime {
@@ -22,46 +23,26 @@ pub(crate) struct Runtime {
     pub(crate) hub: Hub,
     pub(crate) waiters: Arc<Waiters>,
     pub(crate) outbox: Arc<Notify>,
-    pub(crate) agents: Agents,
-    pub(crate) providers: std::sync::RwLock<ProviderSet>,
-    /// The mailbox of every session whose executor task is alive.
-    pub(crate) tasks: Registry,
-    pub(crate) timers: Timers,
+    /// Runs the sessions Beckon's own agents work in.
+    pub(crate) executor: Arc<Executor>,
+    pub(crate) deadlines: Deadlines,
     pub(crate) http: reqwest::Client,
-    pub(crate) callback_secret: CallbackSecret,
+    pub(crate) callback_secret: Arc<CallbackSecret>,
     /// The gateway's base URL once it listens, for answer links in callbacks.
-    pub(crate) public_url: std::sync::RwLock<Option<String>>,
+    pub(crate) public_url: PublicUrl,
     /// Whether HTTP, MCP and the CLI may allow tool calls (see `RuntimeConfig`).
     pub(crate) scripts_may_approve: std::sync::atomic::AtomicBool,
     /// Where time is read and waited for.
     pub(crate) clock: Arc<dyn Clock>,
-    pub(crate) shutdown: watch::Sender<bool>,
+    /// Stops every part.
+    pub(crate) signal: StopSignal,
+    /// The parts that run on their own, awaited at shutdown.
+    pub(crate) workers: Mutex<Vec<JoinHandle<()>>>,
     pub(crate) _lock: DataDirLock,
 }
 
 impl std::fmt::Debug for Runtime {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Runtime").field("data_dir", &self.config.data_dir).finish_non_exhaustive()
-    }
-}
-
-impl Runtime {
-    /// The gateway's base URL, if it listens.
-    pub(crate) fn public_url(&self) -> Option<String> {
-        self.public_url.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
-    }
-
-    /// The providers as configured now.
-    pub(crate) fn providers(&self) -> std::sync::RwLockReadGuard<'_, ProviderSet> {
-        self.providers.read().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// A future that completes when the runtime shuts down.
-    pub(crate) fn stopping(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
-        let mut receiver = self.shutdown.subscribe();
-        async move {
-            // Either the value turns true or the sender is gone: both mean stop.
-            let _ = receiver.wait_for(|stop| *stop).await;
-        }
     }
 }

@@ -9,27 +9,23 @@ use beckon_core::outcome::check_reason;
 use beckon_core::{AnsweredVia, Answers, Approval, Notice, Outcome, Problems, RequestId, SessionId, SessionOrigin};
 use beckon_store::{
     Metrics, NewSession, PendingQuestion, QuestionRecord, QuestionStatus, Resolved, ResolvedQuestion, SessionFilter,
-    SessionPage, SessionRecord, Store, TimelineEntry, title_from,
+    SessionPage, SessionRecord, TimelineEntry, title_from,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::sync::{Notify, broadcast, watch};
+use tokio::sync::broadcast;
 
-use crate::agents::{AgentInfo, AgentProblem, Agents};
-use crate::clock::{Clock, SystemClock, new_session_id};
+use crate::agents::{AgentInfo, AgentProblem};
+use crate::boot::{self, StartOptions};
+use crate::clock::new_session_id;
 use crate::config::RuntimeConfig;
-use crate::db::Db;
 use crate::error::{Error, Result};
-use crate::events::{Hub, Publisher, Subscription, TextDelta, Waiters};
-use crate::executor::{self, Facts, Preread, Registry, Taken, deliver};
+use crate::events::{Subscription, TextDelta};
+use crate::executor::{self, Facts, Preread, Taken, deliver};
 use crate::external::{self, ExternalAsk, ExternalAsked};
-use crate::lock::DataDirLock;
 use crate::notices::Notices;
-use crate::notifier::Notifier;
-use crate::private_folder;
 use crate::providers::ProviderSet;
 use crate::runtime::Runtime;
-use crate::{callbacks, retention, timers};
 
 /// What a webhook delivery key is stored under, apart from external agents' session keys.
 const WEBHOOK_KEY_PREFIX: &str = "webhook:";
@@ -74,33 +70,6 @@ pub struct AnswerReceipt {
     pub repeat: bool,
 }
 
-/// Options for starting a runtime beyond its configuration.
-#[derive(Clone)]
-pub struct StartOptions {
-    /// Told when questions become pending or are resolved, and when notices come and go.
-    pub notifier: Arc<dyn Notifier>,
-    /// The first wait before retrying a failed callback (doubled each time).
-    pub callback_backoff: Duration,
-    /// Where time is read and waited for: the system's clock, or a test's.
-    pub clock: Arc<dyn Clock>,
-}
-
-impl Default for StartOptions {
-    fn default() -> Self {
-        StartOptions {
-            notifier: Arc::new(crate::notifier::Silent),
-            callback_backoff: Duration::from_secs(1),
-            clock: Arc::new(SystemClock),
-        }
-    }
-}
-
-impl std::fmt::Debug for StartOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("StartOptions").field("callback_backoff", &self.callback_backoff).finish_non_exhaustive()
-    }
-}
-
 fn settled(record: &QuestionRecord) -> Option<ResolvedQuestion> {
     Some(ResolvedQuestion {
         id: record.id,
@@ -116,68 +85,8 @@ impl Beckon {
     /// Starts a runtime on `config.data_dir`: takes the folder's lock, opens the store, loads
     /// agents, and resumes whatever a previous run left in flight.
     pub async fn start(config: RuntimeConfig, options: StartOptions) -> Result<Beckon> {
-        let lock = DataDirLock::acquire(&config.data_dir, &config.holder)?;
-        let path = config.database_path();
-        let data_dir = config.data_dir.clone();
-        let store = tokio::task::spawn_blocking(move || {
-            let store = Store::open(path)?;
-            // After the open, so that a new `beckon.db` and its WAL files are tightened too (SQLite
-            // gives files it creates later the database's own mode).
-            for (path, err) in private_folder::tighten(&data_dir) {
-                tracing::warn!(path = %path.display(), %err, "cannot make this file private to its owner");
-            }
-            Ok::<_, Error>(store)
-        })
-        .await
-        .map_err(|err| Error::DataDir { path: config.data_dir.clone(), detail: err.to_string() })??;
-        let hub = Hub::new();
-        let waiters = Arc::new(Waiters::default());
-        let outbox = Arc::new(Notify::new());
-        let publisher = Publisher {
-            live: hub.live.clone(),
-            waiters: waiters.clone(),
-            outbox: outbox.clone(),
-            notifier: options.notifier.clone(),
-        };
-        let db = Db::start(store, Arc::new(publisher))?;
-        let callback_secret = callbacks::CallbackSecret::load(&db).await?;
-        let agents = Agents::load(&config.agents_dir());
-        let http = crate::providers::http_client().map_err(|err| Error::DataDir {
-            path: config.data_dir.clone(),
-            detail: format!("cannot set up HTTP: {err}"),
-        })?;
-        let callback_http = callbacks::client().map_err(|err| Error::DataDir {
-            path: config.data_dir.clone(),
-            detail: format!("cannot set up HTTP for callbacks: {err}"),
-        })?;
-        let providers = ProviderSet::new(&config, &http);
-        let (timers, armed) = timers::Timers::new();
-        let retention_days = config.retention_days;
-        let scripts_may_approve = std::sync::atomic::AtomicBool::new(config.scripts_may_approve);
-        let rt = Arc::new(Runtime {
-            config,
-            scripts_may_approve,
-            clock: options.clock.clone(),
-            db,
-            hub,
-            waiters,
-            outbox,
-            agents,
-            providers: std::sync::RwLock::new(providers),
-            tasks: Registry::default(),
-            timers,
-            http,
-            callback_secret,
-            public_url: std::sync::RwLock::new(None),
-            shutdown: watch::channel(false).0,
-            _lock: lock,
-        });
-        tokio::spawn(timers::run(Arc::downgrade(&rt), rt.clock.clone(), armed));
-        tokio::spawn(callbacks::run(Arc::downgrade(&rt), options.callback_backoff, callback_http));
-        if let Some(days) = retention_days {
-            tokio::spawn(retention::run(Arc::downgrade(&rt), days));
-        }
-        let beckon = Beckon { rt, notices: Arc::new(Notices::new(options.notifier)) };
+        let (rt, notifier) = boot::boot(config, options).await?;
+        let beckon = Beckon { rt, notices: Arc::new(Notices::new(notifier)) };
         beckon.recover().await?;
         Ok(beckon)
     }
@@ -195,10 +104,10 @@ impl Beckon {
             })
             .await?;
         for session in sessions.iter().filter(|s| s.origin != SessionOrigin::External) {
-            executor::recover(&self.rt, session.id, &session.state, None);
+            executor::recover(&self.rt.executor, session.id, &session.state, None);
         }
         for deadline in &deadlines {
-            self.rt.timers.arm(deadline.request_id, deadline.expires_at_ms);
+            self.rt.deadlines.arm(deadline.request_id, deadline.expires_at_ms);
         }
         if !sessions.is_empty() || !deadlines.is_empty() {
             tracing::info!(sessions = sessions.len(), deadlines = deadlines.len(), "recovered");
@@ -229,12 +138,12 @@ impl Beckon {
         config.openai = openai;
         config.default_provider = default;
         let providers = ProviderSet::new(&config, &self.rt.http);
-        *self.rt.providers.write().unwrap_or_else(std::sync::PoisonError::into_inner) = providers;
+        *self.rt.executor.providers.write().unwrap_or_else(std::sync::PoisonError::into_inner) = providers;
     }
 
     /// Tells the runtime where the gateway listens, so callbacks carry answer links.
     pub fn set_public_url(&self, url: Option<String>) {
-        *self.rt.public_url.write().unwrap_or_else(std::sync::PoisonError::into_inner) = url;
+        self.rt.public_url.set(url);
     }
 
     /// The data folder.
@@ -256,17 +165,17 @@ impl Beckon {
 
     /// The agents, by name.
     pub fn agents(&self) -> Vec<AgentInfo> {
-        self.rt.agents.infos()
+        self.rt.executor.agents.infos()
     }
 
     /// Agent files that could not be loaded.
     pub fn agent_problems(&self) -> Vec<AgentProblem> {
-        self.rt.agents.problems().to_vec()
+        self.rt.executor.agents.problems().to_vec()
     }
 
     /// The agent a new chat uses when none is picked: the poet demo when no provider key is set.
     pub fn default_agent(&self) -> &'static str {
-        if self.rt.providers().any_configured() && self.rt.agents.get("assistant").is_some() {
+        if self.rt.executor.providers().any_configured() && self.rt.executor.agents.get("assistant").is_some() {
             "assistant"
         } else {
             "poet"
@@ -275,9 +184,10 @@ impl Beckon {
 
     fn agent(&self, name: &str) -> Result<Arc<crate::agents::Agent>> {
         self.rt
+            .executor
             .agents
             .get(name)
-            .ok_or_else(|| Error::AgentNotFound { name: name.to_owned(), available: self.rt.agents.names() })
+            .ok_or_else(|| Error::AgentNotFound { name: name.to_owned(), available: self.rt.executor.agents.names() })
     }
 
     /// Creates a session of `agent` together with its first message, in one transaction, and
@@ -310,7 +220,7 @@ impl Beckon {
         let id = new_session_id();
         // Read before the write: a state committed after it makes the facts below stale
         // (someone reached the session before its first turn began).
-        let revision = self.rt.tasks.revisions().of(id);
+        let revision = self.rt.executor.tasks.revisions().of(id);
         let history = messages.clone();
         let session = NewSession {
             id,
@@ -339,7 +249,7 @@ impl Beckon {
             .await?;
         if !begun.repeat {
             let facts = Facts::fresh(begun.session, agent.to_owned(), state.clone(), history);
-            executor::recover(&self.rt, begun.session, &state, Some(Preread { facts, revision }));
+            executor::recover(&self.rt.executor, begun.session, &state, Some(Preread { facts, revision }));
         }
         Ok(begun)
     }
@@ -384,7 +294,7 @@ impl Beckon {
                 detail: "an external agent's session is driven by that agent; answer its questions instead".into(),
             });
         }
-        deliver(&self.rt, session, Event::UserMessage { text: text.to_owned() }, None).await.map(drop)
+        deliver(&self.rt.executor, session, Event::UserMessage { text: text.to_owned() }, None).await.map(drop)
     }
 
     /// Answers a question with checked answers.
@@ -444,7 +354,7 @@ impl Beckon {
                 return Err(Error::InvalidInput(Problems::one("outcome", "a person can only answer or decline")));
             }
         };
-        let delivered = executor::deliver_knowing(&self.rt, session.id, event, Some(via), known).await;
+        let delivered = executor::deliver_knowing(&self.rt.executor, session.id, event, Some(via), known).await;
         if let Ok(Taken { resolved: Some(resolved) }) = delivered {
             return Ok(AnswerReceipt { question: resolved, repeat: false });
         }
@@ -509,7 +419,7 @@ impl Beckon {
         check_reason(reason.as_deref()).map_err(Error::InvalidInput)?;
         let record = self.session_record(session).await?;
         if record.origin != SessionOrigin::External {
-            return deliver(&self.rt, session, Event::UserCancel { reason }, None).await.map(drop);
+            return deliver(&self.rt.executor, session, Event::UserCancel { reason }, None).await.map(drop);
         }
         let pending = self.rt.db.call(move |store| store.read().pending_question_of(session)).await?;
         match pending {
@@ -596,7 +506,7 @@ impl Beckon {
     /// A question with its session, and, while it waits in a session Beckon runs, that
     /// session's facts for the task its answer wakes: all in one read.
     async fn question_and_session(&self, id: RequestId) -> Result<Found> {
-        let revisions = self.rt.tasks.revisions().clone();
+        let revisions = self.rt.executor.tasks.revisions().clone();
         let found = self
             .rt
             .db
@@ -680,12 +590,18 @@ impl Beckon {
     /// once they have, the data folder's lock is released. Other handles to this runtime stop
     /// working.
     pub async fn shutdown(self) {
-        let _ = self.rt.shutdown.send(true);
+        self.rt.signal.stop();
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-        while Arc::strong_count(&self.rt) > 1 && tokio::time::Instant::now() < deadline {
+        let workers = std::mem::take(&mut *self.rt.workers.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        for worker in workers {
+            let _ = tokio::time::timeout_at(deadline, worker).await;
+        }
+        // Every session task holds the executor; every other task in flight, the runtime.
+        let held = |rt: &Arc<Runtime>| Arc::strong_count(rt) > 1 || Arc::strong_count(&rt.executor) > 1;
+        while held(&self.rt) && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
-        if Arc::strong_count(&self.rt) > 1 {
+        if held(&self.rt) {
             tracing::warn!("some handles to the runtime are still held; the data folder stays locked until they go");
         }
     }

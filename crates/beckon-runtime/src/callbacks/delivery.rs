@@ -8,7 +8,7 @@
 //! credential): redirects are never followed (a 3xx is a failed attempt), and logs and stored
 //! errors name only the receiver's scheme, host and port.
 
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_store::{DueCursor, OutboxEntry};
@@ -19,7 +19,10 @@ use super::in_flight::InFlight;
 use super::{body, signature};
 /// How long the dispatcher sleeps with nothing due (a queued callback wakes it sooner).
 const IDLE_WAKE_MS: i64 = 3_600_000;
-use crate::runtime::Runtime;
+use super::CallbackSecret;
+use crate::clock::Clock;
+use crate::db::Db;
+use crate::stop::Stop;
 
 /// Deliveries tried before a callback is marked failed.
 pub const MAX_ATTEMPTS: i64 = 8;
@@ -74,60 +77,67 @@ fn backoff(base: Duration, attempts: i64) -> Duration {
     wait.mul_f64(rand::rng().random_range(0.5..1.5))
 }
 
-/// How the dispatcher's deliveries are sent.
+/// What the outbox worker works with, and nothing else.
 #[derive(Clone)]
-struct Sender {
-    http: reqwest::Client,
-    base_backoff: Duration,
-    /// Each delivery says here, by outbox id, when it has recorded how it ended.
-    finished: mpsc::UnboundedSender<i64>,
+pub(crate) struct Outbox {
+    pub(crate) db: Db,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) secret: Arc<CallbackSecret>,
+    /// Rung when a commit queued callbacks.
+    pub(crate) wake: Arc<tokio::sync::Notify>,
+    pub(crate) stop: Stop,
+    pub(crate) http: reqwest::Client,
+    /// The wait after a first failed attempt; it doubles with each further one.
+    pub(crate) base_backoff: Duration,
 }
 
-/// The dispatcher: runs until the runtime is gone or stops.
-pub(crate) async fn run(rt: Weak<Runtime>, base_backoff: Duration, http: reqwest::Client) {
+/// The dispatcher: runs until the runtime stops.
+pub(crate) async fn run(outbox: Outbox) {
     let (finished, mut done) = mpsc::unbounded_channel();
-    let sender = Sender { http, base_backoff, finished };
+    let outbox = Arc::new(outbox);
     let mut in_flight = InFlight::default();
     loop {
-        let Some(runtime) = rt.upgrade() else { return };
         while let Ok(id) = done.try_recv() {
             in_flight.finish(id);
         }
-        let now = runtime.clock.now_ms();
-        if let Err(err) = dispatch(&runtime, &mut in_flight, &sender, now).await {
+        let now = outbox.clock.now_ms();
+        if let Err(err) = dispatch(&outbox, &mut in_flight, &finished, now).await {
             tracing::warn!(%err, "cannot read the callback outbox");
         }
         // What is due now and not started waits for a slot: a delivery's end wakes us for it.
-        let next = runtime.db.call(move |store| store.read().next_callback_due_after(now)).await.ok().flatten();
-        let wake = runtime.outbox.clone();
-        let stopping = runtime.stopping();
-        let wait = runtime.clock.sleep_until(next.unwrap_or(now + IDLE_WAKE_MS));
-        drop(runtime);
+        let next = outbox.db.call(move |store| store.read().next_callback_due_after(now)).await.ok().flatten();
+        let wait = outbox.clock.sleep_until(next.unwrap_or(now + IDLE_WAKE_MS));
         tokio::select! {
-            () = wake.notified() => {}
+            () = outbox.wake.notified() => {}
             Some(id) = done.recv() => in_flight.finish(id),
             () = wait => {}
-            () = stopping => return,
+            () = outbox.stop.stopping() => return,
         }
     }
 }
 
 /// Starts every due callback a slot is free for, oldest first, paging past those that wait.
-async fn dispatch(rt: &Arc<Runtime>, in_flight: &mut InFlight, sender: &Sender, now: i64) -> crate::Result<()> {
+async fn dispatch(
+    outbox: &Arc<Outbox>,
+    in_flight: &mut InFlight,
+    finished: &mpsc::UnboundedSender<i64>,
+    now: i64,
+) -> crate::Result<()> {
     let mut after: Option<DueCursor> = None;
     while !in_flight.full() {
-        let page = rt.db.call(move |store| store.read().due_callbacks_after(now, after, PAGE)).await?;
+        let page = outbox.db.call(move |store| store.read().due_callbacks_after(now, after, PAGE)).await?;
         let Some(last) = page.last() else { break };
         after = Some((last.next_attempt_at_ms, last.id));
         let more = page.len() == PAGE;
         for entry in page {
             if in_flight.admit(&entry) {
-                let (rt, sender) = (rt.clone(), sender.clone());
+                let (outbox, finished) = (outbox.clone(), finished.clone());
                 tokio::spawn(async move {
                     let id = entry.id;
-                    deliver(&rt, entry, &sender).await;
-                    drop(rt);
-                    let _ = sender.finished.send(id);
+                    deliver(&outbox, entry).await;
+                    drop(outbox);
+                    // Each delivery says, by outbox id, when it has recorded how it ended.
+                    let _ = finished.send(id);
                 });
             }
         }
@@ -140,29 +150,29 @@ async fn dispatch(rt: &Arc<Runtime>, in_flight: &mut InFlight, sender: &Sender, 
 
 /// One attempt at one callback, recorded in the outbox. Abandoned unrecorded if the runtime
 /// stops meanwhile: the row stays due and is sent at the next start.
-async fn deliver(rt: &Runtime, entry: OutboxEntry, sender: &Sender) {
+async fn deliver(outbox: &Outbox, entry: OutboxEntry) {
     let body = match serde_json::to_vec(&body(&entry)) {
         Ok(body) => body,
         Err(err) => {
             let id = entry.id;
             let error = format!("cannot encode: {err}");
-            let _ = rt.db.write(move |tx| tx.mark_attempt_failed(id, &error, None)).await;
+            let _ = outbox.db.write(move |tx| tx.mark_attempt_failed(id, &error, None)).await;
             return;
         }
     };
-    let sent_at = rt.clock.now_ms() / 1000;
-    let request = sender
+    let sent_at = outbox.clock.now_ms() / 1000;
+    let request = outbox
         .http
         .post(&entry.target)
         .header("content-type", "application/json")
-        .header("beckon-signature", signature(&rt.callback_secret.current(), sent_at, &body))
+        .header("beckon-signature", signature(&outbox.secret.current(), sent_at, &body))
         .header("beckon-event", &entry.kind)
         .header("idempotency-key", &entry.idempotency_key)
         .body(body)
         .send();
     let response = tokio::select! {
         response = request => response,
-        () = rt.stopping() => return,
+        () = outbox.stop.stopping() => return,
     };
     let failure = match response {
         Ok(response) if response.status().is_success() => None,
@@ -179,19 +189,19 @@ async fn deliver(rt: &Runtime, entry: OutboxEntry, sender: &Sender) {
         None => {
             tracing::debug!(key = %entry.idempotency_key, %receiver, "callback delivered");
             {
-                let now = rt.clock.now_ms();
-                rt.db.write(move |tx| tx.mark_delivered(id, now)).await
+                let now = outbox.clock.now_ms();
+                outbox.db.write(move |tx| tx.mark_delivered(id, now)).await
             }
         }
         Some(error) => {
             let retry_at = (attempts < MAX_ATTEMPTS)
-                .then(|| rt.clock.now_ms() + backoff(sender.base_backoff, attempts - 1).as_millis() as i64);
+                .then(|| outbox.clock.now_ms() + backoff(outbox.base_backoff, attempts - 1).as_millis() as i64);
             if retry_at.is_some() {
                 tracing::info!(key = %entry.idempotency_key, %receiver, %error, attempts, "callback not delivered; will retry");
             } else {
                 tracing::warn!(key = %entry.idempotency_key, %receiver, %error, attempts, "callback not delivered; given up");
             }
-            rt.db.write(move |tx| tx.mark_attempt_failed(id, &error, retry_at)).await
+            outbox.db.write(move |tx| tx.mark_attempt_failed(id, &error, retry_at)).await
         }
     };
     if let Err(err) = result {

@@ -7,9 +7,9 @@ use beckon_core::SessionId;
 use beckon_core::conversation::{Message, Origin, State};
 use beckon_store::{SessionRecord, Store};
 
+use super::Executor;
 use crate::agents::Agent;
 use crate::error::{Error, Result};
-use crate::runtime::Runtime;
 
 /// The prefix of a sub-agent session's external key: `spawn:<parent>:<tool_use_id>`.
 pub(crate) const SPAWN_KEY: &str = "spawn:";
@@ -100,25 +100,25 @@ pub(crate) struct Preread {
 pub(crate) type Loaded = (SessionContext, State, Vec<Message>);
 
 /// Loads a session's context, state and conversation from the store.
-pub(crate) async fn load(rt: &Runtime, id: SessionId) -> Result<Loaded> {
-    let facts = rt.db.call(move |store| Facts::read(store, id)).await?.ok_or(Error::SessionNotFound(id))?;
-    build(rt, facts)
+pub(crate) async fn load(ex: &Executor, id: SessionId) -> Result<Loaded> {
+    let facts = ex.db.call(move |store| Facts::read(store, id)).await?.ok_or(Error::SessionNotFound(id))?;
+    build(ex, facts)
 }
 
 /// A session's context from its facts.
-pub(crate) fn build(rt: &Runtime, facts: Facts) -> Result<Loaded> {
+pub(crate) fn build(ex: &Executor, facts: Facts) -> Result<Loaded> {
     let Facts { id, agent, parent, external_key, state, ancestors, history } = facts;
-    let definition = rt
+    let definition = ex
         .agents
         .get(&agent)
-        .ok_or_else(|| Error::AgentNotFound { name: agent.clone(), available: rt.agents.names() })?;
+        .ok_or_else(|| Error::AgentNotFound { name: agent.clone(), available: ex.agents.names() })?;
     // A sub-agent runs with no more than every agent above it allows.
     let definition = if ancestors.is_empty() {
         definition
     } else {
         let narrowed = ancestors
             .iter()
-            .filter_map(|(_, name)| rt.agents.get(name))
+            .filter_map(|(_, name)| ex.agents.get(name))
             .fold(definition.definition.clone(), |narrowed, ancestor| narrowed.within(&ancestor.definition));
         Arc::new(Agent { definition: narrowed, ..(*definition).clone() })
     };
@@ -146,7 +146,7 @@ pub(crate) fn build(rt: &Runtime, facts: Facts) -> Result<Loaded> {
         origin,
         spawned_by,
         depth: ancestors.len(),
-        workspace: rt.config.workspaces_dir().join(root.to_string()),
+        workspace: ex.workspaces.join(root.to_string()),
     };
     Ok((ctx, state, history))
 }

@@ -23,8 +23,46 @@ pub(crate) use perform::recover;
 pub(crate) use persist::Taken;
 pub(crate) use registry::Registry;
 
+use crate::agents::Agents;
+use crate::clock::Clock;
+use crate::db::Db;
+use crate::deadlines::Deadlines;
 use crate::error::{Error, Result};
-use crate::runtime::Runtime;
+use crate::events::TextDelta;
+use crate::providers::ProviderSet;
+use crate::public_url::PublicUrl;
+use crate::stop::Stop;
+
+/// What the executor works with, and nothing else: its sessions' tasks hold it.
+pub(crate) struct Executor {
+    pub(crate) db: Db,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) agents: Agents,
+    pub(crate) providers: std::sync::RwLock<ProviderSet>,
+    /// The mailbox of every session whose task is alive.
+    pub(crate) tasks: Registry,
+    pub(crate) deadlines: Deadlines,
+    /// Where the model's text goes as it streams.
+    pub(crate) text: tokio::sync::broadcast::Sender<TextDelta>,
+    /// Where sessions' workspace folders live.
+    pub(crate) workspaces: std::path::PathBuf,
+    /// For the answer links in callbacks.
+    pub(crate) public_url: PublicUrl,
+    pub(crate) stop: Stop,
+}
+
+impl std::fmt::Debug for Executor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Executor").field("workspaces", &self.workspaces).finish_non_exhaustive()
+    }
+}
+
+impl Executor {
+    /// The providers as configured now.
+    pub(crate) fn providers(&self) -> std::sync::RwLockReadGuard<'_, ProviderSet> {
+        self.providers.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
 
 /// Something delivered to a session's task from outside.
 #[derive(Debug)]
@@ -70,31 +108,31 @@ pub(crate) enum Start {
 /// Delivers `event` to `session`'s task (starting it if needed) and waits until it is
 /// committed or refused.
 pub(crate) async fn deliver(
-    rt: &Arc<Runtime>,
+    ex: &Arc<Executor>,
     session: SessionId,
     event: Event,
     via: Option<AnsweredVia>,
 ) -> Result<Taken> {
-    deliver_knowing(rt, session, event, via, None).await
+    deliver_knowing(ex, session, event, via, None).await
 }
 
 /// [`deliver`], with the session's facts already read: a task started for the event uses them
 /// instead of reading them again, if they are still current.
 pub(crate) async fn deliver_knowing(
-    rt: &Arc<Runtime>,
+    ex: &Arc<Executor>,
     session: SessionId,
     event: Event,
     via: Option<AnsweredVia>,
     known: Option<Preread>,
 ) -> Result<Taken> {
     let (reply, answer) = oneshot::channel();
-    start_or_send(rt, session, Start::Input(Input { event, via, reply: Some(reply) }), known);
+    start_or_send(ex, session, Start::Input(Input { event, via, reply: Some(reply) }), known);
     answer.await.map_err(|_| Error::ShuttingDown)?
 }
 
 /// Starts `session`'s task with `start`, or hands the input to the running one.
-pub(crate) fn start_or_send(rt: &Arc<Runtime>, session: SessionId, start: Start, known: Option<Preread>) {
-    let mut tasks = rt.tasks.lock();
+pub(crate) fn start_or_send(ex: &Arc<Executor>, session: SessionId, start: Start, known: Option<Preread>) {
+    let mut tasks = ex.tasks.lock();
     if let Some(mailbox) = tasks.mailbox(session) {
         match start {
             Start::Input(input) => match mailbox.send(input) {
@@ -103,7 +141,7 @@ pub(crate) fn start_or_send(rt: &Arc<Runtime>, session: SessionId, start: Start,
                 Err(mpsc::error::SendError(input)) => {
                     tasks.remove(session);
                     drop(tasks);
-                    return start_or_send(rt, session, Start::Input(input), None);
+                    return start_or_send(ex, session, Start::Input(input), None);
                 }
             },
             // Recovery effects only ever go to a session with no task.
@@ -115,7 +153,7 @@ pub(crate) fn start_or_send(rt: &Arc<Runtime>, session: SessionId, start: Start,
     let (mailbox, inbox) = mpsc::unbounded_channel();
     tasks.insert(session, mailbox);
     drop(tasks);
-    tokio::spawn(run(rt.clone(), session, inbox, start, known));
+    tokio::spawn(run(ex.clone(), session, inbox, start, known));
 }
 
 /// Folds the tool calls a step makes that are decided without I/O (a question for the person,
@@ -145,8 +183,8 @@ fn fold_decided(ctx: &SessionContext, mut state: State, mut effects: Vec<Effect>
 
 /// Removes the task from the registry if its mailbox is empty; returns false (and the input
 /// that arrived meanwhile) otherwise.
-fn retire(rt: &Runtime, session: SessionId, inbox: &mut mpsc::UnboundedReceiver<Input>) -> Option<Input> {
-    let mut tasks = rt.tasks.lock();
+fn retire(ex: &Executor, session: SessionId, inbox: &mut mpsc::UnboundedReceiver<Input>) -> Option<Input> {
+    let mut tasks = ex.tasks.lock();
     match inbox.try_recv() {
         Ok(input) => Some(input),
         Err(_) => {
@@ -169,15 +207,15 @@ fn remember(history: &mut Arc<Vec<Message>>, effects: &[Effect]) {
 }
 
 async fn run(
-    rt: Arc<Runtime>,
+    ex: Arc<Executor>,
     session: SessionId,
     mut inbox: mpsc::UnboundedReceiver<Input>,
     start: Start,
     known: Option<Facts>,
 ) {
     let loaded = match known {
-        Some(facts) => context::build(&rt, facts),
-        None => context::load(&rt, session).await,
+        Some(facts) => context::build(&ex, facts),
+        None => context::load(&ex, session).await,
     };
     let (ctx, mut state, history) = match loaded {
         Ok(loaded) => loaded,
@@ -187,7 +225,7 @@ async fn run(
             if let Start::Input(input) = start {
                 input.answer(Err(err));
             }
-            while let Some(input) = retire(&rt, session, &mut inbox) {
+            while let Some(input) = retire(&ex, session, &mut inbox) {
                 input.answer(Err(Error::AgentConfig { agent: session.to_string(), detail: message.clone() }));
             }
             return;
@@ -197,13 +235,13 @@ async fn run(
     let mut history = Arc::new(history);
     let mut queue: VecDeque<Input> = VecDeque::new();
     let mut activity: Option<Activity> = None;
-    let stopping = rt.stopping();
+    let stopping = ex.stop.stopping();
     tokio::pin!(stopping);
     match start {
         Start::Input(input) => queue.push_back(input),
         Start::Recover(effects) => {
             tracing::info!(%session, state = state.name(), "performing what the committed state owes");
-            let (next, follow) = perform::outward(&rt, &ctx, &history, &state, &effects).await;
+            let (next, follow) = perform::outward(&ex, &ctx, &history, &state, &effects).await;
             activity = next;
             queue.extend(follow.into_iter().map(Input::internal));
         }
@@ -223,13 +261,13 @@ async fn run(
                     Some(input) = inbox.recv() => input,
                     () = &mut stopping => {
                         // Committed state is enough to pick this up at the next start.
-                        rt.tasks.lock().remove(session);
+                        ex.tasks.lock().remove(session);
                         return;
                     }
                 },
                 None => match inbox.try_recv() {
                     Ok(input) => input,
-                    Err(_) => match retire(&rt, session, &mut inbox) {
+                    Err(_) => match retire(&ex, session, &mut inbox) {
                         Some(input) => input,
                         None => return,
                     },
@@ -238,7 +276,7 @@ async fn run(
         };
         let event_name = input.event.name();
         let (next, effects) = match transition(&state, input.event.clone()) {
-            Ok((next, effects)) => fold_decided(&ctx, next, effects, rt.clock.now_ms()),
+            Ok((next, effects)) => fold_decided(&ctx, next, effects, ex.clock.now_ms()),
             Err(err) => {
                 let err = refusal(&ctx, &state, err);
                 tracing::debug!(%session, event = event_name, %err, "event refused");
@@ -246,7 +284,7 @@ async fn run(
                 continue;
             }
         };
-        let taken = match persist::commit(&rt, &ctx, &next, &effects, input.via).await {
+        let taken = match persist::commit(&ex, &ctx, &next, &effects, input.via).await {
             Ok(taken) => taken,
             Err(err) => {
                 tracing::warn!(%session, event = event_name, %err, "transition not committed");
@@ -262,7 +300,7 @@ async fn run(
             // Whatever was in flight belongs to a turn that has ended or is stopped.
             activity = None;
         }
-        let (next_activity, follow) = perform::outward(&rt, &ctx, &history, &state, &effects).await;
+        let (next_activity, follow) = perform::outward(&ex, &ctx, &history, &state, &effects).await;
         if next_activity.is_some() {
             activity = next_activity;
         }

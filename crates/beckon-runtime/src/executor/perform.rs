@@ -10,12 +10,12 @@ use beckon_core::question::tool_error_text;
 use beckon_core::{QuestionRequest, SessionOrigin};
 use beckon_store::NewSession;
 
+use super::Executor;
 use super::context::{Preread, SessionContext, spawn_key};
 use super::{Activity, deliver, llm, start_or_send};
 use crate::clock::{new_request_id, new_session_id};
 use crate::events::TextDelta;
 use crate::providers::{LlmRequest, ProviderErrorKind, TextSink, ToolSpec};
-use crate::runtime::Runtime;
 use crate::tools;
 
 /// Sessions nested deeper than this may not spawn more sub-agents.
@@ -26,7 +26,7 @@ const MAX_TOKENS: u32 = 8192;
 /// Performs `effects` (already committed) and returns what runs next: at most one activity,
 /// and events ready now.
 pub(super) async fn outward(
-    rt: &Arc<Runtime>,
+    ex: &Arc<Executor>,
     ctx: &SessionContext,
     history: &Arc<Vec<Message>>,
     state: &State,
@@ -37,28 +37,28 @@ pub(super) async fn outward(
     for effect in effects {
         match effect {
             Effect::RequestLlm { attempt } => {
-                activity = Some(request_llm(rt.clone(), ctx.clone(), history.clone(), *attempt));
+                activity = Some(request_llm(ex.clone(), ctx.clone(), history.clone(), *attempt));
             }
-            Effect::ExecuteTool { call } => match execute(rt, ctx, call) {
+            Effect::ExecuteTool { call } => match execute(ex, ctx, call) {
                 Run::Now(event) => events.push(event),
                 Run::Later(running) => activity = Some(running),
             },
             Effect::ScheduleTimer { timer: Timer::LlmRetry { attempt }, at_ms } => {
-                let (attempt, wait) = (*attempt, rt.clock.sleep_until(*at_ms));
+                let (attempt, wait) = (*attempt, ex.clock.sleep_until(*at_ms));
                 activity = Some(Box::pin(async move {
                     wait.await;
                     Some(Event::RetryTimerFired { attempt })
                 }));
             }
             Effect::ScheduleTimer { timer: Timer::QuestionExpiry { request_id }, at_ms } => {
-                rt.timers.arm(*request_id, *at_ms);
+                ex.deadlines.arm(*request_id, *at_ms);
             }
             Effect::Notify { notice: Notice::TurnCompleted | Notice::Failed { .. } | Notice::Cancelled } => {
                 if matches!(state, State::Cancelled) {
-                    cancel_children(rt, ctx.id);
+                    cancel_children(ex, ctx.id);
                 }
                 if let Some((parent, tool_use_id)) = &ctx.spawned_by {
-                    report_to_parent(rt, ctx, *parent, tool_use_id.clone(), state);
+                    report_to_parent(ex, ctx, *parent, tool_use_id.clone(), state);
                 }
             }
             Effect::PersistState
@@ -82,15 +82,15 @@ impl TextSink for Deltas {
     }
 }
 
-fn request_llm(rt: Arc<Runtime>, ctx: SessionContext, history: Arc<Vec<Message>>, attempt: u32) -> Activity {
+fn request_llm(ex: Arc<Executor>, ctx: SessionContext, history: Arc<Vec<Message>>, attempt: u32) -> Activity {
     Box::pin(async move {
         let failed = |message: String, retryable: bool, retry_after_ms: Option<u64>| Event::LlmError {
             message,
             retryable,
             retry_after_ms,
-            at_ms: rt.clock.now_ms(),
+            at_ms: ex.clock.now_ms(),
         };
-        let found = rt.providers().for_agent(&ctx.agent);
+        let found = ex.providers().for_agent(&ctx.agent.definition, ctx.agent.script.as_ref());
         let (provider, model) = match found {
             Ok(found) => found,
             Err(reason) => {
@@ -120,10 +120,10 @@ fn request_llm(rt: Arc<Runtime>, ctx: SessionContext, history: Arc<Vec<Message>>
             model,
             system: ctx.agent.definition.system_prompt.clone(),
             turns,
-            tools: tool_specs(&rt, &ctx),
+            tools: tool_specs(&ex, &ctx),
             max_tokens: MAX_TOKENS,
         };
-        let sink = Deltas { session, live: rt.hub.text.clone() };
+        let sink = Deltas { session, live: ex.text.clone() };
         tracing::debug!(%session, attempt, "asking the model");
         Some(match provider.complete(&request, &sink).await {
             Ok(reply) if reply.tool_calls.len() > limits.max_tool_calls_per_turn as usize => failed(
@@ -149,7 +149,7 @@ fn request_llm(rt: Arc<Runtime>, ctx: SessionContext, history: Arc<Vec<Message>>
 }
 
 /// The tools an agent is offered.
-fn tool_specs(rt: &Runtime, ctx: &SessionContext) -> Vec<ToolSpec> {
+fn tool_specs(ex: &Executor, ctx: &SessionContext) -> Vec<ToolSpec> {
     let definition = &ctx.agent.definition;
     let mut specs = Vec::new();
     if definition.questions {
@@ -161,7 +161,7 @@ fn tool_specs(rt: &Runtime, ctx: &SessionContext) -> Vec<ToolSpec> {
             "write_file" => specs.push(tools::write_file_spec()),
             "list_files" => specs.push(tools::list_files_spec()),
             "spawn_agent" => {
-                let others: Vec<(String, String)> = rt
+                let others: Vec<(String, String)> = ex
                     .agents
                     .infos()
                     .into_iter()
@@ -181,12 +181,12 @@ enum Run {
     Later(Activity),
 }
 
-fn execute(rt: &Arc<Runtime>, ctx: &SessionContext, call: &ToolCall) -> Run {
-    if let Some(event) = decided(ctx, call, rt.clock.now_ms()) {
+fn execute(ex: &Arc<Executor>, ctx: &SessionContext, call: &ToolCall) -> Run {
+    if let Some(event) = decided(ctx, call, ex.clock.now_ms()) {
         return Run::Now(event);
     }
     match call.name.as_str() {
-        "spawn_agent" => Run::Later(spawn(rt.clone(), ctx.clone(), call.clone())),
+        "spawn_agent" => Run::Later(spawn(ex.clone(), ctx.clone(), call.clone())),
         _ => {
             Run::Later(file_tool(ctx.workspace.clone(), ctx.agent.definition.limits.max_workspace_bytes, call.clone()))
         }
@@ -260,7 +260,7 @@ fn file_tool(workspace: std::path::PathBuf, max_bytes: u64, call: ToolCall) -> A
 
 /// `spawn_agent`: creates the sub-agent's session (once, even if re-run after a restart) and
 /// starts it; the parent waits, with no task running, until the sub-agent reports back.
-fn spawn(rt: Arc<Runtime>, ctx: SessionContext, call: ToolCall) -> Activity {
+fn spawn(ex: Arc<Executor>, ctx: SessionContext, call: ToolCall) -> Activity {
     Box::pin(async move {
         let error = |text: String| Some(Event::ToolComplete { result: ToolResult::error(&call.id, text) });
         let (Some(agent_name), Some(task)) = (call.input["agent"].as_str(), call.input["task"].as_str()) else {
@@ -272,8 +272,8 @@ fn spawn(rt: Arc<Runtime>, ctx: SessionContext, call: ToolCall) -> Activity {
         if task.trim().is_empty() {
             return error("spawn_agent needs a task to hand over.".into());
         }
-        let Some(agent) = rt.agents.get(agent_name) else {
-            return error(format!("There is no agent named {agent_name:?}. Available: {}.", rt.agents.names()));
+        let Some(agent) = ex.agents.get(agent_name) else {
+            return error(format!("There is no agent named {agent_name:?}. Available: {}.", ex.agents.names()));
         };
         if agent.definition.name == ctx.agent.definition.name {
             return error("An agent cannot spawn itself.".into());
@@ -283,7 +283,7 @@ fn spawn(rt: Arc<Runtime>, ctx: SessionContext, call: ToolCall) -> Activity {
         }
         let key = spawn_key(ctx.id, &call.id);
         let (name, lookup_key) = (agent.definition.name.clone(), key.clone());
-        let existing = match rt.db.call(move |store| store.read().session_by_external_key(&name, &lookup_key)).await {
+        let existing = match ex.db.call(move |store| store.read().session_by_external_key(&name, &lookup_key)).await {
             Ok(existing) => existing,
             Err(err) => return error(format!("Starting the sub-agent failed: {err}")),
         };
@@ -291,7 +291,7 @@ fn spawn(rt: Arc<Runtime>, ctx: SessionContext, call: ToolCall) -> Activity {
             // Re-run after a restart: the sub-agent exists; if it has finished, report now.
             return match child.state {
                 State::Completed | State::Failed { .. } | State::Cancelled => Some(Event::ToolComplete {
-                    result: child_result(&rt, &call.id, &agent.definition.name, child.id, &child.state).await,
+                    result: child_result(&ex, &call.id, &agent.definition.name, child.id, &child.state).await,
                 }),
                 _ => None,
             };
@@ -306,15 +306,15 @@ fn spawn(rt: Arc<Runtime>, ctx: SessionContext, call: ToolCall) -> Activity {
             title: task.to_owned(),
             state: State::Idle,
             payload: None,
-            at_ms: rt.clock.now_ms(),
+            at_ms: ex.clock.now_ms(),
         };
-        if let Err(err) = rt.db.write(move |tx| tx.start_session(&session)).await {
+        if let Err(err) = ex.db.write(move |tx| tx.start_session(&session)).await {
             return error(format!("Starting the sub-agent failed: {err}"));
         }
         let task = task.to_owned();
-        let rt2 = rt.clone();
+        let ex2 = ex.clone();
         tokio::spawn(async move {
-            if let Err(err) = deliver(&rt2, child, Event::UserMessage { text: task }, None).await {
+            if let Err(err) = deliver(&ex2, child, Event::UserMessage { text: task }, None).await {
                 tracing::warn!(session = %child, %err, "sub-agent did not start");
             }
         });
@@ -324,7 +324,7 @@ fn spawn(rt: Arc<Runtime>, ctx: SessionContext, call: ToolCall) -> Activity {
 
 /// The result a finished sub-agent gives its parent: its last words, or why it stopped.
 async fn child_result(
-    rt: &Runtime,
+    ex: &Executor,
     tool_use_id: &str,
     agent: &str,
     child: beckon_core::SessionId,
@@ -332,7 +332,7 @@ async fn child_result(
 ) -> ToolResult {
     match state {
         State::Completed => {
-            let last = rt.db.call(move |store| store.read().timeline(child)).await.ok().and_then(|timeline| {
+            let last = ex.db.call(move |store| store.read().timeline(child)).await.ok().and_then(|timeline| {
                 timeline.into_iter().rev().find_map(|entry| match entry.message {
                     beckon_core::conversation::Message::Assistant { text } if !text.trim().is_empty() => Some(text),
                     _ => None,
@@ -346,31 +346,31 @@ async fn child_result(
 }
 
 fn report_to_parent(
-    rt: &Arc<Runtime>,
+    ex: &Arc<Executor>,
     ctx: &SessionContext,
     parent: beckon_core::SessionId,
     tool_use_id: String,
     state: &State,
 ) {
-    let (rt, state, agent, child) = (rt.clone(), state.clone(), ctx.agent.definition.name.clone(), ctx.id);
+    let (ex, state, agent, child) = (ex.clone(), state.clone(), ctx.agent.definition.name.clone(), ctx.id);
     tokio::spawn(async move {
-        let result = child_result(&rt, &tool_use_id, &agent, child, &state).await;
-        if let Err(err) = deliver(&rt, parent, Event::ToolComplete { result }, None).await {
+        let result = child_result(&ex, &tool_use_id, &agent, child, &state).await;
+        if let Err(err) = deliver(&ex, parent, Event::ToolComplete { result }, None).await {
             // A cancelled parent no longer waits; anything else is worth a look.
             tracing::debug!(%parent, %child, %err, "sub-agent result not taken");
         }
     });
 }
 
-fn cancel_children(rt: &Arc<Runtime>, session: beckon_core::SessionId) {
-    let rt = rt.clone();
+fn cancel_children(ex: &Arc<Executor>, session: beckon_core::SessionId) {
+    let ex = ex.clone();
     tokio::spawn(async move {
-        let Ok(children) = rt.db.call(move |store| store.read().children(session)).await else { return };
+        let Ok(children) = ex.db.call(move |store| store.read().children(session)).await else { return };
         for child in children {
             use beckon_core::conversation::SessionStatus;
             if matches!(child.status, SessionStatus::Running | SessionStatus::WaitingForInput) {
                 let reason = Some("its parent session was cancelled".to_owned());
-                if let Err(err) = deliver(&rt, child.id, Event::UserCancel { reason }, None).await {
+                if let Err(err) = deliver(&ex, child.id, Event::UserCancel { reason }, None).await {
                     tracing::debug!(child = %child.id, %err, "sub-agent not cancelled");
                 }
             }
@@ -397,9 +397,9 @@ pub(crate) fn owed(state: &State) -> Vec<Effect> {
 
 /// Performs what a session's committed state still owes: after a restart, or for a session
 /// created with its first turn already committed.
-pub(crate) fn recover(rt: &Arc<Runtime>, session: beckon_core::SessionId, state: &State, known: Option<Preread>) {
+pub(crate) fn recover(ex: &Arc<Executor>, session: beckon_core::SessionId, state: &State, known: Option<Preread>) {
     let effects = owed(state);
     if !effects.is_empty() {
-        start_or_send(rt, session, super::Start::Recover(effects), known);
+        start_or_send(ex, session, super::Start::Recover(effects), known);
     }
 }

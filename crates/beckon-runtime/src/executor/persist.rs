@@ -5,10 +5,10 @@ use beckon_core::conversation::{Effect, ExpiryPolicy, Notice, State};
 use beckon_core::{AnsweredVia, QuestionRequest};
 use beckon_store::{EventPayload, NewQuestion, NoDetails, Resolution, Resolved, ResolvedQuestion};
 
+use super::Executor;
 use super::context::SessionContext;
 use crate::callbacks;
 use crate::error::Result;
-use crate::runtime::Runtime;
 
 /// What a question's expiry does, fixed when it is asked, from the asking agent's policy.
 pub(crate) fn expiry_policy(ctx: &SessionContext, request: &QuestionRequest) -> ExpiryPolicy {
@@ -28,13 +28,13 @@ pub(crate) struct Taken {
 
 /// Commits `next` and the rows `effects` imply.
 pub(crate) async fn commit(
-    rt: &Runtime,
+    ex: &Executor,
     ctx: &SessionContext,
     next: &State,
     effects: &[Effect],
     via: Option<AnsweredVia>,
 ) -> Result<Taken> {
-    let now = rt.clock.now_ms();
+    let now = ex.clock.now_ms();
     let session = ctx.id;
     let agent = ctx.agent.definition.name.clone();
     let callback_url = ctx.agent.definition.callback_url.clone();
@@ -59,7 +59,8 @@ pub(crate) async fn commit(
                     at_ms: *asked_at_ms,
                     callbacks: Vec::new(),
                 };
-                let callbacks = callbacks::for_pending(rt.public_url().as_deref(), callback_url.as_deref(), &question);
+                let callbacks =
+                    callbacks::for_pending(ex.public_url.get().as_deref(), callback_url.as_deref(), &question);
                 writes.push(Write::Ask(Box::new(NewQuestion { callbacks, ..question })));
             }
             Effect::Notify { notice: Notice::QuestionResolved { request_id, outcome } } => {
@@ -82,8 +83,8 @@ pub(crate) async fn commit(
         }
     }
     let state = next.clone();
-    let revisions = rt.tasks.revisions().clone();
-    rt.db
+    let revisions = ex.tasks.revisions().clone();
+    ex.db
         .write(move |tx| {
             let mut taken = Taken::default();
             for write in writes {

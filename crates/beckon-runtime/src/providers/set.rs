@@ -2,10 +2,9 @@
 
 use std::sync::Arc;
 
-use beckon_core::agent::ProviderKind;
+use beckon_core::agent::{AgentDefinition, ProviderKind};
 
-use super::{Provider, Scripted};
-use crate::agents::Agent;
+use super::{Provider, Script, Scripted};
 use crate::config::RuntimeConfig;
 
 /// The model used when neither the agent file nor the settings name one.
@@ -38,9 +37,13 @@ impl ProviderSet {
         self.anthropic.is_some() || self.openai.is_some()
     }
 
-    /// The provider and model for `agent`, or why it cannot run.
-    pub(crate) fn for_agent(&self, agent: &Agent) -> Result<(Arc<dyn Provider>, String), String> {
-        let definition = &agent.definition;
+    /// The provider and model for an agent (with its script, for the scripted provider), or
+    /// why it cannot run.
+    pub(crate) fn for_agent(
+        &self,
+        definition: &AgentDefinition,
+        script: Option<&Arc<Script>>,
+    ) -> Result<(Arc<dyn Provider>, String), String> {
         let kind = match definition.provider.or(self.default) {
             Some(kind) => kind,
             None if self.anthropic.is_some() => ProviderKind::Anthropic,
@@ -51,7 +54,7 @@ impl ProviderSet {
         };
         let configured = match kind {
             ProviderKind::Scripted => {
-                let script = agent.script.as_ref().ok_or("provider: scripted needs a script")?;
+                let script = script.ok_or("provider: scripted needs a script")?;
                 return Ok((Arc::new(Scripted::new(script.as_ref().clone())), "script".into()));
             }
             ProviderKind::Anthropic => self.anthropic.as_ref().ok_or(

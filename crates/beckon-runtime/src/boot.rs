@@ -1,0 +1,158 @@
+//! Boot: the one place the runtime's parts are made and wired together. Each part gets only
+//! the handles it uses; the parts that run on their own (deadlines, the callback outbox,
+//! retention) are spawned here and stop with the runtime.
+
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use beckon_store::Store;
+use tokio::sync::Notify;
+
+use crate::agents::Agents;
+use crate::callbacks::{self, CallbackSecret, Outbox};
+use crate::clock::{Clock, SystemClock};
+use crate::config::RuntimeConfig;
+use crate::db::Db;
+use crate::deadlines::{self, Deadlines};
+use crate::error::{Error, Result};
+use crate::events::{Hub, Publisher, Waiters};
+use crate::executor::{Executor, Registry};
+use crate::expiry;
+use crate::lock::DataDirLock;
+use crate::notifier::Notifier;
+use crate::private_folder;
+use crate::providers::ProviderSet;
+use crate::public_url::PublicUrl;
+use crate::retention::{self, Retention};
+use crate::runtime::Runtime;
+use crate::stop::StopSignal;
+
+/// Options for starting a runtime beyond its configuration.
+#[derive(Clone)]
+pub struct StartOptions {
+    /// Told when questions become pending or are resolved, and when notices come and go.
+    pub notifier: Arc<dyn Notifier>,
+    /// The first wait before retrying a failed callback (doubled each time).
+    pub callback_backoff: Duration,
+    /// Where time is read and waited for: the system's clock, or a test's.
+    pub clock: Arc<dyn Clock>,
+}
+
+impl Default for StartOptions {
+    fn default() -> Self {
+        StartOptions {
+            notifier: Arc::new(crate::notifier::Silent),
+            callback_backoff: Duration::from_secs(1),
+            clock: Arc::new(SystemClock),
+        }
+    }
+}
+
+impl std::fmt::Debug for StartOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StartOptions").field("callback_backoff", &self.callback_backoff).finish_non_exhaustive()
+    }
+}
+
+/// Opens the data folder and starts every part; the caller resumes what a previous run left.
+pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result<(Arc<Runtime>, Arc<dyn Notifier>)> {
+    let lock = DataDirLock::acquire(&config.data_dir, &config.holder)?;
+    let path = config.database_path();
+    let data_dir = config.data_dir.clone();
+    let store = tokio::task::spawn_blocking(move || {
+        let store = Store::open(path)?;
+        // After the open, so that a new `beckon.db` and its WAL files are tightened too (SQLite
+        // gives files it creates later the database's own mode).
+        for (path, err) in private_folder::tighten(&data_dir) {
+            tracing::warn!(path = %path.display(), %err, "cannot make this file private to its owner");
+        }
+        Ok::<_, Error>(store)
+    })
+    .await
+    .map_err(|err| Error::DataDir { path: config.data_dir.clone(), detail: err.to_string() })??;
+    let hub = Hub::new();
+    let waiters = Arc::new(Waiters::default());
+    let outbox = Arc::new(Notify::new());
+    let publisher = Publisher {
+        live: hub.live.clone(),
+        waiters: waiters.clone(),
+        outbox: outbox.clone(),
+        notifier: options.notifier.clone(),
+    };
+    let db = Db::start(store, Arc::new(publisher))?;
+    let callback_secret = Arc::new(CallbackSecret::load(&db).await?);
+    let agents = Agents::load(&config.agents_dir());
+    let http = crate::providers::http_client().map_err(|err| Error::DataDir {
+        path: config.data_dir.clone(),
+        detail: format!("cannot set up HTTP: {err}"),
+    })?;
+    let callback_http = callbacks::client().map_err(|err| Error::DataDir {
+        path: config.data_dir.clone(),
+        detail: format!("cannot set up HTTP for callbacks: {err}"),
+    })?;
+    let providers = ProviderSet::new(&config, &http);
+    let (deadlines, armed) = Deadlines::new();
+    let signal = StopSignal::new();
+    let clock = options.clock.clone();
+    let mut workers = Vec::new();
+    workers.push(tokio::spawn(callbacks::run(Outbox {
+        db: db.clone(),
+        clock: clock.clone(),
+        secret: callback_secret.clone(),
+        wake: outbox.clone(),
+        stop: signal.subscribe(),
+        http: callback_http,
+        base_backoff: options.callback_backoff,
+    })));
+    if let Some(days) = config.retention_days {
+        workers.push(tokio::spawn(retention::run(Retention {
+            db: db.clone(),
+            clock: clock.clone(),
+            workspaces: config.workspaces_dir(),
+            days,
+            stop: signal.subscribe(),
+        })));
+    }
+    let public_url = PublicUrl::default();
+    let executor = Arc::new(Executor {
+        db: db.clone(),
+        clock: clock.clone(),
+        agents,
+        providers: std::sync::RwLock::new(providers),
+        tasks: Registry::default(),
+        deadlines: deadlines.clone(),
+        text: hub.text.clone(),
+        workspaces: config.workspaces_dir(),
+        public_url: public_url.clone(),
+        stop: signal.subscribe(),
+    });
+    let stop = signal.subscribe();
+    let scripts_may_approve = std::sync::atomic::AtomicBool::new(config.scripts_may_approve);
+    let rt = Arc::new(Runtime {
+        config,
+        scripts_may_approve,
+        clock: clock.clone(),
+        db,
+        hub,
+        waiters,
+        outbox,
+        executor,
+        deadlines,
+        http,
+        callback_secret,
+        public_url,
+        signal,
+        workers: Mutex::new(Vec::new()),
+        _lock: lock,
+    });
+    // A due deadline expires its question; the runtime is not kept alive for it.
+    let expiring: Weak<Runtime> = Arc::downgrade(&rt);
+    let due = move |id| {
+        if let Some(rt) = expiring.upgrade() {
+            tokio::spawn(async move { expiry::expire(&rt, id).await });
+        }
+    };
+    workers.push(tokio::spawn(deadlines::run(clock, armed, due, stop)));
+    *rt.workers.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = workers;
+    Ok((rt, options.notifier))
+}
