@@ -20,12 +20,7 @@ pub(crate) trait Committed {
 
 impl Committed for Subscription {
     async fn next_event(&mut self) -> Option<LiveEvent> {
-        loop {
-            let stored = self.next().await.ok()?;
-            if let Some(event) = LiveEvent::from_stored(&stored) {
-                return Some(event);
-            }
-        }
+        self.next().await.ok()
     }
 }
 

@@ -88,9 +88,7 @@ impl Rig {
         let completed = signals.clone();
         let watcher = tokio::spawn(async move {
             while let Ok(event) = events.next().await {
-                if let Some(LiveEvent::SessionStatus { session_id, status: SessionStatus::Completed, .. }) =
-                    LiveEvent::from_stored(&event)
-                {
+                if let LiveEvent::SessionStatus { session_id, status: SessionStatus::Completed, .. } = event {
                     completed.completed.arrive(session_id, Instant::now());
                 }
             }

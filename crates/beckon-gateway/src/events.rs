@@ -8,7 +8,6 @@ use std::time::Duration;
 use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
-use beckon_runtime::api::LiveEvent;
 use futures_util::Stream;
 use serde::Deserialize;
 
@@ -33,13 +32,10 @@ pub async fn stream(
     let place = shared.event_streams.take()?;
     let subscription = shared.beckon.subscribe(after).await?;
     let events = futures_util::stream::unfold((subscription, place), |(mut subscription, place)| async move {
-        loop {
-            let stored = subscription.next().await.ok()?;
-            let Some(event) = LiveEvent::from_stored(&stored) else { continue };
-            let data = serde_json::to_string(&event).unwrap_or_default();
-            let sse = Event::default().id(stored.seq.to_string()).event(stored.kind.as_str()).data(data);
-            return Some((Ok(sse), (subscription, place)));
-        }
+        let event = subscription.next().await.ok()?;
+        let data = serde_json::to_string(&event).unwrap_or_default();
+        let sse = Event::default().id(event.seq().to_string()).event(event.kind().as_str()).data(data);
+        Some((Ok(sse), (subscription, place)))
     });
     Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
 }

@@ -3,7 +3,9 @@
 
 use beckon_core::conversation::{Origin, SessionStatus};
 use beckon_core::{AnsweredVia, Outcome, Problem, RequestId, SessionId, SessionOrigin};
-use beckon_store::{EventPayload, PendingQuestion, QuestionStatus, ResolvedQuestion, StoredEvent, TimelineEntry};
+use beckon_store::{
+    EventKind, EventPayload, PendingQuestion, QuestionStatus, ResolvedQuestion, StoredEvent, TimelineEntry,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
@@ -151,6 +153,19 @@ pub enum LiveEvent {
 }
 
 impl LiveEvent {
+    /// The event's kind, as it is named on the wire (`kind`) and in the store.
+    pub fn kind(&self) -> EventKind {
+        match self {
+            Self::SessionStarted { .. } => EventKind::SessionStarted,
+            Self::SessionStatus { .. } => EventKind::SessionStatus,
+            Self::MessageAppended { .. } => EventKind::MessageAppended,
+            Self::QuestionPending { .. } => EventKind::QuestionPending,
+            Self::QuestionResolved { .. } => EventKind::QuestionResolved,
+            Self::SessionResumed { .. } => EventKind::SessionResumed,
+            Self::SessionDeleted { .. } => EventKind::SessionDeleted,
+        }
+    }
+
     /// The event's seq.
     pub fn seq(&self) -> i64 {
         match self {

@@ -10,6 +10,7 @@ use beckon_store::{EventKind, EventPayload, StoredEvent};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, broadcast, oneshot};
 
+use crate::api::LiveEvent;
 use crate::db::{AfterCommit, Db};
 use crate::error::{Error, Result};
 use crate::notifier::{Notifier, PendingNotice, ResolvedNotice};
@@ -200,8 +201,19 @@ impl Subscription {
         Ok(())
     }
 
-    /// The next event, waiting for one if needed.
-    pub async fn next(&mut self) -> Result<StoredEvent> {
+    /// The next event, typed, waiting for one if needed. An event that cannot be read as its
+    /// kind is logged and passed over (its seq still counts as seen).
+    pub async fn next(&mut self) -> Result<LiveEvent> {
+        loop {
+            let stored = self.next_stored().await?;
+            if let Some(event) = LiveEvent::from_stored(&stored) {
+                return Ok(event);
+            }
+        }
+    }
+
+    /// The next event as stored.
+    async fn next_stored(&mut self) -> Result<StoredEvent> {
         loop {
             if let Some(event) = self.backlog.pop_front() {
                 if event.seq <= self.last_seq {

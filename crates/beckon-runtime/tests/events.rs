@@ -37,11 +37,11 @@ async fn a_subscriber_sees_the_backlog_then_live_events_without_gaps() {
     let last = beckon.last_seq().await.unwrap();
     for seq in 1..=last {
         let event = tokio::time::timeout(Duration::from_secs(5), from_start.next()).await.unwrap().unwrap();
-        assert_eq!(event.seq, seq);
+        assert_eq!(event.seq(), seq);
     }
     for seq in snapshot + 1..=last {
         let event = tokio::time::timeout(Duration::from_secs(5), from_snapshot.next()).await.unwrap().unwrap();
-        assert_eq!(event.seq, seq);
+        assert_eq!(event.seq(), seq);
     }
     assert!(tokio::time::timeout(Duration::from_millis(100), from_start.next()).await.is_err(), "nothing more");
 }
@@ -59,7 +59,7 @@ async fn a_subscriber_that_falls_far_behind_catches_up_from_the_store() {
     let mut expected = 1;
     while expected <= last {
         let event = tokio::time::timeout(Duration::from_secs(10), slow.next()).await.unwrap().unwrap();
-        assert_eq!(event.seq, expected);
+        assert_eq!(event.seq(), expected);
         expected += 1;
     }
 }

@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{RequestId, SessionId};
+use beckon_runtime::api::LiveEvent;
 use beckon_runtime::{
     Beckon, Clock, PendingNotice, Recorded, RecordingNotifier, RuntimeConfig, StartOptions, SystemClock,
 };
-use beckon_store::EventPayload;
 
 pub const PATIENCE: Duration = Duration::from_secs(20);
 
@@ -51,9 +51,9 @@ pub async fn wait_status(beckon: &Beckon, session: SessionId, status: SessionSta
     tokio::time::timeout(PATIENCE, async {
         loop {
             let event = events.next().await.unwrap();
-            if event.session_id == Some(session)
-                && let Ok(EventPayload::SessionStatus(changed)) = event.details()
-                && changed.status == status
+            if let LiveEvent::SessionStatus { session_id, status: now, .. } = event
+                && session_id == session
+                && now == status
             {
                 return;
             }
