@@ -110,7 +110,7 @@ describe("the window", () => {
     await userEvent.click(within(card).getByRole("button", { name: "Submit" }));
     expect(calls.find((call) => call.cmd === "answer")?.args).toEqual({ requestId: "q-1", answers: [{ selected: ["No"] }] });
     expect(within(card).getByRole("button", { name: "Submit" })).toBeDisabled();
-    push({ kind: "question_resolved", seq: 11, session_id: "s-1", request_id: "q-1", status: "answered", outcome: { outcome: "answered", answers: [{ selected: ["No"] }] }, answered_via: "window", at_ms: NOW });
+    push({ kind: "question_resolved", seq: 11, session_id: "s-1", request_id: "q-1", status: "answered", outcome: { outcome: "answered", answers: [{ selected: ["No"] }] }, answered_via: "window", at_ms: NOW, question: null });
     expect(within(card).queryByRole("radio")).not.toBeInTheDocument();
     expect(within(card).getByText("Answered")).toBeInTheDocument();
     expect(within(card).getByText("via the window")).toBeInTheDocument();

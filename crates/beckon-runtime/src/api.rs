@@ -4,7 +4,8 @@
 use beckon_core::conversation::{Origin, SessionStatus};
 use beckon_core::{AnsweredVia, Outcome, Problem, RequestId, SessionId, SessionOrigin};
 use beckon_store::{
-    EventKind, EventPayload, PendingQuestion, QuestionStatus, ResolvedQuestion, StoredEvent, TimelineEntry,
+    EventKind, EventPayload, PendingQuestion, QuestionRecord, QuestionStatus, ResolvedQuestion, StoredEvent,
+    TimelineEntry,
 };
 use serde::{Deserialize, Serialize};
 
@@ -133,6 +134,9 @@ pub enum LiveEvent {
         answered_via: Option<AnsweredVia>,
         /// When (Unix ms).
         at_ms: i64,
+        /// The whole question as resolved, so a front end need not have seen it asked (absent
+        /// from events written before Beckon kept it).
+        question: Option<Box<QuestionRecord>>,
     },
     /// A session continued after a question.
     SessionResumed {
@@ -213,6 +217,7 @@ impl LiveEvent {
                     outcome: resolved.outcome().map_err(|e| e.to_string())?,
                     answered_via: resolved.answered_via,
                     at_ms,
+                    question: resolved.question().map_err(|e| e.to_string())?.map(Box::new),
                 },
                 EventPayload::SessionResumed(_) => {
                     LiveEvent::SessionResumed { seq, session_id, request_id: request_id()? }

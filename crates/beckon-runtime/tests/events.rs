@@ -63,3 +63,33 @@ async fn a_subscriber_that_falls_far_behind_catches_up_from_the_store() {
         expected += 1;
     }
 }
+
+#[tokio::test]
+async fn a_resolution_event_carries_the_whole_question_as_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    asker_agent(dir.path(), "asker", "");
+    let (beckon, notifier) = start(dir.path()).await;
+    let external = beckon.ask_external(ask()).await.unwrap();
+    beckon.answer_texts(external.request_id, &["No".to_owned()], beckon_core::AnsweredVia::Cli).await.unwrap();
+    let session = beckon.start_session("asker", "go").await.unwrap();
+    let in_app = pending_in(&notifier, session).await.request_id;
+    beckon.decline(in_app, Some("not now".into()), beckon_core::AnsweredVia::Window).await.unwrap();
+    let mut events = beckon.subscribe(0).await.unwrap();
+    for asked in [external.request_id, in_app] {
+        let carried = tokio::time::timeout(Duration::from_secs(5), async {
+            loop {
+                if let beckon_runtime::api::LiveEvent::QuestionResolved { request_id, question, .. } =
+                    events.next().await.unwrap()
+                    && request_id == asked
+                {
+                    return question;
+                }
+            }
+        })
+        .await
+        .unwrap();
+        let stored = beckon.question(asked).await.unwrap();
+        assert_eq!(carried.as_deref(), Some(&stored), "the event's question is the stored record");
+        assert!(stored.outcome.is_some() && stored.resolved_at_ms.is_some() && !stored.tool_use_id.is_empty());
+    }
+}

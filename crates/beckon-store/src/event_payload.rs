@@ -11,7 +11,7 @@ use crate::codec::from_json;
 use crate::error::Result;
 use crate::events::EventKind;
 use crate::messages::TimelineEntry;
-use crate::questions::{PendingQuestion, QuestionStatus};
+use crate::questions::{PendingQuestion, QuestionRecord, QuestionStatus};
 
 /// A session was created.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -67,12 +67,21 @@ pub struct QuestionResolved {
     pub outcome: Box<RawValue>,
     /// Where the person acted from.
     pub answered_via: Option<AnsweredVia>,
+    /// The whole question as resolved, as JSON text (absent from events written before it was
+    /// kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<Box<RawValue>>,
 }
 
 impl QuestionResolved {
     /// The resolution, read.
     pub fn outcome(&self) -> Result<Outcome> {
         from_json("events", "payload", self.outcome.get())
+    }
+
+    /// The whole question as resolved, read; `None` for an event written before it was kept.
+    pub fn question(&self) -> Result<Option<QuestionRecord>> {
+        self.question.as_ref().map(|question| from_json("events", "payload", question.get())).transpose()
     }
 }
 

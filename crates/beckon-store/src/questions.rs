@@ -352,7 +352,8 @@ impl Tx<'_> {
         let body =
             to_raw("message", &AnswerEntry { kind: "answer", request_id: id, outcome: &outcome }, JSON_MAX_BYTES)?;
         self.append_entries(session, &[("answer", body)], resolution.at_ms)?;
-        let resolved = QuestionResolved { status, outcome: outcome.clone(), answered_via: resolution.via };
+        let question = Some(record_json(self.tx, id)?);
+        let resolved = QuestionResolved { status, outcome: outcome.clone(), answered_via: resolution.via, question };
         self.append_event(&EventPayload::QuestionResolved(resolved), Some(session), Some(id), resolution.at_ms)?;
         if let Some(status) = resolution.session_status {
             self.change_status(session, &current.session_status, status, None, resolution.at_ms)?;
@@ -445,6 +446,21 @@ fn record(row: &Row<'_>) -> Result<QuestionRecord> {
             .map(|p| from_json("questions", "expiry_policy", &p))
             .transpose()?,
     })
+}
+
+/// A question as the JSON text of its [`QuestionRecord`], built by SQLite from the stored JSON
+/// columns without parsing them: what a `question_resolved` event carries.
+fn record_json(conn: &Connection, id: RequestId) -> Result<Box<RawValue>> {
+    let text: String = conn
+        .prepare_cached(
+            "SELECT json_object('id', id, 'session_id', session_id, 'tool_use_id', tool_use_id, 'agent', agent,
+                'origin', json(origin), 'request', json(request), 'status', status, 'outcome', json(outcome),
+                'answered_via', answered_via, 'callback_url', callback_url, 'created_at_ms', created_at,
+                'resolved_at_ms', resolved_at, 'expires_at_ms', expires_at, 'expiry_policy', json(expiry_policy))
+             FROM questions WHERE id = ?1",
+        )?
+        .query_row([id.to_string()], |row| row.get(0))?;
+    raw_from_json("questions", "record", text)
 }
 
 fn collect(mut rows: rusqlite::Rows<'_>) -> Result<Vec<QuestionRecord>> {

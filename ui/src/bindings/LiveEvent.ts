@@ -2,6 +2,7 @@
 import type { AnsweredVia } from "./AnsweredVia";
 import type { Outcome } from "./Outcome";
 import type { PendingQuestion } from "./PendingQuestion";
+import type { QuestionRecord } from "./QuestionRecord";
 import type { QuestionStatus } from "./QuestionStatus";
 import type { RequestId } from "./RequestId";
 import type { SessionId } from "./SessionId";
@@ -112,7 +113,12 @@ answered_via: AnsweredVia | null,
 /**
  * When (Unix ms).
  */
-at_ms: number, } | { "kind": "session_resumed", 
+at_ms: number, 
+/**
+ * The whole question as resolved, so a front end need not have seen it asked (absent
+ * from events written before Beckon kept it).
+ */
+question: QuestionRecord | null, } | { "kind": "session_resumed", 
 /**
  * The event's seq.
  */

@@ -358,7 +358,7 @@ export class MockBackend {
     const resolved: QuestionRecord = { ...question, status: outcome.outcome, outcome, answered_via: via, resolved_at_ms: at };
     this.questions.set(requestId, resolved);
     this.append(question.session_id, { kind: "answer", request_id: requestId, outcome });
-    this.emit({ kind: "question_resolved", session_id: question.session_id, request_id: requestId, status: outcome.outcome, outcome, answered_via: via, at_ms: at });
+    this.emit({ kind: "question_resolved", session_id: question.session_id, request_id: requestId, status: outcome.outcome, outcome, answered_via: via, at_ms: at, question: resolved });
     if (outcome.outcome !== "cancelled") setTimeout(() => this.resume(resolved), 700);
     return this.resolution(resolved);
   }

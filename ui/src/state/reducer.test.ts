@@ -50,6 +50,7 @@ const resolved = (seq: number, id = "q-1"): LiveEvent => ({
   outcome: { outcome: "answered", answers: [{ selected: ["Yes"] }] },
   answered_via: "notification",
   at_ms: NOW,
+  question: null,
 });
 const appended = (seq: number, position: number, message: Parameters<typeof entry>[1]): LiveEvent => ({ kind: "message_appended", seq, session_id: "s-1", entry: entry(position, message) });
 
@@ -113,6 +114,41 @@ describe("questions", () => {
     expect(inboxQuestions(state).map((question) => question.id)).toEqual(["q-1"]);
     expect(state.questions["q-1"]).toMatchObject({ status: "answered", answered_via: "notification" });
     expect(inboxQuestions(run(state, { type: "inbox_left" }))).toEqual([]);
+  });
+
+  it("a resolution carrying the whole question shows it whole, though the window never saw it asked", () => {
+    const question = {
+      id: "q-9",
+      session_id: "s-1",
+      tool_use_id: "toolu_9",
+      agent: "deploy-bot",
+      origin: ["deploy-bot"],
+      request,
+      status: "declined" as const,
+      outcome: { outcome: "declined" as const, reason: "not today" },
+      answered_via: "cli" as const,
+      callback_url: null,
+      created_at_ms: NOW - MINUTE,
+      resolved_at_ms: NOW,
+      expires_at_ms: null,
+      expiry_policy: null,
+    };
+    const event: LiveEvent = { kind: "question_resolved", seq: 12, session_id: "s-1", request_id: "q-9", status: "declined", outcome: question.outcome, answered_via: "cli", at_ms: NOW, question };
+    const state = apply(boot(), event);
+    expect(state.questions["q-9"]).toEqual({
+      id: "q-9",
+      session_id: "s-1",
+      tool_use_id: "toolu_9",
+      agent: "deploy-bot",
+      origin: ["deploy-bot"],
+      request,
+      status: "declined",
+      outcome: question.outcome,
+      answered_via: "cli",
+      created_at_ms: NOW - MINUTE,
+      resolved_at_ms: NOW,
+      expires_at_ms: null,
+    });
   });
 
   it("the first resolution wins over a later, different one", () => {

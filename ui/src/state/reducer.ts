@@ -116,16 +116,19 @@ function applyLive(state: AppState, event: LiveEvent): AppState {
       return next === state ? state : { ...next, questionEpoch: next.questionEpoch + 1 };
     }
     case "question_resolved": {
-      const next = upsertQuestion(state, {
-        ...fromResolution({
-          id: event.request_id,
-          session_id: event.session_id,
-          status: event.status,
-          outcome: event.outcome,
-          answered_via: event.answered_via,
-          resolved_at_ms: event.at_ms,
-        }),
-      });
+      // The event carries the whole question; only events written by an older Beckon lack it,
+      // and then what the window already knows of the question fills in the rest.
+      const incoming = event.question
+        ? fromRecord(event.question)
+        : fromResolution({
+            id: event.request_id,
+            session_id: event.session_id,
+            status: event.status,
+            outcome: event.outcome,
+            answered_via: event.answered_via,
+            resolved_at_ms: event.at_ms,
+          });
+      const next = upsertQuestion(state, incoming);
       return { ...next, questionEpoch: next.questionEpoch + 1 };
     }
     case "session_resumed":

@@ -79,7 +79,7 @@ describe("the session view", () => {
   it("streams assistant text into a draft after the timeline; the committed message replaces it and the card element stays the same", async () => {
     const { live, send } = show(view("waiting_for_input", asking));
     const card = await screen.findByRole("article", { name: /Ship it\?/ });
-    live({ kind: "question_resolved", seq: 20, session_id: "s-1", request_id: "q-1", status: "answered", outcome: { outcome: "answered", answers: [{ selected: ["Yes"] }] }, answered_via: "window", at_ms: NOW });
+    live({ kind: "question_resolved", seq: 20, session_id: "s-1", request_id: "q-1", status: "answered", outcome: { outcome: "answered", answers: [{ selected: ["Yes"] }] }, answered_via: "window", at_ms: NOW, question: null });
     live({ kind: "session_status", seq: 21, session_id: "s-1", status: "running", reason: null, at_ms: NOW + 1 });
     send({ type: "text_delta", sessionId: "s-1", text: "Shipping " });
     send({ type: "text_delta", sessionId: "s-1", text: "now" });
@@ -96,7 +96,7 @@ describe("the session view", () => {
   it("shows Resumed on the card once the agent continues", async () => {
     const { live } = show(view("waiting_for_input", asking));
     const card = await screen.findByRole("article", { name: /Ship it\?/ });
-    live({ kind: "question_resolved", seq: 20, session_id: "s-1", request_id: "q-1", status: "answered", outcome: { outcome: "answered", answers: [{ selected: ["Yes"] }] }, answered_via: "window", at_ms: NOW });
+    live({ kind: "question_resolved", seq: 20, session_id: "s-1", request_id: "q-1", status: "answered", outcome: { outcome: "answered", answers: [{ selected: ["Yes"] }] }, answered_via: "window", at_ms: NOW, question: null });
     expect(within(card).queryByText("Resumed")).not.toBeInTheDocument();
     live({ kind: "session_resumed", seq: 21, session_id: "s-1", request_id: "q-1" });
     expect(within(card).getByText("Resumed")).toBeInTheDocument();
