@@ -4,6 +4,7 @@ import type { Bootstrap } from "../bindings/Bootstrap";
 import type { LiveEvent } from "../bindings/LiveEvent";
 import type { SessionView } from "../bindings/SessionView";
 import { choice, entry, MINUTE, NOW, pending, summary } from "../../test/builders";
+import { fromRecord } from "./convert";
 import { initialState } from "./initial";
 import { reducer } from "./reducer";
 import { buildRows } from "./rows";
@@ -135,20 +136,9 @@ describe("questions", () => {
     };
     const event: LiveEvent = { kind: "question_resolved", seq: 12, session_id: "s-1", request_id: "q-9", status: "declined", outcome: question.outcome, answered_via: "cli", at_ms: NOW, question };
     const state = apply(boot(), event);
-    expect(state.questions["q-9"]).toEqual({
-      id: "q-9",
-      session_id: "s-1",
-      tool_use_id: "toolu_9",
-      agent: "deploy-bot",
-      origin: ["deploy-bot"],
-      request,
-      status: "declined",
-      outcome: question.outcome,
-      answered_via: "cli",
-      created_at_ms: NOW - MINUTE,
-      resolved_at_ms: NOW,
-      expires_at_ms: null,
-    });
+    // Everything the window keeps of a question comes from the event.
+    expect(state.questions["q-9"]).toEqual(fromRecord(question));
+    expect(state.questions["q-9"]).toMatchObject({ agent: "deploy-bot", tool_use_id: "toolu_9", request, created_at_ms: NOW - MINUTE });
   });
 
   it("the first resolution wins over a later, different one", () => {
