@@ -321,3 +321,6 @@ fn refusal(ctx: &SessionContext, state: &State, err: TransitionError) -> Error {
         other => Error::WrongState { session: ctx.id, status: state.status(), detail: other.to_string() },
     }
 }
+
+#[cfg(test)]
+mod tests;
