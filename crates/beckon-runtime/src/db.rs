@@ -8,6 +8,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc as std_mpsc;
+use std::time::{Duration, Instant};
 
 use beckon_store::{Store, StoredEvent, Tx, Written};
 use tokio::sync::oneshot;
@@ -16,6 +17,10 @@ use crate::error::{Error, Result};
 
 /// Most jobs taken from the queue at once.
 const MAX_BATCH: usize = 256;
+/// How long the store's thread keeps looking for the next job (yielding its core meanwhile)
+/// before it sleeps. A session's next job usually comes within this of the last reply, and a
+/// thread that is already awake spares it the wake-up.
+const LINGER: Duration = Duration::from_micros(200);
 
 /// What the store thread calls after each commit, with the committed events and whether it
 /// queued callbacks. It runs on the store thread, so it must be quick.
@@ -99,6 +104,19 @@ fn run_batch(store: &mut Store, batch: Vec<Job>, hook: &dyn AfterCommit) {
     }
 }
 
+/// The next job, or `None` once every handle is dropped.
+fn next_job(receiver: &std_mpsc::Receiver<Job>) -> Option<Job> {
+    let lingering = Instant::now();
+    loop {
+        match receiver.try_recv() {
+            Ok(job) => return Some(job),
+            Err(std_mpsc::TryRecvError::Disconnected) => return None,
+            Err(std_mpsc::TryRecvError::Empty) if lingering.elapsed() < LINGER => std::thread::yield_now(),
+            Err(std_mpsc::TryRecvError::Empty) => return receiver.recv().ok(),
+        }
+    }
+}
+
 impl Db {
     /// Starts the thread around an open store.
     pub(crate) fn start(mut store: Store, after_commit: Arc<dyn AfterCommit>) -> Result<Db> {
@@ -107,7 +125,7 @@ impl Db {
             .name("beckon-store".into())
             .spawn(move || {
                 // Ends when every handle is dropped.
-                while let Ok(first) = receiver.recv() {
+                while let Some(first) = next_job(&receiver) {
                     let mut batch = vec![first];
                     while batch.len() < MAX_BATCH {
                         match receiver.try_recv() {
