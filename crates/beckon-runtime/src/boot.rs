@@ -56,7 +56,7 @@ impl std::fmt::Debug for StartOptions {
 
 /// Opens the data folder and starts every part; the caller resumes what a previous run left.
 pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result<(Arc<Runtime>, Arc<dyn Notifier>)> {
-    let lock = DataDirLock::acquire(&config.data_dir, &config.holder)?;
+    let lock = Arc::new(DataDirLock::acquire(&config.data_dir, &config.holder)?);
     let path = config.database_path();
     let data_dir = config.data_dir.clone();
     let store = tokio::task::spawn_blocking(move || {
@@ -125,6 +125,7 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         workspaces: config.workspaces_dir(),
         public_url: public_url.clone(),
         stop: signal.subscribe(),
+        _lock: lock.clone(),
     });
     let stop = signal.subscribe();
     let scripts_may_approve = std::sync::atomic::AtomicBool::new(config.scripts_may_approve);

@@ -38,7 +38,8 @@ pub(crate) struct Runtime {
     pub(crate) signal: StopSignal,
     /// The parts that run on their own, awaited at shutdown.
     pub(crate) workers: Mutex<Vec<JoinHandle<()>>>,
-    pub(crate) _lock: DataDirLock,
+    /// The data folder's lock, shared with the executor: released once both are gone.
+    pub(crate) _lock: Arc<DataDirLock>,
 }
 
 impl std::fmt::Debug for Runtime {

@@ -29,6 +29,7 @@ use crate::db::Db;
 use crate::deadlines::Deadlines;
 use crate::error::{Error, Result};
 use crate::events::TextDelta;
+use crate::lock::DataDirLock;
 use crate::providers::ProviderSet;
 use crate::public_url::PublicUrl;
 use crate::stop::Stop;
@@ -49,6 +50,9 @@ pub(crate) struct Executor {
     /// For the answer links in callbacks.
     pub(crate) public_url: PublicUrl,
     pub(crate) stop: Stop,
+    /// The data folder's lock: held while any session task still runs, so that no other
+    /// runtime opens the folder under a task that is finishing its commit.
+    pub(crate) _lock: Arc<DataDirLock>,
 }
 
 impl std::fmt::Debug for Executor {

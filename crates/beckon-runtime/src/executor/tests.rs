@@ -17,6 +17,7 @@ use crate::config::RuntimeConfig;
 use crate::db::{AfterCommit, Db};
 use crate::deadlines::Deadlines;
 use crate::events::TextDelta;
+use crate::lock::DataDirLock;
 use crate::providers::ProviderSet;
 use crate::public_url::PublicUrl;
 use crate::stop::StopSignal;
@@ -70,6 +71,7 @@ fn rig() -> Rig {
         workspaces: config.workspaces_dir(),
         public_url: PublicUrl::default(),
         stop: signal.subscribe(),
+        _lock: Arc::new(DataDirLock::acquire(dir.path(), "executor test").unwrap()),
     });
     Rig { executor, armed, text: text_rx, _signal: signal, _dir: dir }
 }
