@@ -594,7 +594,9 @@ impl Beckon {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
         let workers = std::mem::take(&mut *self.rt.workers.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
         for worker in workers {
-            let _ = tokio::time::timeout_at(deadline, worker).await;
+            if tokio::time::timeout_at(deadline, worker).await.is_err() {
+                tracing::warn!("a worker did not stop in time; it may still write to the store");
+            }
         }
         // Every session task holds the executor; every other task in flight, the runtime.
         let held = |rt: &Arc<Runtime>| Arc::strong_count(rt) > 1 || Arc::strong_count(&rt.executor) > 1;

@@ -14,6 +14,7 @@ use std::time::Duration;
 use beckon_store::{DueCursor, OutboxEntry};
 use rand::Rng;
 use tokio::sync::mpsc;
+use tokio::task::JoinSet;
 
 use super::in_flight::InFlight;
 use super::{body, signature};
@@ -96,22 +97,29 @@ pub(crate) async fn run(outbox: Outbox) {
     let (finished, mut done) = mpsc::unbounded_channel();
     let outbox = Arc::new(outbox);
     let mut in_flight = InFlight::default();
+    let mut deliveries = JoinSet::new();
     loop {
         while let Ok(id) = done.try_recv() {
             in_flight.finish(id);
         }
         let now = outbox.clock.now_ms();
-        if let Err(err) = dispatch(&outbox, &mut in_flight, &finished, now).await {
+        if let Err(err) = dispatch(&outbox, &mut in_flight, &mut deliveries, &finished, now).await {
             tracing::warn!(%err, "cannot read the callback outbox");
         }
         // What is due now and not started waits for a slot: a delivery's end wakes us for it.
         let next = outbox.db.call(move |store| store.read().next_callback_due_after(now)).await.ok().flatten();
         let wait = outbox.clock.sleep_until(next.unwrap_or(now + IDLE_WAKE_MS));
+        while deliveries.try_join_next().is_some() {}
         tokio::select! {
             () = outbox.wake.notified() => {}
             Some(id) = done.recv() => in_flight.finish(id),
             () = wait => {}
-            () = outbox.stop.stopping() => return,
+            () = outbox.stop.stopping() => {
+                // A delivery whose answer is in records it before the worker ends, so nothing
+                // writes to the store once shutdown has waited for the worker.
+                while deliveries.join_next().await.is_some() {}
+                return;
+            }
         }
     }
 }
@@ -120,6 +128,7 @@ pub(crate) async fn run(outbox: Outbox) {
 async fn dispatch(
     outbox: &Arc<Outbox>,
     in_flight: &mut InFlight,
+    deliveries: &mut JoinSet<()>,
     finished: &mpsc::UnboundedSender<i64>,
     now: i64,
 ) -> crate::Result<()> {
@@ -132,7 +141,7 @@ async fn dispatch(
         for entry in page {
             if in_flight.admit(&entry) {
                 let (outbox, finished) = (outbox.clone(), finished.clone());
-                tokio::spawn(async move {
+                deliveries.spawn(async move {
                     let id = entry.id;
                     deliver(&outbox, entry).await;
                     drop(outbox);
