@@ -101,14 +101,6 @@ impl Input {
 /// or nothing when the session is to wait for someone else (a sub-agent).
 pub(crate) type Activity = Pin<Box<dyn Future<Output = Option<Event>> + Send>>;
 
-/// How a task begins.
-pub(crate) enum Start {
-    /// With an event from outside.
-    Input(Input),
-    /// With the effects its committed state still owes (after a restart, or at creation).
-    Recover(Vec<Effect>),
-}
-
 /// Delivers `event` to `session`'s task (starting it if needed) and waits until it is
 /// committed or refused.
 pub(crate) async fn deliver(
@@ -130,26 +122,29 @@ pub(crate) async fn deliver_knowing(
     known: Option<Preread>,
 ) -> Result<Taken> {
     let (reply, answer) = oneshot::channel();
-    start_or_send(ex, session, Start::Input(Input { event, via, reply: Some(reply) }), known);
+    start_or_send(ex, session, Some(Input { event, via, reply: Some(reply) }), known);
     answer.await.map_err(|_| Error::ShuttingDown)?
 }
 
-/// Starts `session`'s task with `start`, or hands the input to the running one.
-pub(crate) fn start_or_send(ex: &Arc<Executor>, session: SessionId, start: Start, known: Option<Preread>) {
+/// Hands `input` to `session`'s running task, or starts one. A task begins by performing what
+/// its committed state still owes (no other task is alive to perform it), then takes `input`;
+/// with no input it only does the former (after a restart, or for a session created with its
+/// first turn already committed).
+pub(crate) fn start_or_send(ex: &Arc<Executor>, session: SessionId, input: Option<Input>, known: Option<Preread>) {
     let mut tasks = ex.tasks.lock();
     if let Some(mailbox) = tasks.mailbox(session) {
-        match start {
-            Start::Input(input) => match mailbox.send(input) {
+        match input {
+            Some(input) => match mailbox.send(input) {
                 Ok(()) => return,
                 // The task is gone without having unregistered (it panicked): start afresh.
                 Err(mpsc::error::SendError(input)) => {
                     tasks.remove(session);
                     drop(tasks);
-                    return start_or_send(ex, session, Start::Input(input), None);
+                    return start_or_send(ex, session, Some(input), None);
                 }
             },
-            // Recovery effects only ever go to a session with no task.
-            Start::Recover(_) => return,
+            // The live task performed what the state owed when it began.
+            None => return,
         }
     }
     // Facts read before a state of the session was committed are out of date: read afresh.
@@ -157,7 +152,7 @@ pub(crate) fn start_or_send(ex: &Arc<Executor>, session: SessionId, start: Start
     let (mailbox, inbox) = mpsc::unbounded_channel();
     tasks.insert(session, mailbox);
     drop(tasks);
-    tokio::spawn(run(ex.clone(), session, inbox, start, known));
+    tokio::spawn(run(ex.clone(), session, inbox, input, known));
 }
 
 /// Folds the tool calls a step makes that are decided without I/O (a question for the person,
@@ -214,7 +209,7 @@ async fn run(
     ex: Arc<Executor>,
     session: SessionId,
     mut inbox: mpsc::UnboundedReceiver<Input>,
-    start: Start,
+    input: Option<Input>,
     known: Option<Facts>,
 ) {
     let loaded = match known {
@@ -226,7 +221,7 @@ async fn run(
         Err(err) => {
             tracing::warn!(%session, %err, "cannot run session");
             let message = err.to_string();
-            if let Start::Input(input) = start {
+            if let Some(input) = input {
                 input.answer(Err(err));
             }
             while let Some(input) = retire(&ex, session, &mut inbox) {
@@ -241,15 +236,14 @@ async fn run(
     let mut activity: Option<Activity> = None;
     let stopping = ex.stop.stopping();
     tokio::pin!(stopping);
-    match start {
-        Start::Input(input) => queue.push_back(input),
-        Start::Recover(effects) => {
-            tracing::info!(%session, state = state.name(), "performing what the committed state owes");
-            let (next, follow) = perform::outward(&ex, &ctx, &history, &state, &effects).await;
-            activity = next;
-            queue.extend(follow.into_iter().map(Input::internal));
-        }
+    let owed = perform::owed(&state);
+    if !owed.is_empty() {
+        tracing::info!(%session, state = state.name(), "performing what the committed state owes");
+        let (next, follow) = perform::outward(&ex, &ctx, &history, &state, &owed).await;
+        activity = next;
+        queue.extend(follow.into_iter().map(Input::internal));
     }
+    queue.extend(input);
     loop {
         let input = match queue.pop_front() {
             Some(input) => input,

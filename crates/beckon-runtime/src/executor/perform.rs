@@ -378,8 +378,9 @@ fn cancel_children(ex: &Arc<Executor>, session: beckon_core::SessionId) {
     });
 }
 
-/// Effects a session's committed state still owes after a restart.
-pub(crate) fn owed(state: &State) -> Vec<Effect> {
+/// Effects a session's committed state still owes when no task performs them (after a
+/// restart, at creation, or when a task starts for an event).
+pub(super) fn owed(state: &State) -> Vec<Effect> {
     match state {
         State::LlmRequesting { attempt } => vec![Effect::RequestLlm { attempt: *attempt }],
         State::LlmBackoff { attempt, retry_at_ms, .. } => {
@@ -398,8 +399,7 @@ pub(crate) fn owed(state: &State) -> Vec<Effect> {
 /// Performs what a session's committed state still owes: after a restart, or for a session
 /// created with its first turn already committed.
 pub(crate) fn recover(ex: &Arc<Executor>, session: beckon_core::SessionId, state: &State, known: Option<Preread>) {
-    let effects = owed(state);
-    if !effects.is_empty() {
-        start_or_send(ex, session, super::Start::Recover(effects), known);
+    if !owed(state).is_empty() {
+        start_or_send(ex, session, None, known);
     }
 }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use beckon_core::conversation::{Event, Message, SessionStatus, State};
+use beckon_core::conversation::{Effect, Event, Message, SessionStatus, State, transition};
 use beckon_core::{Answer, Answers, SessionOrigin};
 use beckon_store::{NewSession, Store, StoredEvent};
 use tokio::sync::{broadcast, mpsc};
@@ -120,4 +120,49 @@ async fn a_session_asks_arms_its_deadline_streams_its_text_and_resumes_into_the_
     .unwrap();
     let last = finished.last().map(|entry| entry.message.clone());
     assert_eq!(last, Some(Message::Assistant { text: "outcome=answered answer=Yes".into() }));
+}
+
+#[tokio::test]
+async fn a_task_started_by_an_event_performs_what_its_state_still_owes() {
+    // A session written as begin_session writes it (its first turn owed), whose first event
+    // comes before anyone performs that turn: a person's message, which is refused while the
+    // model has the turn. The task that starts for it asks the model anyway.
+    let mut rig = rig();
+    let ex = rig.executor.clone();
+    let session = new_session_id();
+    let (state, effects) =
+        transition(&State::Idle, Event::UserMessage { text: "go".into() }).expect("a first message is taken");
+    let messages: Vec<Message> = effects
+        .into_iter()
+        .flat_map(|effect| match effect {
+            Effect::PersistMessages { messages } => messages,
+            _ => Vec::new(),
+        })
+        .collect();
+    let new = NewSession {
+        id: session,
+        agent: "asker".into(),
+        origin: SessionOrigin::Chat,
+        parent: None,
+        external_key: None,
+        title: "go".into(),
+        state,
+        payload: None,
+        at_ms: START_MS,
+    };
+    ex.db
+        .write(move |tx| {
+            tx.start_session(&new)?;
+            tx.append_messages(session, &messages, START_MS)
+        })
+        .await
+        .unwrap();
+    let refused = deliver(&ex, session, Event::UserMessage { text: "and also".into() }, None).await;
+    assert!(refused.is_err(), "a message while the model has the turn is refused");
+    let (_, request_id) = tokio::time::timeout(Duration::from_secs(5), rig.armed.recv())
+        .await
+        .expect("the owed model turn ran and asked")
+        .unwrap();
+    let question = ex.db.call(move |store| store.read().question(request_id)).await.unwrap().unwrap();
+    assert_eq!(question.session_id, session);
 }
