@@ -4,7 +4,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use beckon_core::conversation::{Effect, Event, Message, SessionStatus, State, TransitionError, transition};
+use beckon_core::conversation::{Event, SessionStatus, TransitionError};
 use beckon_core::outcome::check_reason;
 use beckon_core::{AnsweredVia, Answers, Approval, Notice, Outcome, Problems, RequestId, SessionId, SessionOrigin};
 use beckon_store::{
@@ -204,18 +204,10 @@ impl Beckon {
         external_key: Option<String>,
     ) -> Result<Begun> {
         self.agent(agent)?;
-        let (state, effects) =
-            transition(&State::Idle, Event::UserMessage { text: message }).map_err(|err| match err {
-                TransitionError::InvalidText(problems) => Error::InvalidInput(problems),
-                other => Error::InvalidInput(Problems::one("message", other.to_string())),
-            })?;
-        let messages: Vec<Message> = effects
-            .into_iter()
-            .flat_map(|effect| match effect {
-                Effect::PersistMessages { messages } => messages,
-                _ => Vec::new(),
-            })
-            .collect();
+        let (state, messages) = executor::first_turn(message).map_err(|err| match err {
+            TransitionError::InvalidText(problems) => Error::InvalidInput(problems),
+            other => Error::InvalidInput(Problems::one("message", other.to_string())),
+        })?;
         let at_ms = self.rt.clock.now_ms();
         let id = new_session_id();
         // Read before the write: a state committed after it makes the facts below stale

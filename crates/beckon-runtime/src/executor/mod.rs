@@ -155,6 +155,20 @@ pub(crate) fn start_or_send(ex: &Arc<Executor>, session: SessionId, input: Optio
     tokio::spawn(run(ex.clone(), session, inbox, input, known));
 }
 
+/// A new session's first turn: its state after its first message, and the messages to write
+/// with it.
+pub(crate) fn first_turn(text: String) -> std::result::Result<(State, Vec<Message>), TransitionError> {
+    let (state, effects) = transition(&State::Idle, Event::UserMessage { text })?;
+    let messages = effects
+        .into_iter()
+        .flat_map(|effect| match effect {
+            Effect::PersistMessages { messages } => messages,
+            _ => Vec::new(),
+        })
+        .collect();
+    Ok((state, messages))
+}
+
 /// Folds the tool calls a step makes that are decided without I/O (a question for the person,
 /// a refused call) into that step, so that one commit covers both: a model's reply that asks a
 /// question is one durable write, not two. A crash then finds the session either before the

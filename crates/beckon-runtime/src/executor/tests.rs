@@ -5,12 +5,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use beckon_core::conversation::{Effect, Event, Message, SessionStatus, State, transition};
+use beckon_core::conversation::{Event, Message, SessionStatus, State};
 use beckon_core::{Answer, Answers, SessionOrigin};
 use beckon_store::{NewSession, Store, StoredEvent};
 use tokio::sync::{broadcast, mpsc};
 
-use super::{Executor, Registry, deliver};
+use super::{Executor, Registry, deliver, first_turn};
 use crate::agents::Agents;
 use crate::clock::{ManualClock, new_session_id};
 use crate::config::RuntimeConfig;
@@ -76,10 +76,8 @@ fn rig() -> Rig {
     Rig { executor, armed, text: text_rx, _signal: signal, _dir: dir }
 }
 
-#[tokio::test]
-async fn a_session_asks_arms_its_deadline_streams_its_text_and_resumes_into_the_answer() {
-    let mut rig = rig();
-    let ex = rig.executor.clone();
+/// Writes a session of the asker in `state` with `messages`, as the service would.
+async fn write_session(ex: &Executor, state: State, messages: Vec<Message>) -> beckon_core::SessionId {
     let session = new_session_id();
     let new = NewSession {
         id: session,
@@ -88,11 +86,25 @@ async fn a_session_asks_arms_its_deadline_streams_its_text_and_resumes_into_the_
         parent: None,
         external_key: None,
         title: "go".into(),
-        state: State::Idle,
+        state,
         payload: None,
         at_ms: START_MS,
     };
-    ex.db.write(move |tx| tx.start_session(&new)).await.unwrap();
+    ex.db
+        .write(move |tx| {
+            tx.start_session(&new)?;
+            tx.append_messages(session, &messages, START_MS)
+        })
+        .await
+        .unwrap();
+    session
+}
+
+#[tokio::test]
+async fn a_session_asks_arms_its_deadline_streams_its_text_and_resumes_into_the_answer() {
+    let mut rig = rig();
+    let ex = rig.executor.clone();
+    let session = write_session(&ex, State::Idle, Vec::new()).await;
     deliver(&ex, session, Event::UserMessage { text: "go".into() }, None).await.unwrap();
 
     // The model's question: armed for an hour from the clock's now, its text streamed.
@@ -129,34 +141,8 @@ async fn a_task_started_by_an_event_performs_what_its_state_still_owes() {
     // model has the turn. The task that starts for it asks the model anyway.
     let mut rig = rig();
     let ex = rig.executor.clone();
-    let session = new_session_id();
-    let (state, effects) =
-        transition(&State::Idle, Event::UserMessage { text: "go".into() }).expect("a first message is taken");
-    let messages: Vec<Message> = effects
-        .into_iter()
-        .flat_map(|effect| match effect {
-            Effect::PersistMessages { messages } => messages,
-            _ => Vec::new(),
-        })
-        .collect();
-    let new = NewSession {
-        id: session,
-        agent: "asker".into(),
-        origin: SessionOrigin::Chat,
-        parent: None,
-        external_key: None,
-        title: "go".into(),
-        state,
-        payload: None,
-        at_ms: START_MS,
-    };
-    ex.db
-        .write(move |tx| {
-            tx.start_session(&new)?;
-            tx.append_messages(session, &messages, START_MS)
-        })
-        .await
-        .unwrap();
+    let (state, messages) = first_turn("go".into()).expect("a first message is taken");
+    let session = write_session(&ex, state, messages).await;
     let refused = deliver(&ex, session, Event::UserMessage { text: "and also".into() }, None).await;
     assert!(refused.is_err(), "a message while the model has the turn is refused");
     let (_, request_id) = tokio::time::timeout(Duration::from_secs(5), rig.armed.recv())
