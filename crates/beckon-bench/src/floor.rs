@@ -118,6 +118,7 @@ pub fn measure(dir: &Path, rounds: usize) -> Result<Floor, Failure> {
             request_id: question,
             outcome: Outcome::Answered { answers: answers.clone() },
             via: Some(AnsweredVia::Window),
+            by: None,
             at_ms: i + 1,
             session_status: Some(SessionStatus::Running),
             callbacks: vec![],

@@ -36,5 +36,5 @@ pub use notice::Notice;
 pub use outcome::{Outcome, OutcomeKind, ToolResultText, render_tool_result};
 pub use problem::{Problem, Problems};
 pub use question::{ChoiceQuestion, FieldSchema, FreeFormQuestion, QuestionItem, QuestionOption, QuestionRequest};
-pub use session::{AnsweredVia, SessionOrigin};
+pub use session::{AnsweredVia, Answerer, SessionOrigin};
 pub use text::check_name;

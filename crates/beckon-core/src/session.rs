@@ -38,6 +38,26 @@ pub enum AnsweredVia {
     Mcp,
     /// The `beckon` command.
     Cli,
+    /// A button or form on Beckon's Slack message.
+    Slack,
+    /// A button or reply on Beckon's Telegram message.
+    Telegram,
+}
+
+/// Who answered or declined: the front end, and the person when the front end knows them (a
+/// channel's user).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answerer {
+    /// The front end.
+    pub via: AnsweredVia,
+    /// The person, as the front end names them ("slack:U123 (ada)").
+    pub by: Option<String>,
+}
+
+impl From<AnsweredVia> for Answerer {
+    fn from(via: AnsweredVia) -> Self {
+        Answerer { via, by: None }
+    }
 }
 
 macro_rules! names {
@@ -76,6 +96,8 @@ names!(AnsweredVia {
     Http => "http",
     Mcp => "mcp",
     Cli => "cli",
+    Slack => "slack",
+    Telegram => "telegram",
 });
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::time::Duration;
 use beckon_core::agent::OnTimeout;
 use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus, State};
 use beckon_core::outcome::check_reason;
-use beckon_core::{AnsweredVia, Outcome, Problems, QuestionRequest, RequestId, SessionId, SessionOrigin, check_name};
+use beckon_core::{Answerer, Outcome, Problems, QuestionRequest, RequestId, SessionId, SessionOrigin, check_name};
 use beckon_store::{NewQuestion, NewSession, QuestionRecord, Resolution, Resolved};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -172,7 +172,7 @@ pub(crate) async fn resolve(
     rt: &Runtime,
     question: &QuestionRecord,
     outcome: Outcome,
-    via: Option<AnsweredVia>,
+    answerer: Option<&Answerer>,
     status: SessionStatus,
 ) -> Result<Resolved> {
     if let Outcome::Declined { reason } | Outcome::Cancelled { reason } = &outcome {
@@ -188,7 +188,8 @@ pub(crate) async fn resolve(
     let resolution = Resolution {
         request_id: question.id,
         outcome,
-        via,
+        via: answerer.map(|a| a.via),
+        by: answerer.and_then(|a| a.by.clone()),
         at_ms: rt.clock.now_ms(),
         session_status: Some(status),
         callbacks,

@@ -11,6 +11,7 @@ pub mod agents;
 pub mod api;
 mod boot;
 pub mod callbacks;
+mod channel_rows;
 mod clock;
 mod config;
 mod db;

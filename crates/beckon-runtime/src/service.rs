@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use beckon_core::conversation::{Event, SessionStatus, TransitionError};
 use beckon_core::outcome::check_reason;
-use beckon_core::{AnsweredVia, Answers, Approval, Notice, Outcome, Problems, RequestId, SessionId, SessionOrigin};
+use beckon_core::{
+    AnsweredVia, Answerer, Answers, Approval, Notice, Outcome, Problems, RequestId, SessionId, SessionOrigin,
+};
 use beckon_store::{
     Metrics, NewSession, PendingQuestion, QuestionRecord, QuestionStatus, Resolved, ResolvedQuestion, SessionFilter,
     SessionPage, SessionRecord, TimelineEntry, title_from,
@@ -42,7 +44,7 @@ pub struct Begun {
 /// A handle to a running Beckon; cheap to clone, shared by every front end.
 #[derive(Clone, Debug)]
 pub struct Beckon {
-    rt: Arc<Runtime>,
+    pub(crate) rt: Arc<Runtime>,
     notices: Arc<Notices>,
 }
 
@@ -291,8 +293,13 @@ impl Beckon {
 
     /// Answers a question with checked answers.
     pub async fn answer(&self, request: RequestId, answers: Answers, via: AnsweredVia) -> Result<AnswerReceipt> {
+        self.answer_as(request, answers, via.into()).await
+    }
+
+    /// Answers a question with checked answers, recording who answered (a channel's person).
+    pub async fn answer_as(&self, request: RequestId, answers: Answers, answerer: Answerer) -> Result<AnswerReceipt> {
         let found = self.question_and_session(request).await?;
-        self.resolve_by_person(found, Outcome::Answered { answers }, via).await
+        self.resolve_by_person(found, Outcome::Answered { answers }, answerer).await
     }
 
     /// Answers a question with answers given as JSON (an array, one entry per question; a
@@ -300,7 +307,7 @@ impl Beckon {
     pub async fn answer_json(&self, request: RequestId, answers: &Value, via: AnsweredVia) -> Result<AnswerReceipt> {
         let found = self.question_and_session(request).await?;
         let answers = Answers::parse(answers, &found.question.request).map_err(Error::InvalidAnswer)?;
-        self.resolve_by_person(found, Outcome::Answered { answers }, via).await
+        self.resolve_by_person(found, Outcome::Answered { answers }, via.into()).await
     }
 
     /// Answers a question with one text per question (the CLI's and notification buttons'
@@ -308,31 +315,47 @@ impl Beckon {
     pub async fn answer_texts(&self, request: RequestId, texts: &[String], via: AnsweredVia) -> Result<AnswerReceipt> {
         let found = self.question_and_session(request).await?;
         let answers = Answers::from_texts(&found.question.request, texts).map_err(Error::InvalidAnswer)?;
-        self.resolve_by_person(found, Outcome::Answered { answers }, via).await
+        self.resolve_by_person(found, Outcome::Answered { answers }, via.into()).await
     }
 
     /// Declines a question: the agent goes on without an answer.
     pub async fn decline(&self, request: RequestId, reason: Option<String>, via: AnsweredVia) -> Result<AnswerReceipt> {
+        self.decline_as(request, reason, via.into()).await
+    }
+
+    /// Declines a question, recording who declined (a channel's person).
+    pub async fn decline_as(
+        &self,
+        request: RequestId,
+        reason: Option<String>,
+        answerer: Answerer,
+    ) -> Result<AnswerReceipt> {
         let found = self.question_and_session(request).await?;
-        self.resolve_by_person(found, Outcome::Declined { reason }, via).await
+        self.resolve_by_person(found, Outcome::Declined { reason }, answerer).await
     }
 
     /// Resolves a question, read with its session, as the person decided.
-    async fn resolve_by_person(&self, found: Found, outcome: Outcome, via: AnsweredVia) -> Result<AnswerReceipt> {
+    async fn resolve_by_person(&self, found: Found, outcome: Outcome, answerer: Answerer) -> Result<AnswerReceipt> {
         let Found { question, session, known } = found;
         let id = question.id;
         if let Some(winner) = settled(&question) {
             return repeat_or_conflict(winner, &outcome);
         }
-        self.check_approver(&question, &outcome, via)?;
+        self.check_approver(&question, &outcome, answerer.via)?;
         match &outcome {
             Outcome::Answered { answers } => answers.validate(&question.request).map_err(Error::InvalidAnswer)?,
             Outcome::Declined { reason } => check_reason(reason.as_deref()).map_err(Error::InvalidInput)?,
             _ => {}
         }
         if session.origin == SessionOrigin::External {
-            return match external::resolve(&self.rt, &question, outcome.clone(), Some(via), SessionStatus::Completed)
-                .await
+            return match external::resolve(
+                &self.rt,
+                &question,
+                outcome.clone(),
+                Some(&answerer),
+                SessionStatus::Completed,
+            )
+            .await
             {
                 Ok(Resolved::Now(resolved)) => Ok(AnswerReceipt { question: resolved, repeat: false }),
                 Ok(Resolved::Repeat(resolved)) => Ok(AnswerReceipt { question: resolved, repeat: true }),
@@ -346,7 +369,7 @@ impl Beckon {
                 return Err(Error::InvalidInput(Problems::one("outcome", "a person can only answer or decline")));
             }
         };
-        let delivered = executor::deliver_knowing(&self.rt.executor, session.id, event, Some(via), known).await;
+        let delivered = executor::deliver_knowing(&self.rt.executor, session.id, event, Some(answerer), known).await;
         if let Ok(Taken { resolved: Some(resolved) }) = delivered {
             return Ok(AnswerReceipt { question: resolved, repeat: false });
         }

@@ -29,6 +29,54 @@ pub struct ProviderFile {
     pub model: Option<String>,
 }
 
+/// A channel (Slack, Telegram) as the file keeps it: its tokens (secrets, like the providers'
+/// keys) and which questions go there.
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ChannelFile {
+    /// Whether the channel runs (its tokens are kept while it is off).
+    pub enabled: bool,
+    /// The bot's token (Slack `xoxb-…`, Telegram's from BotFather).
+    pub bot_token: Option<String>,
+    /// Slack's app-level token (`xapp-…`) that opens the Socket Mode connection.
+    pub app_token: Option<String>,
+    /// Slack: the channel or person (`C…`, `U…`) questions are posted to.
+    pub channel: Option<String>,
+    /// The service's API address (none: the service's own), for a proxy or a test double.
+    pub api_base_url: Option<String>,
+    /// Only questions still unanswered this many minutes after they were asked (0: at once).
+    pub after_minutes: u32,
+    /// Only these agents' questions (empty: every agent's).
+    pub agents: Vec<String>,
+}
+
+impl std::fmt::Debug for ChannelFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Tokens are secrets: say only whether they are set.
+        f.debug_struct("ChannelFile")
+            .field("enabled", &self.enabled)
+            .field("bot_token", &self.bot_token.as_ref().map(|_| "<set>"))
+            .field("app_token", &self.app_token.as_ref().map(|_| "<set>"))
+            .field("channel", &self.channel)
+            .field("api_base_url", &self.api_base_url)
+            .field("after_minutes", &self.after_minutes)
+            .field("agents", &self.agents)
+            .finish()
+    }
+}
+
+impl ChannelFile {
+    /// The bot token, when set and not blank.
+    pub fn bot_token(&self) -> Option<String> {
+        non_empty(self.bot_token.clone())
+    }
+
+    /// The app-level token, when set and not blank.
+    pub fn app_token(&self) -> Option<String> {
+        non_empty(self.app_token.clone())
+    }
+}
+
 /// The file as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -51,6 +99,10 @@ pub struct SettingsFile {
     pub gateway_port: u16,
     /// HTTP, MCP and the CLI may allow tool calls waiting for approval.
     pub scripts_may_approve: bool,
+    /// Questions posted to Slack and answered there.
+    pub slack: ChannelFile,
+    /// Questions posted to Telegram and answered there.
+    pub telegram: ChannelFile,
 }
 
 impl Default for SettingsFile {
@@ -65,6 +117,8 @@ impl Default for SettingsFile {
             retention_days: None,
             gateway_port: DEFAULT_GATEWAY_PORT,
             scripts_may_approve: false,
+            slack: ChannelFile::default(),
+            telegram: ChannelFile::default(),
         }
     }
 }

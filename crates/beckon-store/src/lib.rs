@@ -6,6 +6,7 @@
 //! carry a gap-free `seq` that front ends follow. The store is synchronous and never reads the
 //! clock: times are passed in.
 
+mod channel_messages;
 mod codec;
 mod error;
 mod event_payload;
@@ -20,6 +21,7 @@ mod sessions;
 mod settings;
 mod store;
 
+pub use channel_messages::{ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork};
 pub use codec::{JSON_MAX_BYTES, STATE_MAX_BYTES};
 pub use error::{Error, Result};
 pub use event_payload::{Appended, EventPayload, NoDetails, QuestionResolved, SessionStarted, StatusChanged};

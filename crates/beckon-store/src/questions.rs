@@ -123,6 +123,10 @@ pub struct QuestionRecord {
     pub outcome: Option<Outcome>,
     /// Where the person answered or declined from.
     pub answered_via: Option<AnsweredVia>,
+    /// Who answered, when the front end knows ("slack:U123 (ada)").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub answered_by: Option<String>,
     /// Where its callbacks go.
     pub callback_url: Option<String>,
     /// Asked (Unix ms).
@@ -187,6 +191,8 @@ pub struct Resolution {
     pub outcome: Outcome,
     /// Where the person acted from (none for expiry and cancellation).
     pub via: Option<AnsweredVia>,
+    /// Who acted, when the front end knows (a channel's person).
+    pub by: Option<String>,
     /// When (Unix ms).
     pub at_ms: i64,
     /// The asking session's status afterwards, for sessions without a state machine behind
@@ -332,7 +338,7 @@ impl Tx<'_> {
         let changed = self
             .tx
             .prepare_cached(
-                "UPDATE questions SET status = ?2, outcome = ?3, answered_via = ?4, resolved_at = ?5
+                "UPDATE questions SET status = ?2, outcome = ?3, answered_via = ?4, resolved_at = ?5, answered_by = ?6
                  WHERE id = ?1 AND status = 'pending'",
             )?
             .execute(params![
@@ -340,7 +346,8 @@ impl Tx<'_> {
                 status.as_str(),
                 outcome.get(),
                 resolution.via.map(|v| v.as_str()),
-                resolution.at_ms
+                resolution.at_ms,
+                resolution.by
             ])?;
         if changed == 0 {
             // Another writer won between the read and the update.
@@ -421,7 +428,7 @@ fn compare(settled: ResolvedQuestion, outcome: &Outcome) -> Result<Resolved> {
     }
 }
 
-const COLUMNS: &str = "id, session_id, tool_use_id, agent, origin, request, status, outcome, answered_via, callback_url, created_at, resolved_at, expires_at, expiry_policy";
+const COLUMNS: &str = "id, session_id, tool_use_id, agent, origin, request, status, outcome, answered_via, callback_url, created_at, resolved_at, expires_at, expiry_policy, answered_by";
 
 fn record(row: &Row<'_>) -> Result<QuestionRecord> {
     Ok(QuestionRecord {
@@ -445,6 +452,7 @@ fn record(row: &Row<'_>) -> Result<QuestionRecord> {
             .get::<_, Option<String>>(13)?
             .map(|p| from_json("questions", "expiry_policy", &p))
             .transpose()?,
+        answered_by: row.get(14)?,
     })
 }
 
@@ -456,7 +464,8 @@ fn record_json(conn: &Connection, id: RequestId) -> Result<Box<RawValue>> {
             "SELECT json_object('id', id, 'session_id', session_id, 'tool_use_id', tool_use_id, 'agent', agent,
                 'origin', json(origin), 'request', json(request), 'status', status, 'outcome', json(outcome),
                 'answered_via', answered_via, 'callback_url', callback_url, 'created_at_ms', created_at,
-                'resolved_at_ms', resolved_at, 'expires_at_ms', expires_at, 'expiry_policy', json(expiry_policy))
+                'resolved_at_ms', resolved_at, 'expires_at_ms', expires_at, 'expiry_policy', json(expiry_policy),
+                'answered_by', answered_by)
              FROM questions WHERE id = ?1",
         )?
         .query_row([id.to_string()], |row| row.get(0))?;

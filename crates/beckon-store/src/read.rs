@@ -4,6 +4,7 @@ use beckon_core::conversation::SessionStatus;
 use beckon_core::{RequestId, SessionId};
 use rusqlite::Connection;
 
+use crate::channel_messages::{self, ChannelMessage, ChannelScope, ChannelWork};
 use crate::error::Result;
 use crate::events::{self, StoredEvent};
 use crate::messages::{self, TimelineEntry};
@@ -143,6 +144,28 @@ impl<'c> Reader<'c> {
     /// Answering figures as of `now_ms` for questions asked since `since_ms`.
     pub fn metrics(&self, now_ms: i64, since_ms: Option<i64>) -> Result<Metrics> {
         metrics::compute(self.conn, now_ms, since_ms)
+    }
+
+    /// A question's message on a channel.
+    pub fn channel_message(&self, channel: &str, request_id: RequestId) -> Result<Option<ChannelMessage>> {
+        channel_messages::get(self.conn, channel, request_id)
+    }
+
+    /// What `channel` has to do at `now_ms`: posts in doubt, questions to post within
+    /// `scope`, messages to settle (at most `limit` of each), and when more falls due.
+    pub fn channel_work(
+        &self,
+        channel: &str,
+        now_ms: i64,
+        scope: ChannelScope<'_>,
+        limit: usize,
+    ) -> Result<ChannelWork> {
+        channel_messages::work(self.conn, channel, now_ms, scope, limit)
+    }
+
+    /// How many messages `channel` has rows for.
+    pub fn channel_message_count(&self, channel: &str) -> Result<i64> {
+        channel_messages::count(self.conn, channel)
     }
 
     /// A setting.

@@ -49,6 +49,10 @@ outcome: Outcome | null,
  */
 answered_via: AnsweredVia | null, 
 /**
+ * Who answered, when the front end knows ("slack:U123 (ada)").
+ */
+answered_by?: string, 
+/**
  * Where its callbacks go.
  */
 callback_url: string | null, 

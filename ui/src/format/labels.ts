@@ -17,11 +17,22 @@ const VIA: Record<AnsweredVia, string> = {
   http: "HTTP",
   mcp: "MCP",
   cli: "the CLI",
+  slack: "Slack",
+  telegram: "Telegram",
 };
 
-/** Where an answer came from: "via a notification". */
-export function viaLabel(via: AnsweredVia): string {
-  return `via ${VIA[via]}`;
+/** Where an answer came from, and who gave it when the front end knows: "via a notification",
+ * "via Slack (ada)". `by` is stored as "slack:U123 (ada)"; the person's name is shown. */
+export function viaLabel(via: AnsweredVia, by?: string | null): string {
+  const person = by ? personName(by) : null;
+  return person ? `via ${VIA[via]} (${person})` : `via ${VIA[via]}`;
+}
+
+function personName(by: string): string {
+  const named = /\(([^()]*)\)$/.exec(by);
+  if (named?.[1]) return named[1];
+  const colon = by.indexOf(":");
+  return colon >= 0 ? by.slice(colon + 1) : by;
 }
 
 const QUESTION_STATUS: Record<QuestionStatus, string> = {

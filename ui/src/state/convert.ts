@@ -37,6 +37,7 @@ export function fromRecord(record: QuestionRecord): QuestionInfo {
     status: record.status,
     outcome: record.outcome,
     answered_via: record.answered_via,
+    answered_by: record.answered_by ?? null,
     created_at_ms: record.created_at_ms,
     resolved_at_ms: record.resolved_at_ms,
     expires_at_ms: record.expires_at_ms,

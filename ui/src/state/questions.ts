@@ -20,6 +20,7 @@ export function mergeQuestion(known: QuestionInfo | undefined, incoming: Questio
     status: base.status,
     outcome: base.outcome ?? (otherResolved ? other.outcome : null),
     answered_via: base.answered_via ?? (otherResolved ? other.answered_via : null),
+    answered_by: base.answered_by ?? (otherResolved ? other.answered_by : null) ?? null,
     resolved_at_ms: base.resolved_at_ms ?? (otherResolved ? other.resolved_at_ms : null),
     created_at_ms: known.created_at_ms ?? incoming.created_at_ms,
     expires_at_ms: known.expires_at_ms ?? incoming.expires_at_ms,
@@ -28,5 +29,6 @@ export function mergeQuestion(known: QuestionInfo | undefined, incoming: Questio
 
 /** True when two records of a question would render the same (fields compared by identity). */
 export function sameQuestion(a: QuestionInfo, b: QuestionInfo): boolean {
-  return (Object.keys(a) as (keyof QuestionInfo)[]).every((key) => a[key] === b[key]);
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof QuestionInfo>;
+  return [...keys].every((key) => (a[key] ?? null) === (b[key] ?? null));
 }

@@ -34,6 +34,8 @@ export interface QuestionInfo {
   status: QuestionStatus;
   outcome: Outcome | null;
   answered_via: AnsweredVia | null;
+  /** Who answered, when the front end knew them (a Slack or Telegram person). */
+  answered_by?: string | null;
   created_at_ms: number | null;
   resolved_at_ms: number | null;
   expires_at_ms: number | null;

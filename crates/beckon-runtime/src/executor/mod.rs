@@ -15,7 +15,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use beckon_core::conversation::{Effect, Event, Message, State, TransitionError, transition};
-use beckon_core::{AnsweredVia, SessionId};
+use beckon_core::{Answerer, SessionId};
 use tokio::sync::{mpsc, oneshot};
 
 pub(crate) use context::{Facts, Preread, SessionContext};
@@ -72,15 +72,15 @@ impl Executor {
 #[derive(Debug)]
 pub(crate) struct Input {
     pub(crate) event: Event,
-    /// Where a person acted from, for answers and declines.
-    pub(crate) via: Option<AnsweredVia>,
+    /// Who acted and from where, for answers and declines.
+    pub(crate) answerer: Option<Answerer>,
     /// Told whether the event was taken (committed) or refused.
     pub(crate) reply: Option<oneshot::Sender<Result<Taken>>>,
 }
 
 impl Input {
     fn internal(event: Event) -> Input {
-        Input { event, via: None, reply: None }
+        Input { event, answerer: None, reply: None }
     }
 
     fn answer(self, result: Result<Taken>) {
@@ -107,9 +107,9 @@ pub(crate) async fn deliver(
     ex: &Arc<Executor>,
     session: SessionId,
     event: Event,
-    via: Option<AnsweredVia>,
+    answerer: Option<Answerer>,
 ) -> Result<Taken> {
-    deliver_knowing(ex, session, event, via, None).await
+    deliver_knowing(ex, session, event, answerer, None).await
 }
 
 /// [`deliver`], with the session's facts already read: a task started for the event uses them
@@ -118,11 +118,11 @@ pub(crate) async fn deliver_knowing(
     ex: &Arc<Executor>,
     session: SessionId,
     event: Event,
-    via: Option<AnsweredVia>,
+    answerer: Option<Answerer>,
     known: Option<Preread>,
 ) -> Result<Taken> {
     let (reply, answer) = oneshot::channel();
-    start_or_send(ex, session, Some(Input { event, via, reply: Some(reply) }), known);
+    start_or_send(ex, session, Some(Input { event, answerer, reply: Some(reply) }), known);
     answer.await.map_err(|_| Error::ShuttingDown)?
 }
 
@@ -296,7 +296,7 @@ async fn run(
                 continue;
             }
         };
-        let taken = match persist::commit(&ex, &ctx, &next, &effects, input.via).await {
+        let taken = match persist::commit(&ex, &ctx, &next, &effects, input.answerer.as_ref()).await {
             Ok(taken) => taken,
             Err(err) => {
                 tracing::warn!(%session, event = event_name, %err, "transition not committed");

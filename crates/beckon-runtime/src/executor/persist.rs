@@ -2,7 +2,7 @@
 //! transaction, before anything leaves the process.
 
 use beckon_core::conversation::{Effect, ExpiryPolicy, Notice, State};
-use beckon_core::{AnsweredVia, QuestionRequest};
+use beckon_core::{Answerer, QuestionRequest};
 use beckon_store::{EventPayload, NewQuestion, NoDetails, Resolution, Resolved, ResolvedQuestion};
 
 use super::Executor;
@@ -32,7 +32,7 @@ pub(crate) async fn commit(
     ctx: &SessionContext,
     next: &State,
     effects: &[Effect],
-    via: Option<AnsweredVia>,
+    answerer: Option<&Answerer>,
 ) -> Result<Taken> {
     let now = ex.clock.now_ms();
     let session = ctx.id;
@@ -68,7 +68,8 @@ pub(crate) async fn commit(
                 writes.push(Write::Resolve(Box::new(Resolution {
                     request_id: *request_id,
                     outcome: outcome.clone(),
-                    via,
+                    via: answerer.map(|a| a.via),
+                    by: answerer.and_then(|a| a.by.clone()),
                     at_ms: now,
                     session_status: None,
                     callbacks,

@@ -65,6 +65,7 @@ pub fn resolution(request_id: RequestId, outcome: Outcome, at_ms: i64) -> Resolu
         request_id,
         outcome,
         via: Some(beckon_core::AnsweredVia::Window),
+        by: None,
         at_ms,
         session_status: None,
         callbacks: vec![],

@@ -133,6 +133,7 @@ fn resolve(tx: &mut Tx<'_>, c: &Cycle, request: &QuestionRequest) -> beckon_stor
         request_id: c.question,
         outcome: Outcome::Answered { answers },
         via: Some(AnsweredVia::Window),
+        by: None,
         at_ms: c.at + 1,
         session_status: None,
         callbacks: vec![],

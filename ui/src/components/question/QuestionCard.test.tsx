@@ -294,6 +294,14 @@ describe("after resolution the card is read-only", () => {
     setup(questionInfo([deploy], { status: "answered", outcome: { outcome: "answered", answers: [{ selected: ["Now"] }] }, answered_via: "http" }));
     expect(screen.getByText("via HTTP")).toBeInTheDocument();
   });
+
+  it("answered from Slack or Telegram names the person", () => {
+    const { view } = setup(questionInfo([deploy], { status: "answered", outcome: { outcome: "answered", answers: [{ selected: ["Now"] }] }, answered_via: "slack", answered_by: "slack:U024BE7LH (ada)" }));
+    expect(screen.getByText("via Slack (ada)")).toBeInTheDocument();
+    view.unmount();
+    setup(questionInfo([deploy], { status: "declined", outcome: { outcome: "declined" }, answered_via: "telegram", answered_by: "telegram:4242" }));
+    expect(screen.getByText("via Telegram (4242)")).toBeInTheDocument();
+  });
 });
 
 describe("backend validation errors show beside the field they name", () => {

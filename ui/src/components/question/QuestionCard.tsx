@@ -23,14 +23,14 @@ export interface QuestionCardProps {
 }
 
 function OutcomeLine({ question, resumed, now }: { question: QuestionInfo; resumed: boolean; now: number }) {
-  const { status, answered_via: via, resolved_at_ms: at } = question;
+  const { status, answered_via: via, answered_by: by, resolved_at_ms: at } = question;
   return (
     <p className="outcome-line">
       <span className={`outcome outcome-${status}`}>
         <Icon name={status === "answered" ? "check" : status === "expired" ? "clock" : status === "declined" ? "skip" : "x"} size={13} />
         {questionStatusLabel(status)}
       </span>
-      {via ? <span className="muted">{viaLabel(via)}</span> : null}
+      {via ? <span className="muted">{viaLabel(via, by)}</span> : null}
       {at !== null ? (
         <time className="muted" dateTime={new Date(at).toISOString()} title={absoluteTime(at)}>
           {agoLabel(at, now)}

@@ -1,0 +1,116 @@
+//! What channels (Slack, Telegram) keep in the store: each question's message as a row of the
+//! channel's outbox, and the channel's own small state (Telegram's update offset, its paired
+//! chat). The channels crate drives them; the rules of the rows live in the store.
+
+use std::time::Duration;
+
+use beckon_core::RequestId;
+use beckon_store::{ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork};
+
+use crate::error::Result;
+use crate::service::Beckon;
+
+/// What a channel's own state is stored under, apart from Beckon's other settings.
+const STATE_PREFIX: &str = "channel.";
+/// The longest value a channel may store.
+const STATE_MAX_BYTES: usize = 64 * 1024;
+/// Rows of each kind read at a time.
+const WORK_PAGE: usize = 64;
+
+impl Beckon {
+    /// The time now (Unix ms), from the clock the runtime started with.
+    pub fn now_ms(&self) -> i64 {
+        self.rt.clock.now_ms()
+    }
+
+    /// What `channel` has to do now: posts left in doubt, pending questions to post (those
+    /// asked at least `delay` ago, of `agents` when given), and messages to settle.
+    pub async fn channel_work(
+        &self,
+        channel: &str,
+        delay: Duration,
+        agents: Option<Vec<String>>,
+    ) -> Result<ChannelWork> {
+        let now = self.now_ms();
+        let delay_ms = i64::try_from(delay.as_millis()).unwrap_or(i64::MAX);
+        let channel = channel.to_owned();
+        self.rt
+            .db
+            .call(move |store| {
+                let scope =
+                    ChannelScope { asked_by_ms: now.saturating_sub(delay_ms), delay_ms, agents: agents.as_deref() };
+                store.read().channel_work(&channel, now, scope, WORK_PAGE)
+            })
+            .await
+    }
+
+    /// A question's message on `channel`.
+    pub async fn channel_message(&self, channel: &str, request_id: RequestId) -> Result<Option<ChannelMessage>> {
+        let channel = channel.to_owned();
+        self.rt.db.call(move |store| store.read().channel_message(&channel, request_id)).await
+    }
+
+    /// Records, durably, that a post of the question's message is about to be sent; false when
+    /// it must not be sent (the question ended, or its message is posted or in doubt).
+    pub async fn begin_channel_post(&self, channel: &str, request_id: RequestId, mark: &str) -> Result<bool> {
+        let (channel, mark, now) = (channel.to_owned(), mark.to_owned(), self.now_ms());
+        self.rt.db.write(move |tx| tx.begin_channel_post(&channel, request_id, &mark, now)).await
+    }
+
+    /// Records where the question's message was posted.
+    pub async fn channel_posted(
+        &self,
+        channel: &str,
+        request_id: RequestId,
+        conversation: &str,
+        message: &str,
+    ) -> Result<()> {
+        let (channel, conversation, message) = (channel.to_owned(), conversation.to_owned(), message.to_owned());
+        let now = self.now_ms();
+        self.rt.db.write(move |tx| tx.channel_posted(&channel, request_id, &conversation, &message, now)).await
+    }
+
+    /// Records a failed attempt on the question's message, to try again after `retry_in`.
+    pub async fn channel_attempt_failed(
+        &self,
+        channel: &str,
+        request_id: RequestId,
+        state: ChannelMessageState,
+        error: &str,
+        retry_in: Duration,
+    ) -> Result<()> {
+        let (channel, error, now) = (channel.to_owned(), error.to_owned(), self.now_ms());
+        let retry_at = now.saturating_add(i64::try_from(retry_in.as_millis()).unwrap_or(i64::MAX));
+        self.rt.db.write(move |tx| tx.channel_attempt_failed(&channel, request_id, state, &error, retry_at, now)).await
+    }
+
+    /// Records that the question's message shows how it ended.
+    pub async fn channel_settled(&self, channel: &str, request_id: RequestId) -> Result<()> {
+        let (channel, now) = (channel.to_owned(), self.now_ms());
+        self.rt.db.write(move |tx| tx.channel_settled(&channel, request_id, now)).await
+    }
+
+    /// Forgets a message that was never posted because its question ended first.
+    pub async fn channel_abandon(&self, channel: &str, request_id: RequestId) -> Result<()> {
+        let channel = channel.to_owned();
+        self.rt.db.write(move |tx| tx.channel_abandon(&channel, request_id)).await
+    }
+
+    /// A channel's stored value under `key`.
+    pub async fn channel_state(&self, key: &str) -> Result<Option<String>> {
+        let key = format!("{STATE_PREFIX}{key}");
+        self.rt.db.call(move |store| store.read().setting(&key)).await
+    }
+
+    /// Stores a channel's value under `key`, durably.
+    pub async fn set_channel_state(&self, key: &str, value: &str) -> Result<()> {
+        if value.len() > STATE_MAX_BYTES {
+            return Err(crate::error::Error::InvalidInput(beckon_core::Problems::one(
+                "value",
+                format!("a channel's state is at most {STATE_MAX_BYTES} bytes"),
+            )));
+        }
+        let (key, value) = (format!("{STATE_PREFIX}{key}"), value.to_owned());
+        self.rt.db.write(move |tx| tx.set_setting(&key, &value)).await
+    }
+}

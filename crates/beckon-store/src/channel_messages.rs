@@ -1,0 +1,279 @@
+//! The `channel_messages` table: each question's message on a channel (Slack, Telegram), as the
+//! channel's outbox. A row is written as `posting`, with the channel's mark, before the post is
+//! sent, so a crash mid-post leaves a row that says "look for the message before posting
+//! again"; `posted` holds where the message is; `settled` once it shows how the question ended.
+//! A post that failed for certain waits as `waiting` for its next attempt.
+
+use beckon_core::RequestId;
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::codec::{name, parse};
+use crate::error::Result;
+use crate::questions::{self, QuestionRecord};
+use crate::store::Tx;
+
+/// Where a question's message on a channel stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChannelMessageState {
+    /// A post failed for certain; the next attempt is due at `next_attempt_at_ms`.
+    Waiting,
+    /// A post was (or may have been) sent and its message is not recorded yet.
+    Posting,
+    /// The message is posted and shows the question.
+    Posted,
+    /// The message shows how the question ended.
+    Settled,
+}
+
+impl ChannelMessageState {
+    const ALL: [ChannelMessageState; 4] = [Self::Waiting, Self::Posting, Self::Posted, Self::Settled];
+
+    /// The name as stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Waiting => "waiting",
+            Self::Posting => "posting",
+            Self::Posted => "posted",
+            Self::Settled => "settled",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+/// A question's message on a channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelMessage {
+    /// The channel ("slack", "telegram").
+    pub channel: String,
+    /// The question.
+    pub request_id: RequestId,
+    /// Where it stands.
+    pub state: ChannelMessageState,
+    /// The channel's mark taken before the last post was sent.
+    pub mark: Option<String>,
+    /// The channel's conversation (Slack channel, Telegram chat), once posted.
+    pub conversation: Option<String>,
+    /// The channel's message id (Slack `ts`, Telegram message id), once posted.
+    pub message: Option<String>,
+    /// Failed attempts since the last success.
+    pub attempts: i64,
+    /// When the next attempt is due (Unix ms).
+    pub next_attempt_at_ms: i64,
+}
+
+/// What a channel has to do now.
+#[derive(Debug, Clone, Default)]
+pub struct ChannelWork {
+    /// Every post a crash or a failure left in doubt, due or not: look for each (once due)
+    /// before posting anything else.
+    pub in_doubt: Vec<(ChannelMessage, QuestionRecord)>,
+    /// Pending questions to post, oldest first.
+    pub to_post: Vec<QuestionRecord>,
+    /// Posted messages whose question has been resolved.
+    pub to_settle: Vec<(ChannelMessage, QuestionRecord)>,
+    /// When something not yet due falls due (Unix ms).
+    pub next_due_ms: Option<i64>,
+}
+
+/// Which pending questions go to a channel.
+#[derive(Debug, Clone, Copy)]
+pub struct ChannelScope<'a> {
+    /// Only questions asked at or before this (Unix ms): "after N minutes unanswered".
+    pub asked_by_ms: i64,
+    /// How long after asking a question becomes due, for `next_due_ms`.
+    pub delay_ms: i64,
+    /// Only these agents' questions, when given.
+    pub agents: Option<&'a [String]>,
+}
+
+const COLUMNS: &str = "channel, request_id, state, mark, conversation, message, attempts, next_attempt_at";
+
+fn row_of(row: &Row<'_>) -> Result<ChannelMessage> {
+    Ok(ChannelMessage {
+        channel: row.get(0)?,
+        request_id: parse("channel_messages", "request_id", &row.get::<_, String>(1)?)?,
+        state: name("channel_messages", "state", &row.get::<_, String>(2)?, ChannelMessageState::parse)?,
+        mark: row.get(3)?,
+        conversation: row.get(4)?,
+        message: row.get(5)?,
+        attempts: row.get(6)?,
+        next_attempt_at_ms: row.get(7)?,
+    })
+}
+
+pub(crate) fn get(conn: &Connection, channel: &str, request_id: RequestId) -> Result<Option<ChannelMessage>> {
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM channel_messages WHERE channel = ?1 AND request_id = ?2"))?;
+    let mut rows = stmt.query(params![channel, request_id.to_string()])?;
+    rows.next()?.map(row_of).transpose()
+}
+
+/// Rows of `channel` in `state` that are due, each with its question.
+fn due_rows(
+    conn: &Connection,
+    channel: &str,
+    state: ChannelMessageState,
+    resolved_only: bool,
+    now_ms: i64,
+    limit: usize,
+) -> Result<Vec<(ChannelMessage, QuestionRecord)>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM channel_messages m
+         WHERE channel = ?1 AND state = ?2 AND next_attempt_at <= ?3
+           AND (NOT ?4 OR EXISTS (SELECT 1 FROM questions q WHERE q.id = m.request_id AND q.status <> 'pending'))
+         ORDER BY next_attempt_at LIMIT ?5"
+    ))?;
+    let mut rows = stmt.query(params![channel, state.as_str(), now_ms, resolved_only, limit as i64])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        let message = row_of(row)?;
+        if let Some(question) = questions::get(conn, message.request_id)? {
+            out.push((message, question));
+        }
+    }
+    Ok(out)
+}
+
+pub(crate) fn work(
+    conn: &Connection,
+    channel: &str,
+    now_ms: i64,
+    scope: ChannelScope<'_>,
+    limit: usize,
+) -> Result<ChannelWork> {
+    // Every post in doubt, due or not: while one is, nothing else may be posted.
+    let in_doubt = due_rows(conn, channel, ChannelMessageState::Posting, false, i64::MAX, limit)?;
+    let to_settle = due_rows(conn, channel, ChannelMessageState::Posted, true, now_ms, limit)?;
+    let agents = scope.agents.map(|agents| serde_json::Value::from(agents.to_vec()).to_string());
+    let ids: Vec<String> = conn
+        .prepare_cached(
+            "SELECT q.id FROM questions q
+             LEFT JOIN channel_messages m ON m.channel = ?1 AND m.request_id = q.id
+             WHERE q.status = 'pending' AND q.created_at <= ?2
+               AND (?3 IS NULL OR q.agent IN (SELECT value FROM json_each(?3)))
+               AND (m.request_id IS NULL OR (m.state = 'waiting' AND m.next_attempt_at <= ?4))
+             ORDER BY q.created_at, q.id LIMIT ?5",
+        )?
+        .query_map(params![channel, scope.asked_by_ms, agents, now_ms, limit as i64], |row| row.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut to_post = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(question) = questions::get(conn, parse("questions", "id", &id)?)? {
+            to_post.push(question);
+        }
+    }
+    // The next row to fall due, and the next pending question to come of age.
+    let next_row: Option<i64> = conn
+        .prepare_cached(
+            "SELECT min(next_attempt_at) FROM channel_messages m
+             WHERE channel = ?1 AND next_attempt_at > ?2
+               AND (state = 'posting'
+                    OR (state = 'waiting' AND EXISTS (SELECT 1 FROM questions q WHERE q.id = m.request_id AND q.status = 'pending'))
+                    OR (state = 'posted' AND EXISTS (SELECT 1 FROM questions q WHERE q.id = m.request_id AND q.status <> 'pending')))",
+        )?
+        .query_row(params![channel, now_ms], |row| row.get(0))?;
+    let next_question: Option<i64> = conn
+        .prepare_cached(
+            "SELECT min(q.created_at) FROM questions q
+             WHERE q.status = 'pending' AND q.created_at > ?2
+               AND (?3 IS NULL OR q.agent IN (SELECT value FROM json_each(?3)))
+               AND NOT EXISTS (SELECT 1 FROM channel_messages m WHERE m.channel = ?1 AND m.request_id = q.id)",
+        )?
+        .query_row(params![channel, scope.asked_by_ms, agents], |row| row.get(0))?;
+    let next_question = next_question.map(|at| at.saturating_add(scope.delay_ms));
+    let next_due_ms = [next_row, next_question].into_iter().flatten().min();
+    Ok(ChannelWork { in_doubt, to_post, to_settle, next_due_ms })
+}
+
+impl Tx<'_> {
+    /// Records that a post of `request_id`'s message is about to be sent, with the channel's
+    /// `mark`; false (and nothing written) when the question is no longer pending or its
+    /// message is already posting or posted.
+    pub fn begin_channel_post(&mut self, channel: &str, request_id: RequestId, mark: &str, at_ms: i64) -> Result<bool> {
+        let changed = self
+            .tx
+            .prepare_cached(
+                "INSERT INTO channel_messages (channel, request_id, state, mark, next_attempt_at, created_at, updated_at)
+                 SELECT ?1, ?2, 'posting', ?3, ?4, ?4, ?4 WHERE EXISTS (SELECT 1 FROM questions WHERE id = ?2 AND status = 'pending')
+                 ON CONFLICT (channel, request_id) DO UPDATE SET state = 'posting', mark = excluded.mark, updated_at = excluded.updated_at
+                 WHERE state = 'waiting'",
+            )?
+            .execute(params![channel, request_id.to_string(), mark, at_ms])?;
+        Ok(changed > 0)
+    }
+
+    /// Records where the message was posted.
+    pub fn channel_posted(
+        &mut self,
+        channel: &str,
+        request_id: RequestId,
+        conversation: &str,
+        message: &str,
+        at_ms: i64,
+    ) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "UPDATE channel_messages SET state = 'posted', conversation = ?3, message = ?4, attempts = 0,
+                   last_error = NULL, next_attempt_at = ?5, updated_at = ?5
+                 WHERE channel = ?1 AND request_id = ?2 AND state IN ('posting', 'waiting')",
+            )?
+            .execute(params![channel, request_id.to_string(), conversation, message, at_ms])?;
+        Ok(())
+    }
+
+    /// Records a failed attempt; the row goes to `state` (`Waiting` when nothing was posted for
+    /// certain, `Posting` while a post stays in doubt, `Posted` when showing the outcome failed)
+    /// and is tried again at `retry_at_ms`.
+    pub fn channel_attempt_failed(
+        &mut self,
+        channel: &str,
+        request_id: RequestId,
+        state: ChannelMessageState,
+        error: &str,
+        retry_at_ms: i64,
+        at_ms: i64,
+    ) -> Result<()> {
+        let error: String = error.chars().take(1000).collect();
+        self.tx
+            .prepare_cached(
+                "UPDATE channel_messages SET state = ?3, attempts = attempts + 1, last_error = ?4,
+                   next_attempt_at = ?5, updated_at = ?6
+                 WHERE channel = ?1 AND request_id = ?2 AND state <> 'settled'",
+            )?
+            .execute(params![channel, request_id.to_string(), state.as_str(), error, retry_at_ms, at_ms])?;
+        Ok(())
+    }
+
+    /// Records that the message shows how its question ended.
+    pub fn channel_settled(&mut self, channel: &str, request_id: RequestId, at_ms: i64) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "UPDATE channel_messages SET state = 'settled', last_error = NULL, updated_at = ?3
+                 WHERE channel = ?1 AND request_id = ?2 AND state = 'posted'",
+            )?
+            .execute(params![channel, request_id.to_string(), at_ms])?;
+        Ok(())
+    }
+
+    /// Forgets a message that was never posted (its question ended first).
+    pub fn channel_abandon(&mut self, channel: &str, request_id: RequestId) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "DELETE FROM channel_messages WHERE channel = ?1 AND request_id = ?2 AND state IN ('waiting', 'posting')",
+            )?
+            .execute(params![channel, request_id.to_string()])?;
+        Ok(())
+    }
+}
+
+/// How many message rows `channel` has.
+pub(crate) fn count(conn: &Connection, channel: &str) -> Result<i64> {
+    Ok(conn
+        .prepare_cached("SELECT count(*) FROM channel_messages WHERE channel = ?1")?
+        .query_row([channel], |row| row.get(0))
+        .optional()?
+        .unwrap_or(0))
+}

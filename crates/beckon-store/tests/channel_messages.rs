@@ -1,0 +1,129 @@
+//! A channel's outbox on a real database file: which questions a channel owes a post, a post
+//! recorded before it is sent, the doubt a crash leaves, settling, and the answerer recorded.
+
+mod common;
+
+use beckon_core::{AnsweredVia, Outcome};
+use beckon_store::{ChannelMessageState, ChannelScope, Store};
+use common::*;
+
+const NOW: i64 = 100_000;
+
+fn scope(asked_by_ms: i64) -> ChannelScope<'static> {
+    ChannelScope { asked_by_ms, delay_ms: 0, agents: None }
+}
+
+/// A store with one pending question per agent, asked at the given times.
+fn asked(store: &mut Store, asks: &[(&str, i64)]) -> Vec<beckon_core::RequestId> {
+    let mut ids = Vec::new();
+    for (agent, at) in asks {
+        let (session, question) = (session_id(), request_id());
+        store
+            .write(|tx| {
+                tx.start_session(&new_session(session, agent, *at))?;
+                tx.ask(&new_question(question, session, agent, *at))
+            })
+            .unwrap();
+        ids.push(question);
+    }
+    ids
+}
+
+#[test]
+fn pending_questions_without_a_message_are_owed_a_post_oldest_first() {
+    let (_dir, mut store) = file_store();
+    let ids = asked(&mut store, &[("poet", 20), ("deploy", 10)]);
+    let work = store.read().channel_work("slack", NOW, scope(NOW), 64).unwrap();
+    assert_eq!(work.to_post.iter().map(|q| q.id).collect::<Vec<_>>(), [ids[1], ids[0]]);
+    assert!(work.in_doubt.is_empty() && work.to_settle.is_empty());
+    // Another channel's rows do not count for this one.
+    store.write(|tx| tx.begin_channel_post("telegram", ids[0], "7", NOW)).unwrap();
+    assert_eq!(store.read().channel_work("slack", NOW, scope(NOW), 64).unwrap().to_post.len(), 2);
+}
+
+#[test]
+fn the_delay_and_the_agents_choose_what_goes() {
+    let (_dir, mut store) = file_store();
+    let ids = asked(&mut store, &[("poet", 10), ("deploy", 50)]);
+    let late = ChannelScope { asked_by_ms: 30, delay_ms: 60, agents: None };
+    let work = store.read().channel_work("slack", 90, late, 64).unwrap();
+    assert_eq!(work.to_post.iter().map(|q| q.id).collect::<Vec<_>>(), [ids[0]]);
+    assert_eq!(work.next_due_ms, Some(110), "the second comes of age 60 ms after it was asked");
+    let agents = vec!["deploy".to_owned()];
+    let only = ChannelScope { asked_by_ms: NOW, delay_ms: 0, agents: Some(&agents) };
+    let work = store.read().channel_work("slack", NOW, only, 64).unwrap();
+    assert_eq!(work.to_post.iter().map(|q| q.id).collect::<Vec<_>>(), [ids[1]]);
+}
+
+#[test]
+fn a_post_is_recorded_before_it_is_sent_and_blocks_a_second_one() {
+    let (_dir, mut store) = file_store();
+    let ids = asked(&mut store, &[("poet", 10)]);
+    assert!(store.write(|tx| tx.begin_channel_post("slack", ids[0], "1700.000", NOW)).unwrap().value);
+    assert!(
+        !store.write(|tx| tx.begin_channel_post("slack", ids[0], "1800.000", NOW)).unwrap().value,
+        "one post at a time"
+    );
+    let work = store.read().channel_work("slack", NOW, scope(NOW), 64).unwrap();
+    assert!(work.to_post.is_empty(), "a post in doubt is not owed again");
+    let (row, question) = &work.in_doubt[0];
+    assert_eq!((row.state, row.mark.as_deref(), question.id), (ChannelMessageState::Posting, Some("1700.000"), ids[0]));
+
+    store.write(|tx| tx.channel_posted("slack", ids[0], "C1", "1700.5", NOW)).unwrap();
+    let row = store.read().channel_message("slack", ids[0]).unwrap().unwrap();
+    assert_eq!(
+        (row.state, row.conversation.as_deref(), row.message.as_deref()),
+        (ChannelMessageState::Posted, Some("C1"), Some("1700.5"))
+    );
+    assert!(store.read().channel_work("slack", NOW, scope(NOW), 64).unwrap().in_doubt.is_empty());
+}
+
+#[test]
+fn a_failed_post_waits_for_its_retry_and_a_resolved_question_is_settled_once() {
+    let (_dir, mut store) = file_store();
+    let ids = asked(&mut store, &[("poet", 10)]);
+    store.write(|tx| tx.begin_channel_post("slack", ids[0], "m", NOW)).unwrap();
+    store
+        .write(|tx| {
+            tx.channel_attempt_failed("slack", ids[0], ChannelMessageState::Waiting, "ratelimited", NOW + 500, NOW)
+        })
+        .unwrap();
+    let work = store.read().channel_work("slack", NOW, scope(NOW), 64).unwrap();
+    assert!(work.to_post.is_empty() && work.in_doubt.is_empty());
+    assert_eq!(work.next_due_ms, Some(NOW + 500));
+    let work = store.read().channel_work("slack", NOW + 500, scope(NOW), 64).unwrap();
+    assert_eq!(work.to_post.len(), 1, "due again");
+
+    store.write(|tx| tx.begin_channel_post("slack", ids[0], "m", NOW + 500)).unwrap();
+    store.write(|tx| tx.channel_posted("slack", ids[0], "C1", "1.0", NOW + 500)).unwrap();
+    assert!(
+        store.read().channel_work("slack", NOW + 600, scope(NOW), 64).unwrap().to_settle.is_empty(),
+        "still pending"
+    );
+    let mut answer = resolution(ids[0], answered("Haiku"), NOW + 700);
+    answer.via = Some(AnsweredVia::Slack);
+    answer.by = Some("slack:U1 (ada)".into());
+    store.write(|tx| tx.resolve(&answer)).unwrap();
+    let question = store.read().question(ids[0]).unwrap().unwrap();
+    assert_eq!(
+        (question.answered_via, question.answered_by.as_deref()),
+        (Some(AnsweredVia::Slack), Some("slack:U1 (ada)"))
+    );
+    let work = store.read().channel_work("slack", NOW + 700, scope(NOW), 64).unwrap();
+    assert_eq!(work.to_settle.len(), 1);
+    store.write(|tx| tx.channel_settled("slack", ids[0], NOW + 800)).unwrap();
+    let work = store.read().channel_work("slack", NOW + 900, scope(NOW), 64).unwrap();
+    assert!(work.to_settle.is_empty() && work.next_due_ms.is_none());
+}
+
+#[test]
+fn a_question_that_ended_is_not_posted_and_its_doubt_can_be_abandoned() {
+    let (_dir, mut store) = file_store();
+    let ids = asked(&mut store, &[("poet", 10), ("deploy", 20)]);
+    store.write(|tx| tx.resolve(&resolution(ids[0], Outcome::Declined { reason: None }, 30))).unwrap();
+    assert!(!store.write(|tx| tx.begin_channel_post("slack", ids[0], "m", NOW)).unwrap().value);
+    store.write(|tx| tx.begin_channel_post("slack", ids[1], "m", NOW)).unwrap();
+    store.write(|tx| tx.resolve(&resolution(ids[1], Outcome::Declined { reason: None }, 40))).unwrap();
+    store.write(|tx| tx.channel_abandon("slack", ids[1])).unwrap();
+    assert_eq!(store.read().channel_message_count("slack").unwrap(), 0);
+}
