@@ -103,6 +103,7 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         stop: signal.subscribe(),
         http: callback_http,
         base_backoff: options.callback_backoff,
+        slack_webhooks: Arc::new(config.slack_webhooks.clone()),
     })));
     if let Some(days) = config.retention_days {
         workers.push(tokio::spawn(retention::run(Retention {

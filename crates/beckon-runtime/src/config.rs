@@ -68,6 +68,24 @@ pub struct RuntimeConfig {
     /// default: the gateway's token is readable by the very agent that asks, which could
     /// otherwise approve itself.
     pub scripts_may_approve: bool,
+    /// URL prefixes of Slack-compatible incoming webhooks (Mattermost, Rocket.Chat, a relay)
+    /// whose callbacks are sent as Slack messages, besides Slack's own `https://hooks.slack.com/`.
+    pub slack_webhooks: Vec<String>,
+}
+
+/// The environment variable naming Slack-compatible incoming webhooks: URL prefixes separated by
+/// commas or spaces.
+pub const SLACK_WEBHOOKS_ENV: &str = "BECKON_SLACK_WEBHOOKS";
+
+/// The Slack-compatible webhook prefixes the environment names.
+pub fn slack_webhooks_from_env() -> Vec<String> {
+    std::env::var(SLACK_WEBHOOKS_ENV)
+        .unwrap_or_default()
+        .split([',', ' '])
+        .map(str::trim)
+        .filter(|prefix| prefix.starts_with("https://") || prefix.starts_with("http://"))
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The environment variable that lets scripts approve tool calls (`1` or `true`).
@@ -89,6 +107,7 @@ impl RuntimeConfig {
             default_provider: None,
             retention_days: None,
             scripts_may_approve: false,
+            slack_webhooks: Vec::new(),
         }
     }
 

@@ -38,7 +38,8 @@ pub mod tools;
 pub use boot::StartOptions;
 pub use clock::{Clock, ManualClock, Sleep, SystemClock, now_ms};
 pub use config::{
-    APP_ID, ProviderSettings, RuntimeConfig, SCRIPTS_MAY_APPROVE_ENV, default_data_dir, scripts_may_approve_from_env,
+    APP_ID, ProviderSettings, RuntimeConfig, SCRIPTS_MAY_APPROVE_ENV, SLACK_WEBHOOKS_ENV, default_data_dir,
+    scripts_may_approve_from_env,
 };
 pub use error::{Error, Result};
 pub use events::{Subscription, TextDelta};

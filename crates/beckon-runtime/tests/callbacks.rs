@@ -152,3 +152,61 @@ async fn a_rotated_secret_outlives_a_restart() {
     assert_eq!(beckon.callback_secret(), again, "the last rotation's secret is the one kept");
     beckon.shutdown().await;
 }
+
+/// The one-way Slack format, delivered: a Slack-compatible incoming webhook (named by its URL
+/// prefix, as Mattermost's or a relay's would be) gets the question as Slack blocks with the
+/// asker, every question and the link, and then the outcome; an agent's markup shows as text.
+#[tokio::test]
+async fn a_slack_compatible_webhook_gets_the_question_and_then_its_outcome_as_slack_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, receiver) = receiver_refusing(0).await;
+    let turns = serde_json::json!([
+        {"tool_calls": [{"name": "ask_user_question", "input": {"questions": [
+            {"question": "<!channel> Deploy <https://evil.example|v2>?", "header": "Go", "options": [{"label": "Yes"}, {"label": "No"}]}
+        ]}}]},
+        {"text": "done"}
+    ]);
+    scripted_agent(dir.path(), "deploy", &format!("description: Deploys\ncallback_url: {url}"), turns);
+    let mut config = beckon_runtime::RuntimeConfig::new(dir.path());
+    config.slack_webhooks = vec![url.clone()];
+    let (beckon, notifier) = start_with(config).await;
+    let session = beckon.start_session("deploy", "go").await.unwrap();
+    let notice = pending_in(&notifier, session).await;
+
+    let calls = wait_calls(&receiver, 1).await;
+    let (headers, message) = &calls[0];
+    assert_eq!(headers["beckon-event"], "question_pending");
+    let question = "&lt;!channel&gt; Deploy &lt;https://evil.example|v2&gt;?";
+    assert_eq!(message["text"], format!("deploy asks: • {question}"));
+    assert_eq!(message["blocks"][0]["type"], "section");
+    assert_eq!(message["blocks"][0]["text"]["type"], "mrkdwn");
+    assert_eq!(message["blocks"][0]["text"]["text"], format!("*deploy asks*\n• {question}"));
+    let button = &message["blocks"][1]["elements"][0];
+    assert_eq!((button["type"].as_str(), button["text"]["text"].as_str()), (Some("button"), Some("Answer in Beckon")));
+    assert_eq!(button["url"], format!("beckon://question/{}", notice.request_id));
+    assert!(message.get("request_id").is_none(), "a Slack message, not Beckon's JSON payload");
+
+    beckon.answer_texts(notice.request_id, &["No".into()], AnsweredVia::Window).await.unwrap();
+    let calls = wait_calls(&receiver, 2).await;
+    let (headers, resolved) = &calls[1];
+    assert_eq!(headers["beckon-event"], "question_answered");
+    assert_eq!(resolved["text"], "deploy's question was answered.");
+    assert_eq!(resolved["blocks"][0]["elements"][0]["text"], "deploy's question was *answered*.");
+    beckon.shutdown().await;
+}
+
+#[tokio::test]
+async fn other_webhooks_get_beckons_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, receiver) = receiver_refusing(0).await;
+    asker_agent(dir.path(), "asker", &format!("callback_url: {url}"));
+    let mut config = beckon_runtime::RuntimeConfig::new(dir.path());
+    config.slack_webhooks = vec!["http://127.0.0.1:1/services/".into()];
+    let (beckon, notifier) = start_with(config).await;
+    let session = beckon.start_session("asker", "go").await.unwrap();
+    let notice = pending_in(&notifier, session).await;
+    let calls = wait_calls(&receiver, 1).await;
+    assert_eq!(calls[0].1["request_id"], notice.request_id.to_string());
+    assert!(calls[0].1.get("blocks").is_none());
+    beckon.shutdown().await;
+}

@@ -90,6 +90,8 @@ pub(crate) struct Outbox {
     pub(crate) http: reqwest::Client,
     /// The wait after a first failed attempt; it doubles with each further one.
     pub(crate) base_backoff: Duration,
+    /// URL prefixes of Slack-compatible incoming webhooks, sent Slack messages too.
+    pub(crate) slack_webhooks: Arc<Vec<String>>,
 }
 
 /// The dispatcher: runs until the runtime stops.
@@ -160,7 +162,7 @@ async fn dispatch(
 /// One attempt at one callback, recorded in the outbox. Abandoned unrecorded if the runtime
 /// stops meanwhile: the row stays due and is sent at the next start.
 async fn deliver(outbox: &Outbox, entry: OutboxEntry) {
-    let body = match serde_json::to_vec(&body(&entry)) {
+    let body = match serde_json::to_vec(&body(&entry, &outbox.slack_webhooks)) {
         Ok(body) => body,
         Err(err) => {
             let id = entry.id;

@@ -96,11 +96,14 @@ pub(crate) fn for_resolved(
     }]
 }
 
-/// The body sent for `entry`.
-fn body(entry: &OutboxEntry) -> Value {
+/// The body sent for `entry`: a Slack message for Slack's webhooks and for the
+/// Slack-compatible ones configured (`slack_webhooks`, URL prefixes), else the JSON payload.
+fn body(entry: &OutboxEntry, slack_webhooks: &[String]) -> Value {
+    let slack_compatible = slack_webhooks.iter().any(|prefix| entry.target.starts_with(prefix.as_str()));
     match entry.format {
-        CallbackFormat::Json => entry.payload.clone(),
         CallbackFormat::Slack => slack::message(entry),
+        CallbackFormat::Json if slack_compatible => slack::message(entry),
+        CallbackFormat::Json => entry.payload.clone(),
     }
 }
 
