@@ -1,0 +1,16 @@
+//! Channels' state kept in Beckon's own store, beside its settings.
+
+use beckon_runtime::Beckon;
+
+use crate::error::Result;
+use crate::state::ChannelState;
+
+impl ChannelState for Beckon {
+    async fn get(&self, key: &str) -> Result<Option<String>> {
+        Ok(self.channel_state(key).await?)
+    }
+
+    async fn set(&self, key: &str, value: &str) -> Result<()> {
+        Ok(self.set_channel_state(key, value).await?)
+    }
+}

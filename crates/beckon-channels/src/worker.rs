@@ -1,0 +1,310 @@
+//! A channel's worker: it keeps the channel's messages in step with the store and turns presses
+//! into answers.
+//!
+//! The store is the record. Each pass reads what the channel owes — posts a crash or a failure
+//! left in doubt, pending questions without a message, messages whose question has ended — and
+//! does it, writing each step before and after the service call: a post's row is `posting`
+//! (with the channel's mark) before the post is sent, so a kill at any moment leaves either no
+//! message (the row is looked for and then posted) or exactly one (found by the mark and
+//! recorded). While a post is in doubt nothing else is posted on that channel, which is what
+//! lets a channel find its own last message. Failures are retried with jittered exponential
+//! backoff; passes run when something changes (an event), when something falls due, and at
+//! least once a minute.
+//!
+//! A press answers only the question its message shows: the press's question and message must
+//! be the pair the store recorded, and the answer goes through the same call, checks and
+//! first-answer-wins rule as the window's.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use beckon_core::{Answerer, RequestId};
+use beckon_runtime::{Beckon, Error as RuntimeError};
+use beckon_store::{ChannelMessageState, QuestionRecord};
+use rand::Rng;
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+
+use crate::answers::to_answers;
+use crate::channel::{Action, Channel, MessageRef, Posting, Press, Response};
+use crate::error::Error;
+use crate::outcome_text::{settled, summary};
+
+/// The longest a worker waits between passes.
+const MAX_IDLE: Duration = Duration::from_secs(60);
+/// The longest wait between two attempts on one message.
+const MAX_BACKOFF: Duration = Duration::from_secs(300);
+/// Presses waiting to be handled.
+const PRESS_QUEUE: usize = 64;
+
+/// Which questions go to a channel, and how it retries.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    /// Post only questions still unanswered this long after they were asked (zero: at once).
+    pub delay: Duration,
+    /// Only these agents' questions, when given.
+    pub agents: Option<Vec<String>>,
+    /// The wait after a first failed attempt; it doubles with each further one.
+    pub retry_base: Duration,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy { delay: Duration::ZERO, agents: None, retry_base: Duration::from_secs(1) }
+    }
+}
+
+/// A channel's worker and what it works with.
+struct Worker<C: Channel> {
+    beckon: Beckon,
+    channel: Arc<C>,
+    policy: Policy,
+    /// True while do-not-disturb is on: nothing new is posted; messages are still settled.
+    dnd: watch::Receiver<bool>,
+}
+
+/// Runs `channel` for `beckon` until `stop`: its listener and its worker.
+pub async fn run<C: Channel>(
+    beckon: Beckon,
+    channel: C,
+    policy: Policy,
+    dnd: watch::Receiver<bool>,
+    stop: CancellationToken,
+) {
+    let channel = Arc::new(channel);
+    let (presses_in, presses) = mpsc::channel(PRESS_QUEUE);
+    let listener = tokio::spawn(channel.clone().listen(presses_in, stop.clone()));
+    let worker = Worker { beckon, channel, policy, dnd };
+    worker.work(presses, &stop).await;
+    stop.cancel();
+    let _ = listener.await;
+}
+
+/// The wait before the next attempt after `attempts` failed ones: doubling from `base`, with
+/// ±50 % jitter, or what the service asked for.
+fn backoff(base: Duration, attempts: i64, err: &Error) -> Duration {
+    if let Error::RateLimited { retry_after_ms, .. } = err {
+        return Duration::from_millis(*retry_after_ms).min(MAX_BACKOFF);
+    }
+    let exponent = attempts.clamp(0, 16) as u32;
+    let wait = base.saturating_mul(2u32.saturating_pow(exponent)).min(MAX_BACKOFF);
+    wait.mul_f64(rand::rng().random_range(0.5..1.5))
+}
+
+fn posting(question: &QuestionRecord) -> Posting {
+    Posting {
+        request_id: question.id,
+        asker: question.origin.to_string(),
+        request: question.request.clone(),
+        created_at_ms: question.created_at_ms,
+    }
+}
+
+impl<C: Channel> Worker<C> {
+    fn name(&self) -> &'static str {
+        self.channel.kind().as_str()
+    }
+
+    async fn work(&self, mut presses: mpsc::Receiver<Press<C::Reply>>, stop: &CancellationToken) {
+        let mut dnd = self.dnd.clone();
+        let mut events = match self.beckon.last_seq().await {
+            Ok(seq) => self.beckon.subscribe(seq).await.ok(),
+            Err(_) => None,
+        };
+        loop {
+            let wait = match self.pass().await {
+                Ok(Some(due)) => Duration::from_millis(u64::try_from(due - self.beckon.now_ms()).unwrap_or(0)),
+                Ok(None) => MAX_IDLE,
+                Err(err) => {
+                    tracing::warn!(channel = self.name(), %err, "channel pass failed");
+                    self.policy.retry_base
+                }
+            };
+            let sleep = tokio::time::sleep(wait.min(MAX_IDLE));
+            tokio::select! {
+                () = stop.cancelled() => return,
+                press = presses.recv() => match press {
+                    Some(press) => self.handle(press).await,
+                    None => return,
+                },
+                event = async {
+                    match events.as_mut() {
+                        Some(events) => events.next().await.map(drop),
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    if event.is_err() {
+                        // Fell too far behind, or shutting down: passes still run on time.
+                        events = None;
+                    }
+                }
+                changed = dnd.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                }
+                () = sleep => {}
+            }
+        }
+    }
+
+    /// Does what the store says the channel owes now; returns when more falls due.
+    async fn pass(&self) -> Result<Option<i64>, Error> {
+        let name = self.name();
+        let work = self.beckon.channel_work(name, self.policy.delay, self.policy.agents.clone()).await?;
+        let mut in_doubt = false;
+        let now = self.beckon.now_ms();
+        for (row, question) in &work.in_doubt {
+            in_doubt |= row.next_attempt_at_ms > now
+                || !self.resolve_doubt(row.mark.as_deref().unwrap_or_default(), row.attempts, question).await?;
+        }
+        let dnd = *self.dnd.borrow();
+        if !in_doubt && !dnd {
+            for question in &work.to_post {
+                if !self.post(question).await? {
+                    break;
+                }
+            }
+        }
+        for (row, question) in &work.to_settle {
+            let (Some(conversation), Some(message)) = (&row.conversation, &row.message) else { continue };
+            let Some(outcome) = settled(question) else { continue };
+            let message = MessageRef { conversation: conversation.clone(), message: message.clone() };
+            match self.channel.settle(&message, &posting(question), &outcome).await {
+                Ok(()) => self.beckon.channel_settled(name, question.id).await?,
+                Err(err) => {
+                    tracing::warn!(channel = name, request_id = %question.id, %err, "cannot show how the question ended");
+                    let wait = backoff(self.policy.retry_base, row.attempts, &err);
+                    self.beckon
+                        .channel_attempt_failed(name, question.id, ChannelMessageState::Posted, &err.to_string(), wait)
+                        .await?;
+                }
+            }
+        }
+        // Anything left unread (a full page) is due at once.
+        let full = [work.in_doubt.len(), work.to_post.len(), work.to_settle.len()].into_iter().any(|n| n >= 64);
+        Ok(if full { Some(self.beckon.now_ms()) } else { work.next_due_ms })
+    }
+
+    /// Looks for the message a post in doubt may have left; true once the doubt is over.
+    async fn resolve_doubt(&self, mark: &str, attempts: i64, question: &QuestionRecord) -> Result<bool, Error> {
+        let name = self.name();
+        match self.channel.find_posted(&posting(question), mark).await {
+            Ok(Some(found)) => {
+                tracing::info!(channel = name, request_id = %question.id, "found the message of a post left in doubt");
+                self.beckon.channel_posted(name, question.id, &found.conversation, &found.message).await?;
+            }
+            Ok(None) if question.outcome.is_none() => {
+                // Nothing was posted: post it again, at once.
+                self.beckon
+                    .channel_attempt_failed(
+                        name,
+                        question.id,
+                        ChannelMessageState::Waiting,
+                        "not posted",
+                        Duration::ZERO,
+                    )
+                    .await?;
+            }
+            Ok(None) => self.beckon.channel_abandon(name, question.id).await?,
+            Err(err) => {
+                tracing::warn!(channel = name, request_id = %question.id, %err, "cannot tell whether a post went out");
+                let wait = backoff(self.policy.retry_base, attempts, &err);
+                self.beckon
+                    .channel_attempt_failed(name, question.id, ChannelMessageState::Posting, &err.to_string(), wait)
+                    .await?;
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Posts `question`'s message; false when the post is left in doubt (nothing more may be
+    /// posted until it is resolved) or the service cannot take posts now.
+    async fn post(&self, question: &QuestionRecord) -> Result<bool, Error> {
+        let name = self.name();
+        let mark = match self.channel.mark(self.beckon.now_ms()).await {
+            Ok(mark) => mark,
+            Err(err) => {
+                tracing::warn!(channel = name, %err, "cannot prepare a post");
+                return Ok(false);
+            }
+        };
+        if !self.beckon.begin_channel_post(name, question.id, &mark).await? {
+            return Ok(true);
+        }
+        let attempts = self.beckon.channel_message(name, question.id).await?.map_or(0, |row| row.attempts);
+        match self.channel.post(&posting(question)).await {
+            Ok(message) => {
+                self.beckon.channel_posted(name, question.id, &message.conversation, &message.message).await?;
+                tracing::debug!(channel = name, request_id = %question.id, "posted");
+                Ok(true)
+            }
+            Err(err) => {
+                // Refused or rate-limited: the service said no, so nothing was posted. Anything
+                // else may have reached the service: the post stays in doubt.
+                let state = if err.is_transient() && !matches!(err, Error::RateLimited { .. }) {
+                    ChannelMessageState::Posting
+                } else {
+                    ChannelMessageState::Waiting
+                };
+                tracing::warn!(channel = name, request_id = %question.id, %err, "cannot post the question");
+                let wait = backoff(self.policy.retry_base, attempts, &err);
+                self.beckon.channel_attempt_failed(name, question.id, state, &err.to_string(), wait).await?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Answers (or declines) as the press asks, if it came from the question's own message,
+    /// and tells the person what became of it.
+    async fn handle(&self, press: Press<C::Reply>) {
+        let response = self.answer(press.request_id, &press.message, &press.person, &press.action).await;
+        if let Err(err) = self.channel.respond(press.reply, &response).await {
+            tracing::warn!(channel = self.name(), request_id = %press.request_id, %err, "cannot tell the person");
+        }
+    }
+
+    async fn answer(
+        &self,
+        id: RequestId,
+        message: &MessageRef,
+        person: &crate::channel::Person,
+        action: &Action,
+    ) -> Response {
+        let name = self.name();
+        let row = match self.beckon.channel_message(name, id).await {
+            Ok(row) => row,
+            Err(err) => return Response::Refused(format!("Beckon could not look this question up: {err}")),
+        };
+        let own = row.as_ref().is_some_and(|row| {
+            row.conversation.as_deref() == Some(message.conversation.as_str())
+                && row.message.as_deref() == Some(message.message.as_str())
+        });
+        if !own {
+            tracing::warn!(channel = name, request_id = %id, "a press named a question its message does not show; ignored");
+            return Response::Refused("This message does not belong to that question.".into());
+        }
+        let question = match self.beckon.question(id).await {
+            Ok(question) => question,
+            Err(err) => return Response::Refused(format!("Beckon could not look this question up: {err}")),
+        };
+        let answerer = Answerer { via: self.channel.kind().via(), by: Some(person.identity(self.channel.kind())) };
+        let result = match action {
+            Action::Answer(items) => match to_answers(&question.request, items) {
+                Ok(answers) => self.beckon.answer_as(id, answers, answerer).await,
+                Err(problems) => Err(RuntimeError::InvalidAnswer(problems)),
+            },
+            Action::Decline => self.beckon.decline_as(id, None, answerer).await,
+        };
+        match result {
+            Ok(receipt) if !receipt.repeat => Response::Accepted,
+            Ok(receipt) => Response::AlreadyAnswered(summary(&question.request, &receipt.question.outcome)),
+            Err(RuntimeError::AlreadyResolved(winner)) => {
+                Response::AlreadyAnswered(summary(&question.request, &winner.outcome))
+            }
+            Err(RuntimeError::InvalidAnswer(problems)) => Response::Refused(format!("Not answered: {problems}")),
+            Err(err) => Response::Refused(format!("Beckon could not record this answer: {err}")),
+        }
+    }
+}
