@@ -9,7 +9,7 @@ use beckon_runtime::api::{ErrorBody, LiveEvent};
 use beckon_runtime::{AnswerReceipt, SessionView};
 use ts_rs::{Config, TS};
 
-use crate::dto::{Bootstrap, NavTarget, UiEvent};
+use crate::dto::{Bootstrap, NavTarget, TelegramPairing, UiEvent};
 use crate::settings::{SettingsInput, SettingsView};
 
 fn committed_dir() -> PathBuf {
@@ -46,6 +46,7 @@ fn export(dir: &Path) {
     LiveEvent::export_all(&config).unwrap();
     SettingsInput::export_all(&config).unwrap();
     SettingsView::export_all(&config).unwrap();
+    TelegramPairing::export_all(&config).unwrap();
     crate::claude_code::ClaudeCodeView::export_all(&config).unwrap();
     beckon_core::Answer::export_all(&config).unwrap();
     beckon_store::SessionCursor::export_all(&config).unwrap();

@@ -9,8 +9,8 @@ use tauri::ipc::Channel;
 use tauri::{State, Webview};
 
 use crate::claude_code::ClaudeCodeView;
-use crate::dto::{Bootstrap, UiEvent};
-use crate::settings::{SettingsInput, SettingsView};
+use crate::dto::{Bootstrap, TelegramPairing, UiEvent};
+use crate::settings::{SaveError, SettingsInput, SettingsView};
 use crate::state::App;
 
 /// An error as the window receives it: `{kind, message, field?, problems?, winner?}`.
@@ -33,6 +33,31 @@ impl CommandError {
 impl From<beckon_runtime::Error> for CommandError {
     fn from(err: beckon_runtime::Error) -> Self {
         CommandError(Box::new(ErrorBody::from(err)))
+    }
+}
+
+impl From<SaveError> for CommandError {
+    fn from(err: SaveError) -> Self {
+        let message = err.to_string();
+        match err {
+            SaveError::Invalid(problems) => CommandError(Box::new(ErrorBody {
+                kind: "invalid_input".into(),
+                message,
+                field: problems.first_path().map(str::to_owned),
+                problems: problems.iter().cloned().collect(),
+                winner: None,
+            })),
+            SaveError::Io(_) => CommandError::new("internal", message, None),
+        }
+    }
+}
+
+impl From<beckon_channels::Error> for CommandError {
+    fn from(err: beckon_channels::Error) -> Self {
+        match err {
+            beckon_channels::Error::Runtime(err) => err.into(),
+            other => CommandError::new("unavailable", other.to_string(), None),
+        }
     }
 }
 
@@ -142,22 +167,16 @@ pub fn get_settings(app: State<'_, App>) -> SettingsView {
     app.settings().view()
 }
 
-/// Saves new settings; provider changes apply to the next model request.
+/// Saves new settings (nothing when one is refused); they apply at once.
 #[tauri::command]
-pub fn save_settings(app: State<'_, App>, settings: SettingsInput) -> Reply<SettingsView> {
-    let mut current = app.settings();
-    current
-        .apply(settings)
-        .map_err(|err| CommandError::new("internal", format!("the settings could not be saved: {err}"), None))?;
-    if let Ok(beckon) = &app.beckon {
-        beckon.configure_providers(current.anthropic(), current.openai(), current.default_provider());
-    }
-    if let Ok(beckon) = &app.beckon {
-        beckon.set_scripts_may_approve(current.scripts_may_approve());
-    }
-    let _ = app.attention.send(crate::notify::Input::DoNotDisturb(current.do_not_disturb()));
-    let _ = app.attention.send(crate::notify::Input::Reminder(current.reminder_minutes()));
-    Ok(current.view())
+pub async fn save_settings(app: State<'_, App>, settings: SettingsInput) -> Reply<SettingsView> {
+    Ok(app.save_settings(settings).await?)
+}
+
+/// Telegram's pairing: the code to send to the bot as `/start <code>`, and the chat paired so far.
+#[tauri::command]
+pub async fn telegram_pairing(app: State<'_, App>) -> Reply<TelegramPairing> {
+    Ok(beckon_channels::telegram_pairing(beckon(&app)?).await?.into())
 }
 
 /// The secret that signs callbacks (`Beckon-Signature`), for the window to show when the

@@ -79,3 +79,19 @@ pub enum NavTarget {
         message: String,
     },
 }
+
+/// Telegram's pairing as the settings screen shows it.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TelegramPairing {
+    /// The one-time code to send to the bot as `/start <code>`.
+    pub code: String,
+    /// The chat paired so far, if any.
+    pub chat: Option<String>,
+}
+
+impl From<beckon_channels::TelegramPairing> for TelegramPairing {
+    fn from(pairing: beckon_channels::TelegramPairing) -> Self {
+        TelegramPairing { code: pairing.code, chat: pairing.chat }
+    }
+}

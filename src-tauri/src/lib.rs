@@ -3,6 +3,7 @@
 //! `beckon://` links. Every command is a thin adapter; the rules live in the runtime.
 
 mod attention;
+mod channels;
 mod claude_code;
 mod commands;
 pub mod deeplink;
@@ -27,6 +28,7 @@ use tauri::{AppHandle, Manager, WindowEvent};
 use tauri_plugin_deep_link::DeepLinkExt;
 use tokio::sync::mpsc;
 
+use crate::channels::RunningChannels;
 use crate::notify::DesktopNotifier;
 use crate::settings::Settings;
 use crate::state::App;
@@ -93,6 +95,11 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
         Err(reason) => Err(reason.clone()),
     };
     let (dnd, reminder) = (settings.do_not_disturb(), settings.reminder_minutes());
+    let channels = match &beckon {
+        // Within the async runtime: the channels spawn their tasks there.
+        Ok(beckon) => tauri::async_runtime::block_on(async { RunningChannels::start(beckon, &settings) }),
+        Err(_) => RunningChannels::none(),
+    };
     app.manage(App {
         beckon: beckon.clone(),
         settings: Mutex::new(settings),
@@ -101,6 +108,7 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
         attention: inputs.clone(),
         navigation: Mutex::new(None),
         gateway: Mutex::new(gateway),
+        channels,
     });
     let handle = app.handle().clone();
     if let Err(err) = tray::build(&handle, dnd) {
@@ -183,6 +191,7 @@ pub fn run() {
             commands::save_settings,
             commands::callback_secret,
             commands::rotate_callback_secret,
+            commands::telegram_pairing,
             commands::claude_code_status,
             commands::connect_claude_code,
             commands::subscribe,
@@ -200,6 +209,7 @@ pub fn run() {
             && let Some(state) = handle.try_state::<App>()
         {
             state.stop_gateway();
+            tauri::async_runtime::block_on(state.channels.stop());
         }
     });
 }

@@ -1,13 +1,19 @@
 //! The app's settings as the window shows and edits them. The file and how the environment
 //! overrides it are the runtime's ([`beckon_runtime::Settings`]), shared with `beckon serve`.
 
+mod channel;
+
 use std::ops::{Deref, DerefMut};
 use std::path::Path;
 
+use beckon_core::Problems;
 use beckon_core::agent::ProviderKind;
 use beckon_runtime::ProviderSettings;
-use beckon_runtime::settings::{ProviderFile, env, non_empty};
+use beckon_runtime::settings::{ChannelFile, ProviderFile, env, non_empty};
 use serde::{Deserialize, Serialize};
+
+use channel::Service;
+pub use channel::{AFTER_MINUTES_MAX, AGENTS_MAX, ChannelInput, ChannelView};
 
 /// One provider as the settings screen shows it: never the key itself.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -45,6 +51,10 @@ pub struct SettingsView {
     pub scripts_may_approve: bool,
     /// The environment (`BECKON_SCRIPTS_MAY_APPROVE`) lets them, whatever the file says.
     pub scripts_may_approve_from_env: bool,
+    /// Questions posted to Slack and answered there.
+    pub slack: ChannelView,
+    /// Questions posted to Telegram and answered there.
+    pub telegram: ChannelView,
     /// The settings file.
     pub file: String,
     /// Why the file could not be read, if it could not (defaults are in use).
@@ -88,6 +98,26 @@ pub struct SettingsInput {
     #[serde(default)]
     #[cfg_attr(test, ts(optional))]
     pub scripts_may_approve: Option<bool>,
+    /// Slack (absent: as it is).
+    #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
+    pub slack: Option<ChannelInput>,
+    /// Telegram (absent: as it is).
+    #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
+    pub telegram: Option<ChannelInput>,
+}
+
+/// Why new settings were not saved.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// Some values are refused, each at its field's path (`slack.after_minutes`); nothing was
+    /// saved.
+    #[error("{}", .0.iter().map(|p| p.message.as_str()).collect::<Vec<_>>().join(" "))]
+    Invalid(Problems),
+    /// The file could not be written.
+    #[error("the settings could not be saved: {0}")]
+    Io(#[from] std::io::Error),
 }
 
 /// The runtime's settings, with what the window shows and how it saves.
@@ -151,14 +181,22 @@ impl Settings {
             retention_days: file.retention_days,
             scripts_may_approve: file.scripts_may_approve,
             scripts_may_approve_from_env: beckon_runtime::scripts_may_approve_from_env(),
+            slack: ChannelView::of(&file.slack),
+            telegram: ChannelView::of(&file.telegram),
             file: self.path().display().to_string(),
             problem: self.problem().map(str::to_owned),
         }
     }
 
-    /// Applies new settings and saves them. A provider whose base URL changes loses its stored
-    /// key unless a key comes with the change.
-    pub fn apply(&mut self, input: SettingsInput) -> std::io::Result<()> {
+    /// The channels' settings as stored: Slack's, then Telegram's.
+    pub fn channels(&self) -> (&ChannelFile, &ChannelFile) {
+        (&self.file().slack, &self.file().telegram)
+    }
+
+    /// Applies new settings and saves them, or saves nothing and says what is wrong. A provider
+    /// or channel whose address changes loses its stored key or tokens unless they come with
+    /// the change.
+    pub fn apply(&mut self, input: SettingsInput) -> Result<(), SaveError> {
         fn provider(file: &mut ProviderFile, input: ProviderInput) {
             let base_url = non_empty(input.base_url);
             match input.api_key {
@@ -171,18 +209,30 @@ impl Settings {
             file.base_url = base_url;
             file.model = non_empty(input.model);
         }
-        self.update(|file| {
-            provider(&mut file.anthropic, input.anthropic);
-            provider(&mut file.openai, input.openai);
-            file.default_agent = non_empty(input.default_agent);
-            file.default_provider = input.default_provider;
-            file.do_not_disturb = input.do_not_disturb;
-            file.reminder_minutes = input.reminder_minutes;
-            file.retention_days = input.retention_days;
-            if let Some(allowed) = input.scripts_may_approve {
-                file.scripts_may_approve = allowed;
+        let mut file = self.file().clone();
+        provider(&mut file.anthropic, input.anthropic);
+        provider(&mut file.openai, input.openai);
+        file.default_agent = non_empty(input.default_agent);
+        file.default_provider = input.default_provider;
+        file.do_not_disturb = input.do_not_disturb;
+        file.reminder_minutes = input.reminder_minutes;
+        file.retention_days = input.retention_days;
+        if let Some(allowed) = input.scripts_may_approve {
+            file.scripts_may_approve = allowed;
+        }
+        let mut problems = Problems::new();
+        for (service, stored, given) in
+            [(Service::Slack, &mut file.slack, input.slack), (Service::Telegram, &mut file.telegram, input.telegram)]
+        {
+            if let Some(given) = given {
+                channel::apply(stored, given);
             }
-        })
+            channel::check(service, stored, &mut problems);
+        }
+        if !problems.is_empty() {
+            return Err(SaveError::Invalid(problems));
+        }
+        Ok(self.update(|stored| *stored = file)?)
     }
 }
 
@@ -254,6 +304,78 @@ mod tests {
             Some("sk-new"),
             "a key given with it is kept"
         );
+    }
+
+    fn slack_on(bot_token: Option<&str>) -> ChannelInput {
+        ChannelInput {
+            enabled: true,
+            bot_token: bot_token.map(str::to_owned),
+            app_token: Some("xapp-1-secret-app".into()),
+            channel: Some("C0123456789".into()),
+            after_minutes: 15,
+            agents: vec!["research".into()],
+            ..ChannelInput::default()
+        }
+    }
+
+    #[test]
+    fn channels_are_saved_and_their_tokens_never_show() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut settings = Settings::load(dir.path());
+        let telegram =
+            ChannelInput { enabled: false, bot_token: Some("123:telegram-secret".into()), ..ChannelInput::default() };
+        let input = SettingsInput {
+            slack: Some(slack_on(Some("xoxb-secret-bot"))),
+            telegram: Some(telegram),
+            ..SettingsInput::default()
+        };
+        assert!(!format!("{input:?}").contains("secret"), "{input:?}");
+        settings.apply(input).unwrap();
+        let reread = Settings::load(dir.path());
+        assert_eq!(reread.file().slack.bot_token.as_deref(), Some("xoxb-secret-bot"));
+        assert_eq!(reread.file().telegram.bot_token.as_deref(), Some("123:telegram-secret"));
+        let view = reread.view();
+        let shown = format!("{} {view:?} {:?}", serde_json::to_string(&view).unwrap(), reread.channels());
+        assert!(!shown.contains("secret"), "{shown}");
+        assert!(view.slack.enabled && view.slack.bot_token_set && view.slack.app_token_set);
+        assert_eq!((view.slack.after_minutes, view.slack.agents.as_slice()), (15, ["research".to_owned()].as_slice()));
+        assert!(!view.telegram.enabled && view.telegram.bot_token_set && !view.telegram.app_token_set);
+
+        // Absent channels stay as they are; absent tokens are kept.
+        let mut again = reread.clone();
+        again.apply(SettingsInput::default()).unwrap();
+        again.apply(SettingsInput { slack: Some(slack_on(None)), ..SettingsInput::default() }).unwrap();
+        assert_eq!(Settings::load(dir.path()).file().slack.bot_token.as_deref(), Some("xoxb-secret-bot"));
+        assert_eq!(Settings::load(dir.path()).file().telegram, reread.file().telegram);
+    }
+
+    #[test]
+    fn refused_channel_settings_save_nothing_and_name_the_field() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut settings = Settings::load(dir.path());
+        settings.apply(SettingsInput { slack: Some(slack_on(Some("xoxb-1"))), ..SettingsInput::default() }).unwrap();
+        let before = std::fs::read_to_string(dir.path().join("settings.json")).unwrap();
+        let wrong = SettingsInput {
+            reminder_minutes: 5,
+            slack: Some(ChannelInput { after_minutes: AFTER_MINUTES_MAX + 1, ..slack_on(Some("xoxb-2")) }),
+            ..SettingsInput::default()
+        };
+        let Err(SaveError::Invalid(problems)) = settings.apply(wrong) else { panic!("refused") };
+        assert_eq!(problems.first_path(), Some("slack.after_minutes"));
+        let message = SaveError::Invalid(problems).to_string();
+        assert!(message.starts_with("Slack's \"post only after\" must be at most 10080 minutes"), "{message}");
+        assert_eq!(std::fs::read_to_string(dir.path().join("settings.json")).unwrap(), before, "nothing saved");
+        assert_eq!(settings.file().slack.bot_token.as_deref(), Some("xoxb-1"));
+        assert_eq!(settings.file().reminder_minutes, 0, "nor the other fields");
+
+        let too_many =
+            ChannelInput { agents: (0..=AGENTS_MAX).map(|i| format!("a{i}")).collect(), ..ChannelInput::default() };
+        let Err(SaveError::Invalid(problems)) =
+            settings.apply(SettingsInput { telegram: Some(too_many), ..SettingsInput::default() })
+        else {
+            panic!("refused")
+        };
+        assert_eq!(problems.first_path(), Some("telegram.agents"));
     }
 
     #[test]

@@ -10,9 +10,10 @@ use tauri::{AppHandle, Manager};
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 
+use crate::channels::RunningChannels;
 use crate::dto::NavTarget;
 use crate::notify::Input;
-use crate::settings::Settings;
+use crate::settings::{SaveError, Settings, SettingsInput, SettingsView};
 
 /// The app's managed state.
 pub struct App {
@@ -30,6 +31,8 @@ pub struct App {
     pub navigation: Mutex<Option<NavTarget>>,
     /// The gateway, or why it is not running.
     pub gateway: Mutex<Result<RunningGateway, String>>,
+    /// The channels (Slack, Telegram) that post questions and take answers there.
+    pub channels: RunningChannels,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -55,6 +58,36 @@ impl App {
     /// The gateway's URL, or why it is not running.
     pub fn gateway(&self) -> Result<String, String> {
         lock(&self.gateway).as_ref().map(|g| g.url.clone()).map_err(Clone::clone)
+    }
+
+    /// Tells everything that reaches the person that "do not disturb" is on or off: the
+    /// notifications (the attention worker) and the channels.
+    pub fn do_not_disturb_changed(&self, on: bool) {
+        let _ = self.attention.send(Input::DoNotDisturb(on));
+        self.channels.set_do_not_disturb(on);
+    }
+
+    /// Saves new settings and puts them to work: providers for the next model request,
+    /// notifications at once, and the channels started again when theirs changed.
+    pub async fn save_settings(&self, input: SettingsInput) -> Result<SettingsView, SaveError> {
+        let (view, dnd, reminder, channels_changed) = {
+            let mut current = self.settings();
+            let before = current.channels();
+            let before = (before.0.clone(), before.1.clone());
+            current.apply(input)?;
+            if let Ok(beckon) = &self.beckon {
+                beckon.configure_providers(current.anthropic(), current.openai(), current.default_provider());
+                beckon.set_scripts_may_approve(current.scripts_may_approve());
+            }
+            let after = current.channels();
+            (current.view(), current.do_not_disturb(), current.reminder_minutes(), (&before.0, &before.1) != after)
+        };
+        self.do_not_disturb_changed(dnd);
+        let _ = self.attention.send(Input::Reminder(reminder));
+        if channels_changed && let Ok(beckon) = &self.beckon {
+            self.channels.restart(beckon, &self.settings).await;
+        }
+        Ok(view)
     }
 
     /// Stops the gateway (at quit).
@@ -84,5 +117,5 @@ pub fn toggle_do_not_disturb(app: &AppHandle) {
         }
         on
     };
-    let _ = state.attention.send(Input::DoNotDisturb(on));
+    state.do_not_disturb_changed(on);
 }

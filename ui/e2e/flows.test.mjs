@@ -85,7 +85,7 @@ test("settings save without ever showing a key", async () => {
   const { page } = await openApp(harness);
   await page.getByRole("button", { name: "Settings" }).click();
   const anthropic = page.getByRole("group", { name: "Anthropic" });
-  assert.equal(await anthropic.getByLabel("API key").inputValue(), "");
+  assert.equal(await anthropic.getByLabel("API key", { exact: true }).inputValue(), "");
   assert.equal(await anthropic.getByText("set", { exact: true }).count(), 1);
   assert.equal(await page.getByRole("group", { name: "OpenAI-compatible" }).getByText("from environment").count(), 1);
   await anthropic.getByLabel("Model").fill("claude-opus-4");
@@ -95,6 +95,32 @@ test("settings save without ever showing a key", async () => {
   const [saved] = await page.evaluate(() => window.__beckonMock.backend.calls.filter((call) => call.cmd === "save_settings").map((call) => call.args.settings));
   assert.deepEqual(saved.anthropic, { base_url: null, model: "claude-opus-4" }, "no api_key: the saved key is kept");
   assert.equal(saved.reminder_minutes, 0);
+  await page.close();
+});
+
+test("channels show tokens only as set, pair Telegram with a code, and refuse a bad Slack channel beside it", async () => {
+  const { page } = await openApp(harness);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const slack = page.getByRole("group", { name: "Slack", exact: true });
+  assert.equal(await slack.getByLabel("Bot token", { exact: true }).inputValue(), "");
+  assert.equal(await slack.getByText("set", { exact: true }).count(), 2);
+  assert.equal(await slack.getByLabel("Channel id").inputValue(), "C04TEAMQ");
+  const telegram = page.getByRole("group", { name: "Telegram", exact: true });
+  await telegram.getByText("/start 7QK2M9XD").waitFor();
+  await telegram.getByText("Not paired yet", { exact: false }).waitFor();
+
+  await slack.getByLabel("Channel id").fill("#general");
+  await page.getByRole("button", { name: "Save" }).click();
+  await slack.getByText("not \"#general\"", { exact: false }).waitFor();
+  assert.equal(await slack.getByLabel("Channel id").getAttribute("aria-invalid"), "true");
+
+  await slack.getByLabel("Channel id").fill("C04OTHER");
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
+  const saves = await page.evaluate(() => window.__beckonMock.backend.calls.filter((call) => call.cmd === "save_settings").map((call) => call.args.settings));
+  const saved = saves.at(-1);
+  assert.deepEqual(saved.slack, { enabled: true, channel: "C04OTHER", api_base_url: null, after_minutes: 10, agents: ["deploy-bot", "triage"] }, "no tokens: the saved ones are kept");
+  assert.equal(saved.telegram.bot_token, undefined);
   await page.close();
 });
 

@@ -31,6 +31,7 @@ export function fakeApi(overrides: Partial<Commands> = {}): Commands {
     saveSettings: missing("saveSettings"),
     callbackSecret: missing("callbackSecret"),
     rotateCallbackSecret: missing("rotateCallbackSecret"),
+    telegramPairing: missing("telegramPairing"),
     claudeCodeStatus: missing("claudeCodeStatus"),
     connectClaudeCode: missing("connectClaudeCode"),
     ...overrides,

@@ -24,6 +24,8 @@ export function snapshot(fields: Partial<Bootstrap> = {}): Bootstrap {
       retention_days: null,
       scripts_may_approve: false,
       scripts_may_approve_from_env: false,
+      slack: { enabled: false, bot_token_set: false, app_token_set: false, channel: null, api_base_url: null, after_minutes: 0, agents: [] },
+      telegram: { enabled: false, bot_token_set: false, app_token_set: false, channel: null, api_base_url: null, after_minutes: 0, agents: [] },
       file: "/settings.toml",
       problem: null,
     },

@@ -12,6 +12,7 @@ import type { SessionPage } from "../bindings/SessionPage";
 import type { SessionView } from "../bindings/SessionView";
 import type { SettingsInput } from "../bindings/SettingsInput";
 import type { SettingsView } from "../bindings/SettingsView";
+import type { TelegramPairing } from "../bindings/TelegramPairing";
 import { CommandError, toErrorBody } from "./errors";
 
 async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
@@ -39,6 +40,7 @@ export const commands = {
   saveSettings: (settings: SettingsInput) => call<SettingsView>("save_settings", { settings }),
   callbackSecret: () => call<string>("callback_secret"),
   rotateCallbackSecret: () => call<string>("rotate_callback_secret"),
+  telegramPairing: () => call<TelegramPairing>("telegram_pairing"),
   claudeCodeStatus: () => call<ClaudeCodeView>("claude_code_status"),
   connectClaudeCode: (remove: boolean) => call<ClaudeCodeView>("connect_claude_code", { remove }),
 };

@@ -1,3 +1,5 @@
+import type { ChannelInput } from "../bindings/ChannelInput";
+import type { ChannelView } from "../bindings/ChannelView";
 import type { ClaudeCodeView } from "../bindings/ClaudeCodeView";
 import type { Channel } from "@tauri-apps/api/core";
 import type { Answer } from "../bindings/Answer";
@@ -20,6 +22,7 @@ import type { SessionSummary } from "../bindings/SessionSummary";
 import type { SessionView } from "../bindings/SessionView";
 import type { SettingsInput } from "../bindings/SettingsInput";
 import type { SettingsView } from "../bindings/SettingsView";
+import type { TelegramPairing } from "../bindings/TelegramPairing";
 import type { TimelineEntry } from "../bindings/TimelineEntry";
 import type { UiEvent } from "../bindings/UiEvent";
 import { buildFixture, fixtureId, type Fixture } from "./fixtures";
@@ -77,6 +80,8 @@ export class MockBackend {
     settings_file: "/home/you/.claude/settings.json",
     problem: null,
   };
+  /** Telegram's pairing: the code the bot waits for, and the chat paired (set it to pair one). */
+  telegram: TelegramPairing = { code: "7QK2M9XD", chat: null };
   private secret = "b7c41e9d05a2f68c3e1d9b07a4f2c6e8d1b3a5c7e9f0a2b4c6d8e0f1a3b5c7d9";
   private readonly fixture: Fixture;
   private nextId = 1;
@@ -134,6 +139,9 @@ export class MockBackend {
       case "connect_claude_code":
         this.claudeCode = { ...this.claudeCode, state: args.remove ? "not_connected" : "connected" };
         return this.claudeCode;
+      case "telegram_pairing":
+        if (!this.settings.telegram.bot_token_set) return fail("invalid_input", "Telegram has no bot token yet.");
+        return this.telegram;
       case "rotate_callback_secret":
         this.secret = `rotated-${this.nextId++}-3f9a1c0d7e5b2a4c6e8f0a1b3c5d7e9f`;
         return this.secret;
@@ -406,6 +414,38 @@ export class MockBackend {
     return null;
   }
 
+  /** A channel's new view, as the Rust side would save it (tokens absent keep, "" clears, a new address drops them). */
+  private channelSettings(key: "slack" | "telegram", view: ChannelView, change: ChannelInput | undefined): ChannelView {
+    if (!change) return view;
+    const name = key === "slack" ? "Slack" : "Telegram";
+    const refuse = (field: string, message: string): never => fail("invalid_input", message, { field: `${key}.${field}`, problems: [{ path: `${key}.${field}`, message }] });
+    const moved = change.api_base_url !== view.api_base_url;
+    const token = (was: boolean, given: string | undefined) => (given === undefined ? was && !moved : given !== "");
+    const next: ChannelView = {
+      enabled: change.enabled,
+      bot_token_set: token(view.bot_token_set, change.bot_token),
+      app_token_set: key === "slack" && token(view.app_token_set, change.app_token),
+      channel: change.channel,
+      api_base_url: change.api_base_url,
+      after_minutes: change.after_minutes,
+      agents: change.agents,
+    };
+    if (next.channel !== null && !/^[A-Z0-9]{2,20}$/.test(next.channel)) {
+      refuse("channel", `Slack's channel must be a channel or member id such as C0123456789 (2 to 20 capital letters and digits), not "${next.channel}".`);
+    }
+    if (next.api_base_url !== null && !/^https?:\/\/\S+$/.test(next.api_base_url)) refuse("api_base_url", `${name}'s API address must be an http:// or https:// address without spaces.`);
+    if (next.after_minutes > 10080) refuse("after_minutes", `${name}'s "post only after" must be at most 10080 minutes (a week), not ${next.after_minutes}.`);
+    if (next.agents.length > 32) refuse("agents", `${name}'s agent list names ${next.agents.length} agents; at most 32 are allowed.`);
+    const wrong = next.agents.find((agent) => !/^[A-Za-z0-9_.:/-]{1,64}$/.test(agent));
+    if (wrong !== undefined) refuse("agents", `${name}'s agent list: "${wrong}" is not an agent name (1 to 64 letters, digits, '-', '_', '.', ':' or '/').`);
+    if (next.enabled) {
+      if (key === "slack" && !next.app_token_set) refuse("app_token", "Slack is on but has no app-level token: give one, or turn Slack off.");
+      if (!next.bot_token_set) refuse("bot_token", `${name} is on but has no bot token: give one, or turn ${name} off.`);
+      if (key === "slack" && next.channel === null) refuse("channel", "Slack is on but has no channel: give one, or turn Slack off.");
+    }
+    return next;
+  }
+
   private saveSettings(input: SettingsInput): SettingsView {
     const provider = (view: SettingsView["anthropic"], change: SettingsInput["anthropic"]) => ({
       key_set: change.api_key === undefined ? view.key_set : change.api_key !== "" || view.key_from_env,
@@ -413,8 +453,13 @@ export class MockBackend {
       base_url: change.base_url,
       model: change.model,
     });
+    // Checked before anything changes: a refused save saves nothing.
+    const slack = this.channelSettings("slack", this.settings.slack, input.slack);
+    const telegram = this.channelSettings("telegram", this.settings.telegram, input.telegram);
     this.settings = {
       ...this.settings,
+      slack,
+      telegram,
       anthropic: provider(this.settings.anthropic, input.anthropic),
       openai: provider(this.settings.openai, input.openai),
       default_agent: input.default_agent,

@@ -324,6 +324,8 @@ export function buildFixture(now: number): Fixture {
     retention_days: 90,
     scripts_may_approve: false,
     scripts_may_approve_from_env: false,
+    slack: { enabled: true, bot_token_set: true, app_token_set: true, channel: "C04TEAMQ", api_base_url: null, after_minutes: 10, agents: ["deploy-bot", "triage"] },
+    telegram: { enabled: false, bot_token_set: true, app_token_set: false, channel: null, api_base_url: null, after_minutes: 0, agents: [] },
     file: "/home/you/.local/share/dev.beckon.desktop/settings.toml",
     problem: null,
   };

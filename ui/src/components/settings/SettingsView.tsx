@@ -1,10 +1,12 @@
 import { useId, useState } from "react";
+import type { Problem } from "../../bindings/Problem";
 import type { ProviderKind } from "../../bindings/ProviderKind";
 import type { SettingsView as Settings } from "../../bindings/SettingsView";
 import { useActions, useAppSelector } from "../../state/store";
 import { Icon } from "../common/Icon";
 import { Spinner } from "../common/Spinner";
 import { CallbackSecret } from "./CallbackSecret";
+import { ChannelsSection } from "./ChannelsSection";
 import { ClaudeCodeConnection } from "./ClaudeCodeConnection";
 import { ProviderFields } from "./ProviderFields";
 import { draftFrom, toSettingsInput, type SettingsDraft } from "./settingsDraft";
@@ -23,7 +25,9 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const gateway = useAppSelector((state) => state.gateway);
   const { saveSettings } = useActions();
   const [draft, setDraft] = useState<SettingsDraft>(() => draftFrom(settings));
-  const [status, setStatus] = useState<{ kind: "idle" | "saving" | "saved" } | { kind: "error"; message: string }>({ kind: "idle" });
+  const [status, setStatus] = useState<{ kind: "idle" | "saving" | "saved" } | { kind: "error"; message: string; problems: readonly Problem[] }>({
+    kind: "idle",
+  });
   const id = useId();
   const change = (next: Partial<SettingsDraft>) => {
     setDraft((current) => ({ ...current, ...next }));
@@ -33,7 +37,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const save = async () => {
     const built = toSettingsInput(draft);
     if ("problem" in built) {
-      setStatus({ kind: "error", message: built.problem });
+      setStatus({ kind: "error", message: built.problem, problems: built.field ? [{ path: built.field, message: built.problem }] : [] });
       return;
     }
     setStatus({ kind: "saving" });
@@ -42,7 +46,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
       setDraft(draftFrom(result.settings));
       setStatus({ kind: "saved" });
     } else {
-      setStatus({ kind: "error", message: result.error.message });
+      const { message, field, problems } = result.error;
+      setStatus({ kind: "error", message, problems: problems?.length ? problems : field ? [{ path: field, message }] : [] });
     }
   };
 
@@ -182,6 +187,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
           </div>
         </div>
       </fieldset>
+      <ChannelsSection
+        slack={settings.slack}
+        telegram={settings.telegram}
+        draft={draft}
+        problems={status.kind === "error" ? status.problems : []}
+        onChange={change}
+      />
       <ClaudeCodeConnection />
       <CallbackSecret />
       <p className="settings-paths muted">

@@ -1,0 +1,315 @@
+import { useEffect, useId, useState, type ReactNode } from "react";
+import type { ChannelView } from "../../bindings/ChannelView";
+import type { Problem } from "../../bindings/Problem";
+import type { TelegramPairing } from "../../bindings/TelegramPairing";
+import { errorBodyOf } from "../../api/errors";
+import { useAppSelector, useBackendHandles } from "../../state/store";
+import { Spinner } from "../common/Spinner";
+import { SecretInput } from "./SecretInput";
+import { AFTER_MINUTES_MAX, type ChannelDraft, type ChannelKey } from "./settingsDraft";
+
+/** One field's row: its label, its control, a hint, and the problem the last save found with it. */
+function Row({ id, label, hint, problem, children }: { id: string; label: string; hint?: ReactNode; problem: string | null; children: ReactNode }) {
+  return (
+    <div className="settings-row">
+      <label htmlFor={id}>{label}</label>
+      <div className="settings-control">
+        {children}
+        {problem ? (
+          <p className="field-error" id={`${id}-error`}>
+            {problem}
+          </p>
+        ) : null}
+        {hint ? (
+          <p className="qhint" id={`${id}-hint`}>
+            {hint}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** The ids that describe a field: its problem first, then its hint. */
+function describedBy(id: string, problem: string | null, hint: boolean): string | undefined {
+  return [problem ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
+}
+
+/**
+ * Telegram's pairing: the code to send to the bot as `/start <code>`, read when the bot token is
+ * saved, and the chat paired so far (read again on request).
+ */
+function TelegramPairingBox({ tokenSet, enabled }: { tokenSet: boolean; enabled: boolean }) {
+  const { api } = useBackendHandles();
+  const [pairing, setPairing] = useState<TelegramPairing | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+
+  useEffect(() => {
+    if (!tokenSet) return;
+    let live = true;
+    api.telegramPairing().then(
+      (found) => {
+        if (!live) return;
+        setPairing(found);
+        setError(null);
+      },
+      (failure: unknown) => live && setError(errorBodyOf(failure).message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, tokenSet]);
+
+  if (!tokenSet) return <p className="qhint">Save a bot token, then pair the chat that should get the questions.</p>;
+
+  const refresh = async () => {
+    setBusy(true);
+    setNote(null);
+    try {
+      setPairing(await api.telegramPairing());
+      setError(null);
+    } catch (failure) {
+      setError(errorBodyOf(failure).message);
+    }
+    setBusy(false);
+  };
+
+  const copy = async (command: string) => {
+    try {
+      await navigator.clipboard.writeText(command);
+      setNote("Copied.");
+    } catch {
+      const code = document.getElementById(`${id}-command`);
+      if (code) window.getSelection()?.selectAllChildren(code);
+      setNote("Copying was refused here; the command is selected, press Ctrl+C.");
+    }
+  };
+
+  const command = pairing ? `/start ${pairing.code}` : null;
+  return (
+    <div className="pairing" role="group" aria-label="Telegram pairing">
+      {command === null ? (
+        error ? null : <Spinner label="Making a pairing code" />
+      ) : (
+        <>
+          <div className="key-row">
+            <p className="pairing-command">
+              Send <code id={`${id}-command`}>{command}</code> to your bot.
+            </p>
+            <button type="button" className="button button-small" onClick={() => void copy(command)}>
+              Copy
+            </button>
+            <button type="button" className="button button-small button-quiet" disabled={busy} onClick={() => void refresh()}>
+              {busy ? <Spinner /> : null}
+              Refresh
+            </button>
+          </div>
+          <p className="qhint">
+            {pairing?.chat ? (
+              <>
+                Paired with chat <code>{pairing.chat}</code>.
+              </>
+            ) : (
+              "Not paired yet: once the bot has the code, press Refresh."
+            )}
+            {enabled ? "" : " Telegram must be on (and saved) for the bot to hear it."}
+          </p>
+        </>
+      )}
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {note ? (
+        <p className="qhint" role="status">
+          {note}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+const NAMES: Record<ChannelKey, string> = { slack: "Slack", telegram: "Telegram" };
+
+/** One channel's fields: on or off, its tokens (never shown), where it posts, and which questions. */
+function ChannelFields({
+  channel,
+  view,
+  draft,
+  problems,
+  onChange,
+}: {
+  channel: ChannelKey;
+  view: ChannelView;
+  draft: ChannelDraft;
+  problems: readonly Problem[];
+  onChange: (draft: ChannelDraft) => void;
+}) {
+  const agents = useAppSelector((state) => state.agents);
+  const id = useId();
+  const name = NAMES[channel];
+  const problem = (field: string) => problems.find((found) => found.path === `${channel}.${field}`)?.message ?? null;
+  const urlProblem = problem("api_base_url");
+  const [advanced, setAdvanced] = useState(draft.apiBaseUrl !== "");
+  const change = (next: Partial<ChannelDraft>) => onChange({ ...draft, ...next });
+  const field = (key: string) => `${id}-${key}`;
+  const known = agents.map((agent) => agent.name).join(", ");
+
+  return (
+    <fieldset className="channel-group">
+      <legend>{name}</legend>
+      <Row id={field("enabled")} label="Enabled" problem={null}>
+        <div className="toggle">
+          <input id={field("enabled")} type="checkbox" role="switch" checked={draft.enabled} onChange={(event) => change({ enabled: event.target.checked })} />
+          <span className="toggle-track" aria-hidden="true">
+            <span className="toggle-thumb" />
+          </span>
+          <span className="toggle-text" aria-hidden="true">
+            {draft.enabled ? `On — questions go to ${name}` : "Off"}
+          </span>
+        </div>
+      </Row>
+      {channel === "slack" ? (
+        <Row
+          id={field("app_token")}
+          label="App-level token"
+          problem={problem("app_token")}
+          hint={
+            <>
+              The <code>xapp-…</code> token with <code>connections:write</code>: Beckon connects out through Socket Mode, no port is opened.
+            </>
+          }
+        >
+          <SecretInput
+            id={field("app_token")}
+            name="app-level token"
+            set={view.app_token_set}
+            value={draft.appToken}
+            placeholder="xapp-…"
+            invalid={problem("app_token") !== null}
+            describedBy={describedBy(field("app_token"), problem("app_token"), true)}
+            onChange={(appToken) => change({ appToken })}
+          />
+        </Row>
+      ) : null}
+      <Row id={field("bot_token")} label="Bot token" problem={problem("bot_token")}>
+        <SecretInput
+          id={field("bot_token")}
+          name="bot token"
+          set={view.bot_token_set}
+          value={draft.botToken}
+          placeholder={channel === "slack" ? "xoxb-…" : "From BotFather"}
+          invalid={problem("bot_token") !== null}
+          describedBy={describedBy(field("bot_token"), problem("bot_token"), false)}
+          onChange={(botToken) => change({ botToken })}
+        />
+      </Row>
+      {channel === "slack" ? (
+        <Row id={field("channel")} label="Channel id" problem={problem("channel")} hint="The channel (C…) or person (U…) questions are posted to; invite the bot to a channel first.">
+          <input
+            id={field("channel")}
+            className="input input-mono"
+            type="text"
+            spellCheck={false}
+            placeholder="C0123456789"
+            value={draft.channel}
+            aria-invalid={problem("channel") !== null || undefined}
+            aria-describedby={describedBy(field("channel"), problem("channel"), true)}
+            onChange={(event) => change({ channel: event.target.value })}
+          />
+        </Row>
+      ) : (
+        <div className="settings-row">
+          <span className="settings-row-label">Chat</span>
+          <div className="settings-control">
+            <TelegramPairingBox tokenSet={view.bot_token_set} enabled={view.enabled} />
+          </div>
+        </div>
+      )}
+      <Row id={field("after")} label="Post only after (minutes unanswered)" problem={problem("after_minutes")} hint="0 posts a question as soon as it is asked.">
+        <input
+          id={field("after")}
+          className="input input-number"
+          type="number"
+          min={0}
+          max={AFTER_MINUTES_MAX}
+          step={1}
+          value={draft.afterMinutes}
+          aria-invalid={problem("after_minutes") !== null || undefined}
+          aria-describedby={describedBy(field("after"), problem("after_minutes"), true)}
+          onChange={(event) => change({ afterMinutes: event.target.value })}
+        />
+      </Row>
+      <Row
+        id={field("agents")}
+        label="Only these agents"
+        problem={problem("agents")}
+        hint={`Names separated by commas; empty sends every agent's questions.${known ? ` Yours: ${known}.` : ""}`}
+      >
+        <input
+          id={field("agents")}
+          className="input"
+          type="text"
+          spellCheck={false}
+          placeholder="Every agent"
+          value={draft.agents}
+          aria-invalid={problem("agents") !== null || undefined}
+          aria-describedby={describedBy(field("agents"), problem("agents"), true)}
+          onChange={(event) => change({ agents: event.target.value })}
+        />
+      </Row>
+      <details className="channel-advanced" open={advanced || urlProblem !== null} onToggle={(event) => setAdvanced(event.currentTarget.open)}>
+        <summary>Advanced</summary>
+        <Row
+          id={field("url")}
+          label="API address"
+          problem={urlProblem}
+          hint="For a proxy or a test server. A new address drops the saved tokens unless you give them again."
+        >
+          <input
+            id={field("url")}
+            className="input"
+            type="url"
+            spellCheck={false}
+            placeholder={`${name}'s own`}
+            value={draft.apiBaseUrl}
+            aria-invalid={urlProblem !== null || undefined}
+            aria-describedby={describedBy(field("url"), urlProblem, true)}
+            onChange={(event) => change({ apiBaseUrl: event.target.value })}
+          />
+        </Row>
+      </details>
+    </fieldset>
+  );
+}
+
+/**
+ * Settings › Channels: Slack (Socket Mode) and Telegram (long polling), where pending questions
+ * are posted and answered. Tokens are never shown; do-not-disturb pauses posting here too.
+ */
+export function ChannelsSection({
+  slack,
+  telegram,
+  draft,
+  problems,
+  onChange,
+}: {
+  slack: ChannelView;
+  telegram: ChannelView;
+  draft: { slack: ChannelDraft; telegram: ChannelDraft };
+  problems: readonly Problem[];
+  onChange: (change: { slack: ChannelDraft } | { telegram: ChannelDraft }) => void;
+}) {
+  return (
+    <fieldset className="settings-group">
+      <legend>Channels</legend>
+      <p className="qhint channels-note">Do not disturb pauses channel posts too; messages already posted still show how their questions ended.</p>
+      <ChannelFields channel="slack" view={slack} draft={draft.slack} problems={problems} onChange={(next) => onChange({ slack: next })} />
+      <ChannelFields channel="telegram" view={telegram} draft={draft.telegram} problems={problems} onChange={(next) => onChange({ telegram: next })} />
+    </fieldset>
+  );
+}
