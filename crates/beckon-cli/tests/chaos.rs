@@ -2,7 +2,9 @@
 //! over HTTP, then started again on the same data folder. Afterwards every question is resolved
 //! exactly once with the answer its client was told was saved, every in-app session has
 //! completed with exactly one tool_result per tool_use, every callback arrived (signed, under
-//! one idempotency key however often it was retried), and the database passes
+//! one idempotency key however often it was retried), Slack and Telegram each show exactly the
+//! messages the store records — never two for a question, however often a kill landed between a
+//! post and its record — each showing how its question ended, and the database passes
 //! `PRAGMA integrity_check`.
 //!
 //! The short form runs on every push. `BECKON_CHAOS=full` runs 1,000 questions and at least 30
@@ -21,6 +23,7 @@ use support::approver;
 use support::audit;
 use support::audit::snapshot::Snapshot;
 use support::caller::{Caller, Tally};
+use support::channels::Fakes;
 use support::journeys::{self, Record};
 use support::kills;
 use support::plan::{Plan, SEED_VAR};
@@ -87,7 +90,9 @@ async fn nothing_is_lost_or_doubled_when_serve_is_killed_at_random() {
     std::fs::create_dir_all(&logs).expect("the logs folder can be made");
     approver::install(&data_dir);
     let receiver = Receiver::start(plan.seed).await;
+    let fakes = Fakes::start(&data_dir).await;
     let server = Arc::new(Server::start(&data_dir, &logs).await);
+    fakes.pair(&server).await;
 
     let progress = Arc::new(Progress::default());
     let (work_done, work_watch) = watch::channel(false);
@@ -101,6 +106,7 @@ async fn nothing_is_lost_or_doubled_when_serve_is_killed_at_random() {
     let mut auditor = Caller::new("chaos-auditor".into(), server.watch());
     let settled = audit::live::settle(&mut auditor, &records, &receiver, SETTLE_PATIENCE).await;
     let mut findings: Vec<String> = records.iter().flat_map(|record| record.problems.clone()).collect();
+    findings.extend(fakes.settle(SETTLE_PATIENCE).await);
     findings.extend(tallies.iter().flat_map(|tally| {
         tally.unexplained.iter().map(|loss| format!("a request was lost while the server stayed up: {loss}"))
     }));
@@ -122,6 +128,9 @@ async fn nothing_is_lost_or_doubled_when_serve_is_killed_at_random() {
     findings.extend(audit::stored::check(&snapshot, &records));
     let (found, callbacks) = audit::callbacks::check(&receiver.deliveries(), &snapshot, &records);
     findings.extend(found);
+    let (found, slack_messages, telegram_messages) = fakes.check(&snapshot);
+    findings.extend(found);
+    let recovered = support::channels::posts_found_again(&logs);
 
     let total = |figure: fn(&Tally) -> u64| tallies.iter().map(figure).sum::<u64>();
     let acknowledged = records.iter().filter(|record| record.acknowledged.is_some()).count();
@@ -129,7 +138,7 @@ async fn nothing_is_lost_or_doubled_when_serve_is_killed_at_random() {
     let resent: u32 = records.iter().map(|record| record.answers_sent.saturating_sub(1)).sum();
     let repeats: u32 = records.iter().map(|record| record.repeats).sum();
     println!(
-        "chaos summary: {:?} form, seed {}: {} questions, {acknowledged} answers acknowledged; {} kills ({} under load), {} starts, {:.1} s down, longest restart {} ms; {} requests, {} lost to kills, {} rate-limited; {reputs} asks/triggers and {resent} answers sent again ({repeats} taken as idempotent repeats); {} callback deliveries, {} refused by the receiver, {} callbacks delivered more than once; {} invariant findings; settled in {:.1} s, {:.1} s in all",
+        "chaos summary: {:?} form, seed {}: {} questions, {acknowledged} answers acknowledged; {} kills ({} under load), {} starts, {:.1} s down, longest restart {} ms; {} requests, {} lost to kills, {} rate-limited; {reputs} asks/triggers and {resent} answers sent again ({repeats} taken as idempotent repeats); {} callback deliveries, {} refused by the receiver, {} callbacks delivered more than once; {slack_messages} Slack and {telegram_messages} Telegram messages ({recovered} posts a kill left in doubt found again); {} invariant findings; settled in {:.1} s, {:.1} s in all",
         plan.form,
         plan.seed,
         records.len(),

@@ -83,6 +83,8 @@ pub struct Recorded {
     response_urls: usize,
     triggers: usize,
     envelopes: usize,
+    /// How long a posted message's answer takes once the message exists (a distant server).
+    latency: Duration,
 }
 
 #[derive(Debug)]
@@ -158,6 +160,11 @@ impl FakeSlack {
 
     pub fn calls(&self) -> Vec<String> {
         self.read(|r| r.calls.clone())
+    }
+
+    /// Every `chat.postMessage` answer takes `latency` after the message exists.
+    pub fn set_latency(&self, latency: Duration) {
+        self.update(|r| r.latency = latency);
     }
 
     /// Makes the next Web API call fail so.
@@ -401,7 +408,13 @@ async fn api(State(fake): State<FakeSlack>, Path(method): Path<String>, request:
             });
             ok(json!({"url": format!("ws://{}/link?ticket={ticket}", fake.shared.addr)}))
         }
-        "chat.postMessage" => post_message(&fake, &params),
+        "chat.postMessage" => {
+            let response = post_message(&fake, &params);
+            // The message exists before its answer leaves: a client killed meanwhile never
+            // hears of it.
+            tokio::time::sleep(fake.read(|r| r.latency)).await;
+            response
+        }
         "chat.update" => update_message(&fake, &params),
         "chat.postEphemeral" => {
             let (Some(channel), Some(user)) = (text_param(&params, "channel"), text_param(&params, "user")) else {

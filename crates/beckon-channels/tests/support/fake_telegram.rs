@@ -11,7 +11,7 @@
 //! answering 409, 429 (with `retry_after`) or 502, a post that goes out but whose answer is
 //! lost, and updates sent again after they were confirmed.
 
-#![allow(dead_code)]
+#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -46,6 +46,8 @@ pub struct FakeMessage {
     pub force_reply: bool,
     /// The message this one replies to.
     pub reply_to: Option<i64>,
+    /// The keyboard it was sent with (edits may change or remove `reply_markup`).
+    pub sent_markup: Option<Value>,
 }
 
 impl FakeMessage {
@@ -101,6 +103,8 @@ struct World {
     get_updates_calls: usize,
     polls_in_flight: usize,
     lose_next_send: bool,
+    /// How long a sent message's answer takes once the message exists (a distant server).
+    latency: Duration,
 }
 
 struct Shared {
@@ -187,6 +191,7 @@ impl FakeTelegram {
                 reply_markup: None,
                 force_reply: false,
                 reply_to: to,
+                sent_markup: None,
             };
             log.messages.push(message.clone());
             let mut json = world.message_json(chat, &message);
@@ -277,6 +282,11 @@ impl FakeTelegram {
         self.shared.world().get_updates_calls
     }
 
+    /// Every `sendMessage` answer takes `latency` after the message exists.
+    pub fn set_latency(&self, latency: Duration) {
+        self.shared.world().latency = latency;
+    }
+
     /// The next `sendMessage` is carried out, but its answer is lost (a 502 comes back).
     pub fn lose_next_send(&self) {
         self.shared.world().lose_next_send = true;
@@ -350,6 +360,7 @@ impl World {
             id,
             from_bot: true,
             text: text.to_owned(),
+            sent_markup: reply_markup.clone(),
             reply_markup,
             force_reply,
             reply_to,
@@ -432,7 +443,17 @@ async fn call(State(shared): State<Arc<Shared>>, Path((bot, method)): Path<(Stri
     };
     let response = match method.as_str() {
         "getUpdates" => return get_updates(&shared, &body).await,
-        "sendMessage" => send_message(&mut shared.world(), &body),
+        "sendMessage" => {
+            let (response, latency) = {
+                let mut world = shared.world();
+                (send_message(&mut world, &body), world.latency)
+            };
+            shared.touch();
+            // The message exists before its answer leaves: a client killed meanwhile never
+            // hears of it.
+            tokio::time::sleep(latency).await;
+            response
+        }
         "editMessageText" => edit(&mut shared.world(), &body, true),
         "editMessageReplyMarkup" => edit(&mut shared.world(), &body, false),
         "answerCallbackQuery" => answer_callback(&mut shared.world(), &body),

@@ -1,12 +1,14 @@
 //! `beckon serve`: the runtime and its gateway with no window, for servers and webhook agents.
 //! It starts from the settings the window saved on the same data folder (providers, retention,
-//! the gateway's port, whether scripts may approve), with the environment over them. The person
-//! is reached through callbacks (and these logs) instead of desktop notifications.
+//! the gateway's port, whether scripts may approve, Slack and Telegram), with the environment
+//! over them. The person is reached through the channels, callbacks (and these logs) instead of
+//! desktop notifications.
 //! Runs until SIGINT or SIGTERM, then stops the gateway (removing `gateway.json`) and the
 //! runtime.
 
 use std::sync::Arc;
 
+use beckon_channels::Channels;
 use beckon_gateway::GatewayConfig;
 use beckon_runtime::{Beckon, Notifier, PendingNotice, ResolvedNotice, Settings, StartOptions};
 
@@ -65,10 +67,14 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
             return Err(err.into());
         }
     };
+    // Slack and Telegram as the settings have them; do not disturb pauses their posts here too.
+    let file = settings.file();
+    let channels = Channels::start(&beckon, &file.slack, &file.telegram, file.do_not_disturb);
     tracing::info!(url = %gateway.url, data_dir = %data_dir.display(), "Beckon is serving; SIGINT or SIGTERM stops it");
     let signal = signals.stopped().await;
     tracing::info!(signal, "stopping");
     gateway.stop();
+    channels.stop().await;
     beckon.shutdown().await;
     tracing::info!("stopped");
     Ok(Exit::Success)

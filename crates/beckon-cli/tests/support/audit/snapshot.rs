@@ -76,6 +76,21 @@ pub struct Snapshot {
     pub resolved_events: HashMap<String, usize>,
     /// Every queued callback.
     pub outbox: Vec<OutboxRow>,
+    /// Each question's message on a channel as the store records it.
+    pub channel_messages: Vec<ChannelRow>,
+}
+
+/// A row of `channel_messages`.
+#[derive(Debug, Clone)]
+pub struct ChannelRow {
+    /// `slack` or `telegram`.
+    pub channel: String,
+    /// The question.
+    pub request_id: String,
+    /// `waiting`, `posting`, `posted` or `settled`.
+    pub state: String,
+    /// The service's message id (Slack's `ts`, Telegram's message id), once posted.
+    pub message: Option<String>,
 }
 
 fn json(text: Option<String>) -> Value {
@@ -134,6 +149,17 @@ impl Snapshot {
                 })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
+        let channel_messages = conn
+            .prepare("SELECT channel, request_id, state, message FROM channel_messages")?
+            .query_map([], |row| {
+                Ok(ChannelRow {
+                    channel: row.get(0)?,
+                    request_id: row.get(1)?,
+                    state: row.get(2)?,
+                    message: row.get(3)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
         let mut timelines: HashMap<String, Vec<Value>> = HashMap::new();
         let mut statement = conn.prepare("SELECT session_id, body FROM messages ORDER BY session_id, position")?;
         let entries = statement.query_map([], |row| Ok((row.get::<_, String>(0)?, json(row.get(1)?))))?;
@@ -163,6 +189,7 @@ impl Snapshot {
             asked_events: event_counts(conn, "question_pending")?,
             resolved_events: event_counts(conn, "question_resolved")?,
             outbox,
+            channel_messages,
         })
     }
 }
