@@ -435,3 +435,51 @@ async fn a_dropped_socket_and_a_failing_long_poll_lose_and_double_nothing() {
     }
     world.beckon.shutdown().await;
 }
+
+/// A press is hostile until shown otherwise: one that names another question than its message
+/// shows answers nothing, and the person is told.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_press_cannot_answer_a_question_its_message_does_not_show() {
+    let world = World::new().await;
+    let channels = world.with_channels().await;
+    let (_, first) = world.ask().await;
+    let (_, second) = world.ask().await;
+    let on_first = world.slack_message(first).await;
+    world.slack_message(second).await;
+
+    // The first question's message, its button's value rewritten to name the second question.
+    let mut forged = world.slack.press_button(&on_first.ts, "beckon.option.0", ADA_ON_SLACK, json!({}));
+    let value =
+        forged["payload"]["actions"][0]["value"].as_str().unwrap().replace(&first.to_string(), &second.to_string());
+    forged["payload"]["actions"][0]["value"] = json!(value);
+    world.slack.send(&forged);
+    let told = world.slack.wait_for("the Slack reply", |recorded| recorded.ephemerals.first().cloned()).await;
+    assert_eq!(told.text, "This message does not belong to that question.");
+    for request in [first, second] {
+        assert_eq!(world.beckon.question(request).await.unwrap().status, QuestionStatus::Pending);
+    }
+    channels.stop().await;
+    world.beckon.shutdown().await;
+}
+
+/// Do not disturb pauses new posts (the question waits for the person's return, and is posted
+/// then); it never loses one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn do_not_disturb_holds_posts_until_it_is_turned_off() {
+    let world = World::new().await;
+    let channels = Channels::start(&world.beckon, &world.slack_file(), &world.telegram_file(), true);
+    world.pair().await;
+    let (session, request) = world.ask().await;
+    // The channels have seen the question (their passes follow every event) and posted nothing.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(world.slack.messages().is_empty(), "nothing posted under do not disturb");
+    assert!(world.telegram.bot_messages(ADA).iter().all(|m| m.sent_markup.is_none()), "only the pairing reply");
+
+    channels.set_do_not_disturb(false);
+    let message = world.slack_message(request).await;
+    world.telegram_message(request).await;
+    world.slack.send(&world.slack.press_button(&message.ts, "beckon.option.0", ADA_ON_SLACK, json!({})));
+    world.completed_with(session, "outcome=answered answer=Postgres").await;
+    channels.stop().await;
+    world.beckon.shutdown().await;
+}
