@@ -107,10 +107,7 @@ impl<C: Channel> Worker<C> {
 
     async fn work(&self, mut presses: mpsc::Receiver<Press<C::Reply>>, stop: &CancellationToken) {
         let mut dnd = self.dnd.clone();
-        let mut events = match self.beckon.last_seq().await {
-            Ok(seq) => self.beckon.subscribe(seq).await.ok(),
-            Err(_) => None,
-        };
+        let mut events = self.follow().await;
         loop {
             let wait = match self.pass().await {
                 Ok(Some(due)) => Duration::from_millis(u64::try_from(due - self.beckon.now_ms()).unwrap_or(0)),
@@ -134,8 +131,9 @@ impl<C: Channel> Worker<C> {
                     }
                 } => {
                     if event.is_err() {
-                        // Fell too far behind, or shutting down: passes still run on time.
-                        events = None;
+                        // Fell too far behind: follow again from now (the next pass reads the
+                        // store, so nothing missed is lost).
+                        events = self.follow().await;
                     }
                 }
                 changed = dnd.changed() => {
@@ -146,6 +144,12 @@ impl<C: Channel> Worker<C> {
                 () = sleep => {}
             }
         }
+    }
+
+    /// Beckon's events from now on: each wakes a pass (none when Beckon is stopping).
+    async fn follow(&self) -> Option<beckon_runtime::Subscription> {
+        let seq = self.beckon.last_seq().await.ok()?;
+        self.beckon.subscribe(seq).await.ok()
     }
 
     /// Does what the store says the channel owes now; returns when more falls due.
