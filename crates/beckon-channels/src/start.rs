@@ -38,7 +38,7 @@ fn client() -> Result<reqwest::Client> {
         .redirect(reqwest::redirect::Policy::none())
         .user_agent(concat!("Beckon/", env!("CARGO_PKG_VERSION")))
         .build()
-        .map_err(|err| Error::Unreachable { channel: "channels", detail: err.without_url().to_string() })
+        .map_err(|err| Error::Unreachable { channel: "channels", detail: beckon_runtime::http_error::describe(err) })
 }
 
 fn policy(file: &ChannelFile) -> Policy {

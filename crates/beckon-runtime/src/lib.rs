@@ -21,6 +21,7 @@ mod events;
 mod executor;
 mod expiry;
 mod external;
+pub mod http_error;
 mod lock;
 mod notices;
 mod notifier;

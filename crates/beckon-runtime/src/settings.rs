@@ -103,6 +103,10 @@ pub struct SettingsFile {
     pub slack: ChannelFile,
     /// Questions posted to Telegram and answered there.
     pub telegram: ChannelFile,
+    /// The person put the desktop's getting-started guide away; absent in older files, so a
+    /// data folder that predates the guide shows it until it is put away.
+    #[serde(default)]
+    pub guide_dismissed: bool,
 }
 
 impl Default for SettingsFile {
@@ -119,6 +123,7 @@ impl Default for SettingsFile {
             scripts_may_approve: false,
             slack: ChannelFile::default(),
             telegram: ChannelFile::default(),
+            guide_dismissed: false,
         }
     }
 }

@@ -131,7 +131,7 @@ impl WebApi {
 
 /// A failure to reach Slack, described without the URL (a response URL is a capability).
 fn unreachable(err: reqwest::Error) -> Error {
-    Error::Unreachable { channel: CHANNEL, detail: err.without_url().to_string() }
+    Error::Unreachable { channel: CHANNEL, detail: beckon_runtime::http_error::describe(err) }
 }
 
 /// HTTP 429 is a rate limit, 5xx and other non-success statuses a service in trouble.

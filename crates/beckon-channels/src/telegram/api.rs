@@ -303,15 +303,7 @@ impl BotApi {
 
     /// A transport error with its causes, and without the URL (which holds the token).
     fn transport(&self, err: reqwest::Error) -> ApiError {
-        let err = err.without_url();
-        let mut detail = err.to_string();
-        let mut source = std::error::Error::source(&err);
-        while let Some(cause) = source {
-            detail.push_str(": ");
-            detail.push_str(&cause.to_string());
-            source = cause.source();
-        }
-        ApiError::Transport(self.scrub(&detail))
+        ApiError::Transport(self.scrub(&beckon_runtime::http_error::describe(err)))
     }
 
     /// `text` with the token taken out, wherever it may have crept in.

@@ -23,6 +23,7 @@ const IDLE_WAKE_MS: i64 = 3_600_000;
 use super::CallbackSecret;
 use crate::clock::Clock;
 use crate::db::Db;
+use crate::http_error::describe;
 use crate::stop::Stop;
 
 /// Deliveries tried before a callback is marked failed.
@@ -54,20 +55,6 @@ pub(crate) fn origin(url: &str) -> String {
         (Some(host), None) => format!("{}://{host}", url.scheme()),
         (None, _) => format!("{}:(no host)", url.scheme()),
     }
-}
-
-/// A failed request, without its URL, with what caused it ("error sending request: client
-/// error (Connect): tcp connect error: Connection refused").
-fn describe(err: reqwest::Error) -> String {
-    let err = err.without_url();
-    let mut text = err.to_string();
-    let mut cause = std::error::Error::source(&err);
-    while let Some(next) = cause {
-        text.push_str(": ");
-        text.push_str(&next.to_string());
-        cause = next.source();
-    }
-    text
 }
 
 /// The wait before the next attempt after `attempts` failed ones: doubling from `base`, with

@@ -129,7 +129,7 @@ impl EventStream {
                         format!(
                             "the connection to {} broke mid-reply: {}",
                             self.provider,
-                            failure::describe_transport(broken)
+                            crate::http_error::describe(broken)
                         ),
                     ));
                 }

@@ -191,24 +191,7 @@ pub(in crate::providers) fn from_transport(peer: &Peer, failed: reqwest::Error) 
     } else {
         (ProviderErrorKind::Network, "could not reach")
     };
-    error(kind, format!("{what} {} ({}): {}", peer.provider, peer.endpoint, describe_transport(failed)))
-}
-
-/// A transport error and its causes, joined: reqwest's own text alone ("error sending
-/// request") does not say what went wrong.
-pub(in crate::providers) fn describe_transport(error: reqwest::Error) -> String {
-    // Messages name the endpoint themselves; reqwest's copy of the URL could carry a query string.
-    let error = error.without_url();
-    let mut causes = vec![error.to_string()];
-    let mut source = std::error::Error::source(&error);
-    while let Some(cause) = source {
-        let text = cause.to_string();
-        if causes.last() != Some(&text) {
-            causes.push(text);
-        }
-        source = cause.source();
-    }
-    causes.join(": ")
+    error(kind, format!("{what} {} ({}): {}", peer.provider, peer.endpoint, crate::http_error::describe(failed)))
 }
 
 /// How long the server asked us to wait: `retry-after-ms` (OpenAI), or `retry-after` as
