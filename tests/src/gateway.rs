@@ -1,15 +1,29 @@
 //! The running app's gateway, reached as an external agent would: found through `gateway.json`
 //! in the data folder, spoken to over plain HTTP/1.1 on loopback.
 
+use std::path::Path;
+
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use crate::{Failure, Home, eventually};
 
-/// Sends one request with an optional JSON body; the status line and the parsed body.
+/// Sends one request with an optional JSON body to the app `home` runs; the status line and
+/// the parsed body.
 async fn request(home: &Home, method: &str, path: &str, body: Option<&Value>) -> Result<(String, Value), Failure> {
-    let file = home.data_dir().join("gateway.json");
+    request_in(&home.data_dir(), method, path, body).await
+}
+
+/// Sends one request with an optional JSON body to the app whose data folder is `data_dir`,
+/// waiting for its `gateway.json` first; the status line and the parsed body.
+pub async fn request_in(
+    data_dir: &Path,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> Result<(String, Value), Failure> {
+    let file = data_dir.join("gateway.json");
     let found: Value =
         eventually("gateway.json", || std::fs::read_to_string(&file).ok().and_then(|t| serde_json::from_str(&t).ok()))
             .await?;

@@ -7,6 +7,7 @@ mod bus;
 pub mod gateway;
 mod home;
 mod notifications;
+pub mod packages;
 pub mod procs;
 mod transcript;
 mod tray;
@@ -26,12 +27,16 @@ pub const PATIENCE: Duration = Duration::from_secs(30);
 /// Anything that can go wrong driving the app.
 pub type Failure = Box<dyn std::error::Error + Send + Sync>;
 
+/// Cargo's target folder: `CARGO_TARGET_DIR`, else the workspace's `target/`.
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+}
+
 /// The desktop binary the tests drive (built by `scripts/test` before the suite runs).
 pub fn app_binary() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    target.join("debug").join("beckon-desktop")
+    target_dir().join("debug").join("beckon-desktop")
 }
 
 /// Where a test saves the screenshot `name`: the README's own folder when
