@@ -18,6 +18,11 @@ const COMMANDS: &[&str] = &[
     "rotate_callback_secret",
     "claude_code_status",
     "connect_claude_code",
+    "start_at_login",
+    "set_start_at_login",
+    "beckon_command",
+    "send_test_notification",
+    "dismiss_guide",
     "subscribe",
 ];
 

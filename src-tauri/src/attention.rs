@@ -7,17 +7,19 @@ use std::time::Duration;
 
 use beckon_core::{AnsweredVia, QuestionItem, RequestId};
 use beckon_runtime::{Beckon, Error, PendingNotice, now_ms};
-use tauri::AppHandle;
+use tauri::{AppHandle, Emitter};
 use tokio::sync::mpsc;
 
 use crate::dto::NavTarget;
-use crate::notify::plan::{Command, Key, Planner};
+use crate::notify::plan::{self, Command, Key, Planner};
 use crate::notify::{Backend, Input};
 use crate::tray;
 use crate::tray_model::TrayQuestion;
 
 /// How often reminders are checked.
 const TICK: Duration = Duration::from_secs(30);
+/// The event that tells the window the person pressed the test notification (its action).
+pub const TEST_PRESSED_EVENT: &str = "test_notification_pressed";
 
 /// The worker's state.
 struct Attention {
@@ -47,7 +49,7 @@ pub struct Start {
     pub inputs: mpsc::UnboundedReceiver<Input>,
     /// Where notification actions are reported (feeds `inputs`).
     pub actions: mpsc::UnboundedSender<Input>,
-    /// What was pending at start: shown in the tray, not announced again.
+    /// What was pending at start: shown in the tray, and announced once for them all.
     pub initial: Vec<PendingNotice>,
     /// "Do not disturb" at start.
     pub dnd: bool,
@@ -67,15 +69,13 @@ pub async fn run(start: Start) {
         backend: Backend::new(actions, icon),
         pending: HashMap::new(),
     };
-    let start = now_ms();
     for notice in &initial {
         attention.pending.insert(notice.request_id, tray_question(notice));
-        // Known at start: remembered for reminders, counted in the tray, not announced again.
-        let _ = attention.planner.set_dnd(true);
-        attention.planner.pending(notice, start);
-        let _ = attention.planner.set_dnd(dnd);
     }
     attention.refresh_tray();
+    // Questions that waited while Beckon was closed: one notification for them all.
+    let commands = attention.planner.caught_up(&initial, now_ms());
+    attention.perform(commands).await;
     let mut tick = tokio::time::interval(TICK);
     loop {
         tokio::select! {
@@ -135,6 +135,11 @@ impl Attention {
             }
             Input::Reminder(minutes) => self.planner.set_reminder(minutes),
             Input::Action(key, action) => self.act(key, &action).await,
+            Input::Test(reply) => {
+                let shown = self.backend.show_now(&plan::test_notification()).await;
+                tracing::info!(shown = shown.is_ok(), "test notification");
+                let _ = reply.send(shown);
+            }
         }
     }
 
@@ -149,6 +154,15 @@ impl Attention {
             }
             // The agent waits in its own terminal, which Beckon cannot open.
             Key::Notice(_) => return,
+            // The window (the getting-started guide) says that the press reached Beckon.
+            Key::Test => {
+                self.backend.close(Key::Test).await;
+                crate::navigate::raise(&self.app);
+                if let Err(err) = self.app.emit_to("main", TEST_PRESSED_EVENT, action) {
+                    tracing::warn!(%err, "cannot tell the window about the test notification");
+                }
+                return;
+            }
         };
         let Some(index) = action.strip_prefix("answer:").and_then(|i| i.parse::<usize>().ok()) else {
             crate::navigate::go(&self.app, NavTarget::Question { id });

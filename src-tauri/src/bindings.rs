@@ -9,7 +9,7 @@ use beckon_runtime::api::{ErrorBody, LiveEvent};
 use beckon_runtime::{AnswerReceipt, SessionView};
 use ts_rs::{Config, TS};
 
-use crate::dto::{Bootstrap, NavTarget, TelegramPairing, UiEvent};
+use crate::dto::{Bootstrap, NavTarget, NotificationTest, TelegramPairing, UiEvent};
 use crate::settings::{SettingsInput, SettingsView};
 
 fn committed_dir() -> PathBuf {
@@ -47,6 +47,7 @@ fn export(dir: &Path) {
     SettingsInput::export_all(&config).unwrap();
     SettingsView::export_all(&config).unwrap();
     TelegramPairing::export_all(&config).unwrap();
+    NotificationTest::export_all(&config).unwrap();
     crate::claude_code::ClaudeCodeView::export_all(&config).unwrap();
     beckon_core::Answer::export_all(&config).unwrap();
     beckon_store::SessionCursor::export_all(&config).unwrap();

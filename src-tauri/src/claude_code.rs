@@ -36,7 +36,7 @@ pub struct ClaudeCodeView {
 }
 
 /// The `beckon` command: beside the app (as packages install it), else on PATH.
-fn program() -> Option<PathBuf> {
+pub fn program() -> Option<PathBuf> {
     let beside = std::env::current_exe().ok().and_then(|exe| exe.parent().map(|dir| dir.join("beckon")));
     let on_path = std::env::var_os("PATH")
         .map(|path| std::env::split_paths(&path).map(|dir| dir.join("beckon")).collect::<Vec<_>>())

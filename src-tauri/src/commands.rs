@@ -6,10 +6,10 @@ use beckon_runtime::api::ErrorBody;
 use beckon_runtime::{AnswerReceipt, Beckon, SessionView};
 use beckon_store::{Metrics, PendingQuestion, SessionCursor, SessionFilter, SessionPage};
 use tauri::ipc::Channel;
-use tauri::{State, Webview};
+use tauri::{AppHandle, State, Webview};
 
 use crate::claude_code::ClaudeCodeView;
-use crate::dto::{Bootstrap, TelegramPairing, UiEvent};
+use crate::dto::{Bootstrap, NotificationTest, TelegramPairing, UiEvent};
 use crate::settings::{SaveError, SettingsInput, SettingsView};
 use crate::state::App;
 
@@ -58,6 +58,12 @@ impl From<beckon_channels::Error> for CommandError {
             beckon_channels::Error::Runtime(err) => err.into(),
             other => CommandError::new("unavailable", other.to_string(), None),
         }
+    }
+}
+
+impl From<tauri_plugin_autostart::Error> for CommandError {
+    fn from(err: tauri_plugin_autostart::Error) -> Self {
+        CommandError::new("unavailable", format!("Starting at login could not be read or changed: {err}"), None)
     }
 }
 
@@ -206,6 +212,43 @@ pub async fn connect_claude_code(remove: bool) -> ClaudeCodeView {
     tauri::async_runtime::spawn_blocking(move || crate::claude_code::connect(remove))
         .await
         .unwrap_or_else(|err| unavailable(&err))
+}
+
+/// Whether Beckon starts, hidden in the tray, when the person logs in.
+#[tauri::command]
+pub async fn start_at_login(app: AppHandle) -> Reply<bool> {
+    Ok(crate::autostart::enabled(&app)?)
+}
+
+/// Turns starting at login on or off; whether it is on afterwards.
+#[tauri::command]
+pub async fn set_start_at_login(app: AppHandle, on: bool) -> Reply<bool> {
+    Ok(crate::autostart::set(&app, on)?)
+}
+
+/// The real path of the `beckon` command (the same one "Connect Claude Code" uses), for the
+/// configuration the guide shows; none when it is neither beside Beckon nor on PATH.
+#[tauri::command]
+pub async fn beckon_command() -> Option<String> {
+    tauri::async_runtime::spawn_blocking(|| crate::claude_code::program().map(|path| path.display().to_string()))
+        .await
+        .ok()
+        .flatten()
+}
+
+/// Shows a notification with a button the way questions' are shown, and says whether the
+/// notification service took it.
+#[tauri::command]
+pub async fn send_test_notification(app: State<'_, App>) -> Reply<NotificationTest> {
+    Ok(app.test_notification().await)
+}
+
+/// Puts the getting-started guide away for good (it stays under Settings).
+#[tauri::command]
+pub fn dismiss_guide(app: State<'_, App>) -> Reply<SettingsView> {
+    let mut settings = app.settings();
+    settings.dismiss_guide().map_err(SaveError::Io)?;
+    Ok(settings.view())
 }
 
 fn unavailable(err: &dyn std::fmt::Display) -> ClaudeCodeView {

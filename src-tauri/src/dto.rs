@@ -95,3 +95,16 @@ impl From<beckon_channels::TelegramPairing> for TelegramPairing {
         TelegramPairing { code: pairing.code, chat: pairing.chat }
     }
 }
+
+/// What came of the test notification the person asked for.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NotificationTest {
+    /// The notification service took it (it shows, with its button).
+    pub delivered: bool,
+    /// Why it could not be shown.
+    pub problem: Option<String>,
+    /// "Do not disturb" is on: this one was shown because the person asked for it, questions'
+    /// notifications stay silent.
+    pub do_not_disturb: bool,
+}

@@ -3,12 +3,14 @@
 //! `beckon://` links. Every command is a thin adapter; the rules live in the runtime.
 
 mod attention;
+mod autostart;
 mod channels;
 mod claude_code;
 mod commands;
 pub mod deeplink;
 pub mod dto;
 mod forward;
+mod launch;
 mod navigate;
 mod notify;
 pub mod settings;
@@ -145,9 +147,24 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
         if let (Some(url), Ok(beckon)) = (urls.last(), handle.state::<App>().beckon.clone()) {
             let target = tauri::async_runtime::block_on(navigate::checked(&beckon, deeplink::parse(url)));
             state::remember_navigation(&handle, target);
+            // A link is opened to be seen, however Beckon was started.
+            navigate::raise(&handle);
         }
     }
     Ok(())
+}
+
+/// The app's context; its main window starts hidden when Beckon was started at login (the
+/// window is declared in tauri.conf.json, visible, and is built before `setup` runs: hiding it
+/// there would flash it on screen).
+fn context(hidden: bool) -> tauri::Context {
+    let mut context = tauri::generate_context!();
+    if hidden {
+        for window in context.config_mut().app.windows.iter_mut().filter(|window| window.label == "main") {
+            window.visible = false;
+        }
+    }
+    context
 }
 
 /// Runs the app until it quits.
@@ -155,17 +172,23 @@ pub fn run() {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("BECKON_LOG").unwrap_or_else(|_| "info".into()))
         .try_init();
+    // Lossy: an argument that is not UTF-8 is no `--hidden`, and must not stop the app.
+    let args: Vec<String> = std::env::args_os().map(|arg| arg.to_string_lossy().into_owned()).collect();
+    let hidden = launch::starts_hidden(&args);
+    if hidden {
+        tracing::info!("started at login: the window stays hidden until the tray, a notification or a link opens it");
+    }
     let app = tauri::Builder::default()
         // First: a second launch hands its link to this instance (through the deep-link
-        // plugin's handler) and exits.
-        .plugin(tauri_plugin_single_instance::init(|app, _argv, _cwd| {
-            if let Some(window) = app.get_webview_window("main") {
-                let _ = window.unminimize();
-                let _ = window.show();
-                let _ = window.set_focus();
+        // plugin's handler) and exits. A second start at login (its autostart entry, while
+        // Beckon already runs) leaves the window as it is; any other brings it up.
+        .plugin(tauri_plugin_single_instance::init(|app, argv, _cwd| {
+            if !launch::starts_hidden(&argv) {
+                navigate::raise(app);
             }
         }))
         .plugin(tauri_plugin_deep_link::init())
+        .plugin(autostart::plugin())
         // Links in agents' Markdown open in the system browser, and only on a click (see the capability).
         .plugin(tauri_plugin_opener::init())
         .setup(setup)
@@ -194,9 +217,14 @@ pub fn run() {
             commands::telegram_pairing,
             commands::claude_code_status,
             commands::connect_claude_code,
+            commands::start_at_login,
+            commands::set_start_at_login,
+            commands::beckon_command,
+            commands::send_test_notification,
+            commands::dismiss_guide,
             commands::subscribe,
         ])
-        .build(tauri::generate_context!());
+        .build(context(hidden));
     let app = match app {
         Ok(app) => app,
         Err(err) => {

@@ -22,14 +22,20 @@ pub async fn checked(beckon: &Beckon, target: NavTarget) -> NavTarget {
     }
 }
 
-/// Shows, unminimises and focuses the main window, then tells it where to go.
-pub fn go(app: &AppHandle, target: NavTarget) {
-    tracing::info!(?target, "navigating");
+/// Shows, unminimises and focuses the main window, wherever it is. A window that was never
+/// shown (Beckon started hidden at login) is shown for the first time here.
+pub fn raise(app: &AppHandle) {
     if let Some(window) = app.get_webview_window("main") {
         let _ = window.unminimize();
         let _ = window.show();
         let _ = window.set_focus();
     }
+}
+
+/// Shows, unminimises and focuses the main window, then tells it where to go.
+pub fn go(app: &AppHandle, target: NavTarget) {
+    tracing::info!(?target, "navigating");
+    raise(app);
     crate::state::remember_navigation(app, target.clone());
     if let Err(err) = app.emit_to("main", EVENT, target) {
         tracing::warn!(%err, "cannot tell the window where to go");

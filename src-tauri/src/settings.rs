@@ -55,6 +55,8 @@ pub struct SettingsView {
     pub slack: ChannelView,
     /// Questions posted to Telegram and answered there.
     pub telegram: ChannelView,
+    /// The person put the getting-started guide away ("Got it"); the window no longer opens on it.
+    pub guide_dismissed: bool,
     /// The settings file.
     pub file: String,
     /// Why the file could not be read, if it could not (defaults are in use).
@@ -159,6 +161,11 @@ impl Settings {
         self.update(|file| file.do_not_disturb = on)
     }
 
+    /// Puts the getting-started guide away for good and saves.
+    pub fn dismiss_guide(&mut self) -> std::io::Result<()> {
+        self.update(|file| file.guide_dismissed = true)
+    }
+
     fn view_of(settings: &ProviderSettings, prefix: &str) -> ProviderView {
         ProviderView {
             key_set: settings.api_key.is_some(),
@@ -183,6 +190,7 @@ impl Settings {
             scripts_may_approve_from_env: beckon_runtime::scripts_may_approve_from_env(),
             slack: ChannelView::of(&file.slack),
             telegram: ChannelView::of(&file.telegram),
+            guide_dismissed: file.guide_dismissed,
             file: self.path().display().to_string(),
             problem: self.problem().map(str::to_owned),
         }
@@ -376,6 +384,22 @@ mod tests {
             panic!("refused")
         };
         assert_eq!(problems.first_path(), Some("telegram.agents"));
+    }
+
+    #[test]
+    fn the_guide_stays_away_once_dismissed_whatever_else_is_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut settings = Settings::load(dir.path());
+        assert!(!settings.view().guide_dismissed, "a new data folder shows the guide");
+        settings.dismiss_guide().unwrap();
+        settings.apply(SettingsInput { reminder_minutes: 5, ..SettingsInput::default() }).unwrap();
+        let reread = Settings::load(dir.path());
+        assert!(reread.view().guide_dismissed);
+        assert_eq!(reread.view().reminder_minutes, 5);
+        // A file written before the guide existed reads as not dismissed.
+        std::fs::write(dir.path().join("settings.json"), r#"{"reminder_minutes": 7}"#).unwrap();
+        let older = Settings::load(dir.path());
+        assert!(older.problem().is_none() && !older.view().guide_dismissed);
     }
 
     #[test]

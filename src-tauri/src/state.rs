@@ -3,15 +3,16 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use beckon_gateway::RunningGateway;
 use beckon_runtime::Beckon;
 use tauri::{AppHandle, Manager};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::AbortHandle;
 
 use crate::channels::RunningChannels;
-use crate::dto::NavTarget;
+use crate::dto::{NavTarget, NotificationTest};
 use crate::notify::Input;
 use crate::settings::{SaveError, Settings, SettingsInput, SettingsView};
 
@@ -88,6 +89,27 @@ impl App {
             self.channels.restart(beckon, &self.settings).await;
         }
         Ok(view)
+    }
+
+    /// Shows the test notification through the attention worker (the same connection and
+    /// service every notification uses) and says what came of it.
+    pub async fn test_notification(&self) -> NotificationTest {
+        /// Longer than any notification service takes to answer.
+        const PATIENCE: Duration = Duration::from_secs(10);
+        let do_not_disturb = self.settings().do_not_disturb();
+        let (reply, answer) = oneshot::channel();
+        let shown = if self.attention.send(Input::Test(reply)).is_err() {
+            Err("Beckon's notifications are not running, because Beckon itself could not start.".to_owned())
+        } else {
+            match tokio::time::timeout(PATIENCE, answer).await {
+                Ok(Ok(shown)) => shown,
+                Ok(Err(_)) => Err("Beckon's notifications stopped.".to_owned()),
+                Err(_) => {
+                    Err(format!("The notification service did not answer within {} seconds.", PATIENCE.as_secs()))
+                }
+            }
+        };
+        NotificationTest { delivered: shown.is_ok(), problem: shown.err(), do_not_disturb }
     }
 
     /// Stops the gateway (at quit).

@@ -40,23 +40,29 @@ impl App {
     /// tray watcher).
     pub async fn launch_on(home: &Home, bus: Bus) -> Result<App, Failure> {
         let address = bus.address.clone();
-        App::start(home, &address, Some(bus), None).await
+        App::start(home, &address, Some(bus), &[]).await
     }
 
     /// Starts the app in `home` on `bus` from `link`, as a desktop does when a `beckon://`
     /// link is opened and Beckon is not running.
     pub async fn launch_with_link(home: &Home, bus: Bus, link: &str) -> Result<App, Failure> {
         let address = bus.address.clone();
-        App::start(home, &address, Some(bus), Some(link)).await
+        App::start(home, &address, Some(bus), &[link]).await
+    }
+
+    /// Starts the app in `home` on `bus` as its start-at-login entry does: with `--hidden`.
+    pub async fn launch_hidden(home: &Home, bus: Bus) -> Result<App, Failure> {
+        let address = bus.address.clone();
+        App::start(home, &address, Some(bus), &["--hidden"]).await
     }
 
     /// Starts the app in `home` with no session bus at all: the address names nothing.
     pub async fn launch_without_bus(home: &Home) -> Result<App, Failure> {
         let address = format!("unix:path={}", home.path().join("no-bus-here").display());
-        App::start(home, &address, None, None).await
+        App::start(home, &address, None, &[]).await
     }
 
-    async fn start(home: &Home, bus_address: &str, bus: Option<Bus>, link: Option<&str>) -> Result<App, Failure> {
+    async fn start(home: &Home, bus_address: &str, bus: Option<Bus>, args: &[&str]) -> Result<App, Failure> {
         let (port, native) = (free_port(), free_port());
         let mut command = Command::new("tauri-driver");
         command.arg("--port").arg(port.to_string()).arg("--native-port").arg(native.to_string());
@@ -75,10 +81,7 @@ impl App {
         }
         let mut capabilities = serde_json::Map::new();
         capabilities.insert("browserName".into(), json!("wry"));
-        capabilities.insert(
-            "tauri:options".into(),
-            json!({"application": app_binary(), "args": link.into_iter().collect::<Vec<_>>()}),
-        );
+        capabilities.insert("tauri:options".into(), json!({"application": app_binary(), "args": args}));
         let client = ClientBuilder::new(HttpConnector::new()).capabilities(capabilities).connect(&url).await?;
         Ok(App { driver, client, bus })
     }
@@ -91,8 +94,15 @@ impl App {
     /// Launches the app binary a second time with `link`, as a desktop would for a
     /// `beckon://` link, and returns how that process exited.
     pub async fn open_link(&self, home: &Home, link: &str) -> Result<ExitStatus, Failure> {
+        self.launch_again(home, &[link]).await
+    }
+
+    /// Launches the app binary a second time with `args` (a link, `--hidden` as its
+    /// start-at-login entry would, or nothing as the app menu would), and returns how that
+    /// process exited.
+    pub async fn launch_again(&self, home: &Home, args: &[&str]) -> Result<ExitStatus, Failure> {
         let mut command = self.bus()?.command(&app_binary().to_string_lossy());
-        command.arg(link).stdout(Stdio::null()).stderr(Stdio::null());
+        command.args(args).stdout(Stdio::null()).stderr(Stdio::null());
         home.apply(&mut command);
         let mut second = command.spawn()?;
         let started = Instant::now();
@@ -102,7 +112,7 @@ impl App {
             }
             if started.elapsed() > PATIENCE {
                 let _ = second.kill();
-                return Err(format!("a second launch with {link} did not exit").into());
+                return Err(format!("a second launch with {args:?} did not exit").into());
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -193,6 +203,62 @@ impl App {
         Ok(self.client.execute(script, vec![]).await?)
     }
 
+    /// Calls the app's command `command` with `args`, as the window's own code does; its
+    /// reply, or its `{kind, message}` as the error.
+    pub async fn invoke(&self, command: &str, args: serde_json::Value) -> Result<serde_json::Value, Failure> {
+        let script = "return window.__TAURI_INTERNALS__.invoke(arguments[0], arguments[1])\
+                      .then((reply) => ({ reply: reply ?? null }), (error) => ({ error }))";
+        let outcome = self.client.execute(script, vec![json!(command), args]).await?;
+        match outcome.get("error") {
+            Some(error) => Err(format!("{command} failed: {error}").into()),
+            None => Ok(outcome.get("reply").cloned().unwrap_or_default()),
+        }
+    }
+
+    /// Whether the window is on screen: the app's process (found by its data folder) has a
+    /// mapped X11 window titled "Beckon".
+    pub fn window_on_screen(home: &Home) -> Result<bool, Failure> {
+        Ok(App::window(home)? == Window::OnScreen)
+    }
+
+    /// Whether the window was never shown: GTK makes its X11 window the first time it is
+    /// shown, so there is none at all — not even an unmapped one that a flash at start would
+    /// have left.
+    pub fn window_never_shown(home: &Home) -> Result<bool, Failure> {
+        Ok(App::window(home)? == Window::NeverShown)
+    }
+
+    /// Where the app's window stands on the X server: the app's process (found by its data
+    /// folder) and its X11 windows titled "Beckon".
+    fn window(home: &Home) -> Result<Window, Failure> {
+        let variable = format!("BECKON_DATA_DIR={}", home.data_dir().display());
+        let app = crate::procs::find("beckon-desktop", &variable).ok_or("the app's process is not running")?;
+        let x11 = |args: &[&str]| -> Result<String, Failure> {
+            let output = Command::new(args[0]).args(&args[1..]).output()?;
+            if !output.status.success() {
+                return Err(format!("{args:?} failed: {}", String::from_utf8_lossy(&output.stderr)).into());
+            }
+            Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+        };
+        // No window manager runs: the app's top-level windows are the root window's children.
+        let mut found = Window::NeverShown;
+        for id in top_level_windows(&x11(&["xwininfo", "-root", "-children"])?) {
+            let Ok(pid) = x11(&["xprop", "-id", &id, "_NET_WM_PID"]) else { continue };
+            if pid.rsplit(' ').next().map(str::trim) != Some(&app.pid.to_string()) {
+                continue;
+            }
+            let Ok(info) = x11(&["xwininfo", "-id", &id]) else { continue };
+            if !info.contains("\"Beckon\"") {
+                continue;
+            }
+            if info.contains("Map State: IsViewable") {
+                return Ok(Window::OnScreen);
+            }
+            found = Window::Hidden;
+        }
+        Ok(found)
+    }
+
     /// Saves a screenshot of the window.
     pub async fn screenshot(&self, path: &Path) -> Result<(), Failure> {
         let png = self.client.screenshot().await?;
@@ -225,6 +291,27 @@ impl App {
     }
 }
 
+/// Where the app's window stands on the X server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Window {
+    /// No X11 window at all: GTK creates it the first time it is shown.
+    NeverShown,
+    /// Created, and not on screen now (closed to the tray).
+    Hidden,
+    /// Mapped and viewable.
+    OnScreen,
+}
+
+/// The window ids `xwininfo -root -children` lists.
+fn top_level_windows(listing: &str) -> Vec<String> {
+    listing
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|id| id.starts_with("0x"))
+        .map(str::to_owned)
+        .collect()
+}
+
 impl Drop for App {
     /// A test that failed half-way still leaves nothing running.
     fn drop(&mut self) {
@@ -236,5 +323,16 @@ impl Drop for App {
             }
             let _ = self.driver.kill();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::top_level_windows;
+
+    #[test]
+    fn window_ids_are_read_from_xwininfo() {
+        let listing = "\nxwininfo: Window id: 0x3ad (the root window) (has no name)\n\n  Root window id: 0x3ad (the root window) (has no name)\n  Parent window id: 0x0 (none)\n     3 children:\n     0x200028 \"beckon-desktop\": (\"beckon-desktop\" \"Beckon-desktop\")  16x16+0+0  +0+0\n     0x200003 \"Beckon\": (\"beckon-desktop\" \"Beckon-desktop\")  1100x760+90+20  +90+20\n     0x200001 (has no name): ()  10x10+-100+-100  +-100+-100\n";
+        assert_eq!(top_level_windows(listing), ["0x200028", "0x200003", "0x200001"]);
     }
 }

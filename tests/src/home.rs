@@ -13,14 +13,36 @@ pub struct Home {
 }
 
 impl Home {
-    /// A fresh one.
+    /// A fresh one whose Beckon has already put its getting-started guide away, so the window
+    /// opens on the inbox as it does for everyone after their first run.
     pub fn new() -> std::io::Result<Home> {
+        let home = Home::first_run()?;
+        let data = home.data_dir();
+        std::fs::create_dir_all(&data)?;
+        let settings = data.join("settings.json");
+        std::fs::write(&settings, serde_json::json!({"guide_dismissed": true}).to_string())?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o700))?;
+            std::fs::set_permissions(&settings, std::fs::Permissions::from_mode(0o600))?;
+        }
+        Ok(home)
+    }
+
+    /// A fresh one with nothing in it: Beckon's first run on this computer.
+    pub fn first_run() -> std::io::Result<Home> {
         Ok(Home { dir: tempfile::tempdir()? })
     }
 
     /// The folder.
     pub fn path(&self) -> &Path {
         self.dir.path()
+    }
+
+    /// Where Beckon's start-at-login entry goes (`$XDG_CONFIG_HOME/autostart/Beckon.desktop`).
+    pub fn autostart_entry(&self) -> PathBuf {
+        self.dir.path().join(".config/autostart/Beckon.desktop")
     }
 
     /// Beckon's data folder inside it.

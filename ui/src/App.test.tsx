@@ -212,3 +212,34 @@ describe("starting from a link", () => {
     expect(await screen.findByRole("heading", { name: "Linked session" })).toBeInTheDocument();
   });
 });
+
+describe("the first run", () => {
+  it("opens a new Beckon on its guide, which Got it puts away for good; Settings shows it again", async () => {
+    const fresh = snapshot();
+    backend({
+      bootstrap: () => ({ ...fresh, settings: { ...fresh.settings, guide_dismissed: false } }),
+      beckon_command: () => "/usr/bin/beckon",
+      claude_code_status: () => ({ state: "not_connected", program: "/usr/bin/beckon", settings_file: "/home/ada/.claude/settings.json", problem: null }),
+      start_at_login: () => false,
+      dismiss_guide: () => ({ ...fresh.settings, guide_dismissed: true }),
+    });
+    renderApp();
+    expect(await screen.findByRole("heading", { name: "Welcome to Beckon" })).toBeInTheDocument();
+    expect(window.location.hash).toBe("#/guide");
+    await userEvent.click(screen.getAllByRole("button", { name: "Got it" })[0]!);
+    expect(await screen.findByRole("heading", { name: "Inbox" })).toBeInTheDocument();
+    expect(calls.filter((call) => call.cmd === "dismiss_guide")).toHaveLength(1);
+    await userEvent.click(screen.getByRole("button", { name: "Settings" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Show the getting-started guide" }));
+    expect(await screen.findByRole("heading", { name: "Welcome to Beckon" })).toBeInTheDocument();
+  });
+
+  it("opens on the inbox when questions already wait, even before the guide was put away", async () => {
+    const waiting = snapshot({ pending: [pending("q-1", NOW - 5 * MINUTE, { session_id: "s-1" })] });
+    backend({ bootstrap: () => ({ ...waiting, settings: { ...waiting.settings, guide_dismissed: false } }) });
+    renderApp();
+    expect(await screen.findByRole("article", { name: /Question q-1\?/ })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Inbox" })).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Welcome to Beckon" })).not.toBeInTheDocument();
+  });
+});

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { NavTarget } from "./bindings/NavTarget";
 import { FatalScreen } from "./components/common/FatalScreen";
+import { GuideView } from "./components/guide/GuideView";
 import { ProblemBanner } from "./components/common/ProblemBanner";
 import { Spinner } from "./components/common/Spinner";
 import { Toasts } from "./components/common/Toasts";
@@ -42,7 +43,8 @@ export function App() {
     },
     [navigate],
   );
-  const { connection, retry } = useBackend(onNavigateTo);
+  const onFirstRun = useCallback(() => navigate({ view: "guide" }), [navigate]);
+  const { connection, retry } = useBackend(onNavigateTo, onFirstRun);
   useMetricsRefresh(connection.phase === "ready");
   useReadyMark(connection.phase === "ready");
   const questions = useAppSelector((state) => state.questions);
@@ -67,7 +69,10 @@ export function App() {
       view = <NewChatView onStarted={openSession} />;
       break;
     case "settings":
-      view = <SettingsView />;
+      view = <SettingsView onShowGuide={() => navigate({ view: "guide" })} />;
+      break;
+    case "guide":
+      view = <GuideView onDone={() => navigate({ view: "inbox" })} onStarted={openSession} />;
       break;
     case "session":
       view = <SessionView key={route.id} sessionId={route.id} onOpenSession={openSession} onOpenQuestion={openQuestion} />;

@@ -34,6 +34,11 @@ export function fakeApi(overrides: Partial<Commands> = {}): Commands {
     telegramPairing: missing("telegramPairing"),
     claudeCodeStatus: missing("claudeCodeStatus"),
     connectClaudeCode: missing("connectClaudeCode"),
+    startAtLogin: missing("startAtLogin"),
+    setStartAtLogin: missing("setStartAtLogin"),
+    beckonCommand: missing("beckonCommand"),
+    sendTestNotification: missing("sendTestNotification"),
+    dismissGuide: missing("dismissGuide"),
     ...overrides,
   };
 }

@@ -26,6 +26,7 @@ export function snapshot(fields: Partial<Bootstrap> = {}): Bootstrap {
       scripts_may_approve_from_env: false,
       slack: { enabled: false, bot_token_set: false, app_token_set: false, channel: null, api_base_url: null, after_minutes: 0, agents: [] },
       telegram: { enabled: false, bot_token_set: false, app_token_set: false, channel: null, api_base_url: null, after_minutes: 0, agents: [] },
+      guide_dismissed: true,
       file: "/settings.toml",
       problem: null,
     },

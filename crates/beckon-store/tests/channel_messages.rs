@@ -1,6 +1,8 @@
 //! A channel's outbox on a real database file: which questions a channel owes a post, a post
 //! recorded before it is sent, the doubt a crash leaves, settling, and the answerer recorded.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use beckon_core::{AnsweredVia, Outcome};

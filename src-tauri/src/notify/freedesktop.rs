@@ -123,6 +123,16 @@ impl Backend {
         if !self.availability.may_try(now) {
             return;
         }
+        let _ = self.deliver(show, now).await;
+    }
+
+    /// Shows `show` at once, even while waiting after a failure (the person asked for it), and
+    /// says whether the notification service took it.
+    pub async fn show_now(&mut self, show: &Show) -> Result<(), String> {
+        self.deliver(show, Instant::now()).await
+    }
+
+    async fn deliver(&mut self, show: &Show, now: Instant) -> Result<(), String> {
         match self.notify(show).await {
             Ok(id) => {
                 if self.availability.worked() == Change::Back {
@@ -133,6 +143,7 @@ impl Backend {
                     self.showing().remove(&previous);
                 }
                 self.showing().insert(id, show.key);
+                Ok(())
             }
             Err(err) => {
                 // A new connection at the next try: this one may be what failed.
@@ -141,6 +152,7 @@ impl Backend {
                 if self.availability.failed(now) == Change::Lost {
                     tracing::warn!(%err, "notifications are unavailable (no session bus or notification service); trying again later, less often each time");
                 }
+                Err(err.to_string())
             }
         }
     }

@@ -10,7 +10,7 @@ pub mod plan;
 
 use beckon_core::{Notice, RequestId};
 use beckon_runtime::{Notifier, PendingNotice, ResolvedNotice};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 #[cfg(all(unix, not(target_os = "macos")))]
 pub use freedesktop::Backend;
@@ -18,7 +18,7 @@ pub use freedesktop::Backend;
 pub use other::Backend;
 
 /// What the attention worker hears.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub enum Input {
     /// A question became pending.
     Pending(Box<PendingNotice>),
@@ -34,6 +34,9 @@ pub enum Input {
     Reminder(u32),
     /// The person acted on a notification: its key and the action ("default", "answer:0").
     Action(plan::Key, String),
+    /// The person asked for a test notification: shown at once, and whether the notification
+    /// service took it (or why not) goes back on the sender.
+    Test(oneshot::Sender<Result<(), String>>),
 }
 
 /// The runtime's notifier for the desktop: hands every notice to the attention worker.

@@ -29,16 +29,28 @@ impl Backend {
         if !self.availability.may_try(now) {
             return;
         }
+        let _ = self.deliver(show, now);
+    }
+
+    /// Shows `show` at once, even while waiting after a failure (the person asked for it), and
+    /// says whether the platform took it.
+    pub async fn show_now(&mut self, show: &Show) -> Result<(), String> {
+        self.deliver(show, Instant::now())
+    }
+
+    fn deliver(&mut self, show: &Show, now: Instant) -> Result<(), String> {
         match notify_rust::Notification::new().appname("Beckon").summary(&show.summary).body(&show.body).show() {
             Ok(_) => {
                 if self.availability.worked() == Change::Back {
                     tracing::info!("notifications work again");
                 }
+                Ok(())
             }
             Err(err) => {
                 if self.availability.failed(now) == Change::Lost {
                     tracing::warn!(%err, "notifications are unavailable; trying again later, less often each time");
                 }
+                Err(err.to_string())
             }
         }
     }

@@ -1,6 +1,6 @@
 //! Which notifications to show, replace and withdraw — decided without I/O, so every rule
-//! (bursts coalesced, reminders, do not disturb, withdrawal on resolution, notices of agents
-//! waiting at their own prompt) is unit-tested.
+//! (bursts coalesced, the catch-up at start, reminders, do not disturb, withdrawal on
+//! resolution, notices of agents waiting at their own prompt) is unit-tested.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
@@ -21,10 +21,12 @@ const MAX_BUTTONS: usize = 3;
 pub enum Key {
     /// One question.
     Question(RequestId),
-    /// Several questions that arrived together.
+    /// Several questions that arrived together, or that were waiting when Beckon started.
     Burst,
     /// An agent waiting at its own prompt (numbered by the planner, one per notice key).
     Notice(u32),
+    /// The test notification the person asked for (from the getting-started guide).
+    Test,
 }
 
 /// A notification to show (replacing any shown under the same key).
@@ -68,6 +70,9 @@ pub struct Planner {
     waiting: HashMap<RequestId, Waiting>,
     shown: BTreeSet<RequestId>,
     burst: BTreeSet<RequestId>,
+    /// Whether the burst notification stands for questions that waited while Beckon was closed
+    /// (until a new question joins it).
+    caught_up: bool,
     /// Notices shown, by their key.
     notices: HashMap<String, u32>,
     next_notice: u32,
@@ -105,6 +110,18 @@ pub fn for_question(notice: &PendingNotice, reminder: bool) -> Show {
     Show { key: Key::Question(notice.request_id), summary, body, buttons, opens: true }
 }
 
+/// The notification the person asks for to see that notifications reach them: one button, as
+/// a question's would have, and a click that brings the window forward.
+pub fn test_notification() -> Show {
+    Show {
+        key: Key::Test,
+        summary: "Beckon can reach you".into(),
+        body: "This is how an agent's question arrives. Press the button to check that it reaches Beckon.".into(),
+        buttons: vec![("test:pressed".into(), "It works".into())],
+        opens: true,
+    }
+}
+
 /// The notification for an agent waiting at its own prompt: who, where, and for what.
 pub fn for_notice(notice: &Notice, number: u32) -> Show {
     Show {
@@ -140,6 +157,7 @@ impl Planner {
     fn withdraw_all(&mut self) -> Vec<Command> {
         let mut commands: Vec<Command> =
             std::mem::take(&mut self.shown).into_iter().map(|id| Command::Close(Key::Question(id))).collect();
+        self.caught_up = false;
         if !std::mem::take(&mut self.burst).is_empty() {
             commands.push(Command::Close(Key::Burst));
         }
@@ -149,17 +167,53 @@ impl Planner {
 
     fn burst_notice(&self) -> Command {
         let count = self.burst.len();
+        let summary = match (self.caught_up, count) {
+            (true, 1) => "1 question waited while Beckon was closed".to_owned(),
+            (true, _) => format!("{count} questions waited while Beckon was closed"),
+            (false, _) => format!("{count} agents are waiting"),
+        };
         Command::Show(Show {
             key: Key::Burst,
-            summary: format!("{count} agents are waiting"),
+            summary,
             body: "Open the inbox to answer them.".into(),
             buttons: Vec::new(),
             opens: true,
         })
     }
 
-    /// A question became pending at `now_ms`.
+    /// Beckon started at `now_ms` with `waiting` already pending (asked while it was closed, or
+    /// left from before): one notification for them all, never one each — the question itself
+    /// (with its buttons) when it is the only one, else a summary that opens the inbox. Nothing
+    /// under "do not disturb". All of them are remembered for reminders and withdrawal.
+    pub fn caught_up(&mut self, waiting: &[PendingNotice], now_ms: i64) -> Vec<Command> {
+        let fresh: Vec<&PendingNotice> =
+            waiting.iter().filter(|notice| !self.waiting.contains_key(&notice.request_id)).collect();
+        for notice in &fresh {
+            self.waiting.insert(notice.request_id, Waiting { notice: (*notice).clone(), notified_ms: now_ms });
+        }
+        if self.dnd {
+            return Vec::new();
+        }
+        match fresh.as_slice() {
+            [] => Vec::new(),
+            [only] => {
+                self.shown.insert(only.request_id);
+                vec![Command::Show(for_question(only, false))]
+            }
+            several => {
+                self.burst.extend(several.iter().map(|notice| notice.request_id));
+                self.caught_up = true;
+                vec![self.burst_notice()]
+            }
+        }
+    }
+
+    /// A question became pending at `now_ms`. A question already known (one the catch-up at
+    /// start found as well) is not announced twice.
     pub fn pending(&mut self, notice: &PendingNotice, now_ms: i64) -> Vec<Command> {
+        if self.waiting.contains_key(&notice.request_id) {
+            return Vec::new();
+        }
         self.waiting.insert(notice.request_id, Waiting { notice: notice.clone(), notified_ms: now_ms });
         if self.dnd {
             return Vec::new();
@@ -181,6 +235,8 @@ impl Planner {
             })
             .collect();
         self.burst.insert(notice.request_id);
+        // Now it counts questions arriving, not only those that waited.
+        self.caught_up = false;
         commands.push(self.burst_notice());
         commands
     }
@@ -193,7 +249,12 @@ impl Planner {
             commands.push(Command::Close(Key::Question(id)));
         }
         if self.burst.remove(&id) {
-            commands.push(if self.burst.is_empty() { Command::Close(Key::Burst) } else { self.burst_notice() });
+            if self.burst.is_empty() {
+                self.caught_up = false;
+                commands.push(Command::Close(Key::Burst));
+            } else {
+                commands.push(self.burst_notice());
+            }
         }
         commands
     }
@@ -381,6 +442,59 @@ mod tests {
         let mut off = Planner::new(false, 0);
         off.pending(&yes_no(1), 0);
         assert!(off.tick(1_000 * 60_000).is_empty());
+    }
+
+    fn summaries(commands: &[Command]) -> Vec<&str> {
+        commands.iter().filter_map(|c| if let Command::Show(s) = c { Some(s.summary.as_str()) } else { None }).collect()
+    }
+
+    #[test]
+    fn questions_waiting_at_start_are_notified_once_for_all_of_them() {
+        let mut planner = Planner::new(false, 30);
+        let waiting: Vec<PendingNotice> = (1..=3).map(yes_no).collect();
+        let start = planner.caught_up(&waiting, 1_000);
+        let [Command::Show(show)] = start.as_slice() else { panic!("one notification: {start:?}") };
+        assert_eq!(show.key, Key::Burst);
+        assert_eq!(show.summary, "3 questions waited while Beckon was closed");
+        assert!(show.opens && show.buttons.is_empty(), "it opens the inbox");
+        // The runtime may report one of them as it starts: it is not announced again.
+        assert!(planner.pending(&yes_no(2), 1_100).is_empty());
+        assert_eq!(summaries(&planner.resolved(yes_no(1).request_id)), ["2 questions waited while Beckon was closed"]);
+        // A new question joins the same notification, which now counts what arrives.
+        assert_eq!(summaries(&planner.pending(&yes_no(4), 2_000)), ["3 agents are waiting"]);
+        for n in [2, 3] {
+            assert_eq!(shows(&planner.resolved(yes_no(n).request_id)), vec![Key::Burst]);
+        }
+        assert_eq!(closes(&planner.resolved(yes_no(4).request_id)), vec![Key::Burst]);
+        // Later questions show one by one again.
+        assert_eq!(shows(&planner.pending(&yes_no(5), 60_000)), vec![Key::Question(yes_no(5).request_id)]);
+    }
+
+    #[test]
+    fn a_single_question_waiting_at_start_shows_itself_with_its_buttons() {
+        let mut planner = Planner::new(false, 30);
+        let start = planner.caught_up(&[yes_no(1)], 0);
+        assert_eq!(start, vec![Command::Show(for_question(&yes_no(1), false))]);
+        assert_eq!(closes(&planner.resolved(yes_no(1).request_id)), vec![Key::Question(yes_no(1).request_id)]);
+        assert!(Planner::new(false, 30).caught_up(&[], 0).is_empty(), "nothing waiting, nothing shown");
+    }
+
+    #[test]
+    fn the_catch_up_honours_do_not_disturb_and_the_questions_are_reminded_of_later() {
+        let mut planner = Planner::new(true, 30);
+        let waiting: Vec<PendingNotice> = (1..=3).map(yes_no).collect();
+        assert!(planner.caught_up(&waiting, 0).is_empty());
+        assert!(planner.set_dnd(false).is_empty(), "nothing was shown, so nothing to withdraw");
+        assert!(planner.tick(29 * 60_000).is_empty());
+        assert_eq!(planner.tick(30 * 60_000).len(), 3, "each is reminded of once the interval has passed");
+    }
+
+    #[test]
+    fn the_test_notification_has_a_button_and_opens_the_window() {
+        let show = test_notification();
+        assert_eq!(show.key, Key::Test);
+        assert!(show.opens);
+        assert_eq!(show.buttons, vec![("test:pressed".to_owned(), "It works".to_owned())]);
     }
 
     fn waiting(key: &str, project: Option<&str>) -> Notice {

@@ -4,6 +4,7 @@ import type { Answer } from "../bindings/Answer";
 import type { AnswerReceipt } from "../bindings/AnswerReceipt";
 import type { Bootstrap } from "../bindings/Bootstrap";
 import type { Metrics } from "../bindings/Metrics";
+import type { NotificationTest } from "../bindings/NotificationTest";
 import type { PendingQuestion } from "../bindings/PendingQuestion";
 import type { RequestId } from "../bindings/RequestId";
 import type { SessionCursor } from "../bindings/SessionCursor";
@@ -43,6 +44,11 @@ export const commands = {
   telegramPairing: () => call<TelegramPairing>("telegram_pairing"),
   claudeCodeStatus: () => call<ClaudeCodeView>("claude_code_status"),
   connectClaudeCode: (remove: boolean) => call<ClaudeCodeView>("connect_claude_code", { remove }),
+  startAtLogin: () => call<boolean>("start_at_login"),
+  setStartAtLogin: (on: boolean) => call<boolean>("set_start_at_login", { on }),
+  beckonCommand: () => call<string | null>("beckon_command"),
+  sendTestNotification: () => call<NotificationTest>("send_test_notification"),
+  dismissGuide: () => call<SettingsView>("dismiss_guide"),
 };
 
 export type Commands = typeof commands;

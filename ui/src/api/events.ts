@@ -28,3 +28,8 @@ export async function subscribe(afterSeq: number, onEvent: (event: UiEvent) => v
 export async function onNavigate(handler: (target: NavTarget) => void): Promise<() => void> {
   return listen<NavTarget>("navigate", (event) => handler(event.payload));
 }
+
+/** Listens for the person pressing the test notification (its action: "test:pressed" or "default"). */
+export async function onTestNotificationPressed(handler: (action: string) => void): Promise<() => void> {
+  return listen<string>("test_notification_pressed", (event) => handler(event.payload));
+}

@@ -52,6 +52,10 @@ slack: ChannelView,
  */
 telegram: ChannelView, 
 /**
+ * The person put the getting-started guide away ("Got it"); the window no longer opens on it.
+ */
+guide_dismissed: boolean, 
+/**
  * The settings file.
  */
 file: string, 

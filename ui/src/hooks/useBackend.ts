@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { ErrorBody } from "../bindings/ErrorBody";
 import type { NavTarget } from "../bindings/NavTarget";
 import { errorBodyOf } from "../api/errors";
+import { opensOnGuide } from "../components/guide/firstRun";
 import { onNavigate, subscribe } from "../api/events";
 import { useBackendHandles } from "../state/store";
 
@@ -12,15 +13,17 @@ export type Connection = { phase: "loading" } | { phase: "ready" } | { phase: "f
  * `navigate` requests on. Re-running (`retry`) loads a fresh snapshot; the reducer ignores
  * whatever it had already seen.
  */
-export function useBackend(onNavigateTo: (target: NavTarget) => void): { connection: Connection; retry: () => void } {
+export function useBackend(onNavigateTo: (target: NavTarget) => void, onFirstRun: () => void = () => undefined): { connection: Connection; retry: () => void } {
   const { dispatch, api } = useBackendHandles();
   const [connection, setConnection] = useState<Connection>({ phase: "loading" });
   const [attempt, setAttempt] = useState(0);
   // The latest handler, so a new one does not reconnect the window.
   const navigateTo = useRef(onNavigateTo);
+  const firstRun = useRef(onFirstRun);
   useEffect(() => {
     navigateTo.current = onNavigateTo;
-  }, [onNavigateTo]);
+    firstRun.current = onFirstRun;
+  }, [onNavigateTo, onFirstRun]);
 
   useEffect(() => {
     let live = true;
@@ -37,8 +40,9 @@ export function useBackend(onNavigateTo: (target: NavTarget) => void): { connect
         if (live) {
           stop = unsubscribe;
           setConnection({ phase: "ready" });
-          // A link that launched the app is where the window opens.
+          // A link that launched the app is where the window opens; a new Beckon opens on its guide.
           if (snapshot.navigate) navigateTo.current(snapshot.navigate);
+          else if (opensOnGuide(snapshot, window.location.hash)) firstRun.current();
         } else {
           unsubscribe();
         }

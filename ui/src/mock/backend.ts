@@ -11,6 +11,7 @@ import type { LiveEvent } from "../bindings/LiveEvent";
 import type { Message } from "../bindings/Message";
 import type { Metrics } from "../bindings/Metrics";
 import type { NavTarget } from "../bindings/NavTarget";
+import type { NotificationTest } from "../bindings/NotificationTest";
 import type { Outcome } from "../bindings/Outcome";
 import type { PendingQuestion } from "../bindings/PendingQuestion";
 import type { QuestionRecord } from "../bindings/QuestionRecord";
@@ -25,6 +26,7 @@ import type { SettingsView } from "../bindings/SettingsView";
 import type { TelegramPairing } from "../bindings/TelegramPairing";
 import type { TimelineEntry } from "../bindings/TimelineEntry";
 import type { UiEvent } from "../bindings/UiEvent";
+import { emit as emitEvent } from "@tauri-apps/api/event";
 import { buildFixture, fixtureId, type Fixture } from "./fixtures";
 import { validateAnswers } from "./validate";
 
@@ -80,6 +82,13 @@ export class MockBackend {
     settings_file: "/home/you/.claude/settings.json",
     problem: null,
   };
+  /** Whether Beckon starts at login (its login item exists). */
+  startAtLogin = false;
+  /** The `beckon` command's path, or null when it cannot be found. */
+  beckonProgram: string | null = "/usr/bin/beckon";
+  /** What the test notification comes to; when delivered, its button is "pressed" after `testPressAfterMs`. */
+  testNotification: NotificationTest = { delivered: true, problem: null, do_not_disturb: false };
+  testPressAfterMs: number | null = 1200;
   /** Telegram's pairing: the code the bot waits for, and the chat paired (set it to pair one). */
   telegram: TelegramPairing = { code: "7QK2M9XD", chat: null };
   private secret = "b7c41e9d05a2f68c3e1d9b07a4f2c6e8d1b3a5c7e9f0a2b4c6d8e0f1a3b5c7d9";
@@ -139,6 +148,18 @@ export class MockBackend {
       case "connect_claude_code":
         this.claudeCode = { ...this.claudeCode, state: args.remove ? "not_connected" : "connected" };
         return this.claudeCode;
+      case "start_at_login":
+        return this.startAtLogin;
+      case "set_start_at_login":
+        this.startAtLogin = Boolean(args.on);
+        return this.startAtLogin;
+      case "beckon_command":
+        return this.beckonProgram;
+      case "send_test_notification":
+        return this.sendTestNotification();
+      case "dismiss_guide":
+        this.settings = { ...this.settings, guide_dismissed: true };
+        return this.settings;
       case "telegram_pairing":
         if (!this.settings.telegram.bot_token_set) return fail("invalid_input", "Telegram has no bot token yet.");
         return this.telegram;
@@ -148,6 +169,21 @@ export class MockBackend {
       default:
         return fail("not_found", `unknown command ${cmd}`);
     }
+  }
+
+  /** A new Beckon: no sessions, no questions, the guide not put away yet. */
+  firstRun(): void {
+    this.sessions.clear();
+    this.timelines.clear();
+    this.questions.clear();
+    this.settings = { ...this.settings, guide_dismissed: false };
+  }
+
+  private sendTestNotification(): NotificationTest {
+    const result = { ...this.testNotification, do_not_disturb: this.settings.do_not_disturb };
+    const after = this.testPressAfterMs;
+    if (result.delivered && after !== null) setTimeout(() => void emitEvent("test_notification_pressed", "test:pressed"), after);
+    return result;
   }
 
   // ---- reading ----

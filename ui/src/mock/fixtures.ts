@@ -308,6 +308,7 @@ export function buildFixture(now: number): Fixture {
   const agents: AgentInfo[] = [
     { name: "assistant", description: "A general helper with file tools", provider: null, questions: true, builtin: true },
     { name: "demo", description: "The offline demo: asks a question with no API key", provider: "scripted", questions: true, builtin: true },
+    { name: "poet", description: "Writes a short poem on any topic, asking you about style and tone first. Works offline, no API key needed.", provider: "scripted", questions: true, builtin: true },
     { name: "deploy-bot", description: "Rolls out releases and runs smoke tests", provider: "anthropic", questions: true, builtin: false },
     { name: "research", description: "Finds and compares sources", provider: "anthropic", questions: true, builtin: false },
     { name: "summariser", description: "Condenses sources into a brief", provider: "openai", questions: true, builtin: false },
@@ -326,6 +327,7 @@ export function buildFixture(now: number): Fixture {
     scripts_may_approve_from_env: false,
     slack: { enabled: true, bot_token_set: true, app_token_set: true, channel: "C04TEAMQ", api_base_url: null, after_minutes: 10, agents: ["deploy-bot", "triage"] },
     telegram: { enabled: false, bot_token_set: true, app_token_set: false, channel: null, api_base_url: null, after_minutes: 0, agents: [] },
+    guide_dismissed: true,
     file: "/home/you/.local/share/dev.beckon.desktop/settings.toml",
     problem: null,
   };

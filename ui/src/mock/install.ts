@@ -14,13 +14,15 @@ declare global {
  * Stands the mock backend in for the Rust side before the app mounts. `?unavailable` in the
  * address makes `bootstrap` fail as it does when the runtime cannot start; `?start=question:<id>`
  * (or `session:<id>`, `problem:<text>`) plays a deep link that launched the app; `?waiting=<n>`
- * adds n more pending questions, one session each, for a long inbox.
+ * adds n more pending questions, one session each, for a long inbox; `?firstrun` starts as a
+ * new Beckon does, empty and on its getting-started guide.
  */
 export function installMockBackend(): void {
   const backend = new MockBackend();
   if (new URLSearchParams(window.location.search).has("unavailable")) {
     backend.bootstrapError = { kind: "unavailable", message: "The database at /home/you/.local/share/dev.beckon.desktop/beckon.db was written by a newer Beckon (schema 7; this one knows 5). Update Beckon to open it." };
   }
+  if (new URLSearchParams(window.location.search).has("firstrun")) backend.firstRun();
   const start = new URLSearchParams(window.location.search).get("start");
   const [to, id] = start?.split(":") ?? [];
   if (to === "question" || to === "session") backend.startAt = { to, id: id ?? "" };

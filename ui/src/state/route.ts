@@ -6,6 +6,7 @@ export type Route =
   | { view: "inbox" }
   | { view: "new" }
   | { view: "settings" }
+  | { view: "guide" }
   | { view: "session"; id: SessionId }
   | { view: "question"; id: RequestId };
 
@@ -14,6 +15,7 @@ export function parseHash(hash: string): Route {
   const [, view, id] = hash.replace(/^#/, "").split("/");
   if (view === "new") return { view: "new" };
   if (view === "settings") return { view: "settings" };
+  if (view === "guide") return { view: "guide" };
   if (view === "session" && id) return { view: "session", id: decodeURIComponent(id) };
   if (view === "question" && id) return { view: "question", id: decodeURIComponent(id) };
   return { view: "inbox" };
@@ -25,6 +27,7 @@ export function routeToHash(route: Route): string {
     case "inbox":
     case "new":
     case "settings":
+    case "guide":
       return `#/${route.view}`;
     case "session":
     case "question":

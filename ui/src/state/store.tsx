@@ -28,6 +28,8 @@ export interface Actions {
   callbackSecret: () => Promise<{ ok: true; secret: string } | { ok: false; error: ErrorBody }>;
   /** Replaces the callback signing secret; the new one comes back. */
   rotateCallbackSecret: () => Promise<{ ok: true; secret: string } | { ok: false; error: ErrorBody }>;
+  /** Puts the getting-started guide away for good; whether that was saved. */
+  dismissGuide: () => Promise<boolean>;
 }
 
 /** The window's state outside React: views subscribe to the part they show. */
@@ -122,6 +124,11 @@ function makeActions(api: Commands, dispatch: Dispatch<Action>, toast: (message:
       } catch (error) {
         return { ok: false, error: errorBodyOf(error) };
       }
+    },
+    dismissGuide: async () => {
+      const settings = await attempt(() => api.dismissGuide(), "Could not put the guide away");
+      if (settings) dispatch({ type: "settings", settings });
+      return settings !== null;
     },
     callbackSecret: () => secret(() => api.callbackSecret()),
     rotateCallbackSecret: () => secret(() => api.rotateCallbackSecret()),

@@ -38,8 +38,9 @@ function renderSettings(
       return pairing();
     },
     claudeCodeStatus: () => new Promise(() => {}),
+    startAtLogin: () => new Promise(() => {}),
   });
-  renderWithStore(<SettingsView />, { api, state: stateFrom(snapshot({ settings })) });
+  renderWithStore(<SettingsView onShowGuide={() => undefined} />, { api, state: stateFrom(snapshot({ settings })) });
   return { saved, pairingCalls: () => pairingCalls };
 }
 

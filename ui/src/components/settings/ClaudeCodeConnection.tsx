@@ -15,7 +15,7 @@ const STATE_TEXT: Record<ClaudeCodeView["state"], string> = {
  * "Connect Claude Code": where Claude Code stands (connected, out of date, not connected) and
  * the action that writes — or takes out — the same configuration as `beckon setup claude-code`.
  */
-export function ClaudeCodeConnection() {
+export function ClaudeCodeConnection({ legend = "Claude Code" }: { legend?: string }) {
   const { api } = useBackendHandles();
   const [view, setView] = useState<ClaudeCodeView | null>(null);
   const [busy, setBusy] = useState(false);
@@ -46,7 +46,7 @@ export function ClaudeCodeConnection() {
 
   return (
     <fieldset className="settings-group" aria-labelledby={`${id}-title`}>
-      <legend id={`${id}-title`}>Claude Code</legend>
+      <legend id={`${id}-title`}>{legend}</legend>
       <p className="claude-code-state" data-state={view?.state ?? "loading"} role="status">
         {view ? STATE_TEXT[view.state] : "Looking at Claude Code's settings…"}
       </p>

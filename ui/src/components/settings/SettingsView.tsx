@@ -9,6 +9,7 @@ import { CallbackSecret } from "./CallbackSecret";
 import { ChannelsSection } from "./ChannelsSection";
 import { ClaudeCodeConnection } from "./ClaudeCodeConnection";
 import { ProviderFields } from "./ProviderFields";
+import { StartAtLogin } from "./StartAtLogin";
 import { draftFrom, toSettingsInput, type SettingsDraft } from "./settingsDraft";
 
 const PROVIDERS: { value: ProviderKind | ""; label: string }[] = [
@@ -18,7 +19,7 @@ const PROVIDERS: { value: ProviderKind | ""; label: string }[] = [
   { value: "scripted", label: "Offline demo (scripted)" },
 ];
 
-function SettingsForm({ settings }: { settings: Settings }) {
+function SettingsForm({ settings, onShowGuide }: { settings: Settings; onShowGuide: () => void }) {
   const agents = useAppSelector((state) => state.agents);
   const agentProblems = useAppSelector((state) => state.agentProblems);
   const dataDir = useAppSelector((state) => state.dataDir);
@@ -66,6 +67,18 @@ function SettingsForm({ settings }: { settings: Settings }) {
           <p>{settings.problem}</p>
         </div>
       ) : null}
+      <fieldset className="settings-group">
+        <legend>Starting Beckon</legend>
+        <StartAtLogin />
+        <div className="settings-row">
+          <span className="settings-row-label">Getting started</span>
+          <div className="settings-control">
+            <button type="button" className="button button-quiet guide-open" onClick={onShowGuide}>
+              Show the getting-started guide
+            </button>
+          </div>
+        </div>
+      </fieldset>
       <ProviderFields title="Anthropic" view={settings.anthropic} draft={draft.anthropic} onChange={(anthropic) => change({ anthropic })} />
       <ProviderFields title="OpenAI-compatible" view={settings.openai} draft={draft.openai} onChange={(openai) => change({ openai })} />
       <fieldset className="settings-group">
@@ -231,7 +244,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
 }
 
 /** The settings screen. */
-export function SettingsView() {
+export function SettingsView({ onShowGuide }: { onShowGuide: () => void }) {
   const settings = useAppSelector((state) => state.settings);
   return (
     <section className="view settings-view" aria-labelledby="settings-title">
@@ -241,7 +254,7 @@ export function SettingsView() {
           <p className="view-sub">Keys are stored on this computer and never shown again.</p>
         </div>
       </header>
-      <div className="view-body">{settings ? <SettingsForm settings={settings} /> : <Spinner label="Loading settings" />}</div>
+      <div className="view-body">{settings ? <SettingsForm settings={settings} onShowGuide={onShowGuide} /> : <Spinner label="Loading settings" />}</div>
     </section>
   );
 }
