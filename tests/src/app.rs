@@ -1,7 +1,7 @@
 //! A running app and the WebDriver session on its window.
 
 use std::net::TcpListener;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
@@ -22,6 +22,8 @@ pub struct App {
     /// The WebDriver client.
     pub client: Client,
     bus: Option<Bus>,
+    /// The binary tauri-driver started.
+    program: PathBuf,
 }
 
 impl std::fmt::Debug for App {
@@ -41,6 +43,12 @@ impl App {
     pub async fn launch_on(home: &Home, bus: Bus) -> Result<App, Failure> {
         let address = bus.address.clone();
         App::start(home, &address, Some(bus), &[]).await
+    }
+
+    /// Starts `program` (another build of the app, or another Tauri app) in `home` on `bus`.
+    pub async fn launch_program(home: &Home, bus: Bus, program: &Path) -> Result<App, Failure> {
+        let address = bus.address.clone();
+        App::start_program(program, home, &address, Some(bus), &[]).await
     }
 
     /// Starts the app in `home` on `bus` from `link`, as a desktop does when a `beckon://`
@@ -63,6 +71,16 @@ impl App {
     }
 
     async fn start(home: &Home, bus_address: &str, bus: Option<Bus>, args: &[&str]) -> Result<App, Failure> {
+        App::start_program(&app_binary(), home, bus_address, bus, args).await
+    }
+
+    async fn start_program(
+        program: &Path,
+        home: &Home,
+        bus_address: &str,
+        bus: Option<Bus>,
+        args: &[&str],
+    ) -> Result<App, Failure> {
         let (port, native) = (free_port(), free_port());
         let mut command = Command::new("tauri-driver");
         command.arg("--port").arg(port.to_string()).arg("--native-port").arg(native.to_string());
@@ -81,9 +99,9 @@ impl App {
         }
         let mut capabilities = serde_json::Map::new();
         capabilities.insert("browserName".into(), json!("wry"));
-        capabilities.insert("tauri:options".into(), json!({"application": app_binary(), "args": args}));
+        capabilities.insert("tauri:options".into(), json!({"application": program, "args": args}));
         let client = ClientBuilder::new(HttpConnector::new()).capabilities(capabilities).connect(&url).await?;
-        Ok(App { driver, client, bus })
+        Ok(App { driver, client, bus, program: program.to_owned() })
     }
 
     /// The app's session bus.
@@ -101,7 +119,7 @@ impl App {
     /// start-at-login entry would, or nothing as the app menu would), and returns how that
     /// process exited.
     pub async fn launch_again(&self, home: &Home, args: &[&str]) -> Result<ExitStatus, Failure> {
-        let mut command = self.bus()?.command(&app_binary().to_string_lossy());
+        let mut command = self.bus()?.command(&self.program.to_string_lossy());
         command.args(args).stdout(Stdio::null()).stderr(Stdio::null());
         home.apply(&mut command);
         let mut second = command.spawn()?;

@@ -6,6 +6,7 @@ mod app;
 mod bus;
 pub mod gateway;
 mod home;
+pub mod minimal_tauri;
 mod notifications;
 pub mod packages;
 pub mod procs;

@@ -2,6 +2,7 @@
 //! with the id the daemon gave it, and each `CloseNotification`.
 
 use std::collections::HashMap;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::transcript::Transcript;
 use crate::{Bus, Failure, eventually};
@@ -21,6 +22,8 @@ pub struct Notified {
     pub body: String,
     /// Its actions, as (key, label) pairs.
     pub actions: Vec<(String, String)>,
+    /// When the monitor saw the call go by on the bus (its `time=`).
+    pub seen_at: Option<SystemTime>,
 }
 
 /// A `dbus-monitor` recording the Notifications interface and method replies.
@@ -122,6 +125,10 @@ pub fn parse_monitor_log(lines: &[String]) -> (Vec<Notified>, Vec<u32>) {
                     summary: text(3),
                     body: text(4),
                     actions,
+                    seen_at: field(&message.header, "time")
+                        .and_then(|time| time.parse::<f64>().ok())
+                        .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
+                        .map(|after_epoch| UNIX_EPOCH + after_epoch),
                 });
             }
             Some("CloseNotification") => {
@@ -248,6 +255,7 @@ method call time=3.0 sender=:1.5 -> destination=org.freedesktop.Notifications se
                 summary: "deployer asks: Deploy".into(),
                 body: "Ship it\ntoday?".into(),
                 actions: vec![("default".into(), "Open".into()), ("answer:0".into(), "Yes".into())],
+                seen_at: Some(UNIX_EPOCH + Duration::from_secs(2)),
             }]
         );
         assert_eq!(closed, vec![4]);
