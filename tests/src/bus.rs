@@ -92,6 +92,23 @@ impl Bus {
         Ok(())
     }
 
+    /// Waits until the notification daemon owns its name on this bus (what an app starting now
+    /// needs for a notification shown at once).
+    pub async fn notification_daemon_ready(&self) -> Result<(), Failure> {
+        crate::eventually("dunst on the bus", || {
+            let owned = self
+                .call(
+                    "org.freedesktop.DBus",
+                    "/org/freedesktop/DBus",
+                    "org.freedesktop.DBus.NameHasOwner",
+                    &["org.freedesktop.Notifications"],
+                )
+                .ok()?;
+            owned.contains("true").then_some(())
+        })
+        .await
+    }
+
     /// Starts recording the Notifications interface.
     pub async fn record_notifications(&self) -> Result<Notifications, Failure> {
         Notifications::record(self).await

@@ -119,18 +119,7 @@ async fn questions_that_waited_while_beckon_was_closed_are_notified_once_for_all
     bus.start_notification_daemon(&home)?;
     let notifications = bus.record_notifications().await?;
     // The catch-up is shown as Beckon starts: the daemon must be there first.
-    eventually("dunst on the bus", || {
-        let owned = bus
-            .call(
-                "org.freedesktop.DBus",
-                "/org/freedesktop/DBus",
-                "org.freedesktop.DBus.NameHasOwner",
-                &["org.freedesktop.Notifications"],
-            )
-            .ok()?;
-        owned.contains("true").then_some(())
-    })
-    .await?;
+    bus.notification_daemon_ready().await?;
     // As at login: started hidden, in the tray.
     let app = App::launch_hidden(&home, bus).await?;
     let caught_up = notifications

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use beckon_core::QuestionRequest;
-use beckon_e2e::{App, Bus, Failure, Home, eventually, gateway, minimal_tauri, procs, target_dir};
+use beckon_e2e::{App, Bus, Failure, Home, gateway, minimal_tauri, procs, target_dir};
 use beckon_runtime::{Beckon, ExternalAsk, RuntimeConfig, StartOptions};
 use serde_json::{Value, json};
 
@@ -189,18 +189,7 @@ async fn ask_to_notification(program: &Path, asks: usize) -> Result<Vec<Duration
     let mut bus = Bus::start()?;
     bus.start_notification_daemon(&home)?;
     let notifications = bus.record_notifications().await?;
-    eventually("dunst on the bus", || {
-        let owned = bus
-            .call(
-                "org.freedesktop.DBus",
-                "/org/freedesktop/DBus",
-                "org.freedesktop.DBus.NameHasOwner",
-                &["org.freedesktop.Notifications"],
-            )
-            .ok()?;
-        owned.contains("true").then_some(())
-    })
-    .await?;
+    bus.notification_daemon_ready().await?;
     let app = App::launch_program(&home, bus, program).await?;
     ready_mark(&app).await?;
     // Let start-up's own work settle before the first ask.
