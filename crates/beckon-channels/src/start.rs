@@ -64,9 +64,9 @@ impl Channels {
             }
         };
         if slack.enabled {
-            match (slack.app_token(), slack.bot_token(), slack.channel.clone().filter(|c| !c.trim().is_empty())) {
-                (Some(app_token), Some(bot_token), Some(channel)) => {
-                    let mut config = SlackConfig::new(app_token, bot_token, channel.trim().to_owned());
+            match (slack.app_token(), slack.bot_token(), slack.person(), slack.shared_channel()) {
+                (Some(app_token), Some(bot_token), person, channel) if person.is_some() || channel.is_some() => {
+                    let mut config = SlackConfig::new(app_token, bot_token, person, channel);
                     if let Some(base) = slack.api_base_url.clone().filter(|b| !b.trim().is_empty()) {
                         config.api_base = base.trim().trim_end_matches('/').to_owned();
                     }
@@ -80,7 +80,9 @@ impl Channels {
                     )));
                     tracing::info!("Slack channel started");
                 }
-                _ => tracing::warn!("Slack is on but its app token, bot token or channel is missing; it stays off"),
+                _ => tracing::warn!(
+                    "Slack is on but its app token, bot token, or both the person and the channel are missing; it stays off"
+                ),
             }
         }
         if telegram.enabled {

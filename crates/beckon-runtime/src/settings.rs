@@ -40,8 +40,12 @@ pub struct ChannelFile {
     pub bot_token: Option<String>,
     /// Slack's app-level token (`xapp-…`) that opens the Socket Mode connection.
     pub app_token: Option<String>,
-    /// Slack: the channel or person (`C…`, `U…`) questions are posted to.
+    /// Slack: the channel (`C…`) questions that allow nothing are posted to, when the person
+    /// wants them there.
     pub channel: Option<String>,
+    /// Slack: the person's own member id (`U…`). Only they may allow a tool call or answer a
+    /// question that is theirs alone, and such questions go only to their direct messages.
+    pub person: Option<String>,
     /// The service's API address (none: the service's own), for a proxy or a test double.
     pub api_base_url: Option<String>,
     /// Only questions still unanswered this many minutes after they were asked (0: at once).
@@ -58,6 +62,7 @@ impl std::fmt::Debug for ChannelFile {
             .field("bot_token", &self.bot_token.as_ref().map(|_| "<set>"))
             .field("app_token", &self.app_token.as_ref().map(|_| "<set>"))
             .field("channel", &self.channel)
+            .field("person", &self.person)
             .field("api_base_url", &self.api_base_url)
             .field("after_minutes", &self.after_minutes)
             .field("agents", &self.agents)
@@ -66,6 +71,19 @@ impl std::fmt::Debug for ChannelFile {
 }
 
 impl ChannelFile {
+    /// Slack: the person's member id. A `channel` that names a member (`U…`, `W…`, as earlier
+    /// versions allowed for direct messages) is that person when none is set.
+    pub fn person(&self) -> Option<String> {
+        let is_member = |id: &String| id.starts_with('U') || id.starts_with('W');
+        non_empty(self.person.clone()).or_else(|| non_empty(self.channel.clone()).filter(is_member))
+    }
+
+    /// Slack: the channel for questions that allow nothing, when one is set (a member id in
+    /// `channel` is the person, not a channel).
+    pub fn shared_channel(&self) -> Option<String> {
+        non_empty(self.channel.clone()).filter(|id| !(id.starts_with('U') || id.starts_with('W')))
+    }
+
     /// The bot token, when set and not blank.
     pub fn bot_token(&self) -> Option<String> {
         non_empty(self.bot_token.clone())
