@@ -1,5 +1,5 @@
 //! `beckon ask`: puts a question to the person, waits (long-polling the gateway) until it is
-//! resolved, prints the answer. Ctrl-C withdraws the question.
+//! resolved, prints the answer. Ctrl-C withdraws the question (it ends cancelled).
 
 use std::io::{IsTerminal, Read};
 use std::path::Path;
@@ -120,7 +120,9 @@ pub async fn run(connection: &Connection, args: AskArgs) -> CliResult<Exit> {
             Ok(output::resolution(&view?, shown))
         }
         () = signals.interrupted() => {
-            match client.decline(&id, Some(WITHDRAWN)).await {
+            // The asker went away: the question is withdrawn as cancelled, as a hook withdraws
+            // one answered in the terminal, and never recorded as the person's decline.
+            match client.cancel(&id, WITHDRAWN).await {
                 Ok(_) => eprintln!("Withdrew question {id}"),
                 Err(err) => eprintln!("Could not withdraw question {id}: {err}"),
             }
