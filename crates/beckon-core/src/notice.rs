@@ -36,6 +36,25 @@ fn is_text(text: &str, max: usize) -> bool {
     !text.trim().is_empty() && text.len() <= max && !text.chars().any(|c| c.is_control() && c != '\n')
 }
 
+/// Bidi controls: embeddings, overrides, isolates and marks. A notice is read at a glance in a
+/// notification, where these would make it read in another order than it was written.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// Refuses bidi controls in `text`, naming the first one.
+fn check_bidi(field: &str, text: &str, problems: &mut Problems) {
+    if let Some(c) = text.chars().find(|&c| is_bidi_control(c)) {
+        problems.push(
+            field,
+            format!(
+                "contains the bidirectional control character U+{:04X}, which can make text read in another order than it was written; remove it",
+                c as u32
+            ),
+        );
+    }
+}
+
 impl Notice {
     /// A notice, or every rule it breaks (fields named as the HTTP body names them).
     pub fn new(
@@ -55,8 +74,12 @@ impl Notice {
             problems
                 .push("message", format!("must be 1 to {MESSAGE_MAX_BYTES} bytes of text without control characters"));
         }
-        if project.as_deref().is_some_and(|project| !is_text(project, PROJECT_MAX_BYTES)) {
-            problems.push("project", format!("must be 1 to {PROJECT_MAX_BYTES} bytes without control characters"));
+        check_bidi("message", &message, &mut problems);
+        if let Some(project) = project.as_deref() {
+            if !is_text(project, PROJECT_MAX_BYTES) {
+                problems.push("project", format!("must be 1 to {PROJECT_MAX_BYTES} bytes without control characters"));
+            }
+            check_bidi("project", project, &mut problems);
         }
         problems.into_result(Notice { key: key.to_owned(), agent, message, project, posted_at_ms })
     }
@@ -103,5 +126,20 @@ mod tests {
         assert!(notice("k", &"m".repeat(MESSAGE_MAX_BYTES + 1), None).is_err());
         assert!(notice("k", "two\nlines", None).is_ok());
         assert!(notice("k", "m", Some(&"p".repeat(PROJECT_MAX_BYTES + 1))).is_err());
+    }
+
+    #[test]
+    fn bidi_controls_are_refused_by_field() {
+        for c in ['\u{202A}', '\u{202E}', '\u{2066}', '\u{2069}', '\u{200E}', '\u{200F}', '\u{061C}'] {
+            let problems = notice("k", &format!("waiting {c}tupni"), None).unwrap_err();
+            let [problem] = problems.iter().collect::<Vec<_>>().try_into().unwrap();
+            assert_eq!(problem.path, "message");
+            assert!(problem.message.contains(&format!("U+{:04X}", c as u32)), "{}", problem.message);
+            assert!(problem.message.contains("bidirectional"), "{}", problem.message);
+            let problems = notice("k", "waiting", Some(&format!("/home/ada/{c}pohs"))).unwrap_err();
+            assert_eq!(problems.iter().map(|p| p.path.as_str()).collect::<Vec<_>>(), ["project"]);
+        }
+        // Right-to-left text itself is welcome.
+        assert!(notice("k", "ממתין לקלט", Some("/home/ada/مشروع")).is_ok());
     }
 }

@@ -91,3 +91,21 @@ async fn a_notice_that_breaks_the_rules_is_refused_with_every_problem() {
     let anonymous = s.http.put(format!("{}/v1/notices/k", s.gateway.url)).json(&waiting("m")).send().await.unwrap();
     assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn bidi_controls_in_a_notice_are_refused_naming_the_field() {
+    let notifier = Arc::new(RecordingNotifier::default());
+    let s = served::serve_telling(notifier.clone(), |_| {}).await;
+    // "Claude is waiting for your input", read right to left from the override on.
+    let (status, refused) =
+        send(&s, Method::PUT, "/v1/notices/k", Some(waiting("Claude is waiting \u{202E}tupni ruoy rof"))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+    assert_eq!(refused["error"]["field"], "message", "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("U+202E") && message.contains("bidirectional"), "{message}");
+    let body = json!({"agent": "claude-code", "message": "waiting", "project": "/home/ada/\u{2067}pohs"});
+    let (status, refused) = send(&s, Method::PUT, "/v1/notices/k", Some(body)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+    assert_eq!(refused["error"]["field"], "project", "{refused}");
+    assert!(notifier.calls().is_empty(), "nothing refused reached the person: {:?}", notifier.calls());
+}
