@@ -57,6 +57,7 @@ pub fn ask(event: &Value) -> Option<(Value, Pending)> {
     if name == "Elicitation" {
         let (request, names) = elicitation::questions(event)?;
         body["questions"] = request;
+        body["person_only"] = Value::Bool(true);
         return Some((body, Pending::Form { names }));
     }
     let pending = match (name, tool) {
@@ -85,6 +86,8 @@ pub fn ask(event: &Value) -> Option<(Value, Pending)> {
         // The whole input: its metadata is kept; answers Claude Code may have filled in are
         // accepted and replaced by the person's.
         body["questions"] = Value::Object(input.clone());
+        // Claude Code asked the person: the agent waiting on it must not answer it itself.
+        body["person_only"] = Value::Bool(true);
     }
     Some((body, pending))
 }
@@ -216,6 +219,7 @@ mod tests {
             "options": [{"label": "Red", "description": "r"}, {"label": "Blue", "description": "b"}]}]});
         let (body, pending) = ask(&permission(ASK_TOOL, input.clone())).unwrap();
         assert_eq!(body["questions"], input);
+        assert_eq!(body["person_only"], true, "Claude Code asked the person: only they answer");
         assert!(body.get("approval").is_none());
         let view = json!({"status": "answered", "result": {"outcome": "answered", "questions": [],
             "answers": {"Which color?": "Blue"}, "annotations": {"Which color?": {"notes": "darker"}}}});

@@ -1,7 +1,8 @@
 //! `beckon hook claude-code` as Claude Code runs it (its JSON on stdin, its answer on stdout),
 //! against `beckon serve`: an MCP server's form is asked as free-form questions and answered
 //! with the form's content, declined as a decline, and withdrawn when Claude Code reports the
-//! form was answered in its own dialog.
+//! form was answered in its own dialog. A form, like Claude Code's own question, is asked of
+//! the person: a script (the agent waiting on it) cannot answer it, only decline it.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -47,9 +48,42 @@ async fn printed(child: tokio::process::Child) -> String {
     served::text(&output.stdout)
 }
 
+/// `beckon serve` where the person has let scripts answer for them, so a test can answer as
+/// the person would in the window.
+async fn served_for_the_person() -> served::Served {
+    served::Served::start_with("hook-test", |command| {
+        command.env("BECKON_SCRIPTS_MAY_APPROVE", "1");
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_script_cannot_answer_a_form_or_claude_codes_own_question_but_can_decline() {
+    let served = served::Served::start_with("hook-test", |command| {
+        command.env_remove("BECKON_SCRIPTS_MAY_APPROVE");
+    })
+    .await;
+    let own_question = json!({"session_id": "5b0c", "cwd": "/home/ada/shop", "permission_mode": "default",
+        "hook_event_name": "PermissionRequest", "tool_name": "AskUserQuestion", "tool_input": {"questions": [
+            {"question": "Which color?", "header": "Color", "multiSelect": false,
+             "options": [{"label": "Red"}, {"label": "Blue"}]}]}});
+    for (event, answer) in [(form("el-9"), vec!["staging".to_owned(), "3".to_owned()]), (own_question, vec!["Blue".to_owned()])] {
+        let child = hook(&served, &event).await;
+        let id = pending(&served).await["request_id"].as_str().unwrap().to_owned();
+        let refused = served.client.answer(&id, &answer).await.unwrap_err().to_string();
+        assert!(refused.contains("only they can answer it"), "{refused}");
+        let view = served.client.question(&id, Duration::ZERO).await.unwrap();
+        assert_eq!(view["status"], "pending", "a refused answer decides nothing");
+        served.client.decline(&id, None).await.unwrap();
+        let view = served.client.question(&id, Duration::ZERO).await.unwrap();
+        assert_eq!(view["status"], "declined");
+        printed(child).await;
+    }
+}
+
 #[tokio::test]
 async fn a_form_answered_in_beckon_goes_back_as_its_content() {
-    let served = served::Served::start("hook-test").await;
+    let served = served_for_the_person().await;
     let child = hook(&served, &form("el-1")).await;
     let question = pending(&served).await;
     assert_eq!(question["agent"], "claude-code");

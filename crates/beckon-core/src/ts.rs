@@ -19,6 +19,9 @@ pub struct QuestionRequestShape {
     /// Present when the question asks permission for a tool call.
     #[ts(optional)]
     approval: Option<ApprovalShape>,
+    /// Present (true) when an agent's own interface asked the person: only they may answer.
+    #[ts(optional)]
+    person_only: Option<bool>,
 }
 
 /// A tool call waiting for permission.

@@ -12,7 +12,7 @@ use crate::body::{self, Fields};
 use crate::error::{ApiError, ApiResult};
 use crate::questions::parse_id;
 
-const ASK_FIELDS: [&str; 9] = [
+const ASK_FIELDS: [&str; 10] = [
     "agent",
     "session_key",
     "questions",
@@ -22,6 +22,7 @@ const ASK_FIELDS: [&str; 9] = [
     "default_answer",
     "callback_url",
     "metadata",
+    "person_only",
 ];
 const ANSWER_FIELDS: [&str; 2] = ["answers", "answer"];
 const SESSION_ANSWER_FIELDS: [&str; 3] = ["question_id", "answer", "answers"];
@@ -90,11 +91,21 @@ pub fn ask(bytes: &[u8]) -> ApiResult<ExternalAsk> {
     let default_answer = fields.string("default_answer");
     let callback_url = fields.string("callback_url");
     let metadata = fields.get("metadata").cloned();
+    // A hook relaying a question the agent's own interface asked the person marks it: then
+    // only the person may answer it, not the agent waiting on it.
+    let person_only = match fields.get("person_only") {
+        None | Some(Value::Bool(false)) => false,
+        Some(Value::Bool(true)) => true,
+        Some(_) => {
+            fields.problems.push("person_only", "must be true or false");
+            false
+        }
+    };
     fields.finish()?;
     Ok(ExternalAsk {
         agent: agent.unwrap_or_default(),
         external_key,
-        request,
+        request: request.map(|request| if person_only { request.for_the_person() } else { request }),
         timeout,
         on_timeout,
         default_answer,

@@ -7,7 +7,7 @@ use std::time::Duration;
 use beckon_core::conversation::{Event, SessionStatus, TransitionError};
 use beckon_core::outcome::check_reason;
 use beckon_core::{
-    AnsweredVia, Answerer, Answers, Approval, Notice, Outcome, Problems, RequestId, SessionId, SessionOrigin,
+    AnsweredVia, Answerer, Answers, Notice, Outcome, Problems, RequestId, SessionId, SessionOrigin,
 };
 use beckon_store::{
     Metrics, NewSession, PendingQuestion, QuestionRecord, QuestionStatus, Resolved, ResolvedQuestion, SessionFilter,
@@ -387,22 +387,26 @@ impl Beckon {
         }
     }
 
-    /// Refuses a script's (HTTP, MCP, CLI) "Allow" on an approval unless scripts may approve:
-    /// the agent that asked can reach those too, and must not approve itself. Denying and
-    /// declining stay open to everyone.
+    /// Refuses a script's (HTTP, MCP, CLI) answer that only the person may give — allowing an
+    /// approval, or answering a question an agent's own interface asked the person — unless
+    /// scripts may approve: the agent that asked can reach those routes too, and must not
+    /// answer for the person. Denying and declining stay open to everyone.
     fn check_approver(&self, question: &QuestionRecord, outcome: &Outcome, via: AnsweredVia) -> Result<()> {
         let Outcome::Answered { answers } = outcome else { return Ok(()) };
         let by_script = matches!(via, AnsweredVia::Http | AnsweredVia::Mcp | AnsweredVia::Cli);
-        let grants = question.request.approval().is_some() && answers.items().iter().any(Approval::grants);
-        if grants && by_script && !self.scripts_may_approve() {
-            return Err(Error::PersonOnly(format!(
-                "question {} asks permission for a tool call; only a person can allow it, in Beckon's window, a notification or the tray (the agent that asked can reach this {} too, so it must not approve itself). Deny stays open here. To let scripts approve, turn on \"Scripts may approve tool calls\" in Settings or start Beckon with {}=1",
-                question.id,
-                via.as_str(),
-                crate::config::SCRIPTS_MAY_APPROVE_ENV
-            )));
+        if !by_script || !question.request.needs_the_person(answers) || self.scripts_may_approve() {
+            return Ok(());
         }
-        Ok(())
+        let (what, open) = match question.request.approval() {
+            Some(_) => ("asks permission for a tool call; only a person can allow it", "Deny"),
+            None => ("was asked of the person by the agent's own interface; only they can answer it", "Declining"),
+        };
+        Err(Error::PersonOnly(format!(
+            "question {} {what}, in Beckon's window, a notification or the tray (the agent that asked can reach this {} too, so it must not answer for the person). {open} stays open here. To let scripts approve, turn on \"Scripts may approve tool calls\" in Settings or start Beckon with {}=1",
+            question.id,
+            via.as_str(),
+            crate::config::SCRIPTS_MAY_APPROVE_ENV
+        )))
     }
 
     /// Withdraws an external agent's pending question (the agent no longer needs it, such as

@@ -10,4 +10,8 @@ export type QuestionRequest = { questions: Array<QuestionItem>, metadata?: { [ke
 /**
  * Present when the question asks permission for a tool call.
  */
-approval?: Approval, };
+approval?: Approval, 
+/**
+ * Present (true) when an agent's own interface asked the person: only they may answer.
+ */
+person_only?: boolean, };

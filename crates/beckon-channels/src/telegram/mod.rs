@@ -30,7 +30,7 @@ use self::api::{BotApi, CHANNEL, ReplyMarkup};
 use self::keyboard::Form;
 use self::replies::{ReplyTarget, ReplyTargets};
 use self::seen::{LastSeen, Mark};
-use crate::channel::{Channel, ChannelKind, MessageRef, Posting, Press, Response, Settled};
+use crate::channel::{Channel, ChannelKind, MessageRef, Person, Posting, Press, Response, Settled};
 use crate::error::{Error, Result};
 use crate::state::ChannelState;
 
@@ -187,6 +187,21 @@ impl<S: ChannelState> Channel for Telegram<S> {
 
     fn kind(&self) -> ChannelKind {
         ChannelKind::Telegram
+    }
+
+    /// The paired chat is the person's own private chat with the bot: everything goes there.
+    fn shows(&self, _posting: &Posting) -> bool {
+        true
+    }
+
+    /// Only the paired private chat is heard at all (the listener drops every other chat's
+    /// presses), so whoever presses there is the person.
+    fn is_the_person(&self, _person: &Person) -> bool {
+        true
+    }
+
+    fn shows_whole(&self, posting: &Posting) -> bool {
+        text::shows_whole(posting)
     }
 
     async fn mark(&self, _now_ms: i64) -> Result<String> {

@@ -50,8 +50,16 @@ pub struct Served {
 impl Served {
     /// Starts it; `client` names the test's gateway client.
     pub async fn start(client: &str) -> Served {
+        Self::start_with(client, |_| {}).await
+    }
+
+    /// Starts it with `setup` applied to its command first (an environment variable, say).
+    pub async fn start_with(client: &str, setup: impl FnOnce(&mut Command)) -> Served {
         let dir = tempfile::tempdir().unwrap();
-        let serve = beckon(dir.path()).args(["serve", "--port", "0"]).spawn().unwrap();
+        let mut command = beckon(dir.path());
+        command.args(["serve", "--port", "0"]);
+        setup(&mut command);
+        let serve = command.spawn().unwrap();
         let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         while Discovery::read(dir.path()).is_err() {
             assert!(tokio::time::Instant::now() < deadline, "beckon serve did not write gateway.json");

@@ -4,6 +4,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
+use crate::answer::Answers;
 use crate::approval::Approval;
 use crate::json_reader::{Fields, object, type_name};
 use crate::limits::{
@@ -29,6 +30,9 @@ pub struct QuestionRequest {
     metadata: Option<serde_json::Map<String, Value>>,
     // Boxed: most questions are not approvals, and events carry requests by value.
     approval: Option<Box<Approval>>,
+    /// Asked of the person by an agent's own interface (Claude Code's AskUserQuestion, an MCP
+    /// server's form, relayed by a hook): only the person may answer it.
+    for_the_person: bool,
 }
 
 /// One question of a request.
@@ -103,7 +107,7 @@ impl QuestionItem {
 }
 
 const REQUEST_FIELDS: [&str; 4] = ["questions", "answers", "annotations", "metadata"];
-const STORED_FIELDS: [&str; 5] = ["questions", "answers", "annotations", "metadata", "approval"];
+const STORED_FIELDS: [&str; 6] = ["questions", "answers", "annotations", "metadata", "approval", "person_only"];
 const CHOICE_FIELDS: [&str; 4] = ["question", "header", "options", "multiSelect"];
 const FREE_FORM_FIELDS: [&str; 3] = ["question", "header", "schema"];
 const OPTION_FIELDS: [&str; 3] = ["label", "description", "preview"];
@@ -123,19 +127,44 @@ impl QuestionRequest {
         }
         let mut problems = Problems::new();
         let (items, metadata) = read_request(value, &REQUEST_FIELDS, &mut problems);
-        problems.into_result(QuestionRequest { items, metadata, approval: None })
+        problems.into_result(QuestionRequest { items, metadata, approval: None, for_the_person: false })
     }
 
     /// The question that puts `approval` to the person: one choice of its options, with the
     /// call's preview on "Allow".
     pub fn for_approval(approval: Approval) -> Self {
         let item = QuestionItem::Choice(approval.question());
-        QuestionRequest { items: vec![item], metadata: None, approval: Some(Box::new(approval)) }
+        QuestionRequest { items: vec![item], metadata: None, approval: Some(Box::new(approval)), for_the_person: false }
     }
 
     /// The tool call this question asks permission for, when it is an approval.
     pub fn approval(&self) -> Option<&Approval> {
         self.approval.as_deref()
+    }
+
+    /// This request as one the person alone may answer: an agent's own interface asked the
+    /// person (Claude Code's AskUserQuestion or an MCP form, relayed by a hook), so the agent
+    /// that waits must not answer it for them through Beckon.
+    pub fn for_the_person(mut self) -> Self {
+        self.for_the_person = true;
+        self
+    }
+
+    /// Whether some answer to this request is the person's alone to give: allowing an approval,
+    /// or any answer to a question asked of the person. Declining (and denying) stays open.
+    pub fn person_only(&self) -> bool {
+        self.approval.is_some() || self.for_the_person
+    }
+
+    /// Whether `answers` may come only from the person: they allow the tool call, or they
+    /// answer a question asked of the person.
+    pub fn needs_the_person(&self, answers: &Answers) -> bool {
+        self.for_the_person || self.allows(answers)
+    }
+
+    /// Whether `answers` let this approval's tool call run ("Allow" or "Allow always").
+    pub fn allows(&self, answers: &Answers) -> bool {
+        self.approval.is_some() && answers.items().iter().any(Approval::grants)
     }
 
     /// Reads a request as Beckon stored it: an agent's request, or an approval's question
@@ -154,7 +183,15 @@ impl QuestionRequest {
                 }
             },
         };
-        problems.into_result(QuestionRequest { items, metadata, approval })
+        let for_the_person = match value.get("person_only") {
+            None => false,
+            Some(Value::Bool(flag)) => *flag,
+            Some(other) => {
+                problems.push("person_only", format!("must be true or false, not {}", type_name(other)));
+                false
+            }
+        };
+        problems.into_result(QuestionRequest { items, metadata, approval, for_the_person })
     }
 
     /// Reads and checks a request given as JSON text.
@@ -172,7 +209,7 @@ impl QuestionRequest {
 
     /// Builds a request from items, with the same checks as [`parse`](Self::parse).
     pub fn new(items: Vec<QuestionItem>) -> Result<Self, Problems> {
-        Self::parse(&Self { items, metadata: None, approval: None }.to_value())
+        Self::parse(&Self { items, metadata: None, approval: None, for_the_person: false }.to_value())
     }
 
     /// The questions, in the order asked.
@@ -449,6 +486,9 @@ impl Serialize for QuestionRequest {
         }
         if let Some(approval) = &self.approval {
             map.serialize_entry("approval", approval)?;
+        }
+        if self.for_the_person {
+            map.serialize_entry("person_only", &true)?;
         }
         map.end()
     }
