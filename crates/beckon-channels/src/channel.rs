@@ -161,6 +161,19 @@ pub trait Channel: Send + Sync + 'static {
     /// Which channel this is.
     fn kind(&self) -> ChannelKind;
 
+    /// Whether this channel shows `posting` at all. A question only the person may answer
+    /// (an approval, a question an agent's own interface asked them) goes only where the
+    /// person alone reads it; where the channel has no such place, it is not posted.
+    fn shows(&self, posting: &Posting) -> bool;
+
+    /// Whether `person` is the person Beckon answers for, who alone may allow a tool call or
+    /// answer a question asked of them.
+    fn is_the_person(&self, person: &Person) -> bool;
+
+    /// Whether the message shows an approval's call whole. When it is cut, the message offers
+    /// no Allow (a padded command would hide its tail) and a press of Allow is refused.
+    fn shows_whole(&self, posting: &Posting) -> bool;
+
     /// A mark taken just before a post is sent and stored with the question's row, so that a
     /// post a crash left in doubt can be looked for after it (Slack: the time as a message
     /// `ts`, the oldest the search reads; Telegram: the highest message id seen in the chat).

@@ -13,7 +13,9 @@
 //!
 //! A press answers only the question its message shows: the press's question and message must
 //! be the pair the store recorded, and the answer goes through the same call, checks and
-//! first-answer-wins rule as the window's.
+//! first-answer-wins rule as the window's. Only the person allows: a question only they may
+//! answer is posted only where they alone read it, a press on it from anyone else answers
+//! nothing, and Allow is refused on a message that could not show the whole call.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -36,6 +38,12 @@ const MAX_IDLE: Duration = Duration::from_secs(60);
 const MAX_BACKOFF: Duration = Duration::from_secs(300);
 /// Presses waiting to be handled.
 const PRESS_QUEUE: usize = 64;
+/// Told to someone who pressed on a question only the person may answer.
+const NOT_THE_PERSON: &str =
+    "Only the person Beckon answers for can answer this: it allows a tool call on their machine, or was asked of them. Nothing was answered.";
+/// Told to someone who pressed Allow on a message that shows the call cut short.
+const CUT_SHORT: &str =
+    "This call is too long to show here in full, so it cannot be allowed here: open Beckon to read it whole. Nothing was answered.";
 
 /// Which questions go to a channel, and how it retries.
 #[derive(Debug, Clone)]
@@ -165,6 +173,15 @@ impl<C: Channel> Worker<C> {
         let dnd = *self.dnd.borrow();
         if !in_doubt && !dnd {
             for question in &work.to_post {
+                if !self.channel.shows(&posting(question)) {
+                    tracing::info!(
+                        channel = name,
+                        request_id = %question.id,
+                        "only the person may answer this question and the channel has no place only they read; not posted"
+                    );
+                    self.beckon.channel_pass_over(name, question.id).await?;
+                    continue;
+                }
                 if !self.post(question).await? {
                     break;
                 }
@@ -293,9 +310,22 @@ impl<C: Channel> Worker<C> {
             Ok(question) => question,
             Err(err) => return Response::Refused(format!("Beckon could not look this question up: {err}")),
         };
+        if question.request.person_only() && !self.channel.is_the_person(person) {
+            tracing::warn!(
+                channel = name,
+                request_id = %id,
+                person = %person.identity(self.channel.kind()),
+                "a press on a question only the person may answer, by someone else; refused"
+            );
+            return Response::Refused(NOT_THE_PERSON.into());
+        }
         let answerer = Answerer { via: self.channel.kind().via(), by: Some(person.identity(self.channel.kind())) };
         let result = match action {
             Action::Answer(items) => match to_answers(&question.request, items) {
+                Ok(answers) if question.request.allows(&answers) && !self.channel.shows_whole(&posting(&question)) => {
+                    tracing::warn!(channel = name, request_id = %id, "Allow pressed on a message that shows the call cut; refused");
+                    return Response::Refused(CUT_SHORT.into());
+                }
                 Ok(answers) => self.beckon.answer_as(id, answers, answerer).await,
                 Err(problems) => Err(RuntimeError::InvalidAnswer(problems)),
             },

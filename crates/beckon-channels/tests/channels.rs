@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use beckon_channels::slack::{Slack, SlackConfig};
 use beckon_channels::telegram::{Telegram, TelegramConfig};
-use beckon_channels::{Channels, Policy, telegram_pairing};
+use beckon_channels::{Channels, Policy, new_telegram_pairing_code, telegram_pairing};
 use beckon_core::AnsweredVia;
 use beckon_core::conversation::{Message, SessionStatus};
 use beckon_core::{RequestId, SessionId};
@@ -98,7 +98,7 @@ impl World {
 
     /// Ada pairs her chat with the code the settings show.
     async fn pair(&self) {
-        let code = telegram_pairing(&self.beckon).await.unwrap().code;
+        let code = new_telegram_pairing_code(&self.beckon).await.unwrap().code.unwrap();
         self.telegram.user_sends(ADA, &format!("/start {code}"));
         self.telegram.until("the pairing reply", |fake| fake.bot_messages(ADA).first().cloned()).await;
         assert_eq!(telegram_pairing(&self.beckon).await.unwrap().chat, Some(ADA.to_string()));
@@ -375,7 +375,7 @@ async fn a_dropped_socket_and_a_failing_long_poll_lose_and_double_nothing() {
     let stop = CancellationToken::new();
     let (_dnd, dnd) = watch::channel(false);
     let slack = Slack::new(
-        SlackConfig { api_base: world.slack.api_base(), ..SlackConfig::new(APP_TOKEN, BOT_TOKEN, CHANNEL) },
+        SlackConfig { api_base: world.slack.api_base(), ..SlackConfig::new(APP_TOKEN, BOT_TOKEN, Some("U0ADA".into()), Some(CHANNEL.into())) },
         reqwest::Client::new(),
     );
     let telegram = Telegram::new(

@@ -33,7 +33,8 @@ fn slack_with(fake: &FakeSlack, bot_token: &str) -> Arc<Slack> {
     let config = SlackConfig {
         app_token: APP_TOKEN.into(),
         bot_token: bot_token.into(),
-        channel: CHANNEL.into(),
+        person: Some(ADA.0.into()),
+        channel: Some(CHANNEL.into()),
         api_base: fake.api_base(),
     };
     Arc::new(Slack::new(config, reqwest::Client::new()))
@@ -379,7 +380,8 @@ async fn find_posted_reads_the_direct_messages_when_the_target_is_a_person() {
     let config = SlackConfig {
         app_token: APP_TOKEN.into(),
         bot_token: BOT_TOKEN.into(),
-        channel: "U0ADA".into(),
+        person: Some("U0ADA".into()),
+        channel: None,
         api_base: fake.api_base(),
     };
     let slack = Slack::new(config, reqwest::Client::new());

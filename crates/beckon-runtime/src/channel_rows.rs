@@ -96,6 +96,13 @@ impl Beckon {
         self.rt.db.write(move |tx| tx.channel_abandon(&channel, request_id)).await
     }
 
+    /// Records that the channel does not show this question (one only the person may answer,
+    /// where the channel has no place only they read), so it is not offered to it again.
+    pub async fn channel_pass_over(&self, channel: &str, request_id: RequestId) -> Result<()> {
+        let (channel, now) = (channel.to_owned(), self.now_ms());
+        self.rt.db.write(move |tx| tx.channel_pass_over(&channel, request_id, now)).await
+    }
+
     /// A channel's stored value under `key`.
     pub async fn channel_state(&self, key: &str) -> Result<Option<String>> {
         let key = format!("{STATE_PREFIX}{key}");

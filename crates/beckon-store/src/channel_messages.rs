@@ -258,6 +258,23 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Records that `channel` does not show `request_id` at all: a row already settled, with an
+    /// empty conversation and message (none was posted), so the question is neither offered for
+    /// posting nor settled on it again.
+    pub fn channel_pass_over(&mut self, channel: &str, request_id: RequestId, at_ms: i64) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO channel_messages
+                   (channel, request_id, state, conversation, message, next_attempt_at, created_at, updated_at)
+                 VALUES (?1, ?2, 'settled', '', '', ?3, ?3, ?3)
+                 ON CONFLICT (channel, request_id) DO UPDATE SET state = 'settled', conversation = '', message = '',
+                   updated_at = excluded.updated_at
+                 WHERE state = 'waiting'",
+            )?
+            .execute(params![channel, request_id.to_string(), at_ms])?;
+        Ok(())
+    }
+
     /// Forgets a message that was never posted (its question ended first).
     pub fn channel_abandon(&mut self, channel: &str, request_id: RequestId) -> Result<()> {
         self.tx

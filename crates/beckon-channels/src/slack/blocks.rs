@@ -9,6 +9,9 @@
 //! - only choice questions, several or multi-select: checkboxes or radio buttons per question,
 //!   "Submit", "Other…" (a form asking every question) and "Skip";
 //! - any free-form question: the questions as text, "Answer…" (the form) and "Skip".
+//!
+//! An approval whose call does not fit its section (a command padded past the cut would hide
+//! its tail) offers no Allow: only Deny, Skip and a line that sends the person to Beckon.
 
 use beckon_core::approval::{ALLOW, ALLOW_ALWAYS, DENY};
 use beckon_core::{AnsweredVia, ChoiceQuestion, QuestionItem, QuestionRequest, RequestId};
@@ -16,7 +19,7 @@ use beckon_store::QuestionStatus;
 use serde_json::{Value, json};
 
 use super::controls::{Button, ButtonValue, option_value, pick_id};
-use super::text::{FALLBACK_MAX_CHARS, LABEL_MAX_CHARS, SECTION_MAX_CHARS, escaped, mrkdwn, plain};
+use super::text::{FALLBACK_MAX_CHARS, LABEL_MAX_CHARS, SECTION_MAX_CHARS, escape, escaped, mrkdwn, plain};
 use crate::channel::{Posting, Settled};
 
 /// Longest option description shown under the buttons.
@@ -63,6 +66,11 @@ pub(super) fn question(posting: &Posting) -> Vec<Value> {
         match (layout, item) {
             (Layout::Buttons, QuestionItem::Choice(choice)) => {
                 blocks.extend(approval_preview(request));
+                if !shows_whole(posting) {
+                    blocks.push(context(format!(
+                        "This call is too long to show here in full, so it cannot be allowed here. Open Beckon to read it whole: `beckon://question/{id}`"
+                    )));
+                }
                 blocks.extend(descriptions(choice));
             }
             (Layout::Pickers, QuestionItem::Choice(choice)) => blocks.push(picker(index, choice)),
@@ -81,7 +89,11 @@ pub(super) fn question(posting: &Posting) -> Vec<Value> {
     match (layout, request.items()) {
         (Layout::Buttons, [QuestionItem::Choice(choice)]) => {
             let approval = request.approval().is_some();
+            let whole = shows_whole(posting);
             for (index, option) in choice.options.iter().enumerate() {
+                if approval && !whole && option.label != DENY {
+                    continue;
+                }
                 let style = if approval { approval_style(&option.label) } else { None };
                 buttons.push(button(Button::Option(index), &option.label, &plain_value, style));
             }
@@ -99,6 +111,12 @@ pub(super) fn question(posting: &Posting) -> Vec<Value> {
     buttons.push(button(Button::Skip, "Skip", &plain_value, None));
     blocks.push(json!({"type": "actions", "block_id": "beckon.actions", "elements": buttons}));
     blocks
+}
+
+/// Whether the message shows an approval's call whole (anything else is shown whole or cut
+/// where nothing is allowed by it).
+pub(super) fn shows_whole(posting: &Posting) -> bool {
+    posting.request.approval().is_none_or(|approval| escape(&approval.preview()).chars().count() <= SECTION_MAX_CHARS)
 }
 
 /// The blocks of an ended question's message: who asked, what, and how it ended; no controls.

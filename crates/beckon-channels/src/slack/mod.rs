@@ -27,7 +27,7 @@ use tokio_util::sync::CancellationToken;
 use self::controls::is_slack_id;
 use self::text::{SECTION_MAX_CHARS, escaped};
 use self::web::{Token, WebApi};
-use crate::channel::{Channel, ChannelKind, MessageRef, Posting, Press, Response, Settled};
+use crate::channel::{Channel, ChannelKind, MessageRef, Person, Posting, Press, Response, Settled};
 use crate::error::{Error, Result};
 
 /// The message metadata event type that marks Beckon's question messages.
@@ -47,8 +47,12 @@ pub struct SlackConfig {
     pub app_token: String,
     /// The bot token (`xoxb-…`), for the Web API.
     pub bot_token: String,
-    /// The channel id (`C…`), or a person's user id (`U…`) for the app's direct messages.
-    pub channel: String,
+    /// The person's own member id (`U…`): questions only they may answer go to their direct
+    /// messages with the app, and only their presses answer those. None: such questions are
+    /// not posted to Slack.
+    pub person: Option<String>,
+    /// The channel id (`C…`) for questions that allow nothing; none: those go to the person.
+    pub channel: Option<String>,
     /// The Web API's base URL, normally [`SlackConfig::DEFAULT_API_BASE`].
     pub api_base: String,
 }
@@ -58,11 +62,17 @@ impl SlackConfig {
     pub const DEFAULT_API_BASE: &'static str = "https://slack.com/api";
 
     /// A configuration for Slack's own API.
-    pub fn new(app_token: impl Into<String>, bot_token: impl Into<String>, channel: impl Into<String>) -> Self {
+    pub fn new(
+        app_token: impl Into<String>,
+        bot_token: impl Into<String>,
+        person: Option<String>,
+        channel: Option<String>,
+    ) -> Self {
         SlackConfig {
             app_token: app_token.into(),
             bot_token: bot_token.into(),
-            channel: channel.into(),
+            person,
+            channel,
             api_base: Self::DEFAULT_API_BASE.to_owned(),
         }
     }
@@ -73,6 +83,7 @@ impl fmt::Debug for SlackConfig {
         f.debug_struct("SlackConfig")
             .field("app_token", &"[redacted]")
             .field("bot_token", &"[redacted]")
+            .field("person", &self.person)
             .field("channel", &self.channel)
             .field("api_base", &self.api_base)
             .finish()
@@ -105,51 +116,74 @@ impl fmt::Debug for Reply {
     }
 }
 
-/// Slack as a channel: posts to one conversation, hears presses over Socket Mode.
+/// Where a question's message goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Place {
+    /// The person's direct messages with the app (posted to their member id).
+    Person(String),
+    /// A channel, for questions that allow nothing.
+    Channel(String),
+}
+
+/// Slack as a channel: posts to the person's direct messages or a channel, hears presses over
+/// Socket Mode.
 pub struct Slack {
     web: WebApi,
-    channel: String,
-    /// The direct-message conversation id, once looked up, when `channel` is a user id.
-    conversation: Mutex<Option<String>>,
+    person: Option<String>,
+    channel: Option<String>,
+    /// The person's direct-message conversation id, once looked up.
+    direct: Mutex<Option<String>>,
 }
 
 impl fmt::Debug for Slack {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Slack").field("channel", &self.channel).field("web", &self.web).finish_non_exhaustive()
+        f.debug_struct("Slack")
+            .field("person", &self.person)
+            .field("channel", &self.channel)
+            .field("web", &self.web)
+            .finish_non_exhaustive()
     }
 }
 
 impl Slack {
     /// Slack for `config`, calling through `http`.
     pub fn new(config: SlackConfig, http: reqwest::Client) -> Slack {
-        let SlackConfig { app_token, bot_token, channel, api_base } = config;
-        Slack { web: WebApi::new(http, &api_base, bot_token, app_token), channel, conversation: Mutex::new(None) }
+        let SlackConfig { app_token, bot_token, person, channel, api_base } = config;
+        let web = WebApi::new(http, &api_base, bot_token, app_token);
+        Slack { web, person, channel, direct: Mutex::new(None) }
     }
 
-    /// The conversation history is read from: the configured channel, or the app's direct
-    /// messages with the configured person (`conversations.open`, looked up once).
-    async fn conversation(&self) -> Result<String> {
-        if !(self.channel.starts_with('U') || self.channel.starts_with('W')) {
-            return Ok(self.channel.clone());
+    /// Where `posting` goes: only the person's direct messages for a question only they may
+    /// answer; the channel, else the person, for any other. None: nowhere on Slack.
+    fn place(&self, posting: &Posting) -> Option<Place> {
+        let person = self.person.clone().map(Place::Person);
+        if posting.request.person_only() {
+            return person;
         }
-        if let Some(known) = self.known_conversation() {
+        self.channel.clone().map(Place::Channel).or(person)
+    }
+
+    /// The conversation a place's history is read from: the channel, or the app's direct
+    /// messages with the person (`conversations.open`, looked up once).
+    async fn conversation(&self, place: &Place) -> Result<String> {
+        let person = match place {
+            Place::Channel(channel) => return Ok(channel.clone()),
+            Place::Person(person) => person,
+        };
+        if let Some(known) = self.direct.lock().ok().and_then(|known| known.clone()) {
             return Ok(known);
         }
-        let reply = self.web.post("conversations.open", Token::Bot, &json!({"users": self.channel})).await?;
+        let reply = self.web.post("conversations.open", Token::Bot, &json!({"users": person})).await?;
         let id = reply.pointer("/channel/id").and_then(Value::as_str).filter(|id| is_slack_id(id));
         let Some(id) = id else { return Err(unreadable("conversations.open")) };
-        if let Ok(mut known) = self.conversation.lock() {
+        if let Ok(mut known) = self.direct.lock() {
             *known = Some(id.to_owned());
         }
         Ok(id.to_owned())
     }
 
-    fn known_conversation(&self) -> Option<String> {
-        self.conversation.lock().ok().and_then(|known| known.clone())
-    }
-
-    async fn find_in_history(&self, request_id: &str, mark: &str) -> Result<Option<MessageRef>> {
-        let conversation = self.conversation().await?;
+    async fn find_in_history(&self, place: &Place, request_id: &str, mark: &str) -> Result<Option<MessageRef>> {
+        let conversation = self.conversation(place).await?;
         let mut cursor = String::new();
         for _ in 0..HISTORY_MAX_PAGES {
             let mut query = vec![
@@ -187,6 +221,12 @@ impl Slack {
     }
 }
 
+/// A post of a question this Slack does not show (the worker never asks for one).
+fn nowhere() -> Error {
+    let detail = "only the person may answer this question and no Slack member is set as the person".into();
+    Error::Refused { channel: "Slack", method: "chat.postMessage", detail }
+}
+
 /// A reply that said `ok` but lacked what the method promises.
 fn unreadable(method: &str) -> Error {
     Error::Unreachable { channel: "Slack", detail: format!("{method} gave a reply Beckon cannot read") }
@@ -209,9 +249,23 @@ impl Channel for Slack {
         Ok(mark_ts(now_ms))
     }
 
+    fn shows(&self, posting: &Posting) -> bool {
+        self.place(posting).is_some()
+    }
+
+    fn is_the_person(&self, person: &Person) -> bool {
+        self.person.as_deref() == Some(person.id.as_str())
+    }
+
+    fn shows_whole(&self, posting: &Posting) -> bool {
+        blocks::shows_whole(posting)
+    }
+
     async fn post(&self, posting: &Posting) -> Result<MessageRef> {
+        let Some(place) = self.place(posting) else { return Err(nowhere()) };
+        let (Place::Person(to) | Place::Channel(to)) = &place;
         let body = json!({
-            "channel": self.channel,
+            "channel": to,
             "text": blocks::fallback(posting),
             "blocks": blocks::question(posting),
             "metadata": blocks::metadata(posting.request_id),
@@ -231,7 +285,8 @@ impl Channel for Slack {
             let detail = "the mark is not a Slack ts".into();
             return Err(Error::Refused { channel: "Slack", method: "conversations.history", detail });
         }
-        self.find_in_history(&posting.request_id.to_string(), mark).await
+        let Some(place) = self.place(posting) else { return Ok(None) };
+        self.find_in_history(&place, &posting.request_id.to_string(), mark).await
     }
 
     async fn settle(&self, message: &MessageRef, posting: &Posting, settled: &Settled) -> Result<()> {
@@ -281,7 +336,7 @@ mod tests {
 
     #[test]
     fn debug_output_names_no_token() {
-        let config = SlackConfig::new("xapp-secret", "xoxb-secret", "C1");
+        let config = SlackConfig::new("xapp-secret", "xoxb-secret", Some("U1".into()), Some("C1".into()));
         let slack = Slack::new(config.clone(), reqwest::Client::new());
         for text in [format!("{config:?}"), format!("{slack:?}")] {
             assert!(!text.contains("secret"), "{text}");

@@ -20,9 +20,25 @@ const PROMPT_QUESTION_MAX_CHARS: usize = 200;
 /// The longest notice a callback query's answer shows, in characters.
 const NOTICE_MAX_CHARS: usize = 200;
 
+/// Whether the message shows `posting` whole: an approval's call uncut, and the whole text
+/// within Telegram's limit. An approval shown cut offers no Allow.
+pub(super) fn shows_whole(posting: &Posting) -> bool {
+    let preview_whole = posting
+        .request
+        .approval()
+        .is_none_or(|approval| approval.preview().chars().count() <= PREVIEW_MAX_CHARS);
+    preview_whole && body(posting).encode_utf16().count() + NOTE_MAX_UNITS <= MESSAGE_MAX_UNITS
+}
+
+/// Room kept for the closing note of a question's message, in UTF-16 code units.
+const NOTE_MAX_UNITS: usize = 200;
+
 /// The text of `posting`'s message: who asks, what, and how to answer here.
 pub(super) fn question(posting: &Posting) -> String {
     let note = match Form::of(&posting.request) {
+        Form::Buttons if posting.request.approval().is_some() && !shows_whole(posting) => {
+            "This call is too long to show here in full, so it cannot be allowed here: open Beckon to read it whole, or Deny."
+        }
         Form::Buttons => "Choose an answer below.",
         Form::Toggles { items: 1 } => "Choose one or more, then Submit.",
         Form::Toggles { .. } => "Choose an answer to each question, then Submit.",
