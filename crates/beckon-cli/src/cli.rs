@@ -16,14 +16,14 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// How a command finds the running Beckon: `gateway.json` in the data folder, unless a URL and
-/// token are given.
+/// How a command finds the running Beckon: `gateway.json` in the data folder (and then talks to
+/// it over the private socket the file names, else over TCP), unless a URL and token are given.
 #[derive(Clone, Args)]
 pub struct Connection {
     /// Beckon's data folder [default: the app's].
     #[arg(long, global = true, env = "BECKON_DATA_DIR", value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
-    /// The gateway's URL, instead of the one in gateway.json.
+    /// The gateway's URL, instead of the one in gateway.json (requests then go over TCP to it).
     #[arg(long, global = true, env = "BECKON_URL", value_name = "URL")]
     pub url: Option<String>,
     /// The gateway's bearer token, instead of the one in gateway.json. A value given as a flag

@@ -245,7 +245,9 @@ async fn not_running_is_a_clear_error() {
     );
     // A gateway.json left behind by a crash points at a closed port.
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
-    Discovery { url: format!("http://{closed}"), token: "stale".into(), pid: 1 }.write(dir.path()).unwrap();
+    Discovery { url: format!("http://{closed}"), token: "stale".into(), pid: 1, socket: None }
+        .write(dir.path())
+        .unwrap();
     for args in [&["pending"][..], &["status"], &["answer", "0190f1d2-0000-7000-8000-00000000beef", "A"]] {
         let out = output(beckon(dir.path()).args(args)).await;
         assert_eq!(out.status.code(), Some(1), "{args:?}");

@@ -2,6 +2,11 @@
 //! process: the `beckon` CLI and the stdio MCP bridge. It finds the gateway through
 //! `gateway.json` in the data folder (or a URL and token given outright) and turns the API's
 //! `{"error": {kind, message, field}}` bodies into [`ClientError::Api`].
+//!
+//! Where `gateway.json` names the private socket and it is there, every request goes over it
+//! (see [`crate::local_socket`]): no other local user can reach it, so none can crowd these
+//! clients out by holding the TCP port's connections. Otherwise (a Beckon older than the
+//! socket, a platform without one, or a URL given outright) requests go over TCP.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -14,7 +19,10 @@ use serde_json::{Value, json};
 use tokio::sync::OnceCell;
 
 use crate::discovery::Discovery;
+use crate::local_socket::{self, LocalSocket};
 
+/// How long connecting may take: loopback or a local socket, so quick or not at all.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a request may take beyond any long-poll it asks for.
 const REQUEST_MARGIN: Duration = Duration::from_secs(30);
 /// The most of an answer read: a list of 500 questions at their largest fits well within it.
@@ -130,12 +138,18 @@ pub struct Endpoint {
     pub token: String,
     /// The process serving it, when read from `gateway.json`.
     pub pid: Option<u32>,
+    /// The private socket to send requests over instead of TCP, when there is one.
+    pub socket: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Endpoint {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The token is a secret: never in logs or Debug output.
-        f.debug_struct("Endpoint").field("url", &self.url).field("pid", &self.pid).finish_non_exhaustive()
+        f.debug_struct("Endpoint")
+            .field("url", &self.url)
+            .field("pid", &self.pid)
+            .field("socket", &self.socket)
+            .finish_non_exhaustive()
     }
 }
 
@@ -156,7 +170,7 @@ impl Locator {
     /// restarted Beckon on a new port is found).
     pub fn locate(&self) -> ClientResult<Endpoint> {
         if let (Some(url), Some(token)) = (&self.url, &self.token) {
-            return Ok(Endpoint { url: trim_url(url), token: token.clone(), pid: None });
+            return Ok(Endpoint { url: trim_url(url), token: token.clone(), pid: None, socket: None });
         }
         let path = Discovery::path(&self.data_dir);
         let found = match Discovery::read(&self.data_dir) {
@@ -172,10 +186,17 @@ impl Locator {
         if !process_alive(found.pid) {
             return Err(ClientError::Stale { path, pid: found.pid });
         }
+        // A URL given outright is where the caller wants to go; otherwise the socket, if its file
+        // is there (a missing one leaves TCP, which still works).
+        let socket = match &self.url {
+            Some(_) => None,
+            None => found.socket.filter(|socket| socket.exists()),
+        };
         Ok(Endpoint {
             url: trim_url(self.url.as_deref().unwrap_or(&found.url)),
             token: self.token.clone().unwrap_or(found.token),
             pid: Some(found.pid),
+            socket,
         })
     }
 
@@ -199,28 +220,55 @@ fn trim_url(url: &str) -> String {
 /// Calls one gateway, once it has proved it knows the token (see [`crate::proof`]).
 #[derive(Debug, Clone)]
 pub struct GatewayClient {
+    /// What requests go through: a client of the socket, or of TCP.
     http: reqwest::Client,
+    /// The socket requests go over; none for TCP.
+    socket: Option<PathBuf>,
     endpoint: Endpoint,
     name: String,
     proved: Arc<OnceCell<()>>,
 }
 
 impl GatewayClient {
-    /// A client of `endpoint` that names itself `name` (the gateway rate-limits per name).
+    /// A client of `endpoint` that names itself `name`: over the endpoint's socket when it has
+    /// one, else over TCP with `http`.
     pub fn new(http: reqwest::Client, endpoint: Endpoint, name: &str) -> GatewayClient {
-        GatewayClient { http, endpoint, name: name.to_owned(), proved: Arc::new(OnceCell::new()) }
+        let local = endpoint
+            .socket
+            .as_ref()
+            .and_then(|socket| LocalSocket::client(socket, CONNECT_TIMEOUT).map(|client| (client, socket.clone())));
+        let (http, socket) = match local {
+            Some((local, socket)) => (local, Some(socket)),
+            None => (http, None),
+        };
+        GatewayClient { http, socket, endpoint, name: name.to_owned(), proved: Arc::new(OnceCell::new()) }
     }
 
-    /// An HTTP client fit for the gateway: loopback, so connecting is quick or not at all.
+    /// An HTTP client fit for the gateway over TCP: loopback, so connecting is quick or not at
+    /// all.
     pub fn http() -> ClientResult<reqwest::Client> {
-        reqwest::Client::builder().connect_timeout(Duration::from_secs(5)).build().map_err(|err| {
-            ClientError::Transport { url: "the gateway".into(), detail: format!("cannot set up HTTP: {err}") }
+        reqwest::Client::builder().connect_timeout(CONNECT_TIMEOUT).build().map_err(|err| ClientError::Transport {
+            url: "the gateway".into(),
+            detail: format!("cannot set up HTTP: {err}"),
         })
     }
 
     /// Where it calls.
     pub fn endpoint(&self) -> &Endpoint {
         &self.endpoint
+    }
+
+    /// The private socket requests go over; none when they go over TCP.
+    pub fn socket(&self) -> Option<&Path> {
+        self.socket.as_deref()
+    }
+
+    /// Where requests go, as errors name it: the socket's path when over the socket.
+    fn address(&self) -> String {
+        match &self.socket {
+            Some(socket) => socket.display().to_string(),
+            None => self.endpoint.url.clone(),
+        }
     }
 
     /// Asks the server to prove it knows the token, once: nothing carrying the token, or
@@ -239,13 +287,13 @@ impl GatewayClient {
         let answer: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
         match answer["proof"].as_str() {
             Some(proof) if crate::proof::verify(&self.endpoint.token, &challenge, proof) => Ok(()),
-            _ => Err(ClientError::Impostor { url: self.endpoint.url.clone() }),
+            _ => Err(ClientError::Impostor { url: self.address() }),
         }
     }
 
     /// The response's body, refused past `limit` bytes without reading further.
     async fn read_bounded(&self, mut response: reqwest::Response, limit: usize) -> ClientResult<Vec<u8>> {
-        let too_large = || ClientError::TooLarge { url: self.endpoint.url.clone(), limit };
+        let too_large = || ClientError::TooLarge { url: self.address(), limit };
         if response.content_length().is_some_and(|length| length > limit as u64) {
             return Err(too_large());
         }
@@ -286,14 +334,15 @@ impl GatewayClient {
 
     fn transport(&self, err: reqwest::Error) -> ClientError {
         if err.is_connect() {
-            ClientError::NotRunning { at: self.endpoint.url.clone() }
+            ClientError::NotRunning { at: self.address() }
         } else {
-            ClientError::Transport { url: self.endpoint.url.clone(), detail: err.to_string() }
+            ClientError::Transport { url: self.address(), detail: err.to_string() }
         }
     }
 
     fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.endpoint.url)
+        let base = if self.socket.is_some() { local_socket::BASE_URL } else { &self.endpoint.url };
+        format!("{base}{path}")
     }
 
     /// `GET /v1/health`: `{status, version, pending}`.
@@ -411,7 +460,9 @@ mod tests {
     fn a_url_and_token_override_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let pid = std::process::id();
-        Discovery { url: "http://127.0.0.1:1".into(), token: "from-file".into(), pid }.write(dir.path()).unwrap();
+        Discovery { url: "http://127.0.0.1:1".into(), token: "from-file".into(), pid, socket: None }
+            .write(dir.path())
+            .unwrap();
         let mut locator = Locator::new(dir.path());
         assert_eq!(locator.locate().unwrap().token, "from-file");
         locator.url = Some("http://127.0.0.1:2/".into());

@@ -1,5 +1,6 @@
 //! `gateway.json` in the data folder: how clients (the CLI, `beckon mcp`, scripts) find the
-//! running Beckon. Readable by its owner only, since it holds the bearer token.
+//! running Beckon — its TCP address, and the private socket where there is one. Readable by its
+//! owner only, since it holds the bearer token.
 
 use std::path::{Path, PathBuf};
 
@@ -17,6 +18,10 @@ pub struct Discovery {
     pub token: String,
     /// The process serving it.
     pub pid: u32,
+    /// The private socket Beckon's own clients use (absent where there is none, and in the files
+    /// of Beckons older than it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub socket: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Discovery {
@@ -26,6 +31,7 @@ impl std::fmt::Debug for Discovery {
             .field("url", &self.url)
             .field("token", &"<redacted>")
             .field("pid", &self.pid)
+            .field("socket", &self.socket)
             .finish()
     }
 }

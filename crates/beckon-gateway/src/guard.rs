@@ -1,4 +1,4 @@
-//! Every request passes here first: the Host must be a loopback name (DNS-rebinding
+//! Every request passes here first: over TCP the Host must be a loopback name (DNS-rebinding
 //! defence), browsers' cross-origin requests are refused, the bearer token must match, bodies
 //! are bounded, and writes are rate-limited per connection and overall.
 
@@ -11,7 +11,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
-use crate::serve::ConnectionId;
+use crate::serve::{ConnectionId, Transport};
 use crate::state::Shared;
 
 fn loopback_host(host: &str, port: u16) -> bool {
@@ -41,7 +41,13 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 pub async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
     let headers = request.headers();
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
-    if !loopback_host(host, shared.port) {
+    // The Host check keeps web pages out: a page whose name a rebinding DNS points at 127.0.0.1
+    // reaches the TCP port with its own name as Host. No browser can connect to a Unix socket,
+    // and no one but the person's own processes can open this one, so over the socket the Host
+    // is whatever the client put there (`localhost` by convention) and means nothing to check.
+    // A request the server did not mark came over TCP, and is checked.
+    let transport = request.extensions().get::<Transport>().copied().unwrap_or(Transport::Loopback);
+    if transport == Transport::Loopback && !loopback_host(host, shared.port) {
         return ApiError::new(
             StatusCode::FORBIDDEN,
             "forbidden",

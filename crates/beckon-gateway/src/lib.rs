@@ -1,6 +1,8 @@
 //! Beckon's front door for the agents it does not run: an HTTP API (and, in the same server,
 //! MCP) on 127.0.0.1 only, behind a bearer token written to `gateway.json` in the data folder.
-//! Every handler calls the runtime's service API; no business rule lives here.
+//! Beckon's own clients come in by a side door with the same routes and token: a private
+//! socket in the data folder (see [`local_socket`]). Every handler calls the runtime's service
+//! API; no business rule lives here.
 
 pub mod bodies;
 mod body;
@@ -9,6 +11,7 @@ pub mod discovery;
 mod error;
 mod events;
 mod guard;
+pub mod local_socket;
 pub mod mcp;
 mod meta;
 mod notices;
@@ -29,14 +32,13 @@ use std::sync::Arc;
 use axum::Router;
 use axum::routing::{get, post, put};
 use beckon_runtime::Beckon;
-use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 pub use client::{ClientError, GatewayClient, Locator};
 pub use discovery::Discovery;
 pub use error::{ApiError, GatewayError};
 pub use meta::OPENAPI;
-pub use serve::{ConnectionId, ConnectionLimits};
+pub use serve::{ConnectionId, ConnectionLimits, Transport};
 
 /// The port the gateway listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = beckon_runtime::settings::DEFAULT_GATEWAY_PORT;
@@ -112,25 +114,33 @@ pub struct RunningGateway {
     pub token: String,
     /// Where it listens.
     pub addr: SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
+    /// The private socket Beckon's own clients use, when there is one.
+    pub socket: Option<PathBuf>,
+    stop: CancellationToken,
     mcp_stop: CancellationToken,
     data_dir: PathBuf,
+    socket_file: Option<local_socket::SocketFile>,
 }
 
 impl std::fmt::Debug for RunningGateway {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The token is a credential: never in logs or panics.
-        f.debug_struct("RunningGateway").field("url", &self.url).field("token", &"<redacted>").finish_non_exhaustive()
+        f.debug_struct("RunningGateway")
+            .field("url", &self.url)
+            .field("socket", &self.socket)
+            .field("token", &"<redacted>")
+            .finish_non_exhaustive()
     }
 }
 
 impl RunningGateway {
-    /// Stops serving and removes `gateway.json`.
-    pub fn stop(mut self) {
+    /// Stops serving and removes `gateway.json` and the socket.
+    pub fn stop(self) {
         // MCP streams stay open until their sessions end, which would hold the server open.
         self.mcp_stop.cancel();
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
+        self.stop.cancel();
+        if let Some(file) = &self.socket_file {
+            file.remove_if_ours();
         }
         Discovery::remove_if_ours(&self.data_dir);
     }
@@ -165,7 +175,8 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
 
 use state::Shared;
 
-/// Starts the gateway for `beckon` and writes `gateway.json`.
+/// Starts the gateway for `beckon` (the TCP port, and the private socket where there can be
+/// one) and writes `gateway.json`.
 pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGateway, GatewayError> {
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", config.port))
         .await
@@ -187,14 +198,27 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         event_streams: places::Places::new("event streams", config.limits.max_event_streams),
         max_mcp_sessions: config.limits.max_mcp_sessions,
     });
-    let discovery = Discovery { url: url.clone(), token: token.clone(), pid: std::process::id() };
-    discovery
-        .write(&config.data_dir)
-        .map_err(|err| GatewayError::Discovery { path: Discovery::path(&config.data_dir), detail: err.to_string() })?;
-    let (stop, stopped) = oneshot::channel::<()>();
+    let socket = local_socket::open(&config.data_dir).await;
+    let socket_path = socket.as_ref().map(|socket| socket.path().to_path_buf());
+    let socket_file = socket.as_ref().map(local_socket::LocalSocket::file);
+    let discovery =
+        Discovery { url: url.clone(), token: token.clone(), pid: std::process::id(), socket: socket_path.clone() };
+    if let Err(err) = discovery.write(&config.data_dir) {
+        if let Some(file) = &socket_file {
+            file.remove_if_ours();
+        }
+        return Err(GatewayError::Discovery { path: Discovery::path(&config.data_dir), detail: err.to_string() });
+    }
+    let stop = CancellationToken::new();
     let mcp_stop = CancellationToken::new();
     let app = router(shared, mcp_stop.clone());
-    tokio::spawn(serve::serve(listener, app, config.limits, stopped));
-    tracing::info!(%url, "gateway listening");
-    Ok(RunningGateway { url, token, addr, stop: Some(stop), mcp_stop, data_dir: config.data_dir })
+    let (limits, ids) = (config.limits, serve::ConnectionIds::default());
+    let loopback =
+        serve::serve(listener, serve::Door::loopback(&limits), app.clone(), limits, ids.clone(), stop.clone());
+    tokio::spawn(loopback);
+    if let Some(socket) = socket {
+        tokio::spawn(serve::serve(socket, serve::Door::local_socket(&limits), app, limits, ids, stop.clone()));
+    }
+    tracing::info!(%url, socket = ?socket_path, "gateway listening");
+    Ok(RunningGateway { url, token, addr, socket: socket_path, stop, mcp_stop, data_dir: config.data_dir, socket_file })
 }

@@ -7,8 +7,14 @@
 //! and a request body must arrive within its own limit (see the guard). A long-poll, an SSE
 //! stream or an MCP stream is not idle: once its request is read it may stay open as long as
 //! its route allows, holding one of the capped places.
+//!
+//! The same loop serves the loopback port and the private socket (see [`crate::local_socket`]),
+//! each door with a cap of its own, so that a flood at one leaves the other's places free.
 
+use std::future::Future;
+use std::io;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -17,21 +23,72 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, oneshot};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
 /// Which connection a request came on: write limits are kept per connection, something a
-/// caller cannot name for itself as it could a header.
+/// caller cannot name for itself as it could a header. Numbered across both doors, so no two
+/// open connections share one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ConnectionId(pub u64);
+
+/// Which door a request came in by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    /// The TCP port on 127.0.0.1, open to every local process.
+    Loopback,
+    /// The socket in the data folder, open to the person's own processes only.
+    LocalSocket,
+}
+
+/// Where connections come from: a TCP port or the private socket.
+pub trait Listener: Send + 'static {
+    /// One accepted connection.
+    type Stream: AsyncRead + AsyncWrite + Unpin + Send + 'static;
+
+    /// The next connection.
+    fn accept(&self) -> impl Future<Output = io::Result<Self::Stream>> + Send;
+}
+
+impl Listener for TcpListener {
+    type Stream = TcpStream;
+
+    async fn accept(&self) -> io::Result<TcpStream> {
+        TcpListener::accept(self).await.map(|(stream, _)| stream)
+    }
+}
+
+/// One door's share of the limits: which it is, and how many connections it may hold.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Door {
+    /// Which door.
+    pub transport: Transport,
+    /// Connections open at once through it.
+    pub max_connections: usize,
+}
+
+impl Door {
+    /// The TCP port, within `limits`.
+    pub fn loopback(limits: &ConnectionLimits) -> Door {
+        Door { transport: Transport::Loopback, max_connections: limits.max_connections }
+    }
+
+    /// The private socket, within `limits`.
+    pub fn local_socket(limits: &ConnectionLimits) -> Door {
+        Door { transport: Transport::LocalSocket, max_connections: limits.max_local_connections }
+    }
+}
 
 /// What a connection may hold and for how long.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConnectionLimits {
-    /// Connections open at once; one more is closed as soon as it is accepted.
+    /// Connections open at once on the TCP port; one more is closed as soon as it is accepted.
     pub max_connections: usize,
+    /// Connections open at once on the private socket, counted apart from TCP's.
+    pub max_local_connections: usize,
     /// How long a connection may take to send a request's head, and how long a kept-alive
     /// connection may wait for its next request.
     pub header_timeout: Duration,
@@ -50,6 +107,8 @@ impl Default for ConnectionLimits {
     fn default() -> Self {
         ConnectionLimits {
             max_connections: 256,
+            // Each waiting `beckon ask` or hook holds one; long-polls are capped below anyway.
+            max_local_connections: 128,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
             max_long_polls: 64,
@@ -65,24 +124,39 @@ const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
 /// The least time between two warnings that connections are being refused.
 const WARN_EVERY: Duration = Duration::from_secs(60);
 
-/// Serves `app` on `listener` within `limits` until `stop` fires; then stops accepting and
-/// asks every open connection to close once its current request is answered.
-pub(crate) async fn serve(listener: TcpListener, app: Router, limits: ConnectionLimits, stop: oneshot::Receiver<()>) {
-    let places = Arc::new(Semaphore::new(limits.max_connections));
+/// Numbers connections for [`ConnectionId`], across every door.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ConnectionIds(Arc<AtomicU64>);
+
+impl ConnectionIds {
+    fn next(&self) -> ConnectionId {
+        ConnectionId(self.0.fetch_add(1, Ordering::Relaxed) + 1)
+    }
+}
+
+/// Serves `app` on `listener` as `door`, within `limits`, until `stop` fires; then stops
+/// accepting and asks every open connection to close once its current request is answered.
+pub(crate) async fn serve<L: Listener>(
+    listener: L,
+    door: Door,
+    app: Router,
+    limits: ConnectionLimits,
+    ids: ConnectionIds,
+    stop: CancellationToken,
+) {
+    let places = Arc::new(Semaphore::new(door.max_connections));
     let closing = CancellationToken::new();
     let mut last_warning: Option<Instant> = None;
     let mut refused: u64 = 0;
-    let mut next_id: u64 = 0;
-    tokio::pin!(stop);
     loop {
         let accepted = tokio::select! {
-            _ = &mut stop => break,
+            () = stop.cancelled() => break,
             accepted = listener.accept() => accepted,
         };
         let stream = match accepted {
-            Ok((stream, _)) => stream,
+            Ok(stream) => stream,
             Err(err) => {
-                tracing::warn!(%err, "the gateway cannot accept a connection");
+                tracing::warn!(%err, transport = ?door.transport, "the gateway cannot accept a connection");
                 tokio::time::sleep(ACCEPT_PAUSE).await;
                 continue;
             }
@@ -92,7 +166,8 @@ pub(crate) async fn serve(listener: TcpListener, app: Router, limits: Connection
             refused += 1;
             if last_warning.is_none_or(|at| at.elapsed() >= WARN_EVERY) {
                 tracing::warn!(
-                    max_connections = limits.max_connections,
+                    transport = ?door.transport,
+                    max_connections = door.max_connections,
                     refused,
                     "the gateway is at its connection limit; closing new connections until some end"
                 );
@@ -100,11 +175,12 @@ pub(crate) async fn serve(listener: TcpListener, app: Router, limits: Connection
             }
             continue;
         };
-        next_id += 1;
-        let id = ConnectionId(next_id);
+        let id = ids.next();
         let app = app.clone();
+        let transport = door.transport;
         let service = TowerToHyperService::new(tower::service_fn(move |mut request: Request<Incoming>| {
             request.extensions_mut().insert(id);
+            request.extensions_mut().insert(transport);
             app.clone().oneshot(request)
         }));
         let closing = closing.clone();

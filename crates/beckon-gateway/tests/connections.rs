@@ -16,6 +16,7 @@ use tokio::net::TcpStream;
 
 const LIMITS: ConnectionLimits = ConnectionLimits {
     max_connections: 8,
+    max_local_connections: 8,
     header_timeout: Duration::from_millis(400),
     body_timeout: Duration::from_millis(400),
     max_long_polls: 64,
@@ -158,8 +159,12 @@ async fn a_long_poll_outlives_the_header_limit() {
 
 #[test]
 fn no_gateway_type_shows_the_token() {
-    let discovery =
-        beckon_gateway::Discovery { url: "http://127.0.0.1:7393".into(), token: "s3cr3t-token".into(), pid: 1 };
+    let discovery = beckon_gateway::Discovery {
+        url: "http://127.0.0.1:7393".into(),
+        token: "s3cr3t-token".into(),
+        pid: 1,
+        socket: None,
+    };
     let shown = format!("{discovery:?}");
     assert!(!shown.contains("s3cr3t-token"), "{shown}");
     assert!(shown.contains("127.0.0.1:7393"), "{shown}");

@@ -61,7 +61,7 @@ fn ok_json(body: &str) -> String {
 }
 
 fn client_of(dir: &std::path::Path, url: &str, pid: u32) -> Result<GatewayClient, ClientError> {
-    Discovery { url: url.to_owned(), token: TOKEN.into(), pid }.write(dir).unwrap();
+    Discovery { url: url.to_owned(), token: TOKEN.into(), pid, socket: None }.write(dir).unwrap();
     let endpoint = Locator::new(dir).locate()?;
     Ok(GatewayClient::new(GatewayClient::http().unwrap(), endpoint, "test"))
 }

@@ -1,5 +1,6 @@
-//! `beckon status`: whether Beckon is running, where, and how many questions wait; with
-//! `--secret`, the callback signing secret.
+//! `beckon status`: whether Beckon is running, where (its URL, and the private socket this
+//! command reached it through, when it did), and how many questions wait; with `--secret`, the
+//! callback signing secret.
 
 use std::path::PathBuf;
 
@@ -33,6 +34,7 @@ pub async fn run(connection: &Connection, args: StatusArgs) -> CliResult<Exit> {
             "running": true,
             "url": endpoint.url,
             "pid": endpoint.pid,
+            "socket": client.socket(),
             "version": health["version"],
             "pending": health["pending"],
             "data_dir": data_dir,
@@ -41,6 +43,9 @@ pub async fn run(connection: &Connection, args: StatusArgs) -> CliResult<Exit> {
     } else {
         let pid = endpoint.pid.map(|pid| format!(" (pid {pid})")).unwrap_or_default();
         println!("Beckon is running at {}{pid}", endpoint.url);
+        if let Some(socket) = client.socket() {
+            println!("Reached through: {}", socket.display());
+        }
         println!("Pending questions: {}", health["pending"]);
         println!("Data folder: {}", data_dir.display());
     }

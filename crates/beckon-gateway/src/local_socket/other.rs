@@ -1,0 +1,53 @@
+//! No Unix sockets here: there is never a socket, and clients use TCP. The types exist so the
+//! gateway reads the same on every platform; none of their values can be made.
+
+use std::io;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::serve::Listener;
+
+/// The socket, which cannot exist here.
+#[derive(Debug)]
+pub enum LocalSocket {}
+
+/// The socket's file, which cannot exist here.
+#[derive(Debug, Clone)]
+pub enum SocketFile {}
+
+impl LocalSocket {
+    /// There is no socket to bind.
+    pub async fn bind(_data_dir: &Path) -> io::Result<Option<LocalSocket>> {
+        Ok(None)
+    }
+
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        match *self {}
+    }
+
+    /// Its file.
+    pub fn file(&self) -> SocketFile {
+        match *self {}
+    }
+
+    /// No client can reach a socket here.
+    pub fn client(_path: &Path, _connect_timeout: Duration) -> Option<reqwest::Client> {
+        None
+    }
+}
+
+impl Listener for LocalSocket {
+    type Stream = tokio::net::TcpStream;
+
+    async fn accept(&self) -> io::Result<tokio::net::TcpStream> {
+        match *self {}
+    }
+}
+
+impl SocketFile {
+    /// Nothing to remove.
+    pub fn remove_if_ours(&self) {
+        match *self {}
+    }
+}
