@@ -30,6 +30,10 @@ pub enum Error {
         /// The service's own error text.
         detail: String,
     },
+    /// The person confirmed or refused a chat's request to be paired that is no longer waiting
+    /// (settled, replaced by a newer one, or lapsed).
+    #[error("that chat is no longer waiting to be paired: ask for a new code to pair it")]
+    NoPairingRequest,
     /// Beckon's own store or service failed.
     #[error(transparent)]
     Runtime(#[from] beckon_runtime::Error),

@@ -23,6 +23,9 @@ pub use answers::to_answers;
 pub use channel::{Action, Channel, ChannelKind, ItemAnswer, MessageRef, Person, Posting, Press, Response, Settled};
 pub use error::{Error, Result};
 pub use outcome_text::{settled, summary};
-pub use start::{Channels, TelegramPairing, telegram_pairing};
+pub use start::{
+    Channels, TelegramChatRequest, TelegramPairing, confirm_telegram_chat, new_telegram_pairing_code,
+    refuse_telegram_chat, telegram_pairing,
+};
 pub use state::{ChannelState, MemoryState};
 pub use worker::{Policy, run};

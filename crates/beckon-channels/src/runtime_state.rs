@@ -1,4 +1,4 @@
-//! Channels' state kept in Beckon's own store, beside its settings.
+//! Channels' state kept in Beckon's own store, beside its settings, judged by the runtime's clock.
 
 use beckon_runtime::Beckon;
 
@@ -12,5 +12,9 @@ impl ChannelState for Beckon {
 
     async fn set(&self, key: &str, value: &str) -> Result<()> {
         Ok(self.set_channel_state(key, value).await?)
+    }
+
+    fn now_ms(&self) -> i64 {
+        Beckon::now_ms(self)
     }
 }

@@ -131,15 +131,15 @@ impl Channels {
     }
 }
 
-/// Says in the log how to pair a chat while none is paired: a headless `beckon serve` has no
-/// settings screen to show the code.
+/// Says in the log that no chat is paired and how to pair one, never with a code: a log is read
+/// by more than the person (a shared terminal, the journal, a support bundle), and a code in it
+/// would pair whoever read it first.
 async fn announce_pairing(beckon: Beckon) {
     match crate::telegram::paired_chat(&beckon).await {
         Ok(Some(_)) => {}
-        Ok(None) => match crate::telegram::pairing_code(&beckon).await {
-            Ok(code) => tracing::info!(code = %code, "Telegram: no chat is paired yet; send /start {code} to the bot"),
-            Err(err) => tracing::warn!(%err, "Telegram: cannot make a pairing code"),
-        },
+        Ok(None) => tracing::info!(
+            "Telegram: no chat is paired yet; press Pair a chat under Settings › Channels in Beckon's window for a code to send the bot"
+        ),
         Err(err) => tracing::warn!(%err, "Telegram: cannot read the paired chat"),
     }
 }
@@ -147,16 +147,86 @@ async fn announce_pairing(beckon: Beckon) {
 /// Telegram's pairing as the settings show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TelegramPairing {
-    /// The one-time code to send to the bot as `/start <code>`.
-    pub code: String,
     /// The chat paired so far.
     pub chat: Option<String>,
+    /// The code the person asked for, to send to the bot as `/start <code>`, while it is good.
+    pub code: Option<String>,
+    /// When that code stops being good (Unix ms).
+    pub code_expires_at_ms: Option<i64>,
+    /// A chat that used a code while another is paired, waiting for the person to confirm or
+    /// refuse it.
+    pub request: Option<TelegramChatRequest>,
 }
 
-/// Telegram's pairing: the one-time code to send to the bot as `/start <code>` (made when
-/// none is open), and the chat paired so far.
+/// A chat waiting to replace the paired one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TelegramChatRequest {
+    /// The chat.
+    pub chat: String,
+    /// Who sent the code ("@handle" or a first name), when Telegram said.
+    pub name: Option<String>,
+}
+
+impl From<crate::telegram::Pairing> for TelegramPairing {
+    fn from(pairing: crate::telegram::Pairing) -> Self {
+        TelegramPairing {
+            chat: pairing.chat.map(|chat| chat.to_string()),
+            code_expires_at_ms: pairing.code.as_ref().map(|code| code.expires_at_ms),
+            code: pairing.code.map(|code| code.code),
+            request: pairing
+                .request
+                .map(|request| TelegramChatRequest { chat: request.chat.to_string(), name: request.name }),
+        }
+    }
+}
+
+/// Telegram's pairing now: the chat paired, the code the person asked for while it is good,
+/// and a chat waiting for confirmation. Reading makes no code.
 pub async fn telegram_pairing(beckon: &Beckon) -> Result<TelegramPairing> {
-    let code = crate::telegram::pairing_code(beckon).await?;
-    let chat = crate::telegram::paired_chat(beckon).await?.map(|chat| chat.to_string());
-    Ok(TelegramPairing { code, chat })
+    Ok(crate::telegram::pairing(beckon, beckon.now_ms()).await?.into())
+}
+
+/// The person asks to pair a (new) chat: a new code, good for ten minutes, replacing any code
+/// or request still waiting; the pairing with it.
+pub async fn new_telegram_pairing_code(beckon: &Beckon) -> Result<TelegramPairing> {
+    crate::telegram::new_pairing_code(beckon, beckon.now_ms()).await?;
+    telegram_pairing(beckon).await
+}
+
+/// The person confirms that `chat` replaces the paired chat: it is paired, and both chats are
+/// told through the bot `telegram` configures. Refused when `chat` has no request waiting, or
+/// when there is no bot token to tell them with.
+pub async fn confirm_telegram_chat(beckon: &Beckon, telegram: &ChannelFile, chat: &str) -> Result<TelegramPairing> {
+    let chat = requesting_chat(chat)?;
+    let Some(token) = telegram.bot_token() else {
+        return Err(Error::Refused {
+            channel: "Telegram",
+            method: "sendMessage",
+            detail: "Telegram has no bot token: save one first".into(),
+        });
+    };
+    let mut config = TelegramConfig::new(token);
+    if let Some(base) = telegram.api_base_url.clone().filter(|b| !b.trim().is_empty()) {
+        config.api_base = base.trim().trim_end_matches('/').to_owned();
+    }
+    let bot = Telegram::new(config, client()?, Arc::new(beckon.clone()));
+    if !bot.confirm_chat(chat).await? {
+        return Err(Error::NoPairingRequest);
+    }
+    telegram_pairing(beckon).await
+}
+
+/// The person refuses `chat`'s request to replace the paired chat: the request is dropped, no
+/// chat is told, nothing else changes.
+pub async fn refuse_telegram_chat(beckon: &Beckon, chat: &str) -> Result<TelegramPairing> {
+    let chat = requesting_chat(chat)?;
+    if !crate::telegram::refuse_chat(beckon, chat).await? {
+        return Err(Error::NoPairingRequest);
+    }
+    telegram_pairing(beckon).await
+}
+
+/// The chat id the window names; one that is not a chat id has no request waiting.
+fn requesting_chat(chat: &str) -> Result<i64> {
+    chat.trim().parse().map_err(|_| Error::NoPairingRequest)
 }

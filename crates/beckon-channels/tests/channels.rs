@@ -375,7 +375,10 @@ async fn a_dropped_socket_and_a_failing_long_poll_lose_and_double_nothing() {
     let stop = CancellationToken::new();
     let (_dnd, dnd) = watch::channel(false);
     let slack = Slack::new(
-        SlackConfig { api_base: world.slack.api_base(), ..SlackConfig::new(APP_TOKEN, BOT_TOKEN, Some("U0ADA".into()), Some(CHANNEL.into())) },
+        SlackConfig {
+            api_base: world.slack.api_base(),
+            ..SlackConfig::new(APP_TOKEN, BOT_TOKEN, Some("U0ADA".into()), Some(CHANNEL.into()))
+        },
         reqwest::Client::new(),
     );
     let telegram = Telegram::new(

@@ -14,7 +14,7 @@ mod fake_telegram;
 use std::sync::Arc;
 use std::time::Duration;
 
-use beckon_channels::telegram::{Reply, Telegram, TelegramConfig, paired_chat, pairing_code};
+use beckon_channels::telegram::{Reply, Telegram, TelegramConfig, new_pairing_code, paired_chat};
 use beckon_channels::{
     Action, Channel, ChannelState, Error, ItemAnswer, MemoryState, MessageRef, Person, Posting, Press, Response,
     Settled,
@@ -72,7 +72,7 @@ impl Bot {
     /// A bot Ada has paired with: her `/start` is message 1, the bot's reply message 2.
     async fn paired() -> Bot {
         let bot = Bot::start().await;
-        let code = pairing_code(&*bot.state).await.unwrap();
+        let code = new_pairing_code(&*bot.state, bot.state.now_ms()).await.unwrap().code;
         bot.fake.user_sends(ADA, &format!("/start {code}"));
         bot.fake.until("the pairing reply", |fake| fake.bot_messages(ADA).first().cloned()).await;
         bot.fake.until_confirmed().await;
@@ -149,7 +149,7 @@ fn wrote(text: &str) -> ItemAnswer {
 #[tokio::test]
 async fn only_the_chat_with_the_code_is_paired_and_the_code_is_used_up() {
     let mut bot = Bot::start().await;
-    let code = pairing_code(&*bot.state).await.unwrap();
+    let code = new_pairing_code(&*bot.state, bot.state.now_ms()).await.unwrap().code;
     bot.fake.user_sends(MALLORY, "/start WRONGCODE");
     bot.fake.user_sends(MALLORY, "hello bot");
     bot.fake.user_sends(ADA, "/start");

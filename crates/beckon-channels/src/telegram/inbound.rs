@@ -10,8 +10,9 @@ use beckon_core::RequestId;
 
 use super::api::{CallbackQuery, Message, ReplyMarkup, Update, User};
 use super::keyboard::{self, ButtonData, CALLBACK_DATA_MAX_BYTES};
+use super::pairing::CodeUse;
 use super::replies::ReplyTarget;
-use super::{Reply, Telegram, message_ref, pairing, text};
+use super::{Reply, Telegram, message_ref, pairing, replacement, text};
 use crate::channel::{Action, ItemAnswer, Person, Press};
 use crate::state::ChannelState;
 
@@ -81,29 +82,38 @@ impl<S: ChannelState> Telegram<S> {
         })
     }
 
-    /// Pairs the chat when `text` is `/start` with the waiting code; otherwise says nothing.
+    /// Pairs the chat, or records its request to replace the paired one, when `text` is
+    /// `/start` with the waiting code; otherwise says nothing. The code itself is never logged.
     async fn pair(&self, message: &Message, text: &str) {
         let chat = message.chat.id;
         if !message.chat.is_private() {
             tracing::info!(chat_id = chat, "/start from a chat that is not private; ignored");
             return;
         }
-        match pairing::pair_if_code(&*self.state, chat, text).await {
-            Ok(true) => {}
-            Ok(false) => {
-                tracing::info!(chat_id = chat, "/start without the pairing code; ignored");
-                return;
+        let name = person(message.from.as_ref(), chat).name;
+        let now_ms = self.state.now_ms();
+        match pairing::use_code(&*self.state, chat, name.as_deref(), text, now_ms).await {
+            Ok(CodeUse::Paired) => {
+                tracing::info!(chat_id = chat, "paired with a Telegram chat");
+                self.note_message(chat, message.message_id).await;
+                match self.api.send_message(chat, text::PAIRED, None, None).await {
+                    Ok(sent) => self.note_message(chat, sent.message_id).await,
+                    Err(err) => tracing::warn!(chat_id = chat, %err, "cannot confirm the pairing"),
+                }
             }
-            Err(err) => {
-                tracing::warn!(chat_id = chat, %err, "cannot pair the chat");
-                return;
+            Ok(CodeUse::AwaitsConfirmation { paired }) => {
+                tracing::info!(
+                    chat_id = chat,
+                    paired_chat_id = paired,
+                    "a chat used the pairing code while another is paired; it waits for the person to confirm it in the window"
+                );
+                self.say(chat, replacement::AWAITS_CONFIRMATION).await;
             }
-        }
-        tracing::info!(chat_id = chat, "paired with a Telegram chat");
-        self.note_message(chat, message.message_id).await;
-        match self.api.send_message(chat, text::PAIRED, None, None).await {
-            Ok(sent) => self.note_message(chat, sent.message_id).await,
-            Err(err) => tracing::warn!(chat_id = chat, %err, "cannot confirm the pairing"),
+            Ok(CodeUse::NotACode) => tracing::info!(chat_id = chat, "/start without a pairing code; ignored"),
+            Ok(CodeUse::Refused(why)) => {
+                tracing::info!(chat_id = chat, %why, "/start with no good pairing code; ignored")
+            }
+            Err(err) => tracing::warn!(chat_id = chat, %err, "cannot pair the chat"),
         }
     }
 

@@ -1,6 +1,6 @@
 //! Telegram: the Bot API, long polling in.
 //!
-//! A question goes to the one paired chat (see [`pairing_code`]) as a plain-text message with
+//! A question goes to the one paired chat (see [`new_pairing_code`]) as a plain-text message with
 //! inline buttons; presses and written replies come in through `getUpdates` long polling, and
 //! the message is edited to show how its question ended.
 //!
@@ -15,6 +15,7 @@ mod inbound;
 mod keyboard;
 mod pairing;
 mod poll;
+mod replacement;
 mod replies;
 mod seen;
 mod text;
@@ -34,14 +35,17 @@ use crate::channel::{Channel, ChannelKind, MessageRef, Person, Posting, Press, R
 use crate::error::{Error, Result};
 use crate::state::ChannelState;
 
-pub use self::pairing::{paired_chat, pairing_code};
+pub use self::pairing::{ChatRequest, PAIRING_LIFETIME, Pairing, PairingCode, new_pairing_code, paired_chat, pairing};
+pub use self::replacement::refuse_chat;
 
 /// Where the Bot API is.
 pub const DEFAULT_API_BASE: &str = "https://api.telegram.org";
 
-/// State keys the channel keeps: the paired chat, the waiting pairing code, the update offset,
-/// the highest message id seen, and the messages a written reply answers.
-pub const STATE_KEYS: [&str; 5] = [pairing::CHAT_KEY, pairing::CODE_KEY, poll::OFFSET_KEY, seen::KEY, replies::KEY];
+/// State keys the channel keeps: the paired chat, the waiting pairing code, a chat's waiting
+/// request to replace the paired one, the update offset, the highest message id seen, and the
+/// messages a written reply answers.
+pub const STATE_KEYS: [&str; 6] =
+    [pairing::CHAT_KEY, pairing::CODE_KEY, pairing::REQUEST_KEY, poll::OFFSET_KEY, seen::KEY, replies::KEY];
 
 /// How to reach a bot.
 #[derive(Clone)]
