@@ -54,8 +54,10 @@ pub struct ChannelView {
     pub bot_token_set: bool,
     /// Whether an app-level token is stored (Slack only).
     pub app_token_set: bool,
-    /// Slack: the channel or person (`C…`, `U…`) questions are posted to.
+    /// Slack: the channel (`C…`) questions that allow nothing are posted to.
     pub channel: Option<String>,
+    /// Slack: the person's own member id (`U…`); approvals go only to their direct messages.
+    pub person: Option<String>,
     /// The service's API address, if not its own.
     pub api_base_url: Option<String>,
     /// Only questions unanswered this many minutes after they were asked (0: at once).
@@ -72,6 +74,7 @@ impl ChannelView {
             bot_token_set: file.bot_token().is_some(),
             app_token_set: file.app_token().is_some(),
             channel: non_empty(file.channel.clone()),
+            person: non_empty(file.person.clone()),
             api_base_url: non_empty(file.api_base_url.clone()),
             after_minutes: file.after_minutes,
             agents: file.agents.clone(),
@@ -92,8 +95,10 @@ pub struct ChannelInput {
     /// Slack's app-level token: absent keeps, empty clears.
     #[cfg_attr(test, ts(optional))]
     pub app_token: Option<String>,
-    /// Slack: the channel or person id (empty for none).
+    /// Slack: the channel id (empty for none).
     pub channel: Option<String>,
+    /// Slack: the person's own member id (empty for none).
+    pub person: Option<String>,
     /// The API address (empty for the service's own).
     pub api_base_url: Option<String>,
     /// Post only questions unanswered this long (minutes, at most a week; 0: at once).
@@ -111,6 +116,7 @@ impl std::fmt::Debug for ChannelInput {
             .field("bot_token", &token(&self.bot_token))
             .field("app_token", &token(&self.app_token))
             .field("channel", &self.channel)
+            .field("person", &self.person)
             .field("api_base_url", &self.api_base_url)
             .field("after_minutes", &self.after_minutes)
             .field("agents", &self.agents)
@@ -133,6 +139,7 @@ pub fn apply(file: &mut ChannelFile, input: ChannelInput) {
     token(&mut file.app_token, input.app_token);
     file.enabled = input.enabled;
     file.channel = non_empty(input.channel);
+    file.person = non_empty(input.person);
     file.api_base_url = api_base_url;
     file.after_minutes = input.after_minutes;
     let mut agents: Vec<String> = Vec::new();
@@ -187,6 +194,22 @@ pub fn check(service: Service, file: &ChannelFile, problems: &mut Problems) {
             }
         }
     }
+    if let Some(person) = &file.person {
+        let member = is_slack_id(person) && (person.starts_with('U') || person.starts_with('W'));
+        match service {
+            Service::Slack if !member => problems.push(
+                path("person"),
+                format!(
+                    "Slack's person must be your own member id such as U0123456789 (in Slack: your profile › ⋮ › Copy member ID), not {}.",
+                    quoted(person)
+                ),
+            ),
+            Service::Slack => {}
+            Service::Telegram => {
+                problems.push(path("person"), "Telegram has no person setting: the person's chat is paired with /start.");
+            }
+        }
+    }
     if let Some(url) = &file.api_base_url {
         let web = url.starts_with("https://") || url.starts_with("http://");
         if !web || url.len() > URL_MAX_BYTES || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
@@ -232,7 +255,7 @@ pub fn check(service: Service, file: &ChannelFile, problems: &mut Problems) {
         let missing = match service {
             Service::Slack if file.app_token().is_none() => Some(("app_token", "app-level token")),
             Service::Slack if file.bot_token().is_none() => Some(("bot_token", "bot token")),
-            Service::Slack if file.channel.is_none() => Some(("channel", "channel")),
+            Service::Slack if file.channel.is_none() && file.person.is_none() => Some(("person", "person or channel")),
             Service::Telegram if file.bot_token().is_none() => Some(("bot_token", "bot token")),
             Service::Slack | Service::Telegram => None,
         };
@@ -268,6 +291,7 @@ mod tests {
             bot_token: None,
             app_token: None,
             channel: file.channel.clone(),
+            person: file.person.clone(),
             api_base_url: file.api_base_url.clone(),
             after_minutes: file.after_minutes,
             agents: file.agents.clone(),
@@ -377,10 +401,20 @@ mod tests {
             let file = ChannelFile { channel: Some(id.into()), ..ChannelFile::default() };
             assert_eq!(problems_of(Service::Slack, &file).len(), 1, "{id}");
         }
-        let telegram =
-            ChannelFile { channel: Some("C0123".into()), app_token: Some("x".into()), ..ChannelFile::default() };
+        for id in ["C0123456789", "u0ada", "#general"] {
+            let file = ChannelFile { person: Some(id.into()), ..ChannelFile::default() };
+            let problems = problems_of(Service::Slack, &file);
+            assert_eq!(problems.len(), 1, "{id}");
+            assert!(problems[0].0 == "slack.person" && problems[0].1.contains("member id"), "{problems:?}");
+        }
+        let telegram = ChannelFile {
+            channel: Some("C0123".into()),
+            person: Some("U0ADA".into()),
+            app_token: Some("x".into()),
+            ..ChannelFile::default()
+        };
         let paths: Vec<String> = problems_of(Service::Telegram, &telegram).into_iter().map(|(path, _)| path).collect();
-        assert_eq!(paths, ["telegram.app_token", "telegram.channel"]);
+        assert_eq!(paths, ["telegram.app_token", "telegram.channel", "telegram.person"]);
     }
 
     #[test]
@@ -389,8 +423,10 @@ mod tests {
         let problems = problems_of(Service::Slack, &no_app_token);
         assert_eq!(problems[0].0, "slack.app_token");
         assert!(problems[0].1.contains("Slack is on but has no app-level token"), "{problems:?}");
-        let no_channel = ChannelFile { channel: None, ..slack() };
-        assert_eq!(problems_of(Service::Slack, &no_channel)[0].0, "slack.channel");
+        let nowhere = ChannelFile { channel: None, ..slack() };
+        assert_eq!(problems_of(Service::Slack, &nowhere)[0].0, "slack.person");
+        let only_the_person = ChannelFile { channel: None, person: Some("U0ADA".into()), ..slack() };
+        assert_eq!(problems_of(Service::Slack, &only_the_person), []);
         let telegram = ChannelFile { enabled: true, ..ChannelFile::default() };
         assert_eq!(problems_of(Service::Telegram, &telegram)[0].0, "telegram.bot_token");
     }

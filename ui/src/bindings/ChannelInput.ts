@@ -17,9 +17,13 @@ bot_token?: string,
  */
 app_token?: string, 
 /**
- * Slack: the channel or person id (empty for none).
+ * Slack: the channel id (empty for none).
  */
 channel: string | null, 
+/**
+ * Slack: the person's own member id (empty for none).
+ */
+person: string | null, 
 /**
  * The API address (empty for the service's own).
  */

@@ -17,9 +17,13 @@ bot_token_set: boolean,
  */
 app_token_set: boolean, 
 /**
- * Slack: the channel or person (`C…`, `U…`) questions are posted to.
+ * Slack: the channel (`C…`) questions that allow nothing are posted to.
  */
 channel: string | null, 
+/**
+ * Slack: the person's own member id (`U…`); approvals go only to their direct messages.
+ */
+person: string | null, 
 /**
  * The service's API address, if not its own.
  */

@@ -462,12 +462,16 @@ export class MockBackend {
       bot_token_set: token(view.bot_token_set, change.bot_token),
       app_token_set: key === "slack" && token(view.app_token_set, change.app_token),
       channel: change.channel,
+      person: change.person,
       api_base_url: change.api_base_url,
       after_minutes: change.after_minutes,
       agents: change.agents,
     };
     if (next.channel !== null && !/^[A-Z0-9]{2,20}$/.test(next.channel)) {
       refuse("channel", `Slack's channel must be a channel or member id such as C0123456789 (2 to 20 capital letters and digits), not "${next.channel}".`);
+    }
+    if (next.person !== null && !/^[UW][A-Z0-9]{1,19}$/.test(next.person)) {
+      refuse("person", `Slack's person must be your own member id such as U0123456789 (in Slack: your profile › ⋮ › Copy member ID), not "${next.person}".`);
     }
     if (next.api_base_url !== null && !/^https?:\/\/\S+$/.test(next.api_base_url)) refuse("api_base_url", `${name}'s API address must be an http:// or https:// address without spaces.`);
     if (next.after_minutes > 10080) refuse("after_minutes", `${name}'s "post only after" must be at most 10080 minutes (a week), not ${next.after_minutes}.`);
@@ -477,7 +481,7 @@ export class MockBackend {
     if (next.enabled) {
       if (key === "slack" && !next.app_token_set) refuse("app_token", "Slack is on but has no app-level token: give one, or turn Slack off.");
       if (!next.bot_token_set) refuse("bot_token", `${name} is on but has no bot token: give one, or turn ${name} off.`);
-      if (key === "slack" && next.channel === null) refuse("channel", "Slack is on but has no channel: give one, or turn Slack off.");
+      if (key === "slack" && next.channel === null && next.person === null) refuse("person", "Slack is on but has no person or channel: give one, or turn Slack off.");
     }
     return next;
   }

@@ -10,7 +10,7 @@ import { fakeApi, renderWithStore } from "../../../test/render";
 import { snapshot, stateFrom } from "../../../test/state";
 import { SettingsView } from "./SettingsView";
 
-const OFF: ChannelView = { enabled: false, bot_token_set: false, app_token_set: false, channel: null, api_base_url: null, after_minutes: 0, agents: [] };
+const OFF: ChannelView = { enabled: false, bot_token_set: false, app_token_set: false, channel: null, person: null, api_base_url: null, after_minutes: 0, agents: [] };
 
 function channels(slack: Partial<ChannelView> = {}, telegram: Partial<ChannelView> = {}): Settings {
   const base = snapshot().settings;
@@ -71,6 +71,7 @@ describe("Settings › Channels", () => {
     const slack = slackGroup();
     await user.clear(within(slack).getByLabelText("Channel id"));
     await user.type(within(slack).getByLabelText("Channel id"), "C0999");
+    await user.type(within(slack).getByLabelText("Your member id"), " U0ADA ");
     await user.click(within(slack).getByRole("button", { name: "Clear the app-level token" }));
     await user.type(within(slack).getByLabelText("Bot token"), "xoxb-new-token");
     await user.clear(within(slack).getByLabelText("Only these agents"));
@@ -84,11 +85,12 @@ describe("Settings › Channels", () => {
       app_token: "",
       bot_token: "xoxb-new-token",
       channel: "C0999",
+      person: "U0ADA",
       api_base_url: null,
       after_minutes: 10,
       agents: ["research", "triage"],
     });
-    expect(input?.telegram).toEqual({ enabled: false, channel: null, api_base_url: null, after_minutes: 0, agents: [] });
+    expect(input?.telegram).toEqual({ enabled: false, channel: null, person: null, api_base_url: null, after_minutes: 0, agents: [] });
     expect(input?.telegram).not.toHaveProperty("bot_token");
   });
 
@@ -161,6 +163,6 @@ describe("Settings › Channels", () => {
     await user.type(address, "http://127.0.0.1:9090");
     await user.click(screen.getByRole("button", { name: "Save" }));
     await screen.findByText("Saved");
-    expect(saved[0]?.telegram).toEqual({ enabled: false, channel: null, api_base_url: "http://127.0.0.1:9090", after_minutes: 0, agents: [] });
+    expect(saved[0]?.telegram).toEqual({ enabled: false, channel: null, person: null, api_base_url: "http://127.0.0.1:9090", after_minutes: 0, agents: [] });
   });
 });

@@ -109,19 +109,44 @@ function ChannelFields({
         />
       </Row>
       {channel === "slack" ? (
-        <Row id={field("channel")} label="Channel id" problem={problem("channel")} hint="The channel (C…) or person (U…) questions are posted to; invite the bot to a channel first.">
-          <input
+        <>
+          <Row
+            id={field("person")}
+            label="Your member id"
+            problem={problem("person")}
+            hint="Your own Slack member id (U…: your profile › ⋮ › Copy member ID). Approvals go only to your direct messages with the bot, and only you can allow them."
+          >
+            <input
+              id={field("person")}
+              className="input input-mono"
+              type="text"
+              spellCheck={false}
+              placeholder="U0123456789"
+              value={draft.person}
+              aria-invalid={problem("person") !== null || undefined}
+              aria-describedby={describedBy(field("person"), problem("person"), true)}
+              onChange={(event) => change({ person: event.target.value })}
+            />
+          </Row>
+          <Row
             id={field("channel")}
-            className="input input-mono"
-            type="text"
-            spellCheck={false}
-            placeholder="C0123456789"
-            value={draft.channel}
-            aria-invalid={problem("channel") !== null || undefined}
-            aria-describedby={describedBy(field("channel"), problem("channel"), true)}
-            onChange={(event) => change({ channel: event.target.value })}
-          />
-        </Row>
+            label="Channel id"
+            problem={problem("channel")}
+            hint="Optional: a channel (C…) for questions that allow nothing; anyone there may answer those. Invite the bot first. Approvals never go to a channel."
+          >
+            <input
+              id={field("channel")}
+              className="input input-mono"
+              type="text"
+              spellCheck={false}
+              placeholder="C0123456789"
+              value={draft.channel}
+              aria-invalid={problem("channel") !== null || undefined}
+              aria-describedby={describedBy(field("channel"), problem("channel"), true)}
+              onChange={(event) => change({ channel: event.target.value })}
+            />
+          </Row>
+        </>
       ) : (
         <div className="settings-row">
           <span className="settings-row-label">Chat</span>

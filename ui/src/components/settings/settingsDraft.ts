@@ -21,8 +21,10 @@ export interface ChannelDraft {
   botToken: string | null;
   /** Slack's app-level token. */
   appToken: string | null;
-  /** Slack's channel or member id. */
+  /** Slack's channel id, for questions that allow nothing. */
   channel: string;
+  /** Slack: the person's own member id; approvals go only to their direct messages. */
+  person: string;
   apiBaseUrl: string;
   afterMinutes: string;
   /** Agent names, separated by commas. */
@@ -59,6 +61,7 @@ function channelDraft(view: ChannelView): ChannelDraft {
     botToken: null,
     appToken: null,
     channel: view.channel ?? "",
+    person: view.person ?? "",
     apiBaseUrl: view.api_base_url ?? "",
     afterMinutes: String(view.after_minutes),
     agents: view.agents.join(", "),
@@ -111,6 +114,7 @@ function channelInput(key: ChannelKey, draft: ChannelDraft): { input: ChannelInp
   const input: ChannelInput = {
     enabled: draft.enabled,
     channel: key === "slack" ? draft.channel.trim() || null : null,
+    person: key === "slack" ? draft.person.trim() || null : null,
     api_base_url: draft.apiBaseUrl.trim() || null,
     after_minutes: after,
     agents,
