@@ -3,6 +3,7 @@
 //! `beckon status`, `beckon ask` or Claude Code's hooks: with 300 idle TCP connections kept open
 //! against `beckon serve`, all three still work, and the socket is its owner's alone.
 
+#![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod served;
@@ -136,7 +137,6 @@ async fn status_ask_and_the_hook_work_while_tcp_is_flooded() {
     );
 }
 
-#[cfg(unix)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_socket_is_its_owners_alone_and_gateway_json_names_it() {
     use std::os::unix::fs::{FileTypeExt, PermissionsExt};
