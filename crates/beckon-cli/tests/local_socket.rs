@@ -90,16 +90,12 @@ async fn finished(child: tokio::process::Child) -> std::process::Output {
 async fn status_ask_and_the_hook_work_while_tcp_is_flooded() {
     let served = Served::start("socket-test").await;
     let _flood = Flood::start(tcp_addr(&served), FLOOD);
-    // The flood holds every TCP place: a request over TCP gets no answer (one may slip into a
-    // place the instant the gateway frees it, so a few are tried).
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let mut refused = 0;
-    for _ in 0..3 {
-        if !tcp_answers(&served).await {
-            refused += 1;
-        }
+    // Once the flood holds every TCP place, a request over TCP gets no answer.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while tcp_answers(&served).await {
+        assert!(tokio::time::Instant::now() < deadline, "the flood never filled the gateway's TCP side");
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert!(refused > 0, "the flood did not fill the gateway's TCP side");
 
     let status = output(served.beckon().arg("status")).await;
     assert_eq!(status.status.code(), Some(0), "{}", text(&status.stderr));
