@@ -11,6 +11,7 @@ mod served;
 use std::process::Stdio;
 use std::time::Duration;
 
+use beckon_gateway::ClientError;
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 
@@ -70,8 +71,13 @@ async fn a_script_cannot_answer_a_form_or_claude_codes_own_question_but_can_decl
     for (event, answer) in [(form("el-9"), vec!["staging".to_owned(), "3".to_owned()]), (own_question, vec!["Blue".to_owned()])] {
         let child = hook(&served, &event).await;
         let id = pending(&served).await["request_id"].as_str().unwrap().to_owned();
-        let refused = served.client.answer(&id, &answer).await.unwrap_err().to_string();
-        assert!(refused.contains("only they can answer it"), "{refused}");
+        match served.client.answer(&id, &answer).await.unwrap_err() {
+            ClientError::Api { status, body } => {
+                assert_eq!((status, body.kind.as_str()), (403, "person_only"), "{}", body.message);
+                assert!(body.message.contains("only they can answer it"), "{}", body.message);
+            }
+            other => panic!("not refused as person-only: {other}"),
+        }
         let view = served.client.question(&id, Duration::ZERO).await.unwrap();
         assert_eq!(view["status"], "pending", "a refused answer decides nothing");
         served.client.decline(&id, None).await.unwrap();
