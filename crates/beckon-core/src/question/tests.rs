@@ -261,3 +261,19 @@ fn new_checks_items_built_in_code() {
     });
     assert!(QuestionRequest::new(vec![item]).is_err());
 }
+
+#[test]
+fn a_question_asked_of_the_person_keeps_that_when_stored_and_only_a_hook_can_mark_it() {
+    let asked = QuestionRequest::parse(&json!({"questions": [choice("Q?", &["A", "B"])]})).unwrap();
+    assert!(!asked.person_only());
+    let theirs = asked.clone().for_the_person();
+    assert!(theirs.person_only());
+    let stored = serde_json::to_value(&theirs).unwrap();
+    assert_eq!(stored["person_only"], json!(true));
+    let read: QuestionRequest = serde_json::from_value(stored).unwrap();
+    assert_eq!(read, theirs);
+    let answers = crate::Answers::from_texts(&read, &["A".to_owned()]).unwrap();
+    assert!(read.needs_the_person(&answers) && !asked.needs_the_person(&answers));
+    // An agent's own request cannot claim it: the field is not one a request takes.
+    assert!(!problems(json!({"questions": [choice("Q?", &["A", "B"])], "person_only": true})).is_empty());
+}
