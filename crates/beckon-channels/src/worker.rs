@@ -39,11 +39,9 @@ const MAX_BACKOFF: Duration = Duration::from_secs(300);
 /// Presses waiting to be handled.
 const PRESS_QUEUE: usize = 64;
 /// Told to someone who pressed on a question only the person may answer.
-const NOT_THE_PERSON: &str =
-    "Only the person Beckon answers for can answer this: it allows a tool call on their machine, or was asked of them. Nothing was answered.";
+const NOT_THE_PERSON: &str = "Only the person Beckon answers for can answer this: it allows a tool call on their machine, or was asked of them. Nothing was answered.";
 /// Told to someone who pressed Allow on a message that shows the call cut short.
-const CUT_SHORT: &str =
-    "This call is too long to show here in full, so it cannot be allowed here: open Beckon to read it whole. Nothing was answered.";
+const CUT_SHORT: &str = "This call is too long to show here in full, so it cannot be allowed here: open Beckon to read it whole. Nothing was answered.";
 
 /// Which questions go to a channel, and how it retries.
 #[derive(Debug, Clone)]

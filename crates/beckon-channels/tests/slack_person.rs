@@ -153,7 +153,10 @@ async fn an_approval_goes_to_the_persons_direct_messages_and_only_the_person_all
     }
     let allowed = world.beckon.question(approval).await.unwrap();
     assert_eq!(allowed.status, QuestionStatus::Answered);
-    assert_eq!((allowed.answered_via, allowed.answered_by.as_deref()), (Some(AnsweredVia::Slack), Some("slack:U0ADA (ada)")));
+    assert_eq!(
+        (allowed.answered_via, allowed.answered_by.as_deref()),
+        (Some(AnsweredVia::Slack), Some("slack:U0ADA (ada)"))
+    );
 
     // A question that allows nothing is anyone's in the channel, as before.
     let asked = world.message(database).await;

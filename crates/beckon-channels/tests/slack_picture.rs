@@ -36,7 +36,10 @@ fn screenshot_path(name: &str) -> PathBuf {
 async fn the_slack_message_is_drawn_from_the_blocks_beckon_posts() {
     let fake = FakeSlack::start().await;
     let slack = Slack::new(
-        SlackConfig { api_base: fake.api_base(), ..SlackConfig::new(APP_TOKEN, BOT_TOKEN, Some("U0ADA".into()), Some(CHANNEL.into())) },
+        SlackConfig {
+            api_base: fake.api_base(),
+            ..SlackConfig::new(APP_TOKEN, BOT_TOKEN, Some("U0ADA".into()), Some(CHANNEL.into()))
+        },
         reqwest::Client::new(),
     );
     let request = QuestionRequest::parse(&json!({"questions": [{

@@ -68,7 +68,9 @@ async fn a_script_cannot_answer_a_form_or_claude_codes_own_question_but_can_decl
         "hook_event_name": "PermissionRequest", "tool_name": "AskUserQuestion", "tool_input": {"questions": [
             {"question": "Which color?", "header": "Color", "multiSelect": false,
              "options": [{"label": "Red"}, {"label": "Blue"}]}]}});
-    for (event, answer) in [(form("el-9"), vec!["staging".to_owned(), "3".to_owned()]), (own_question, vec!["Blue".to_owned()])] {
+    for (event, answer) in
+        [(form("el-9"), vec!["staging".to_owned(), "3".to_owned()]), (own_question, vec!["Blue".to_owned()])]
+    {
         let child = hook(&served, &event).await;
         let id = pending(&served).await["request_id"].as_str().unwrap().to_owned();
         match served.client.answer(&id, &answer).await.unwrap_err() {

@@ -6,9 +6,7 @@ use std::time::Duration;
 
 use beckon_core::conversation::{Event, SessionStatus, TransitionError};
 use beckon_core::outcome::check_reason;
-use beckon_core::{
-    AnsweredVia, Answerer, Answers, Notice, Outcome, Problems, RequestId, SessionId, SessionOrigin,
-};
+use beckon_core::{AnsweredVia, Answerer, Answers, Notice, Outcome, Problems, RequestId, SessionId, SessionOrigin};
 use beckon_store::{
     Metrics, NewSession, PendingQuestion, QuestionRecord, QuestionStatus, Resolved, ResolvedQuestion, SessionFilter,
     SessionPage, SessionRecord, TimelineEntry, title_from,

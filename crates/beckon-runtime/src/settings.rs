@@ -270,6 +270,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn slacks_person_is_the_member_id_and_an_older_member_channel_is_read_as_them() {
+        let both =
+            ChannelFile { person: Some(" U0ADA ".into()), channel: Some("C0TEAM".into()), ..ChannelFile::default() };
+        assert_eq!((both.person().as_deref(), both.shared_channel().as_deref()), (Some("U0ADA"), Some("C0TEAM")));
+        let older = ChannelFile { channel: Some("U0ADA".into()), ..ChannelFile::default() };
+        assert_eq!((older.person().as_deref(), older.shared_channel()), (Some("U0ADA"), None));
+        let channel_only = ChannelFile { channel: Some("C0TEAM".into()), ..ChannelFile::default() };
+        assert_eq!(channel_only.person(), None, "a channel is never the person");
+    }
+
+    #[test]
     fn saved_values_come_back_and_make_the_runtimes_configuration() {
         let dir = tempfile::tempdir().unwrap();
         let mut settings = Settings::load(dir.path());

@@ -23,10 +23,8 @@ const NOTICE_MAX_CHARS: usize = 200;
 /// Whether the message shows `posting` whole: an approval's call uncut, and the whole text
 /// within Telegram's limit. An approval shown cut offers no Allow.
 pub(super) fn shows_whole(posting: &Posting) -> bool {
-    let preview_whole = posting
-        .request
-        .approval()
-        .is_none_or(|approval| approval.preview().chars().count() <= PREVIEW_MAX_CHARS);
+    let preview_whole =
+        posting.request.approval().is_none_or(|approval| approval.preview().chars().count() <= PREVIEW_MAX_CHARS);
     preview_whole && body(posting).encode_utf16().count() + NOTE_MAX_UNITS <= MESSAGE_MAX_UNITS
 }
 
