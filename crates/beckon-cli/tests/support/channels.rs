@@ -135,8 +135,12 @@ impl Fakes {
             }
         }
         for row in &snapshot.channel_messages {
+            // A settled row with an empty message is a question the channel passed over.
+            let passed_over = row.message.as_deref() == Some("");
             match row.state.as_str() {
-                "posted" | "settled" if !shown.contains_key(&(row.channel.as_str(), row.request_id.as_str())) => {
+                "posted" | "settled"
+                    if !passed_over && !shown.contains_key(&(row.channel.as_str(), row.request_id.as_str())) =>
+                {
                     findings.push(format!(
                         "{}: the store records a {} message that is not there",
                         row.request_id, row.channel
