@@ -52,13 +52,14 @@ impl LocalSocket {
                 ),
             ));
         }
-        owner_only(data_dir)?;
+        let at = |err: io::Error| io::Error::new(err.kind(), format!("{}: {err}", path.display()));
+        owner_only(data_dir).map_err(at)?;
         clear_stale(&path).await?;
-        let listener = UnixListener::bind(&path)?;
+        let listener = UnixListener::bind(&path).map_err(at)?;
         // The folder is the person's alone already, so the moment before this is no opening;
         // the mode keeps the socket theirs even if the folder is opened up later.
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o600))?;
-        let meta = fs::symlink_metadata(&path)?;
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).map_err(at)?;
+        let meta = fs::symlink_metadata(&path).map_err(at)?;
         Ok(Some(LocalSocket { listener, file: SocketFile { path, device: meta.dev(), inode: meta.ino() } }))
     }
 
