@@ -56,6 +56,9 @@ impl From<beckon_channels::Error> for CommandError {
     fn from(err: beckon_channels::Error) -> Self {
         match err {
             beckon_channels::Error::Runtime(err) => err.into(),
+            missing @ beckon_channels::Error::NoPairingRequest => {
+                CommandError::new("not_found", missing.to_string(), None)
+            }
             other => CommandError::new("unavailable", other.to_string(), None),
         }
     }
@@ -179,10 +182,31 @@ pub async fn save_settings(app: State<'_, App>, settings: SettingsInput) -> Repl
     Ok(app.save_settings(settings).await?)
 }
 
-/// Telegram's pairing: the code to send to the bot as `/start <code>`, and the chat paired so far.
+/// Telegram's pairing: the chat paired so far, the code the person asked for while it is good,
+/// and a chat waiting to replace the paired one. Reading makes no code.
 #[tauri::command]
 pub async fn telegram_pairing(app: State<'_, App>) -> Reply<TelegramPairing> {
     Ok(beckon_channels::telegram_pairing(beckon(&app)?).await?.into())
+}
+
+/// The person asks to pair a (new) chat: a new code, good for ten minutes.
+#[tauri::command]
+pub async fn new_telegram_pairing_code(app: State<'_, App>) -> Reply<TelegramPairing> {
+    Ok(beckon_channels::new_telegram_pairing_code(beckon(&app)?).await?.into())
+}
+
+/// The person confirms that `chat` replaces the paired chat; both chats are told.
+#[tauri::command]
+pub async fn confirm_telegram_chat(app: State<'_, App>, chat: String) -> Reply<TelegramPairing> {
+    // A copy: the settings' lock is not held while Telegram is called.
+    let telegram = app.settings().channels().1.clone();
+    Ok(beckon_channels::confirm_telegram_chat(beckon(&app)?, &telegram, &chat).await?.into())
+}
+
+/// The person refuses `chat`'s request to replace the paired chat.
+#[tauri::command]
+pub async fn refuse_telegram_chat(app: State<'_, App>, chat: String) -> Reply<TelegramPairing> {
+    Ok(beckon_channels::refuse_telegram_chat(beckon(&app)?, &chat).await?.into())
 }
 
 /// The secret that signs callbacks (`Beckon-Signature`), for the window to show when the

@@ -84,15 +84,35 @@ pub enum NavTarget {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TelegramPairing {
-    /// The one-time code to send to the bot as `/start <code>`.
-    pub code: String,
     /// The chat paired so far, if any.
     pub chat: Option<String>,
+    /// The code the person asked for, to send to the bot as `/start <code>`, while it is good.
+    pub code: Option<String>,
+    /// When that code stops being good (Unix ms).
+    pub code_expires_at_ms: Option<i64>,
+    /// A chat that used a code while another is paired, waiting for the person to confirm or
+    /// refuse it.
+    pub request: Option<TelegramChatRequest>,
+}
+
+/// A chat waiting to replace the paired one.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TelegramChatRequest {
+    /// The chat.
+    pub chat: String,
+    /// Who sent the code ("@handle" or a first name), as Telegram names them.
+    pub name: Option<String>,
 }
 
 impl From<beckon_channels::TelegramPairing> for TelegramPairing {
     fn from(pairing: beckon_channels::TelegramPairing) -> Self {
-        TelegramPairing { code: pairing.code, chat: pairing.chat }
+        TelegramPairing {
+            chat: pairing.chat,
+            code: pairing.code,
+            code_expires_at_ms: pairing.code_expires_at_ms,
+            request: pairing.request.map(|request| TelegramChatRequest { chat: request.chat, name: request.name }),
+        }
     }
 }
 

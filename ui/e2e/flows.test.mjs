@@ -98,7 +98,7 @@ test("settings save without ever showing a key", async () => {
   await page.close();
 });
 
-test("channels show tokens only as set, pair Telegram with a code, and refuse a bad Slack channel beside it", async () => {
+test("channels show tokens only as set, pair Telegram with a code asked for, and refuse a bad Slack channel beside it", async () => {
   const { page } = await openApp(harness);
   await page.getByRole("button", { name: "Settings" }).click();
   const slack = page.getByRole("group", { name: "Slack", exact: true });
@@ -106,8 +106,10 @@ test("channels show tokens only as set, pair Telegram with a code, and refuse a 
   assert.equal(await slack.getByText("set", { exact: true }).count(), 2);
   assert.equal(await slack.getByLabel("Channel id").inputValue(), "C04TEAMQ");
   const telegram = page.getByRole("group", { name: "Telegram", exact: true });
+  await telegram.getByText("No chat is paired yet.").waitFor();
+  assert.equal(await telegram.getByText("/start", { exact: false }).count(), 0, "no code until the person asks for one");
+  await telegram.getByRole("button", { name: "Pair a chat" }).click();
   await telegram.getByText("/start 7QK2M9XD").waitFor();
-  await telegram.getByText("Not paired yet", { exact: false }).waitFor();
 
   await slack.getByLabel("Channel id").fill("#general");
   await page.getByRole("button", { name: "Save" }).click();

@@ -89,8 +89,10 @@ export class MockBackend {
   /** What the test notification comes to; when delivered, its button is "pressed" after `testPressAfterMs`. */
   testNotification: NotificationTest = { delivered: true, problem: null, do_not_disturb: false };
   testPressAfterMs: number | null = 1200;
-  /** Telegram's pairing: the code the bot waits for, and the chat paired (set it to pair one). */
-  telegram: TelegramPairing = { code: "7QK2M9XD", chat: null };
+  /** Telegram's pairing: the chat paired (set it to pair one), the code the person asked for, and a chat waiting to replace the paired one. */
+  telegram: TelegramPairing = { chat: null, code: null, code_expires_at_ms: null, request: null };
+  /** The code "Pair a chat" makes next. */
+  nextTelegramCode = "7QK2M9XD";
   private secret = "b7c41e9d05a2f68c3e1d9b07a4f2c6e8d1b3a5c7e9f0a2b4c6d8e0f1a3b5c7d9";
   private readonly fixture: Fixture;
   private nextId = 1;
@@ -163,6 +165,16 @@ export class MockBackend {
       case "telegram_pairing":
         if (!this.settings.telegram.bot_token_set) return fail("invalid_input", "Telegram has no bot token yet.");
         return this.telegram;
+      case "new_telegram_pairing_code":
+        this.telegram = { ...this.telegram, code: this.nextTelegramCode, code_expires_at_ms: Date.now() + 10 * 60_000, request: null };
+        return this.telegram;
+      case "confirm_telegram_chat":
+      case "refuse_telegram_chat": {
+        const request = this.telegram.request;
+        if (request === null || request.chat !== args.chat) return fail("not_found", "that chat is no longer waiting to be paired: ask for a new code to pair it");
+        this.telegram = { ...this.telegram, chat: cmd === "confirm_telegram_chat" ? request.chat : this.telegram.chat, request: null };
+        return this.telegram;
+      }
       case "rotate_callback_secret":
         this.secret = `rotated-${this.nextId++}-3f9a1c0d7e5b2a4c6e8f0a1b3c5d7e9f`;
         return this.secret;

@@ -23,7 +23,7 @@ function renderSettings(
   settings: Settings,
   {
     save = (input: SettingsInput) => Promise.resolve({ ...settings, slack: { ...settings.slack, after_minutes: input.slack?.after_minutes ?? 0 } }),
-    pairing = (): Promise<TelegramPairing> => Promise.resolve({ code: "7QK2M9XD", chat: null }),
+    pairing = (): Promise<TelegramPairing> => Promise.resolve({ chat: null, code: null, code_expires_at_ms: null, request: null }),
   }: { save?: (input: SettingsInput) => Promise<Settings>; pairing?: () => Promise<TelegramPairing> } = {},
 ) {
   const saved: SettingsInput[] = [];
@@ -92,28 +92,6 @@ describe("Settings › Channels", () => {
     });
     expect(input?.telegram).toEqual({ enabled: false, channel: null, person: null, api_base_url: null, after_minutes: 0, agents: [] });
     expect(input?.telegram).not.toHaveProperty("bot_token");
-  });
-
-  it("shows the pairing code, copies the command, and says which chat is paired once it is", async () => {
-    const user = userEvent.setup();
-    let chat: string | null = null;
-    const { pairingCalls } = renderSettings(channels({}, { enabled: true, bot_token_set: true }), {
-      pairing: () => Promise.resolve({ code: "7QK2M9XD", chat }),
-    });
-    const pairing = await within(telegramGroup()).findByRole("group", { name: "Telegram pairing" });
-    expect(await within(pairing).findByText("/start 7QK2M9XD")).toBeInTheDocument();
-    expect(pairing).toHaveTextContent("Send /start 7QK2M9XD to your bot.");
-    expect(pairing).toHaveTextContent("Not paired yet");
-
-    await user.click(within(pairing).getByRole("button", { name: "Copy" }));
-    expect(await navigator.clipboard.readText()).toBe("/start 7QK2M9XD");
-    expect(within(pairing).getByRole("status")).toHaveTextContent("Copied.");
-
-    chat = "123456789";
-    await user.click(within(pairing).getByRole("button", { name: "Refresh" }));
-    expect(await within(pairing).findByText("123456789")).toBeInTheDocument();
-    expect(pairing).toHaveTextContent("Paired with chat 123456789.");
-    expect(pairingCalls()).toBe(2);
   });
 
   it("asks for no pairing code until a bot token is saved", () => {

@@ -4,9 +4,15 @@ import { errorBodyOf } from "../../api/errors";
 import { useBackendHandles } from "../../state/store";
 import { Spinner } from "../common/Spinner";
 
+/** The time of day a code stops being good, as the person's clock shows it. */
+function until(ms: number): string {
+  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
 /**
- * Telegram's pairing: the code to send to the bot as `/start <code>`, read when the bot token is
- * saved, and the chat paired so far (read again on request).
+ * Telegram's pairing: the chat paired so far, a code only when the person asks for one ("Pair a
+ * chat"), and a chat that used a code while another is paired, which replaces it only once the
+ * person confirms it here. Reading the pairing makes no code.
  */
 export function TelegramPairingBox({ tokenSet, enabled }: { tokenSet: boolean; enabled: boolean }) {
   const { api } = useBackendHandles();
@@ -34,11 +40,12 @@ export function TelegramPairingBox({ tokenSet, enabled }: { tokenSet: boolean; e
 
   if (!tokenSet) return <p className="qhint">Save a bot token, then pair the chat that should get the questions.</p>;
 
-  const refresh = async () => {
+  /** Runs `action` (a command that returns the pairing) and shows what it returns. */
+  const act = async (action: () => Promise<TelegramPairing>) => {
     setBusy(true);
     setNote(null);
     try {
-      setPairing(await api.telegramPairing());
+      setPairing(await action());
       setError(null);
     } catch (failure) {
       setError(errorBodyOf(failure).message);
@@ -57,37 +64,59 @@ export function TelegramPairingBox({ tokenSet, enabled }: { tokenSet: boolean; e
     }
   };
 
-  const command = pairing ? `/start ${pairing.code}` : null;
+  if (pairing === null) return error ? <p className="field-error" role="alert">{error}</p> : <Spinner label="Reading the pairing" />;
+
+  const command = pairing.code ? `/start ${pairing.code}` : null;
+  const request = pairing.request;
   return (
     <div className="pairing" role="group" aria-label="Telegram pairing">
-      {command === null ? (
-        error ? null : <Spinner label="Making a pairing code" />
-      ) : (
-        <>
-          <div className="key-row">
-            <p className="pairing-command">
-              Send <code id={`${id}-command`}>{command}</code> to your bot.
-            </p>
-            <button type="button" className="button button-small" onClick={() => void copy(command)}>
-              Copy
-            </button>
-            <button type="button" className="button button-small button-quiet" disabled={busy} onClick={() => void refresh()}>
-              {busy ? <Spinner /> : null}
-              Refresh
-            </button>
-          </div>
+      <p className="qhint">
+        {pairing.chat ? (
+          <>
+            Paired with chat <code>{pairing.chat}</code>.
+          </>
+        ) : (
+          "No chat is paired yet."
+        )}
+        {enabled ? "" : " Telegram must be on (and saved) for the bot to hear it."}
+      </p>
+      {request ? (
+        <div className="confirm-row" role="group" aria-label="Replace the paired chat">
           <p className="qhint">
-            {pairing?.chat ? (
-              <>
-                Paired with chat <code>{pairing.chat}</code>.
-              </>
-            ) : (
-              "Not paired yet: once the bot has the code, press Refresh."
-            )}
-            {enabled ? "" : " Telegram must be on (and saved) for the bot to hear it."}
+            Chat <code>{request.chat}</code>
+            {request.name ? ` (${request.name})` : ""} wants to replace chat <code>{pairing.chat}</code>. Confirm only if you sent the code from
+            it: questions will go there instead, and chat {pairing.chat} will be told it is no longer paired.
           </p>
-        </>
-      )}
+          <button type="button" className="button button-small" disabled={busy} onClick={() => void act(() => api.confirmTelegramChat(request.chat))}>
+            Confirm
+          </button>
+          <button type="button" className="button button-small button-quiet" disabled={busy} onClick={() => void act(() => api.refuseTelegramChat(request.chat))}>
+            Refuse
+          </button>
+        </div>
+      ) : null}
+      {command !== null && pairing.code_expires_at_ms !== null ? (
+        <div className="key-row">
+          <p className="pairing-command">
+            Send <code id={`${id}-command`}>{command}</code> to your bot before {until(pairing.code_expires_at_ms)}.
+          </p>
+          <button type="button" className="button button-small" onClick={() => void copy(command)}>
+            Copy
+          </button>
+        </div>
+      ) : null}
+      <div className="key-row">
+        <button type="button" className="button button-small" disabled={busy} onClick={() => void act(api.newTelegramPairingCode)}>
+          {busy ? <Spinner /> : null}
+          {pairing.chat ? "Pair another chat" : "Pair a chat"}
+        </button>
+        <button type="button" className="button button-small button-quiet" disabled={busy} onClick={() => void act(api.telegramPairing)}>
+          Refresh
+        </button>
+      </div>
+      {command !== null ? (
+        <p className="qhint">The code works once, for ten minutes.{pairing.chat ? " A new chat replaces the paired one only once you confirm it here." : " Once the bot has it, press Refresh."}</p>
+      ) : null}
       {error ? (
         <p className="field-error" role="alert">
           {error}
