@@ -4,6 +4,7 @@
 
 mod app;
 mod bus;
+mod fake_telegram;
 pub mod gateway;
 mod home;
 pub mod minimal_tauri;
@@ -18,6 +19,7 @@ use std::time::{Duration, Instant};
 
 pub use app::App;
 pub use bus::Bus;
+pub use fake_telegram::FakeTelegram;
 pub use home::Home;
 pub use notifications::{Notifications, Notified, parse_monitor_log};
 pub use tray::{MenuEntry, TrayItem, TrayWatcher, parse_menu_layout};
