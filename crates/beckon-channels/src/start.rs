@@ -138,7 +138,7 @@ async fn announce_pairing(beckon: Beckon) {
     match crate::telegram::paired_chat(&beckon).await {
         Ok(Some(_)) => {}
         Ok(None) => tracing::info!(
-            "Telegram: no chat is paired yet; press Pair a chat under Settings › Channels in Beckon's window for a code to send the bot"
+            "Telegram: no chat is paired yet; press Pair a chat under Settings › Channels in Beckon's window (or start beckon serve with --pair-telegram) for a code to send the bot"
         ),
         Err(err) => tracing::warn!(%err, "Telegram: cannot read the paired chat"),
     }

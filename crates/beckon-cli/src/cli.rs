@@ -212,4 +212,9 @@ pub struct ServeArgs {
     /// settings' port, else 7393.
     #[arg(long)]
     pub port: Option<u16>,
+    /// Make a Telegram pairing code (good for ten minutes) and print it here, on standard
+    /// output only: send `/start <code>` to the bot from your own chat to pair it. The code is
+    /// never logged.
+    #[arg(long)]
+    pub pair_telegram: bool,
 }

@@ -46,6 +46,26 @@ impl Notifier for LoggedNotices {
     }
 }
 
+/// The person asked to pair a Telegram chat on a server with no window: a code, printed on
+/// standard output for the person at the terminal and never through the log (which may be
+/// kept or shipped elsewhere).
+async fn pair_telegram(beckon: &Beckon, enabled: bool) {
+    if !enabled {
+        eprintln!("Telegram is off in the settings: no pairing code was made.");
+        return;
+    }
+    match beckon_channels::new_telegram_pairing_code(beckon).await {
+        Ok(beckon_channels::TelegramPairing { code: Some(code), .. }) => {
+            println!("Telegram: send /start {code} to the bot from your own chat within ten minutes to pair it.");
+            if let Err(err) = std::io::Write::flush(&mut std::io::stdout()) {
+                eprintln!("cannot show the Telegram pairing code: {err}");
+            }
+        }
+        Ok(_) => eprintln!("Telegram: no pairing code could be made."),
+        Err(err) => eprintln!("Telegram: cannot make a pairing code: {err}"),
+    }
+}
+
 /// Runs `beckon serve`.
 pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     let data_dir = connection.data_dir();
@@ -70,6 +90,9 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     // Slack and Telegram as the settings have them; do not disturb pauses their posts here too.
     let file = settings.file();
     let channels = Channels::start(&beckon, &file.slack, &file.telegram, file.do_not_disturb);
+    if args.pair_telegram {
+        pair_telegram(&beckon, file.telegram.enabled).await;
+    }
     tracing::info!(url = %gateway.url, data_dir = %data_dir.display(), "Beckon is serving; SIGINT or SIGTERM stops it");
     let signal = signals.stopped().await;
     tracing::info!(signal, "stopping");

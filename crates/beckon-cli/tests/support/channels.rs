@@ -1,5 +1,5 @@
 //! Slack and Telegram in the chaos run: fake services on loopback that `beckon serve` posts
-//! every question to (its settings name them), Telegram paired with the code the server logs,
+//! every question to (its settings name them), Telegram paired with the code the server prints,
 //! and the audit afterwards: however often the server was killed mid-post, what each service
 //! shows is exactly what the store records — at most one message per question on each (a
 //! question answered before its turn to be posted is not posted) — and every message shows how
@@ -49,15 +49,18 @@ impl Fakes {
         fakes
     }
 
-    /// Pairs Ada's chat with the code the first start logged, and waits for the bot's reply.
+    /// Pairs Ada's chat with the code the first start printed (`--pair-telegram`), and waits
+    /// for the bot's reply. The code must never be in the log.
     pub async fn pair(&self, server: &Server) {
         let began = Instant::now();
         let code = loop {
-            let log = server.log_tail(1);
-            if let Some(code) = log.split("send /start ").nth(1).and_then(|rest| rest.get(..8)) {
+            let printed = server.printed(1);
+            if let Some(code) = printed.split("send /start ").nth(1).and_then(|rest| rest.get(..8)) {
+                let log = server.log_tail(1);
+                assert!(!log.contains(code), "the pairing code is in the log:\n{log}");
                 break code.to_owned();
             }
-            assert!(began.elapsed() < Duration::from_secs(30), "no pairing code in the log:\n{log}");
+            assert!(began.elapsed() < Duration::from_secs(30), "no pairing code printed:\n{printed}");
             tokio::time::sleep(Duration::from_millis(20)).await;
         };
         self.telegram.user_sends(CHAT, &format!("/start {code}"));

@@ -77,6 +77,11 @@ impl Server {
         self.logs.join(format!("serve-{start}.log"))
     }
 
+    /// What a start printed on standard output (the Telegram pairing code of the first).
+    pub fn printed(&self, start: usize) -> String {
+        std::fs::read_to_string(self.logs.join(format!("serve-{start}.out"))).unwrap_or_default()
+    }
+
     /// The end of a start's log, for failure messages.
     pub fn log_tail(&self, start: usize) -> String {
         let text = std::fs::read_to_string(self.log_path(start)).unwrap_or_default();
@@ -87,16 +92,21 @@ impl Server {
     async fn launch(&self) {
         let start = self.starts.fetch_add(1, Ordering::SeqCst) + 1;
         let log = std::fs::File::create(self.log_path(start)).expect("the server's log file can be created");
+        let out =
+            std::fs::File::create(self.logs.join(format!("serve-{start}.out"))).expect("the output file can be made");
+        // The first start makes the Telegram pairing code, as a person at the terminal would.
+        let pair = if start == 1 { &["--pair-telegram"][..] } else { &[] };
         let mut child = Command::new(env!("CARGO_BIN_EXE_beckon"))
             .arg("--data-dir")
             .arg(&self.data_dir)
             .args(["serve", "--port", "0"])
+            .args(pair)
             .env_remove("BECKON_DATA_DIR")
             .env_remove("BECKON_URL")
             .env_remove("BECKON_TOKEN")
             .env_remove("RUST_LOG")
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(Stdio::from(out))
             .stderr(Stdio::from(log))
             .kill_on_drop(true)
             .spawn()
