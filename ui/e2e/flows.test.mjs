@@ -105,6 +105,7 @@ test("channels show tokens only as set, pair Telegram with a code asked for, and
   assert.equal(await slack.getByLabel("Bot token", { exact: true }).inputValue(), "");
   assert.equal(await slack.getByText("set", { exact: true }).count(), 2);
   assert.equal(await slack.getByLabel("Channel id").inputValue(), "C04TEAMQ");
+  assert.equal(await slack.getByLabel("Your member id").inputValue(), "U04ADA");
   const telegram = page.getByRole("group", { name: "Telegram", exact: true });
   await telegram.getByText("No chat is paired yet.").waitFor();
   assert.equal(await telegram.getByText("/start", { exact: false }).count(), 0, "no code until the person asks for one");
@@ -121,7 +122,7 @@ test("channels show tokens only as set, pair Telegram with a code asked for, and
   await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
   const saves = await page.evaluate(() => window.__beckonMock.backend.calls.filter((call) => call.cmd === "save_settings").map((call) => call.args.settings));
   const saved = saves.at(-1);
-  assert.deepEqual(saved.slack, { enabled: true, channel: "C04OTHER", api_base_url: null, after_minutes: 10, agents: ["deploy-bot", "triage"] }, "no tokens: the saved ones are kept");
+  assert.deepEqual(saved.slack, { enabled: true, channel: "C04OTHER", person: "U04ADA", api_base_url: null, after_minutes: 10, agents: ["deploy-bot", "triage"] }, "no tokens: the saved ones are kept");
   assert.equal(saved.telegram.bot_token, undefined);
   await page.close();
 });
