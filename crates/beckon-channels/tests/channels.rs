@@ -124,16 +124,7 @@ impl World {
 
     /// The Slack message of `request` (by the metadata Beckon posts with it).
     async fn slack_message(&self, request: RequestId) -> StoredMessage {
-        let id = request.to_string();
-        self.slack
-            .wait_for("the Slack message", |recorded| {
-                recorded
-                    .messages
-                    .iter()
-                    .find(|m| m.metadata.as_ref().is_some_and(|meta| meta["event_payload"]["request_id"] == id))
-                    .cloned()
-            })
-            .await
+        self.slack.message_for(&request.to_string()).await
     }
 
     /// The Telegram message of `request` (by its buttons' data).

@@ -188,6 +188,19 @@ impl FakeSlack {
         }
     }
 
+    /// Waits for the message Beckon posted for `request_id` (found by the metadata it posts
+    /// with every question).
+    pub async fn message_for(&self, request_id: &str) -> StoredMessage {
+        self.wait_for("the Slack message", |recorded| {
+            recorded
+                .messages
+                .iter()
+                .find(|m| m.metadata.as_ref().is_some_and(|meta| meta["event_payload"]["request_id"] == request_id))
+                .cloned()
+        })
+        .await
+    }
+
     /// Waits until `n` sockets have been opened and the last one is live.
     pub async fn wait_connections(&self, n: usize) {
         self.wait_for(&format!("{n} connections"), |r| (r.connections >= n && r.socket.is_some()).then_some(())).await;

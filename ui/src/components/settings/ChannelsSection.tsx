@@ -35,6 +35,41 @@ function describedBy(id: string, problem: string | null, hint: boolean): string 
 
 const NAMES: Record<ChannelKey, string> = { slack: "Slack", telegram: "Telegram" };
 
+/** A Slack id typed by the person (their member id, a channel's id), with its hint and problem. */
+function SlackIdRow({
+  id,
+  label,
+  hint,
+  placeholder,
+  value,
+  problem,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  placeholder: string;
+  value: string;
+  problem: string | null;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Row id={id} label={label} problem={problem} hint={hint}>
+      <input
+        id={id}
+        className="input input-mono"
+        type="text"
+        spellCheck={false}
+        placeholder={placeholder}
+        value={value}
+        aria-invalid={problem !== null || undefined}
+        aria-describedby={describedBy(id, problem, true)}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </Row>
+  );
+}
+
 /** One channel's fields: on or off, its tokens (never shown), where it posts, and which questions. */
 function ChannelFields({
   channel,
@@ -110,42 +145,24 @@ function ChannelFields({
       </Row>
       {channel === "slack" ? (
         <>
-          <Row
+          <SlackIdRow
             id={field("person")}
             label="Your member id"
-            problem={problem("person")}
             hint="Your own Slack member id (U…: your profile › ⋮ › Copy member ID). Approvals go only to your direct messages with the bot, and only you can allow them."
-          >
-            <input
-              id={field("person")}
-              className="input input-mono"
-              type="text"
-              spellCheck={false}
-              placeholder="U0123456789"
-              value={draft.person}
-              aria-invalid={problem("person") !== null || undefined}
-              aria-describedby={describedBy(field("person"), problem("person"), true)}
-              onChange={(event) => change({ person: event.target.value })}
-            />
-          </Row>
-          <Row
+            placeholder="U0123456789"
+            value={draft.person}
+            problem={problem("person")}
+            onChange={(person) => change({ person })}
+          />
+          <SlackIdRow
             id={field("channel")}
             label="Channel id"
-            problem={problem("channel")}
             hint="Optional: a channel (C…) for questions that allow nothing; anyone there may answer those. Invite the bot first. Approvals never go to a channel."
-          >
-            <input
-              id={field("channel")}
-              className="input input-mono"
-              type="text"
-              spellCheck={false}
-              placeholder="C0123456789"
-              value={draft.channel}
-              aria-invalid={problem("channel") !== null || undefined}
-              aria-describedby={describedBy(field("channel"), problem("channel"), true)}
-              onChange={(event) => change({ channel: event.target.value })}
-            />
-          </Row>
+            placeholder="C0123456789"
+            value={draft.channel}
+            problem={problem("channel")}
+            onChange={(channel) => change({ channel })}
+          />
         </>
       ) : (
         <div className="settings-row">
