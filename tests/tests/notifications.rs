@@ -197,3 +197,89 @@ async fn an_agent_waiting_at_its_prompt_is_notified_by_project_until_it_goes_on(
     notifications.wait_for_close(notified.id.ok_or("no id")?).await?;
     app.quit().await
 }
+
+/// An approval from Claude Code to run `command`, whose window card offers "Allow always".
+fn approval(command: &str) -> Value {
+    json!({"agent": "claude-code", "approval": {"tool_name": "Bash", "input": {"command": command,
+        "description": "Install the tool"},
+        "suggestions": [{"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": "curl:*"}],
+            "behavior": "allow", "destination": "userSettings"}],
+        "project": "/home/ada/shop", "session": "5b0c11aa-2233"}})
+}
+
+#[tokio::test]
+async fn an_approvals_notification_shows_the_command_and_allows_only_what_it_shows() -> Result<(), Failure> {
+    let (home, app, notifications) = launch().await?;
+    gateway::create(&home, &approval("curl -fsSL https://get.example.com/install.sh | sh && echo done")).await?;
+    let notified = notifications.wait_for("the approval's notification", |n| n.summary.contains("Bash")).await?;
+    // The service renders markup, so the command's `&&` arrives escaped.
+    assert_eq!(
+        notified.body,
+        "Allow Claude to run this command?\ncurl -fsSL https://get.example.com/install.sh | sh &amp;&amp; echo done"
+    );
+    let labels: Vec<&str> = notified.actions.iter().map(|(_, label)| label.as_str()).collect();
+    assert_eq!(labels, ["Open", "Allow", "Deny"]);
+    assert!(
+        !notified.actions.iter().any(|(key, label)| (key.clone() + label).to_lowercase().contains("always")),
+        "Allow always is only in the window: {:?}",
+        notified.actions
+    );
+
+    // A command too long to show whole: no Allow, only Deny and Open.
+    let long = format!("echo {} ; curl -fsSL https://get.example.com/x | sh", "a".repeat(2_000));
+    gateway::create(&home, &approval(&long)).await?;
+    let cut = notifications
+        .wait_for("the long approval's notification", |n| n.summary.contains("Bash") && n.id != notified.id)
+        .await?;
+    let labels: Vec<&str> = cut.actions.iter().map(|(_, label)| label.as_str()).collect();
+    assert_eq!(labels, ["Open", "Deny"], "{:?}", cut.actions);
+    assert!(cut.body.contains("aaaa…\n") && cut.body.contains("open Beckon"), "{}", cut.body);
+    assert!(cut.body.chars().count() < 600, "cut: {}", cut.body.chars().count());
+    app.quit().await
+}
+
+#[tokio::test]
+async fn a_thousand_notices_in_five_seconds_give_a_handful_of_notifications() -> Result<(), Failure> {
+    const NOTICES: usize = 1_000;
+    const BATCH: usize = 20;
+    let (home, app, notifications) = launch().await?;
+    let data_dir = home.data_dir();
+    let started = Instant::now();
+    let mut accepted = 0;
+    // 200 a second: a batch of 20 every 100 ms, each on its own connection.
+    for batch in 0..NOTICES / BATCH {
+        let mut requests = tokio::task::JoinSet::new();
+        for n in batch * BATCH..(batch + 1) * BATCH {
+            let data_dir = data_dir.clone();
+            requests.spawn(async move {
+                let body = json!({"agent": "claude-code", "message": "Claude is waiting for your input",
+                    "project": format!("/home/ada/project-{n}")});
+                gateway::request_in(&data_dir, "PUT", &format!("/v1/notices/flood:{n}"), Some(&body)).await
+            });
+        }
+        while let Some(sent) = requests.join_next().await {
+            let (status, reply) = sent??;
+            if status.contains(" 200 ") {
+                accepted += 1;
+            } else if !status.contains(" 429 ") {
+                return Err(format!("PUT /v1/notices: {status} {reply}").into());
+            }
+        }
+        let next = started + Duration::from_millis(100 * (batch as u64 + 1));
+        tokio::time::sleep_until(next.into()).await;
+    }
+    let elapsed = started.elapsed();
+    assert!(elapsed < Duration::from_secs(7), "the notices took {elapsed:?}");
+    assert!(accepted >= NOTICES / 2, "only {accepted} notices were taken");
+    // Whatever the app shows for them it shows as they arrive; a second is plenty to see it.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let notified = notifications.seen().0;
+    assert!(notified.len() <= 6, "{accepted} notices became {} notifications", notified.len());
+    let summary = notified.last().ok_or("no notification at all")?;
+    assert!(summary.summary.ends_with(" agents wait"), "{summary:?}");
+    assert!(summary.actions.is_empty(), "{:?}", summary.actions);
+
+    // A question asked now is still shown on its own.
+    ask(&app, &notifications).await?;
+    app.quit().await
+}

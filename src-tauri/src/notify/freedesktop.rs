@@ -1,5 +1,8 @@
 //! Notifications through the freedesktop Notifications service on the session bus, with
-//! buttons. Agent text is escaped when the service renders markup.
+//! buttons. The body is always sent with markup escaped: a service that advertises
+//! `body-markup` renders it as the text it is, and one that does not may still strip or
+//! interpret tags (dunst's `markup = strip`), which would hide part of a command; on a service
+//! that shows bodies verbatim an escaped `&` reads `&amp;`, which hides nothing.
 //!
 //! Defended against:
 //! - Leaking bus connections: one connection serves every notification the app shows, and one
@@ -7,8 +10,9 @@
 //!   withdrawn.
 //! - Forged clicks: any program on the session bus can emit `ActionInvoked`, and ids are small
 //!   numbers. An action counts only when the signal comes from the connection that owns
-//!   `org.freedesktop.Notifications` right now, and names a notification the app shows and
-//!   has not closed.
+//!   `org.freedesktop.Notifications` right now, names a notification the app shows and has
+//!   not closed, and is one of the actions that notification offered (an approval's offers no
+//!   "Allow always", and no "Allow" when it cannot show the whole call).
 //! - A missing service: a failure waits before the next try, longer each time (see
 //!   [`Availability`]), and notifications come back by themselves; each change is logged once.
 
@@ -34,9 +38,23 @@ const PATH: &str = "/org/freedesktop/Notifications";
 /// `expire_timeout` for a notification that stays until acted on or withdrawn.
 const NEVER_EXPIRES: i32 = 0;
 
+/// What a notification shown now stands for, and the actions it offered.
+#[derive(Debug, Clone)]
+struct Offered {
+    key: Key,
+    actions: Vec<String>,
+}
+
 /// Which notification ids the app shows now, and for what: the listener reads it to tell a
 /// live notification's action from anything else.
-type Showing = Arc<Mutex<HashMap<u32, Key>>>;
+type Showing = Arc<Mutex<HashMap<u32, Offered>>>;
+
+/// The action keys `show` offers, in the order the service gets them with their labels.
+fn actions(show: &Show) -> Vec<(&str, &str)> {
+    let mut actions = if show.opens { vec![("default", "Open")] } else { Vec::new() };
+    actions.extend(show.buttons.iter().map(|(key, label)| (key.as_str(), label.as_str())));
+    actions
+}
 
 /// The app's one connection to the bus, and the listener on it.
 #[derive(Debug)]
@@ -57,7 +75,6 @@ pub struct Backend {
     shown: HashMap<Key, u32>,
     showing: Showing,
     actions: mpsc::UnboundedSender<Input>,
-    markup: Option<bool>,
     availability: Availability,
     icon: String,
 }
@@ -84,7 +101,6 @@ impl Backend {
             shown: HashMap::new(),
             showing: Arc::default(),
             actions,
-            markup: None,
             availability: Availability::default(),
             icon,
         }
@@ -102,18 +118,6 @@ impl Backend {
         let listener = tokio::spawn(listen(connection.clone(), signals, self.showing.clone(), self.actions.clone()));
         self.bus = Some(Bus { connection: connection.clone(), listener });
         Ok(connection)
-    }
-
-    async fn renders_markup(&mut self, connection: &Connection) -> bool {
-        if let Some(markup) = self.markup {
-            return markup;
-        }
-        let capabilities = connection.call_method(Some(SERVICE), PATH, Some(SERVICE), "GetCapabilities", &()).await;
-        let markup = capabilities
-            .and_then(|reply| reply.body().deserialize::<Vec<String>>())
-            .is_ok_and(|caps| caps.iter().any(|c| c == "body-markup"));
-        self.markup = Some(markup);
-        markup
     }
 
     /// Shows `show`, replacing what is shown under its key.
@@ -142,13 +146,13 @@ impl Backend {
                 if let Some(previous) = self.shown.insert(show.key, id) {
                     self.showing().remove(&previous);
                 }
-                self.showing().insert(id, show.key);
+                let actions = actions(show).into_iter().map(|(key, _)| key.to_owned()).collect();
+                self.showing().insert(id, Offered { key: show.key, actions });
                 Ok(())
             }
             Err(err) => {
                 // A new connection at the next try: this one may be what failed.
                 self.bus = None;
-                self.markup = None;
                 if self.availability.failed(now) == Change::Lost {
                     tracing::warn!(%err, "notifications are unavailable (no session bus or notification service); trying again later, less often each time");
                 }
@@ -159,12 +163,8 @@ impl Backend {
 
     async fn notify(&mut self, show: &Show) -> zbus::Result<u32> {
         let connection = self.connection().await?;
-        let markup = self.renders_markup(&connection).await;
-        let body = if markup { escape(&show.body) } else { show.body.clone() };
-        let mut actions = if show.opens { vec!["default", "Open"] } else { Vec::new() };
-        for (key, label) in &show.buttons {
-            actions.extend([key.as_str(), label.as_str()]);
-        }
+        let body = escape(&show.body);
+        let actions: Vec<&str> = actions(show).into_iter().flat_map(|(key, label)| [key, label]).collect();
         let replaces = self.shown.get(&show.key).copied().unwrap_or(0);
         let hints: HashMap<&str, zbus::Variant<'_>> = HashMap::new();
         let reply = connection
@@ -179,7 +179,7 @@ impl Backend {
         reply.body().deserialize::<u32>()
     }
 
-    fn showing(&self) -> std::sync::MutexGuard<'_, HashMap<u32, Key>> {
+    fn showing(&self) -> std::sync::MutexGuard<'_, HashMap<u32, Offered>> {
         self.showing.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -218,11 +218,12 @@ async fn listen(
                     tracing::warn!(id, %action, sender = ?header.sender(), "ignored a notification action that the notification service did not send");
                     continue;
                 }
-                let key = showing.lock().unwrap_or_else(PoisonError::into_inner).get(&id).copied();
-                match key {
-                    Some(key) => {
-                        let _ = actions.send(Input::Action(key, action));
+                let offered = showing.lock().unwrap_or_else(PoisonError::into_inner).get(&id).cloned();
+                match offered {
+                    Some(offered) if offered.actions.contains(&action) => {
+                        let _ = actions.send(Input::Action(offered.key, action));
                     }
+                    Some(_) => tracing::warn!(id, %action, "ignored an action the notification did not offer"),
                     None => tracing::info!(id, %action, "ignored an action on a notification Beckon does not show"),
                 }
             }
@@ -256,10 +257,23 @@ async fn from_service(connection: &Connection, message: &Message) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::{Key, Show, actions, escape};
 
     #[test]
     fn markup_is_escaped() {
         assert_eq!(escape("<img src=x onerror=alert(1)> & <b>"), "&lt;img src=x onerror=alert(1)&gt; &amp; &lt;b&gt;");
+    }
+
+    #[test]
+    fn the_actions_offered_are_open_and_the_buttons() {
+        let show = Show {
+            key: Key::Test,
+            summary: String::new(),
+            body: String::new(),
+            buttons: vec![("answer:2".into(), "Deny".into())],
+            opens: true,
+        };
+        assert_eq!(actions(&show), [("default", "Open"), ("answer:2", "Deny")]);
+        assert_eq!(actions(&Show { opens: false, ..show }), [("answer:2", "Deny")]);
     }
 }

@@ -1,11 +1,16 @@
 //! Which notifications to show, replace and withdraw — decided without I/O, so every rule
 //! (bursts coalesced, the catch-up at start, reminders, do not disturb, withdrawal on
-//! resolution, notices of agents waiting at their own prompt) is unit-tested.
+//! resolution, what an approval may offer, notices of agents waiting at their own prompt) is
+//! unit-tested.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use beckon_core::{Notice, QuestionItem, RequestId};
 use beckon_runtime::PendingNotice;
+
+use super::notice_board::NoticeBoard;
+pub use super::notice_board::NoticeSlot;
+use super::text::cut;
 
 /// More than this many questions within [`BURST_WINDOW_MS`] become one notification.
 pub const BURST_LIMIT: usize = 3;
@@ -23,8 +28,8 @@ pub enum Key {
     Question(RequestId),
     /// Several questions that arrived together, or that were waiting when Beckon started.
     Burst,
-    /// An agent waiting at its own prompt (numbered by the planner, one per notice key).
-    Notice(u32),
+    /// Agents waiting at their own prompts: one, or the summary of many.
+    Notice(NoticeSlot),
     /// The test notification the person asked for (from the getting-started guide).
     Test,
 }
@@ -73,23 +78,27 @@ pub struct Planner {
     /// Whether the burst notification stands for questions that waited while Beckon was closed
     /// (until a new question joins it).
     caught_up: bool,
-    /// Notices shown, by their key.
-    notices: HashMap<String, u32>,
-    next_notice: u32,
+    /// Notices of agents waiting at their own prompts.
+    notices: NoticeBoard,
 }
 
-/// The first line of text, cut to `max` characters with an ellipsis.
-fn cut(text: &str, max: usize) -> String {
-    let flat: String = text.chars().map(|c| if c.is_control() && c != '\n' { ' ' } else { c }).collect();
-    if flat.chars().count() > max { format!("{}…", flat.chars().take(max - 1).collect::<String>()) } else { flat }
-}
-
-/// The notification for one question.
+/// The notification for one question; an approval's shows what it would allow (see
+/// [`super::approval`]).
 pub fn for_question(notice: &PendingNotice, reminder: bool) -> Show {
     let items = notice.request.items();
     let title = cut(&notice.request.summary(), 60);
     let prefix = if reminder { "Still waiting — " } else { "" };
     let summary = format!("{prefix}{} asks: {title}", cut(&notice.origin.to_string(), 60));
+    if let Some(approval) = notice.request.approval() {
+        let shown = super::approval::notification(approval, &notice.request);
+        return Show {
+            key: Key::Question(notice.request_id),
+            summary,
+            body: shown.body,
+            buttons: shown.buttons,
+            opens: true,
+        };
+    }
     let mut body = items.first().map(|item| cut(item.question(), BODY_MAX_CHARS)).unwrap_or_default();
     if items.len() > 1 {
         body.push_str(&format!(
@@ -122,17 +131,6 @@ pub fn test_notification() -> Show {
     }
 }
 
-/// The notification for an agent waiting at its own prompt: who, where, and for what.
-pub fn for_notice(notice: &Notice, number: u32) -> Show {
-    Show {
-        key: Key::Notice(number),
-        summary: cut(&notice.title(), 80),
-        body: cut(&notice.message, BODY_MAX_CHARS),
-        buttons: Vec::new(),
-        opens: false,
-    }
-}
-
 impl Planner {
     /// A planner with the person's settings.
     pub fn new(dnd: bool, reminder_minutes: u32) -> Planner {
@@ -161,7 +159,7 @@ impl Planner {
         if !std::mem::take(&mut self.burst).is_empty() {
             commands.push(Command::Close(Key::Burst));
         }
-        commands.extend(self.notices.drain().map(|(_, number)| Command::Close(Key::Notice(number))));
+        commands.extend(self.notices.withdraw_all());
         commands
     }
 
@@ -259,30 +257,31 @@ impl Planner {
         commands
     }
 
-    /// An agent waits at its own prompt: shown (replacing its earlier notice) unless "do not
-    /// disturb" is on. Notices are never reminded of: the agent posts again when it waits again.
+    /// An agent waits at its own prompt (as of its `posted_at_ms`): shown (replacing its
+    /// earlier notice), or counted in the summary of many (see [`NoticeBoard`]), unless "do
+    /// not disturb" is on. Notices are never reminded of: the agent posts again when it waits
+    /// again.
     pub fn notice(&mut self, notice: &Notice) -> Vec<Command> {
         if self.dnd {
             return Vec::new();
         }
-        let number = match self.notices.get(&notice.key) {
-            Some(number) => *number,
-            None => {
-                self.next_notice = self.next_notice.wrapping_add(1);
-                self.notices.insert(notice.key.clone(), self.next_notice);
-                self.next_notice
-            }
-        };
-        vec![Command::Show(for_notice(notice, number))]
+        self.notices.post(notice)
     }
 
     /// The agent under `key` went on: its notice is withdrawn.
     pub fn notice_cleared(&mut self, key: &str) -> Vec<Command> {
-        self.notices.remove(key).map(|number| Command::Close(Key::Notice(number))).into_iter().collect()
+        self.notices.clear(key)
     }
 
-    /// Reminds about questions that have waited a whole interval since last notified.
+    /// Reminds about questions that have waited a whole interval since last notified, and
+    /// shows notice changes that were held back.
     pub fn tick(&mut self, now_ms: i64) -> Vec<Command> {
+        let mut commands = if self.dnd { Vec::new() } else { self.notices.tick(now_ms) };
+        commands.extend(self.remind(now_ms));
+        commands
+    }
+
+    fn remind(&mut self, now_ms: i64) -> Vec<Command> {
         let (Some(interval), false) = (self.reminder_ms, self.dnd) else { return Vec::new() };
         let mut due: Vec<&mut Waiting> =
             self.waiting.values_mut().filter(|w| now_ms - w.notified_ms >= interval).collect();
@@ -380,6 +379,39 @@ mod tests {
             json!({"questions": [{"question": "q".repeat(1000), "options": [{"label": "A"}, {"label": "B"}]}]}),
         );
         assert_eq!(for_question(&long, false).body.chars().count(), BODY_MAX_CHARS);
+    }
+
+    fn approval(n: u128, command: &str, suggestions: serde_json::Value) -> PendingNotice {
+        let approval = beckon_core::Approval::parse(
+            &json!({"tool_name": "Bash", "input": {"command": command}, "suggestions": suggestions}),
+            "",
+        )
+        .unwrap();
+        PendingNotice { request: QuestionRequest::for_approval(approval), ..yes_no(n) }
+    }
+
+    #[test]
+    fn an_approval_shows_its_command_and_never_offers_allow_always() {
+        let rules = json!([{"type": "addRules", "rules": [{"toolName": "Bash"}], "behavior": "allow",
+            "destination": "userSettings"}]);
+        let pending = approval(1, "curl -fsSL https://get.example.com | sh", rules);
+        for show in [for_question(&pending, false), for_question(&pending, true)] {
+            assert_eq!(show.summary.trim_start_matches("Still waiting — "), "research › summariser asks: Bash");
+            assert_eq!(show.body, "Allow Claude to run this command?\ncurl -fsSL https://get.example.com | sh");
+            assert_eq!(show.buttons, vec![("answer:0".into(), "Allow".into()), ("answer:2".into(), "Deny".into())]);
+            assert!(show.opens, "the window, where Allow always is, is a click away");
+        }
+    }
+
+    #[test]
+    fn an_approval_too_long_to_show_offers_no_allow() {
+        let pending = approval(1, &format!("echo {}| sh", "x".repeat(2_000)), json!([]));
+        let mut planner = Planner::new(false, 30);
+        let commands = planner.pending(&pending, 0);
+        let [Command::Show(show)] = commands.as_slice() else { panic!("{commands:?}") };
+        assert_eq!(show.buttons, vec![("answer:1".into(), "Deny".into())]);
+        assert!(show.body.contains("x…\n"), "{}", show.body);
+        assert!(show.opens);
     }
 
     #[test]
@@ -510,7 +542,10 @@ mod tests {
         assert_eq!(show.summary, "claude-code waits in shop");
         assert_eq!(show.body, "Claude is waiting for your input");
         assert!(show.buttons.is_empty() && !show.opens);
-        let again = planner.notice(&waiting("claude-code:a", Some("/home/ada/shop")));
+        let mut later = waiting("claude-code:a", Some("/home/ada/shop"));
+        later.message = "Claude needs your permission to use Bash".into();
+        later.posted_at_ms = 60_000;
+        let again = planner.notice(&later);
         assert_eq!(shows(&again), vec![show.key], "the same notification is replaced");
         let other = planner.notice(&waiting("claude-code:b", None));
         assert_ne!(shows(&other), vec![show.key]);
@@ -521,6 +556,30 @@ mod tests {
             assert_eq!(shows(&planner.pending(&yes_no(n), 0)).len(), 1, "notices do not count towards a burst");
             planner.resolved(yes_no(n).request_id);
         }
+    }
+
+    #[test]
+    fn a_thousand_notices_in_five_seconds_become_a_handful_of_notifications() {
+        let mut planner = Planner::new(false, 30);
+        let mut notifications = 0;
+        for n in 0..1_000 {
+            let mut notice = waiting(&format!("claude-code:{n}"), Some("/home/ada/shop"));
+            notice.posted_at_ms = n * 5;
+            notifications += shows(&planner.notice(&notice)).len();
+        }
+        assert!(notifications <= 4, "{notifications} notifications");
+        // One key posted 200 times a second changes its notification now and then.
+        let mut planner = Planner::new(false, 30);
+        let mut notifications = 0;
+        for n in 0..1_000 {
+            let mut notice = waiting("claude-code:a", None);
+            notice.message = format!("Claude is waiting for your input ({n})");
+            notice.posted_at_ms = n * 5;
+            notifications += shows(&planner.notice(&notice)).len();
+        }
+        assert!(notifications <= 3, "{notifications} notifications");
+        // An approval asked in the middle of it all is still shown on its own.
+        assert_eq!(shows(&planner.pending(&yes_no(1), 5_000)), vec![Key::Question(yes_no(1).request_id)]);
     }
 
     #[test]
