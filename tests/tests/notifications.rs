@@ -212,10 +212,10 @@ async fn an_approvals_notification_shows_the_command_and_allows_only_what_it_sho
     let (home, app, notifications) = launch().await?;
     gateway::create(&home, &approval("curl -fsSL https://get.example.com/install.sh | sh && echo done")).await?;
     let notified = notifications.wait_for("the approval's notification", |n| n.summary.contains("Bash")).await?;
-    // The service renders markup, so the command's `&&` arrives escaped.
+    // This service shows bodies as they are (no `body-markup`), so the command arrives verbatim.
     assert_eq!(
         notified.body,
-        "Allow Claude to run this command?\ncurl -fsSL https://get.example.com/install.sh | sh &amp;&amp; echo done"
+        "Allow Claude to run this command?\ncurl -fsSL https://get.example.com/install.sh | sh && echo done"
     );
     let labels: Vec<&str> = notified.actions.iter().map(|(_, label)| label.as_str()).collect();
     assert_eq!(labels, ["Open", "Allow", "Deny"]);

@@ -1,8 +1,8 @@
 //! Notifications through the freedesktop Notifications service on the session bus, with
-//! buttons. The body is always sent with markup escaped: a service that advertises
-//! `body-markup` renders it as the text it is, and one that does not may still strip or
-//! interpret tags (dunst's `markup = strip`), which would hide part of a command; on a service
-//! that shows bodies verbatim an escaped `&` reads `&amp;`, which hides nothing.
+//! buttons. Agent text is escaped when the service renders markup (it says so as the
+//! `body-markup` capability; dunst's `markup = strip` and `full` both do), so a command reads
+//! exactly as it is: markup would hide tags, and escaping for a service that shows bodies
+//! verbatim would show `&amp;` where the command has `&`.
 //!
 //! Defended against:
 //! - Leaking bus connections: one connection serves every notification the app shows, and one
@@ -75,6 +75,7 @@ pub struct Backend {
     shown: HashMap<Key, u32>,
     showing: Showing,
     actions: mpsc::UnboundedSender<Input>,
+    markup: Option<bool>,
     availability: Availability,
     icon: String,
 }
@@ -101,6 +102,7 @@ impl Backend {
             shown: HashMap::new(),
             showing: Arc::default(),
             actions,
+            markup: None,
             availability: Availability::default(),
             icon,
         }
@@ -118,6 +120,18 @@ impl Backend {
         let listener = tokio::spawn(listen(connection.clone(), signals, self.showing.clone(), self.actions.clone()));
         self.bus = Some(Bus { connection: connection.clone(), listener });
         Ok(connection)
+    }
+
+    async fn renders_markup(&mut self, connection: &Connection) -> bool {
+        if let Some(markup) = self.markup {
+            return markup;
+        }
+        let capabilities = connection.call_method(Some(SERVICE), PATH, Some(SERVICE), "GetCapabilities", &()).await;
+        let markup = capabilities
+            .and_then(|reply| reply.body().deserialize::<Vec<String>>())
+            .is_ok_and(|caps| caps.iter().any(|c| c == "body-markup"));
+        self.markup = Some(markup);
+        markup
     }
 
     /// Shows `show`, replacing what is shown under its key.
@@ -153,6 +167,7 @@ impl Backend {
             Err(err) => {
                 // A new connection at the next try: this one may be what failed.
                 self.bus = None;
+                self.markup = None;
                 if self.availability.failed(now) == Change::Lost {
                     tracing::warn!(%err, "notifications are unavailable (no session bus or notification service); trying again later, less often each time");
                 }
@@ -163,7 +178,8 @@ impl Backend {
 
     async fn notify(&mut self, show: &Show) -> zbus::Result<u32> {
         let connection = self.connection().await?;
-        let body = escape(&show.body);
+        let markup = self.renders_markup(&connection).await;
+        let body = if markup { escape(&show.body) } else { show.body.clone() };
         let actions: Vec<&str> = actions(show).into_iter().flat_map(|(key, label)| [key, label]).collect();
         let replaces = self.shown.get(&show.key).copied().unwrap_or(0);
         let hints: HashMap<&str, zbus::Variant<'_>> = HashMap::new();
