@@ -106,7 +106,8 @@ impl GatewayConfig {
     }
 }
 
-/// A running gateway; dropping it does not stop it — call [`RunningGateway::stop`].
+/// A running gateway. Dropping it stops serving but leaves `gateway.json` and the socket file,
+/// as a crash would; [`RunningGateway::stop`] removes them too.
 pub struct RunningGateway {
     /// Its base URL.
     pub url: String,
@@ -130,6 +131,12 @@ impl std::fmt::Debug for RunningGateway {
             .field("socket", &self.socket)
             .field("token", &"<redacted>")
             .finish_non_exhaustive()
+    }
+}
+
+impl Drop for RunningGateway {
+    fn drop(&mut self) {
+        self.stop.cancel();
     }
 }
 
