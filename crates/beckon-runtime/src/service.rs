@@ -391,7 +391,16 @@ impl Beckon {
     /// answer for the person. Denying and declining stay open to everyone.
     fn check_approver(&self, question: &QuestionRecord, outcome: &Outcome, via: AnsweredVia) -> Result<()> {
         let Outcome::Answered { answers } = outcome else { return Ok(()) };
-        let by_script = matches!(via, AnsweredVia::Http | AnsweredVia::Mcp | AnsweredVia::Cli);
+        // Every front end is named, so a new one must be placed on one side or the other.
+        let by_script = match via {
+            AnsweredVia::Http | AnsweredVia::Mcp | AnsweredVia::Cli => true,
+            AnsweredVia::Window
+            | AnsweredVia::Notification
+            | AnsweredVia::Tray
+            | AnsweredVia::DeepLink
+            | AnsweredVia::Slack
+            | AnsweredVia::Telegram => false,
+        };
         if !by_script || !question.request.needs_the_person(answers) || self.scripts_may_approve() {
             return Ok(());
         }
