@@ -37,4 +37,4 @@ pub use outcome::{Outcome, OutcomeKind, ToolResultText, render_tool_result};
 pub use problem::{Problem, Problems};
 pub use question::{ChoiceQuestion, FieldSchema, FreeFormQuestion, QuestionItem, QuestionOption, QuestionRequest};
 pub use session::{AnsweredVia, Answerer, SessionOrigin};
-pub use text::check_name;
+pub use text::{check_name, is_bidi_control, is_bidi_mark};

@@ -36,15 +36,10 @@ fn is_text(text: &str, max: usize) -> bool {
     !text.trim().is_empty() && text.len() <= max && !text.chars().any(|c| c.is_control() && c != '\n')
 }
 
-/// Bidi controls: embeddings, overrides, isolates and marks. A notice is read at a glance in a
-/// notification, where these would make it read in another order than it was written.
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
-}
-
-/// Refuses bidi controls in `text`, naming the first one.
+/// Refuses bidi controls and marks in `text`, naming the first one: a notice is read at a glance
+/// in a notification, where these would make it read in another order than it was written.
 fn check_bidi(field: &str, text: &str, problems: &mut Problems) {
-    if let Some(c) = text.chars().find(|&c| is_bidi_control(c)) {
+    if let Some(c) = text.chars().find(|&c| crate::text::is_bidi_control(c) || crate::text::is_bidi_mark(c)) {
         problems.push(
             field,
             format!(

@@ -13,8 +13,15 @@ pub(crate) enum Lines {
 
 /// Bidirectional embedding, override and isolate controls: invisible, and able to make text
 /// read differently from what it is ("Trojan Source"), so they are refused outright.
-fn is_bidi_control(c: char) -> bool {
+pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Bidirectional marks (left-to-right, right-to-left, Arabic letter mark): invisible too, and
+/// part of right-to-left writing, so question texts keep them; text read at a glance where a
+/// command is allowed (a notice, a notification) does not.
+pub fn is_bidi_mark(c: char) -> bool {
+    matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
 /// The start of an untrusted text, at most `max_chars` characters, made safe to quote back in

@@ -7,16 +7,35 @@
 //! Whether a text was changed on the way is reported, so a notification that asks for
 //! permission can offer "Allow" only for what it shows exactly.
 
-/// Bidi controls: embeddings, overrides, isolates and marks. Invisible, and able to make text
-/// read in another order than it runs ("Trojan Source").
+/// Bidi controls and marks: embeddings, overrides, isolates and marks. Invisible, and able to
+/// make text read in another order than it runs ("Trojan Source").
 pub fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+    beckon_core::is_bidi_control(c) || beckon_core::is_bidi_mark(c)
 }
 
-/// Characters that take no room on screen: zero-width spaces and joiners, the word joiner and
-/// invisible operators, the byte-order mark, soft hyphens.
+/// Characters that take no room on screen (Unicode's default-ignorable code points): soft
+/// hyphens, zero-width spaces and joiners, the word joiner and invisible operators, variation
+/// selectors, Hangul fillers, the byte-order mark, interlinear annotation marks and tags.
 fn is_invisible(c: char) -> bool {
-    matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}' | '\u{180E}')
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{115F}'..='\u{1160}'
+            | '\u{17B4}'..='\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200D}'
+            | '\u{2060}'..='\u{2065}'
+            | '\u{206A}'..='\u{206F}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFFB}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}'
+    )
 }
 
 /// Text made fit for a notification, and whether that changed what it says.
@@ -82,7 +101,8 @@ mod tests {
         let shown = fit("ls # \u{202E}gnp.exe\u{2066}\u{200B}", 100, 5);
         assert_eq!(shown.text, "ls # gnp.exe");
         assert!(!shown.whole);
-        for c in ['\u{200E}', '\u{200F}', '\u{061C}', '\u{2069}', '\u{FEFF}'] {
+        let tags_and_fillers = ['\u{E0041}', '\u{E007F}', '\u{206A}', '\u{FFF9}', '\u{FE0F}', '\u{3164}', '\u{034F}'];
+        for c in ['\u{200E}', '\u{200F}', '\u{061C}', '\u{2069}', '\u{FEFF}'].into_iter().chain(tags_and_fillers) {
             assert_eq!(fit(&format!("a{c}b"), 10, 1), Shown { text: "ab".into(), whole: false }, "{c:?}");
         }
     }

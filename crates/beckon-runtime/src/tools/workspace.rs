@@ -439,7 +439,7 @@ fn parse(relative: &str) -> Result<Vec<&str>, WorkspaceError> {
     }
     // Bidirectional controls too: a name such as "invoice\u{202E}fdp.exe" reads as
     // "invoiceexe.pdf" wherever it is shown.
-    if relative.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+    if relative.chars().any(|c| c.is_control() || beckon_core::is_bidi_control(c)) {
         return Err(WorkspaceError::ControlCharacter { path: owned() });
     }
     let bytes = relative.as_bytes();
@@ -458,11 +458,6 @@ fn parse(relative: &str) -> Result<Vec<&str>, WorkspaceError> {
         return Err(WorkspaceError::TooDeep { path: owned(), depth: parts.len() });
     }
     Ok(parts)
-}
-
-/// Bidirectional embedding, override and isolate controls.
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 fn outside(relative: &str) -> WorkspaceError {
