@@ -21,6 +21,12 @@ pub fn create(dir: &Path) -> io::Result<()> {
     builder.create(dir)
 }
 
+/// Takes every permission for others and the group off `path` alone (not what is below it),
+/// keeping the owner's.
+pub fn owner_alone(path: &Path) -> io::Result<()> {
+    owner_only(path, &fs::symlink_metadata(path)?)
+}
+
 /// Takes every permission for others and the group off `dir` and everything below it, keeping
 /// the owner's (an agent's script stays executable). Links are not followed, and an entry that
 /// cannot be changed does not stop the rest: each failure is returned with its path.

@@ -74,14 +74,13 @@ impl ChannelFile {
     /// Slack: the person's member id. A `channel` that names a member (`U…`, `W…`, as earlier
     /// versions allowed for direct messages) is that person when none is set.
     pub fn person(&self) -> Option<String> {
-        let is_member = |id: &String| id.starts_with('U') || id.starts_with('W');
-        non_empty(self.person.clone()).or_else(|| non_empty(self.channel.clone()).filter(is_member))
+        non_empty(self.person.clone()).or_else(|| non_empty(self.channel.clone()).filter(|id| is_slack_member(id)))
     }
 
     /// Slack: the channel for questions that allow nothing, when one is set (a member id in
     /// `channel` is the person, not a channel).
     pub fn shared_channel(&self) -> Option<String> {
-        non_empty(self.channel.clone()).filter(|id| !(id.starts_with('U') || id.starts_with('W')))
+        non_empty(self.channel.clone()).filter(|id| !is_slack_member(id))
     }
 
     /// The bot token, when set and not blank.
@@ -93,6 +92,11 @@ impl ChannelFile {
     pub fn app_token(&self) -> Option<String> {
         non_empty(self.app_token.clone())
     }
+}
+
+/// Whether `id` names a Slack member (`U…`, or `W…` on Enterprise Grid) rather than a channel.
+pub fn is_slack_member(id: &str) -> bool {
+    id.starts_with('U') || id.starts_with('W')
 }
 
 /// The file as stored.

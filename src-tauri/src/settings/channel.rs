@@ -5,7 +5,7 @@
 
 use beckon_core::Problems;
 use beckon_core::notice::AGENT_MAX_BYTES;
-use beckon_runtime::settings::{ChannelFile, non_empty};
+use beckon_runtime::settings::{ChannelFile, is_slack_member, non_empty};
 use serde::{Deserialize, Serialize};
 
 /// The longest a channel may wait before posting: a week.
@@ -195,7 +195,7 @@ pub fn check(service: Service, file: &ChannelFile, problems: &mut Problems) {
         }
     }
     if let Some(person) = &file.person {
-        let member = is_slack_id(person) && (person.starts_with('U') || person.starts_with('W'));
+        let member = is_slack_id(person) && is_slack_member(person);
         match service {
             Service::Slack if !member => problems.push(
                 path("person"),

@@ -53,7 +53,8 @@ impl LocalSocket {
             ));
         }
         let at = |err: io::Error| io::Error::new(err.kind(), format!("{}: {err}", path.display()));
-        owner_only(data_dir).map_err(at)?;
+        // Whoever can search the folder could reach the socket, whatever the socket's own mode.
+        beckon_runtime::private_folder::owner_alone(data_dir).map_err(at)?;
         clear_stale(&path).await?;
         let listener = UnixListener::bind(&path).map_err(at)?;
         // The folder is the person's alone already, so the moment before this is no opening;
@@ -97,16 +98,6 @@ impl SocketFile {
             let _ = fs::remove_file(&self.path);
         }
     }
-}
-
-/// Makes `dir` its owner's alone, as Beckon keeps the data folder: whoever can search the folder
-/// could reach the socket, whatever the socket's own mode.
-fn owner_only(dir: &Path) -> io::Result<()> {
-    let mode = fs::metadata(dir)?.permissions().mode() & 0o7777;
-    if mode & 0o077 != 0 {
-        fs::set_permissions(dir, fs::Permissions::from_mode(mode & 0o700))?;
-    }
-    Ok(())
 }
 
 /// Removes a socket a killed run left behind. Beckon holds the data folder's lock before it
