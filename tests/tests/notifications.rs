@@ -268,10 +268,14 @@ async fn a_thousand_notices_in_five_seconds_give_a_handful_of_notifications() ->
         let next = started + Duration::from_millis(100 * (batch as u64 + 1));
         tokio::time::sleep_until(next.into()).await;
     }
+    // Paced at 200 a second; a loaded machine may fall behind, and the cap must hold anyway
+    // (a flood spread wider only gives the planner more chances to change its summary).
     let elapsed = started.elapsed();
-    assert!(elapsed < Duration::from_secs(7), "the notices took {elapsed:?}");
+    assert!(elapsed < Duration::from_secs(20), "the notices took {elapsed:?}");
     assert!(accepted >= NOTICES / 2, "only {accepted} notices were taken");
-    // Whatever the app shows for them it shows as they arrive; a second is plenty to see it.
+    // The summary is what the app shows for them; once it is there, a quiet second more shows
+    // whether anything else follows.
+    notifications.wait_for("the summary of the waiting agents", |n| n.summary.ends_with(" agents wait")).await?;
     tokio::time::sleep(Duration::from_secs(1)).await;
     let notified = notifications.seen().0;
     assert!(notified.len() <= 6, "{accepted} notices became {} notifications", notified.len());
