@@ -65,6 +65,7 @@ async fn the_guides_test_notification_reaches_the_daemon_with_its_button_and_the
     let notifications = bus.record_notifications().await?;
     let app = App::launch_on(&home, bus).await?;
     app.find("h1", "Welcome to Beckon").await?;
+    guide_settled(&app).await?;
     app.click(".guide button", "Send a test notification").await?;
     let shown = notifications.wait_for("the test notification", |n| n.summary == "Beckon can reach you").await?;
     assert_eq!(shown.app, "Beckon");
@@ -80,11 +81,21 @@ async fn the_guides_test_notification_reaches_the_daemon_with_its_button_and_the
     app.quit().await
 }
 
+/// Waits until the guide's parts that load after it (Claude Code's state, the MCP settings with
+/// the real path) are on screen: each pushes the test notification's button down, and a click
+/// sent while it moves lands where it was.
+async fn guide_settled(app: &App) -> Result<(), Failure> {
+    app.find(".guide", "Not connected").await?;
+    app.find(".guide", "mcpServers").await?;
+    Ok(())
+}
+
 #[tokio::test]
 async fn without_a_notification_service_the_guide_says_so() -> Result<(), Failure> {
     let home = Home::first_run()?;
     let bus = Bus::start_without_services(&home)?;
     let app = App::launch_on(&home, bus).await?;
+    guide_settled(&app).await?;
     app.click(".guide button", "Send a test notification").await?;
     app.find(".guide-test-result [data-result=failed]", "The notification service did not take it").await?;
     app.quit().await
