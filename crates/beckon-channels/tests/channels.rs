@@ -178,15 +178,7 @@ async fn answers_in(beckon: &Beckon, session: SessionId) -> usize {
 }
 
 fn slack_buttons(message: &StoredMessage) -> Vec<(String, String)> {
-    message
-        .blocks
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|block| block["elements"].as_array().cloned().unwrap_or_default())
-        .filter(|element| element["type"] == "button")
-        .map(|e| (e["action_id"].as_str().unwrap().to_owned(), e["text"]["text"].as_str().unwrap().to_owned()))
-        .collect()
+    message.buttons()
 }
 
 fn slack_text(message: &StoredMessage) -> String {

@@ -90,15 +90,7 @@ fn question() -> QuestionRequest {
 }
 
 fn buttons(message: &StoredMessage) -> Vec<String> {
-    message
-        .blocks
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|block| block["elements"].as_array().cloned().unwrap_or_default())
-        .filter(|element| element["type"] == "button")
-        .map(|element| element["text"]["text"].as_str().unwrap().to_owned())
-        .collect()
+    message.buttons().into_iter().map(|(_, label)| label).collect()
 }
 
 /// Whether a message would let whoever reads it allow a tool call.

@@ -39,6 +39,20 @@ pub struct StoredMessage {
     pub updates: usize,
 }
 
+impl StoredMessage {
+    /// Its buttons, as (action id, label), in order.
+    pub fn buttons(&self) -> Vec<(String, String)> {
+        self.blocks
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|block| block["elements"].as_array().cloned().unwrap_or_default())
+            .filter(|element| element["type"] == "button")
+            .map(|e| (e["action_id"].as_str().unwrap().to_owned(), e["text"]["text"].as_str().unwrap().to_owned()))
+            .collect()
+    }
+}
+
 /// An ephemeral message: through a response URL (its number) or chat.postEphemeral.
 #[derive(Debug, Clone)]
 pub struct Ephemeral {
