@@ -1,6 +1,6 @@
-import { useEffect, useId, useState } from "react";
+import { useId } from "react";
 import type { ClaudeCodeView } from "../../bindings/ClaudeCodeView";
-import { errorBodyOf } from "../../api/errors";
+import { useExternalSetting } from "../../hooks/useExternalSetting";
 import { useBackendHandles } from "../../state/store";
 import { Spinner } from "../common/Spinner";
 
@@ -17,32 +17,8 @@ const STATE_TEXT: Record<ClaudeCodeView["state"], string> = {
  */
 export function ClaudeCodeConnection({ legend = "Claude Code" }: { legend?: string }) {
   const { api } = useBackendHandles();
-  const [view, setView] = useState<ClaudeCodeView | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { value: view, busy, error, change } = useExternalSetting(api.claudeCodeStatus, api.connectClaudeCode);
   const id = useId();
-
-  useEffect(() => {
-    let live = true;
-    api.claudeCodeStatus().then(
-      (found) => live && setView(found),
-      (failure: unknown) => live && setError(errorBodyOf(failure).message),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api]);
-
-  const run = async (remove: boolean) => {
-    setBusy(true);
-    setError(null);
-    try {
-      setView(await api.connectClaudeCode(remove));
-    } catch (failure) {
-      setError(errorBodyOf(failure).message);
-    }
-    setBusy(false);
-  };
 
   return (
     <fieldset className="settings-group" aria-labelledby={`${id}-title`}>
@@ -65,13 +41,13 @@ export function ClaudeCodeConnection({ legend = "Claude Code" }: { legend?: stri
       ) : null}
       <div className="claude-code-actions">
         {view && view.state !== "unavailable" && view.state !== "connected" ? (
-          <button type="button" className="button button-primary" onClick={() => void run(false)} disabled={busy}>
+          <button type="button" className="button button-primary" onClick={() => void change(false)} disabled={busy}>
             {busy ? <Spinner /> : null}
             {view.state === "out_of_date" ? "Update Claude Code's settings" : "Connect Claude Code"}
           </button>
         ) : null}
         {view && (view.state === "connected" || view.state === "out_of_date") ? (
-          <button type="button" className="button button-quiet" onClick={() => void run(true)} disabled={busy}>
+          <button type="button" className="button button-quiet" onClick={() => void change(true)} disabled={busy}>
             Disconnect
           </button>
         ) : null}

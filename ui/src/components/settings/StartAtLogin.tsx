@@ -1,5 +1,5 @@
-import { useEffect, useId, useState } from "react";
-import { errorBodyOf } from "../../api/errors";
+import { useId } from "react";
+import { useExternalSetting } from "../../hooks/useExternalSetting";
 import { useBackendHandles } from "../../state/store";
 
 /**
@@ -8,32 +8,8 @@ import { useBackendHandles } from "../../state/store";
  */
 export function StartAtLogin() {
   const { api } = useBackendHandles();
-  const [on, setOn] = useState<boolean | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { value: on, busy, error, change } = useExternalSetting(api.startAtLogin, api.setStartAtLogin);
   const id = useId();
-
-  useEffect(() => {
-    let live = true;
-    api.startAtLogin().then(
-      (enabled) => live && setOn(enabled),
-      (failure: unknown) => live && setError(errorBodyOf(failure).message),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api]);
-
-  const change = async (next: boolean) => {
-    setBusy(true);
-    setError(null);
-    try {
-      setOn(await api.setStartAtLogin(next));
-    } catch (failure) {
-      setError(errorBodyOf(failure).message);
-    }
-    setBusy(false);
-  };
 
   return (
     <div className="settings-row start-at-login">
