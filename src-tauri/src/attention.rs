@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use beckon_core::{AnsweredVia, QuestionItem, RequestId};
-use beckon_runtime::{Beckon, Error, PendingNotice, now_ms};
+use beckon_runtime::{Beckon, Decision, Error, PendingNotice, now_ms};
 use tauri::{AppHandle, Emitter};
 use tokio::sync::mpsc;
 
@@ -177,7 +177,7 @@ impl Attention {
             crate::navigate::go(&self.app, NavTarget::Question { id });
             return;
         };
-        match self.beckon.answer_texts(id, std::slice::from_ref(&label), AnsweredVia::Notification).await {
+        match self.beckon.resolve(id, AnsweredVia::Notification, Decision::AnswerTexts(vec![label.clone()])).await {
             Ok(receipt) => tracing::info!(%id, %label, repeat = receipt.repeat, "answered from a notification"),
             Err(Error::AlreadyResolved(_)) => crate::navigate::go(&self.app, NavTarget::Question { id }),
             Err(err) => {

@@ -3,7 +3,7 @@
 
 use beckon_core::{Answer, AnsweredVia, Answers, RequestId, SessionId};
 use beckon_runtime::api::ErrorBody;
-use beckon_runtime::{AnswerReceipt, Beckon, SessionView};
+use beckon_runtime::{AnswerReceipt, Beckon, Decision, SessionView};
 use beckon_store::{Metrics, PendingQuestion, SessionCursor, SessionFilter, SessionPage};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State, Webview};
@@ -73,7 +73,7 @@ impl From<tauri_plugin_autostart::Error> for CommandError {
 type Reply<T> = Result<T, CommandError>;
 
 fn beckon(app: &App) -> Reply<&Beckon> {
-    app.beckon.as_ref().map_err(|reason| CommandError::new("unavailable", reason.as_str(), None))
+    app.beckon.as_ref().map_err(|err| CommandError::new("unavailable", err.to_string(), None))
 }
 
 fn parse<T: std::str::FromStr<Err = beckon_core::Error>>(text: &str) -> Reply<T> {
@@ -149,13 +149,15 @@ pub async fn send_message(app: State<'_, App>, session_id: String, text: String)
 #[tauri::command]
 pub async fn answer(app: State<'_, App>, request_id: String, answers: Vec<Answer>) -> Reply<AnswerReceipt> {
     let beckon = beckon(&app)?;
-    Ok(beckon.answer(parse::<RequestId>(&request_id)?, Answers::unchecked(answers), AnsweredVia::Window).await?)
+    Ok(beckon
+        .resolve(parse::<RequestId>(&request_id)?, AnsweredVia::Window, Decision::Answer(Answers::unchecked(answers)))
+        .await?)
 }
 
 /// Declines a question from the window.
 #[tauri::command]
 pub async fn decline(app: State<'_, App>, request_id: String, reason: Option<String>) -> Reply<AnswerReceipt> {
-    Ok(beckon(&app)?.decline(parse(&request_id)?, reason, AnsweredVia::Window).await?)
+    Ok(beckon(&app)?.resolve(parse(&request_id)?, AnsweredVia::Window, Decision::Decline(reason)).await?)
 }
 
 /// Cancels a session.

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use beckon_core::AnsweredVia;
+use beckon_runtime::Decision;
 use serde_json::{Value, json};
 
 use crate::Failure;
@@ -44,7 +45,7 @@ async fn one(rig: &Rig, n: usize) -> Result<(Duration, Duration), Failure> {
     let session = rig.beckon.start_session(AGENT, &format!("Release build {n}")).await?;
     let (question, pending_at) = rig.pending(session).await?;
     let answering = Instant::now();
-    rig.beckon.answer_texts(question, &[ANSWER.to_owned()], AnsweredVia::Window).await?;
+    rig.beckon.resolve(question, AnsweredVia::Window, Decision::AnswerTexts(vec![ANSWER.to_owned()])).await?;
     let completed_at = rig.completed(session).await?;
     Ok((pending_at.saturating_duration_since(started), completed_at.saturating_duration_since(answering)))
 }

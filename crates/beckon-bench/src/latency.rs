@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use beckon_core::{AnsweredVia, QuestionRequest};
-use beckon_runtime::ExternalAsk;
+use beckon_runtime::{Decision, ExternalAsk};
 use serde_json::{Value, json};
 
 use crate::Failure;
@@ -78,7 +78,7 @@ pub async fn measure(data_dir: &std::path::Path, rounds: usize) -> Result<Latenc
         fake.push(Reply::text("Deployed."));
         let before = fake.received_count();
         let answering = Instant::now();
-        rig.beckon.answer_texts(request_id, &["us-east".to_owned()], AnsweredVia::Window).await?;
+        rig.beckon.resolve(request_id, AnsweredVia::Window, Decision::AnswerTexts(vec!["us-east".to_owned()])).await?;
         let received = fake.wait_for(before + 1, Duration::from_secs(30)).await;
         resume.push(received[before].at.saturating_duration_since(answering));
         rig.completed(session).await?;

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_core::{Answerer, RequestId};
-use beckon_runtime::{Beckon, Error as RuntimeError};
+use beckon_runtime::{Beckon, Decision, Error as RuntimeError};
 use beckon_store::{ChannelMessageState, QuestionRecord};
 use rand::Rng;
 use tokio::sync::{mpsc, watch};
@@ -324,10 +324,10 @@ impl<C: Channel> Worker<C> {
                     tracing::warn!(channel = name, request_id = %id, "Allow pressed on a message that shows the call cut; refused");
                     return Response::Refused(CUT_SHORT.into());
                 }
-                Ok(answers) => self.beckon.answer_as(id, answers, answerer).await,
+                Ok(answers) => self.beckon.resolve(id, answerer, Decision::Answer(answers)).await,
                 Err(problems) => Err(RuntimeError::InvalidAnswer(problems)),
             },
-            Action::Decline => self.beckon.decline_as(id, None, answerer).await,
+            Action::Decline => self.beckon.resolve(id, answerer, Decision::Decline(None)).await,
         };
         match result {
             Ok(receipt) if !receipt.repeat => Response::Accepted,

@@ -21,7 +21,7 @@ use beckon_core::AnsweredVia;
 use beckon_core::conversation::{Message, SessionStatus};
 use beckon_core::{RequestId, SessionId};
 use beckon_runtime::settings::ChannelFile;
-use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
+use beckon_runtime::{Beckon, Decision, RuntimeConfig, StartOptions};
 use beckon_store::QuestionStatus;
 use fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack, StoredMessage};
 use fake_telegram::{FakeMessage, FakeTelegram};
@@ -302,7 +302,7 @@ async fn an_answer_from_the_window_wins_and_late_presses_are_told_so() {
 
     // The press Ada makes on the message as her screen still shows it.
     let late_press = world.slack.press_button(&slack.ts, "beckon.option.2", ADA_ON_SLACK, json!({}));
-    world.beckon.answer_texts(request, &["Postgres".into()], AnsweredVia::Window).await.unwrap();
+    world.beckon.resolve(request, AnsweredVia::Window, Decision::AnswerTexts(vec!["Postgres".into()])).await.unwrap();
     world.completed_with(session, "outcome=answered answer=Postgres").await;
     let updated = world
         .slack

@@ -9,7 +9,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use beckon_core::{AnsweredVia, Problems, RequestId};
-use beckon_runtime::AnswerReceipt;
+use beckon_runtime::{AnswerReceipt, Decision};
 use beckon_store::QuestionStatus;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -114,7 +114,7 @@ pub(crate) async fn receipt(shared: &Shared, receipt: AnswerReceipt) -> ApiResul
 /// Answers a question with answers given as JSON (one per question: an object or a label /
 /// text), as a body read them.
 pub(crate) async fn answer_with(shared: &Shared, id: RequestId, given: &Value) -> ApiResult<Json<Value>> {
-    let done = shared.beckon.answer_json(id, given, AnsweredVia::Http).await?;
+    let done = shared.beckon.resolve(id, AnsweredVia::Http, Decision::AnswerJson(given.clone())).await?;
     receipt(shared, done).await
 }
 
@@ -133,7 +133,7 @@ pub async fn decline(
 ) -> ApiResult<Json<Value>> {
     let id = parse_id(&id)?;
     let reason = bodies::reason(&bytes)?;
-    let done = shared.beckon.decline(id, reason, AnsweredVia::Http).await?;
+    let done = shared.beckon.resolve(id, AnsweredVia::Http, Decision::Decline(reason)).await?;
     receipt(&shared, done).await
 }
 
@@ -142,6 +142,6 @@ pub async fn decline(
 pub async fn cancel(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult<Json<Value>> {
     let id = parse_id(&id)?;
     let reason = bodies::reason(&bytes)?;
-    let done = shared.beckon.withdraw(id, reason).await?;
+    let done = shared.beckon.resolve(id, AnsweredVia::Http, Decision::Withdraw(reason)).await?;
     receipt(&shared, done).await
 }

@@ -261,7 +261,7 @@ mod tests {
     use beckon_store::QuestionStatus;
     use serde_json::json;
 
-    use crate::{Beckon, Error, ExternalAsk, RuntimeConfig, StartOptions};
+    use crate::{Beckon, Decision, Error, ExternalAsk, RuntimeConfig, StartOptions};
 
     async fn ask(beckon: &Beckon) -> RequestId {
         let request = QuestionRequest::parse(&json!({"questions": [{"question": "Ship it?", "header": "Ship",
@@ -291,7 +291,7 @@ mod tests {
         assert_eq!(beckon.waiters_registered(), 0, "a wait for an unknown id");
 
         let resolved = ask(&beckon).await;
-        beckon.decline(resolved, None, AnsweredVia::Window).await.unwrap();
+        beckon.resolve(resolved, AnsweredVia::Window, Decision::Decline(None)).await.unwrap();
         let found = beckon.wait_for_resolution(resolved, Duration::from_secs(60)).await.unwrap();
         assert_eq!(found.status, QuestionStatus::Declined);
         assert_eq!(beckon.waiters_registered(), 0, "a wait for a resolved id");
@@ -319,7 +319,7 @@ mod tests {
             })
             .collect();
         until_registered(&beckon, 3).await;
-        beckon.answer_texts(pending, &["Yes".into()], AnsweredVia::Window).await.unwrap();
+        beckon.resolve(pending, AnsweredVia::Window, Decision::AnswerTexts(vec!["Yes".into()])).await.unwrap();
         for waiting in woken {
             assert_eq!(waiting.await.unwrap().unwrap().status, QuestionStatus::Answered);
         }

@@ -48,5 +48,5 @@ pub use external::{ExternalAsk, ExternalAsked};
 pub use lock::DataDirLock;
 pub use notices::MAX_LIVE_NOTICES;
 pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, ResolvedNotice, Silent};
-pub use service::{AnswerReceipt, Beckon, Begun, SessionView};
+pub use service::{AnswerReceipt, Beckon, Begun, Decision, SessionView};
 pub use settings::Settings;

@@ -15,6 +15,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use beckon_core::AnsweredVia;
+use beckon_runtime::Decision;
 use beckon_runtime::callbacks::signature;
 use serde_json::Value;
 use support::*;
@@ -87,7 +88,7 @@ async fn callbacks_are_signed_retried_and_carry_stable_keys() {
         assert_ne!(sent, signature("another secret", t, &raw));
     }
 
-    beckon.answer_texts(notice.request_id, &["Yes".into()], AnsweredVia::Window).await.unwrap();
+    beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::AnswerTexts(vec!["Yes".into()])).await.unwrap();
     let calls = wait_calls(&receiver, 4).await;
     assert_eq!(calls.len(), 4);
     let (headers, body) = &calls[3];
@@ -186,7 +187,7 @@ async fn a_slack_compatible_webhook_gets_the_question_and_then_its_outcome_as_sl
     assert_eq!(button["url"], format!("beckon://question/{}", notice.request_id));
     assert!(message.get("request_id").is_none(), "a Slack message, not Beckon's JSON payload");
 
-    beckon.answer_texts(notice.request_id, &["No".into()], AnsweredVia::Window).await.unwrap();
+    beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::AnswerTexts(vec!["No".into()])).await.unwrap();
     let calls = wait_calls(&receiver, 2).await;
     let (headers, resolved) = &calls[1];
     assert_eq!(headers["beckon-event"], "question_answered");

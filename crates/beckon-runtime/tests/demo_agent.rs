@@ -6,6 +6,7 @@ mod support;
 
 use beckon_core::conversation::{ASK_USER_QUESTION, Message, SessionStatus};
 use beckon_core::{Answer, AnsweredVia, Answers};
+use beckon_runtime::Decision;
 use serde_json::Value;
 use support::*;
 
@@ -27,7 +28,7 @@ async fn the_poet_asks_waits_and_writes_the_poem_with_the_answer() {
 
     let answers =
         Answers::new(vec![Answer::select(["Haiku"]), Answer::select(["Warm", "Hopeful"])], &notice.request).unwrap();
-    let receipt = beckon.answer(notice.request_id, answers, AnsweredVia::Window).await.unwrap();
+    let receipt = beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(answers)).await.unwrap();
     assert!(!receipt.repeat);
     wait_status(&beckon, session, SessionStatus::Completed).await;
 
@@ -73,7 +74,10 @@ async fn declining_the_poet_still_gets_a_poem() {
     let (beckon, notifier) = start(dir.path()).await;
     let session = beckon.start_session("poet", "a poem about autumn").await.unwrap();
     let notice = pending_in(&notifier, session).await;
-    beckon.decline(notice.request_id, Some("surprise me".into()), AnsweredVia::Window).await.unwrap();
+    beckon
+        .resolve(notice.request_id, AnsweredVia::Window, Decision::Decline(Some("surprise me".into())))
+        .await
+        .unwrap();
     wait_status(&beckon, session, SessionStatus::Completed).await;
     let view = beckon.session(session).await.unwrap();
     let last = view.timeline.iter().rev().find_map(|e| match &e.message {

@@ -8,7 +8,7 @@ mod support;
 use std::time::Duration;
 
 use beckon_core::QuestionRequest;
-use beckon_runtime::ExternalAsk;
+use beckon_runtime::{Decision, ExternalAsk};
 use serde_json::json;
 use support::*;
 
@@ -70,10 +70,13 @@ async fn a_resolution_event_carries_the_whole_question_as_stored() {
     asker_agent(dir.path(), "asker", "");
     let (beckon, notifier) = start(dir.path()).await;
     let external = beckon.ask_external(ask()).await.unwrap();
-    beckon.answer_texts(external.request_id, &["No".to_owned()], beckon_core::AnsweredVia::Cli).await.unwrap();
+    beckon
+        .resolve(external.request_id, beckon_core::AnsweredVia::Cli, Decision::AnswerTexts(vec!["No".to_owned()]))
+        .await
+        .unwrap();
     let session = beckon.start_session("asker", "go").await.unwrap();
     let in_app = pending_in(&notifier, session).await.request_id;
-    beckon.decline(in_app, Some("not now".into()), beckon_core::AnsweredVia::Window).await.unwrap();
+    beckon.resolve(in_app, beckon_core::AnsweredVia::Window, Decision::Decline(Some("not now".into()))).await.unwrap();
     let mut events = beckon.subscribe(0).await.unwrap();
     for asked in [external.request_id, in_app] {
         let carried = tokio::time::timeout(Duration::from_secs(5), async {

@@ -7,7 +7,7 @@ mod support;
 
 use beckon_core::AnsweredVia;
 use beckon_core::conversation::SessionStatus;
-use beckon_runtime::Beckon;
+use beckon_runtime::{Beckon, Decision};
 use support::*;
 
 /// Waits until the store has made `commits` commits, and says how many jobs the waiting took
@@ -39,7 +39,10 @@ async fn a_cycle_is_four_commits_and_one_read() {
         let jobs = beckon.store_jobs();
         let session = beckon.start_session("asker", &format!("go {round}")).await.unwrap();
         let notice = pending_in(&notifier, session).await;
-        beckon.answer_texts(notice.request_id, &["Yes".to_owned()], AnsweredVia::Window).await.unwrap();
+        beckon
+            .resolve(notice.request_id, AnsweredVia::Window, Decision::AnswerTexts(vec!["Yes".to_owned()]))
+            .await
+            .unwrap();
         let looks = wait_for_commits(&beckon, commits + 4).await;
         let cycle = beckon.store_jobs() - jobs - looks;
         // The session's start, the model's question, the answer, the model's last words; and

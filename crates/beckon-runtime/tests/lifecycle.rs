@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{Answer, AnsweredVia, Answers, Outcome, RequestId};
-use beckon_runtime::{Beckon, Error, ManualClock, Recorded, RuntimeConfig, StartOptions};
+use beckon_runtime::{Beckon, Decision, Error, ManualClock, Recorded, RuntimeConfig, StartOptions};
 use beckon_store::QuestionStatus;
 use support::*;
 
@@ -49,7 +49,7 @@ async fn a_waiting_session_survives_a_restart_and_resumes_when_answered() {
     assert_eq!(beckon.pending().await.unwrap()[0].id, request_id);
     let question = beckon.question(request_id).await.unwrap();
     let answers = Answers::new(vec![Answer::select(["Yes"])], &question.request).unwrap();
-    beckon.answer(request_id, answers, AnsweredVia::Cli).await.unwrap();
+    beckon.resolve(request_id, AnsweredVia::Cli, Decision::Answer(answers)).await.unwrap();
     wait_status(&beckon, session, SessionStatus::Completed).await;
     assert_eq!(last_words(&beckon, session).await, "outcome=answered answer=Yes");
     assert_every_tool_use_answered_once(&beckon, session).await;
@@ -63,16 +63,16 @@ async fn a_repeat_answer_is_idempotent_and_a_different_one_conflicts() {
     let (beckon, notifier) = start(dir.path()).await;
     let session = beckon.start_session("asker", "go").await.unwrap();
     let notice = pending_in(&notifier, session).await;
-    let first = beckon.answer(notice.request_id, yes(&notice), AnsweredVia::Window).await.unwrap();
+    let first = beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(yes(&notice))).await.unwrap();
     assert!(!first.repeat);
-    let again = beckon.answer(notice.request_id, yes(&notice), AnsweredVia::Http).await.unwrap();
+    let again = beckon.resolve(notice.request_id, AnsweredVia::Http, Decision::Answer(yes(&notice))).await.unwrap();
     assert!(again.repeat);
     assert_eq!(again.question.answered_via, Some(AnsweredVia::Window), "the first answer's record stands");
     let no = Answers::new(vec![Answer::select(["No"])], &notice.request).unwrap();
-    let err = beckon.answer(notice.request_id, no, AnsweredVia::Http).await.unwrap_err();
+    let err = beckon.resolve(notice.request_id, AnsweredVia::Http, Decision::Answer(no)).await.unwrap_err();
     let Error::AlreadyResolved(winner) = err else { panic!("{err}") };
     assert_eq!(winner.outcome, Outcome::Answered { answers: yes(&notice) });
-    let err = beckon.decline(notice.request_id, None, AnsweredVia::Tray).await.unwrap_err();
+    let err = beckon.resolve(notice.request_id, AnsweredVia::Tray, Decision::Decline(None)).await.unwrap_err();
     assert!(matches!(err, Error::AlreadyResolved(_)));
     wait_status(&beckon, session, SessionStatus::Completed).await;
     assert_every_tool_use_answered_once(&beckon, session).await;
@@ -91,7 +91,7 @@ async fn concurrent_answers_have_one_winner_and_the_session_resumes_once() {
         let label = if i % 2 == 0 { "Yes" } else { "No" };
         handles.push(tokio::spawn(async move {
             let answers = Answers::new(vec![Answer::select([label])], &request).unwrap();
-            (label, beckon.answer(notice.request_id, answers, AnsweredVia::Http).await)
+            (label, beckon.resolve(notice.request_id, AnsweredVia::Http, Decision::Answer(answers)).await)
         }));
     }
     let mut winners = Vec::new();
@@ -118,7 +118,11 @@ async fn an_invalid_answer_is_refused_with_paths_and_changes_nothing() {
     let session = beckon.start_session("asker", "go").await.unwrap();
     let notice = pending_in(&notifier, session).await;
     let err = beckon
-        .answer_json(notice.request_id, &serde_json::json!([{"selected": ["Maybe"]}]), AnsweredVia::Http)
+        .resolve(
+            notice.request_id,
+            AnsweredVia::Http,
+            Decision::AnswerJson(serde_json::json!([{"selected": ["Maybe"]}])),
+        )
         .await
         .unwrap_err();
     let Error::InvalidAnswer(problems) = err else { panic!("{err}") };
@@ -126,10 +130,10 @@ async fn an_invalid_answer_is_refused_with_paths_and_changes_nothing() {
     assert_eq!(beckon.question(notice.request_id).await.unwrap().status, QuestionStatus::Pending);
     assert!(matches!(
         beckon
-            .answer_json(
+            .resolve(
                 RequestId::parse("0190f1d2-0000-7000-8000-0000000000ff").unwrap(),
-                &serde_json::json!(["Yes"]),
-                AnsweredVia::Http
+                AnsweredVia::Http,
+                Decision::AnswerJson(serde_json::json!(["Yes"]))
             )
             .await,
         Err(Error::QuestionNotFound(_))
@@ -147,7 +151,7 @@ async fn cancelling_a_waiting_session_cancels_its_question_and_closes_the_call()
     wait_status(&beckon, session, SessionStatus::Cancelled).await;
     assert_eq!(beckon.question(notice.request_id).await.unwrap().status, QuestionStatus::Cancelled);
     assert_every_tool_use_answered_once(&beckon, session).await;
-    let err = beckon.answer(notice.request_id, yes(&notice), AnsweredVia::Window).await.unwrap_err();
+    let err = beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(yes(&notice))).await.unwrap_err();
     assert!(matches!(err, Error::AlreadyResolved(_)), "{err}");
     let err = beckon.cancel(session, None).await.unwrap_err();
     assert!(matches!(err, Error::WrongState { .. }), "{err}");
@@ -220,7 +224,7 @@ async fn follow_up_messages_continue_a_completed_session() {
     let (beckon, notifier) = start(dir.path()).await;
     let session = beckon.start_session("poet", "a poem about rain").await.unwrap();
     let first = pending_in(&notifier, session).await;
-    beckon.decline(first.request_id, None, AnsweredVia::Window).await.unwrap();
+    beckon.resolve(first.request_id, AnsweredVia::Window, Decision::Decline(None)).await.unwrap();
     wait_status(&beckon, session, SessionStatus::Completed).await;
     beckon.send_message(session, "now one about snow").await.unwrap();
     let second = notifier

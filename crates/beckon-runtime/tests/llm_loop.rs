@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{Answer, AnsweredVia, Answers};
-use beckon_runtime::{Beckon, Clock, ManualClock, ProviderSettings, RecordingNotifier, RuntimeConfig, SystemClock};
+use beckon_runtime::{
+    Beckon, Clock, Decision, ManualClock, ProviderSettings, RecordingNotifier, RuntimeConfig, SystemClock,
+};
 use serde_json::{Value, json};
 use support::*;
 
@@ -127,7 +129,7 @@ async fn the_whole_loop(wire: Wire) {
 
     let answers =
         Answers::new(vec![Answer::select(["us-east"]).with_comment("closer to users")], &notice.request).unwrap();
-    beckon.answer(notice.request_id, answers, AnsweredVia::Window).await.unwrap();
+    beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(answers)).await.unwrap();
     wait_status(&beckon, session, SessionStatus::Completed).await;
     let requests = fake.wait_for(2, PATIENCE).await;
     assert_eq!(requests.len(), 2);
@@ -189,7 +191,7 @@ async fn resolve_and_read(
 async fn a_decline_reaches_the_model_as_a_declined_result() {
     for wire in [Wire::Anthropic, Wire::OpenAi] {
         let (result, _, requests) = resolve_and_read(wire, "", async |b, n| {
-            b.decline(n.request_id, Some("not now".into()), AnsweredVia::Window).await.unwrap();
+            b.resolve(n.request_id, AnsweredVia::Window, Decision::Decline(Some("not now".into()))).await.unwrap();
         })
         .await;
         assert_eq!(result["outcome"], "declined");
@@ -237,7 +239,7 @@ async fn cancel_records_an_error_result_and_asks_nothing_more() {
     assert_eq!(fake.received().len(), 1);
     let stale = Answers::new(vec![Answer::select(["eu-west"])], &notice.request).unwrap();
     assert!(matches!(
-        beckon.answer(notice.request_id, stale, AnsweredVia::Window).await,
+        beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(stale)).await,
         Err(beckon_runtime::Error::AlreadyResolved(_))
     ));
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use beckon_core::AnsweredVia;
 use beckon_core::conversation::SessionStatus;
-use beckon_runtime::{Error, RuntimeConfig};
+use beckon_runtime::{Decision, Error, RuntimeConfig};
 use support::*;
 
 #[tokio::test]
@@ -18,7 +18,7 @@ async fn finished_sessions_go_and_waiting_ones_stay() {
         let (beckon, notifier) = start(dir.path()).await;
         let done = beckon.start_session("poet", "a poem about fog").await.unwrap();
         let notice = pending_in(&notifier, done).await;
-        beckon.decline(notice.request_id, None, AnsweredVia::Window).await.unwrap();
+        beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Decline(None)).await.unwrap();
         wait_status(&beckon, done, SessionStatus::Completed).await;
         let waiting = beckon.start_session("poet", "a poem about frost").await.unwrap();
         pending_in(&notifier, waiting).await;

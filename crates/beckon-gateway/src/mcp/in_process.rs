@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use beckon_core::RequestId;
-use beckon_runtime::{Beckon, Error, ExternalAsk};
+use beckon_core::{AnsweredVia, RequestId};
+use beckon_runtime::{Beckon, Decision, Error, ExternalAsk};
 use beckon_store::QuestionRecord;
 
 use super::backend::{Backend, BackendError, McpAsk, QuestionState};
@@ -65,7 +65,7 @@ impl Backend for InProcess {
     }
 
     async fn withdraw(&self, id: RequestId, reason: &str) -> Result<(), BackendError> {
-        match self.beckon.withdraw(id, Some(reason.to_owned())).await {
+        match self.beckon.resolve(id, AnsweredVia::Mcp, Decision::Withdraw(Some(reason.to_owned()))).await {
             // Answered meanwhile: nothing to withdraw.
             Ok(_) | Err(Error::AlreadyResolved(_)) => Ok(()),
             Err(err) => Err(err.into()),

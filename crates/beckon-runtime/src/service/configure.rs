@@ -1,0 +1,61 @@
+//! What the settings change while Beckon runs: who may approve, providers, the gateway's
+//! address, the callback secret.
+
+use std::path::Path;
+use std::sync::atomic::Ordering;
+
+use beckon_core::agent::ProviderKind;
+
+use super::handle::Beckon;
+use crate::config::ProviderSettings;
+use crate::error::Result;
+use crate::providers::ProviderSet;
+
+impl Beckon {
+    /// Lets HTTP, MCP and the CLI allow tool calls waiting for approval, or stops them.
+    pub fn set_scripts_may_approve(&self, allowed: bool) {
+        self.rt.scripts_may_approve.store(allowed, Ordering::Relaxed);
+    }
+
+    /// Whether HTTP, MCP and the CLI may allow tool calls waiting for approval.
+    pub fn scripts_may_approve(&self) -> bool {
+        self.rt.scripts_may_approve.load(Ordering::Relaxed)
+    }
+
+    /// Uses new provider settings from now on (sessions asking a model later pick them up).
+    pub fn configure_providers(
+        &self,
+        anthropic: ProviderSettings,
+        openai: ProviderSettings,
+        default: Option<ProviderKind>,
+    ) {
+        let mut config = self.rt.config.clone();
+        config.anthropic = anthropic;
+        config.openai = openai;
+        config.default_provider = default;
+        let providers = ProviderSet::new(&config, &self.rt.http);
+        *self.rt.executor.providers.write().unwrap_or_else(std::sync::PoisonError::into_inner) = providers;
+    }
+
+    /// Tells the runtime where the gateway listens, so callbacks carry answer links.
+    pub fn set_public_url(&self, url: Option<String>) {
+        self.rt.public_url.set(url);
+    }
+
+    /// The data folder.
+    pub fn data_dir(&self) -> &Path {
+        &self.rt.config.data_dir
+    }
+
+    /// The secret callbacks are signed with now (receivers verify `Beckon-Signature` with it).
+    pub fn callback_secret(&self) -> String {
+        self.rt.callback_secret.current()
+    }
+
+    /// Replaces the callback secret with a new random one and returns it. It is stored before
+    /// it is returned, and every callback sent from then on is signed with it; signatures made
+    /// with the old one no longer verify against it.
+    pub async fn rotate_callback_secret(&self) -> Result<String> {
+        self.rt.callback_secret.rotate(&self.rt.db).await
+    }
+}

@@ -1,0 +1,80 @@
+//! The [`Beckon`] handle: starting a runtime, resuming what a previous run left, stopping.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use beckon_core::SessionOrigin;
+use beckon_core::conversation::SessionStatus;
+
+use crate::boot::{self, StartOptions};
+use crate::config::RuntimeConfig;
+use crate::error::Result;
+use crate::executor;
+use crate::notices::Notices;
+use crate::runtime::Runtime;
+
+/// A handle to a running Beckon; cheap to clone, shared by every front end.
+#[derive(Clone, Debug)]
+pub struct Beckon {
+    pub(crate) rt: Arc<Runtime>,
+    pub(crate) notices: Arc<Notices>,
+}
+
+impl Beckon {
+    /// Starts a runtime on `config.data_dir`: takes the folder's lock, opens the store, loads
+    /// agents, and resumes whatever a previous run left in flight.
+    pub async fn start(config: RuntimeConfig, options: StartOptions) -> Result<Beckon> {
+        let (rt, notifier) = boot::boot(config, options).await?;
+        let beckon = Beckon { rt, notices: Arc::new(Notices::new(notifier)) };
+        beckon.recover().await?;
+        Ok(beckon)
+    }
+
+    /// Resumes sessions a previous run left mid-turn, re-arms every question deadline (one
+    /// that passed while closed fires now), and lets callbacks go out.
+    async fn recover(&self) -> Result<()> {
+        let (sessions, deadlines) = self
+            .rt
+            .db
+            .call(|store| {
+                let mut sessions = store.read().sessions_with_status(SessionStatus::Running)?;
+                sessions.extend(store.read().waiting_parents()?);
+                Ok((sessions, store.read().deadlines(None)?))
+            })
+            .await?;
+        for session in sessions.iter().filter(|s| s.origin != SessionOrigin::External) {
+            executor::recover(&self.rt.executor, session.id, &session.state, None);
+        }
+        for deadline in &deadlines {
+            self.rt.deadlines.arm(deadline.request_id, deadline.expires_at_ms);
+        }
+        if !sessions.is_empty() || !deadlines.is_empty() {
+            tracing::info!(sessions = sessions.len(), deadlines = deadlines.len(), "recovered");
+        }
+        self.rt.outbox.notify_one();
+        Ok(())
+    }
+
+    /// Stops: workers and session tasks end at their next safe point (an LLM request in
+    /// flight is abandoned; its session re-issues it at the next start, as after a crash), and
+    /// once they have, the data folder's lock is released. Other handles to this runtime stop
+    /// working.
+    pub async fn shutdown(self) {
+        self.rt.signal.stop();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        let workers = std::mem::take(&mut *self.rt.workers.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        for worker in workers {
+            if tokio::time::timeout_at(deadline, worker).await.is_err() {
+                tracing::warn!("a worker did not stop in time; it may still write to the store");
+            }
+        }
+        // Every session task holds the executor; every other task in flight, the runtime.
+        let held = |rt: &Arc<Runtime>| Arc::strong_count(rt) > 1 || Arc::strong_count(&rt.executor) > 1;
+        while held(&self.rt) && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        if held(&self.rt) {
+            tracing::warn!("some handles to the runtime are still held; the data folder stays locked until they go");
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! The service API every front end calls: the [`Beckon`] handle, its methods grouped by what
+//! callers do with it.
+//!
+//! - [`handle`]: starting, recovering and stopping a runtime;
+//! - [`answers`]: the one way a question is answered, declined or withdrawn;
+//! - [`sessions`]: starting, messaging and cancelling sessions;
+//! - [`reads`]: what front ends show (inbox, questions, sessions, figures, events);
+//! - [`configure`]: what the settings change while Beckon runs;
+//! - [`outside`]: agents Beckon does not run (their questions and notices).
+
+mod answers;
+mod configure;
+mod handle;
+mod outside;
+mod reads;
+mod sessions;
+
+pub use answers::{AnswerReceipt, Decision};
+pub use handle::Beckon;
+pub use reads::SessionView;
+pub use sessions::Begun;

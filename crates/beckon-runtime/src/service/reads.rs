@@ -1,0 +1,130 @@
+//! What front ends show: the inbox, questions, sessions, figures, and events as they happen.
+
+use std::time::Duration;
+
+use beckon_core::{RequestId, SessionId};
+use beckon_store::{
+    Metrics, PendingQuestion, QuestionRecord, QuestionStatus, SessionFilter, SessionPage, SessionRecord, TimelineEntry,
+};
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast;
+
+use super::handle::Beckon;
+use crate::error::{Error, Result};
+use crate::events::{Subscription, TextDelta};
+
+/// A session with everything a front end shows of it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionView {
+    /// The session.
+    pub session: SessionRecord,
+    /// Its timeline, in order.
+    pub timeline: Vec<TimelineEntry>,
+    /// The question it waits on, if any.
+    pub pending: Option<QuestionRecord>,
+    /// Every question it asked, oldest first.
+    pub questions: Vec<QuestionRecord>,
+}
+
+impl Beckon {
+    /// Every pending question, oldest first (the inbox).
+    pub async fn pending(&self) -> Result<Vec<PendingQuestion>> {
+        self.rt.db.call(|store| store.read().pending_questions()).await
+    }
+
+    /// A question.
+    pub async fn question(&self, id: RequestId) -> Result<QuestionRecord> {
+        self.rt.db.call(move |store| store.read().question(id)).await?.ok_or(Error::QuestionNotFound(id))
+    }
+
+    /// Questions by status (all when `None`), newest first, at most `limit`.
+    pub async fn questions(&self, status: Option<QuestionStatus>, limit: usize) -> Result<Vec<QuestionRecord>> {
+        self.rt.db.call(move |store| store.read().questions(status, None, limit)).await
+    }
+
+    /// Waits until question `id` is resolved or `timeout` passes; returns it as it then stands.
+    /// An unknown or settled question is answered from the store without waiting; a wait ends
+    /// without a trace however it ends, even when the caller drops this future mid-wait.
+    pub async fn wait_for_resolution(&self, id: RequestId, timeout: Duration) -> Result<QuestionRecord> {
+        let question = self.question(id).await?;
+        if question.status != QuestionStatus::Pending {
+            return Ok(question);
+        }
+        let mut waiter = self.rt.waiters.register(id);
+        // Again, now that a resolution from here on wakes the waiter.
+        let question = self.question(id).await?;
+        if question.status != QuestionStatus::Pending {
+            return Ok(question);
+        }
+        let _ = tokio::time::timeout(timeout, waiter.resolved()).await;
+        drop(waiter);
+        self.question(id).await
+    }
+
+    /// How many waits for a resolution are registered now.
+    #[cfg(test)]
+    pub(crate) fn waiters_registered(&self) -> usize {
+        self.rt.waiters.registered()
+    }
+
+    pub(super) async fn session_record(&self, id: SessionId) -> Result<SessionRecord> {
+        self.rt.db.call(move |store| store.read().session(id)).await?.ok_or(Error::SessionNotFound(id))
+    }
+
+    /// A session with its timeline and questions.
+    pub async fn session(&self, id: SessionId) -> Result<SessionView> {
+        let view = self
+            .rt
+            .db
+            .call(move |store| {
+                let Some(session) = store.read().session(id)? else { return Ok(None) };
+                Ok(Some(SessionView {
+                    session,
+                    timeline: store.read().timeline(id)?,
+                    pending: store.read().pending_question_of(id)?,
+                    questions: store.read().questions_of(id)?,
+                }))
+            })
+            .await?;
+        view.ok_or(Error::SessionNotFound(id))
+    }
+
+    /// A page of sessions, newest first.
+    pub async fn sessions(&self, filter: SessionFilter) -> Result<SessionPage> {
+        self.rt.db.call(move |store| store.read().sessions(&filter)).await
+    }
+
+    /// Answering figures: what waits, how long, how questions end.
+    pub async fn metrics(&self) -> Result<Metrics> {
+        let now = self.rt.clock.now_ms();
+        self.rt.db.call(move |store| store.read().metrics(now, None)).await
+    }
+
+    /// The newest event's seq: a snapshot taken now is complete up to it.
+    pub async fn last_seq(&self) -> Result<i64> {
+        self.rt.db.call(|store| store.read().last_seq()).await
+    }
+
+    /// How many write transactions the store has committed since this runtime started, each
+    /// one synced to disk: what a workload costs in durable commits.
+    pub async fn commits(&self) -> Result<u64> {
+        self.rt.db.call(|store| Ok(store.commits())).await
+    }
+
+    /// How many jobs (reads and writes) the store has been given since this runtime started:
+    /// what a workload costs in trips to the store.
+    pub fn store_jobs(&self) -> u64 {
+        self.rt.db.jobs()
+    }
+
+    /// Every event after `after_seq`, then live ones, none missed or doubled.
+    pub async fn subscribe(&self, after_seq: i64) -> Result<Subscription> {
+        Subscription::start(self.rt.db.clone(), self.rt.hub.live.subscribe(), after_seq).await
+    }
+
+    /// The assistant's text as it streams (live display only).
+    pub fn text_deltas(&self) -> broadcast::Receiver<TextDelta> {
+        self.rt.hub.text.subscribe()
+    }
+}
