@@ -14,6 +14,7 @@ mod launch;
 mod navigate;
 mod notify;
 pub mod settings;
+mod start;
 mod state;
 mod tray;
 pub mod tray_model;
@@ -22,10 +23,9 @@ pub mod tray_model;
 mod bindings;
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use beckon_gateway::GatewayConfig;
-use beckon_runtime::{Beckon, PendingNotice, RuntimeConfig, StartOptions, default_data_dir};
+use beckon_runtime::{Beckon, PendingNotice, StartOptions, default_data_dir};
 use tauri::{AppHandle, Manager, WindowEvent};
 use tauri_plugin_deep_link::DeepLinkExt;
 use tokio::sync::mpsc;
@@ -33,17 +33,14 @@ use tokio::sync::mpsc;
 use crate::channels::RunningChannels;
 use crate::notify::DesktopNotifier;
 use crate::settings::Settings;
+use crate::start::{GatewayDown, Started};
 use crate::state::App;
-
-/// Builds the runtime configuration from the settings (on the data folder they came from).
-fn runtime_config(settings: &Settings) -> RuntimeConfig {
-    settings.runtime_config(&format!("Beckon desktop {}", env!("CARGO_PKG_VERSION")))
-}
 
 /// Handles `beckon://` links, whether they started the app or reached it running.
 fn open_links(app: &AppHandle, urls: Vec<String>) {
     let Some(state) = app.try_state::<App>() else { return };
-    let Ok(beckon) = state.beckon.clone() else { return };
+    let Ok(beckon) = &state.beckon else { return };
+    let beckon = beckon.clone();
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         for url in urls {
@@ -78,32 +75,19 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
     let data_dir = default_data_dir();
     let settings = Settings::load(&data_dir);
     let (inputs, inbox) = mpsc::unbounded_channel();
-    let options =
-        StartOptions { notifier: std::sync::Arc::new(DesktopNotifier::new(inputs.clone())), ..StartOptions::default() };
-    let config = runtime_config(&settings);
-    let beckon = tauri::async_runtime::block_on(Beckon::start(config, options)).map_err(|err| {
-        tracing::error!(%err, "Beckon could not start");
-        err.to_string()
-    });
-    let gateway = match &beckon {
-        Ok(beckon) => {
-            let mut gateway = GatewayConfig::new(&data_dir);
-            gateway.port = settings.gateway_port();
-            tauri::async_runtime::block_on(beckon_gateway::start(beckon.clone(), gateway)).map_err(|err| {
-                tracing::warn!(%err, "the gateway is not running; the app works without it");
-                err.to_string()
-            })
+    let options = StartOptions { notifier: Arc::new(DesktopNotifier::new(inputs.clone())), ..StartOptions::default() };
+    let started = tauri::async_runtime::block_on(start::start(&settings, &data_dir, options));
+    let (beckon, gateway, channels) = match started {
+        Ok(Started { beckon, gateway, channels }) => (Ok(beckon), gateway, channels),
+        Err(err) => {
+            tracing::error!(%err, "Beckon could not start");
+            (Err(err), Err(GatewayDown::NoRuntime), RunningChannels::none())
         }
-        Err(reason) => Err(reason.clone()),
     };
+    let running = beckon.as_ref().ok().cloned();
     let (dnd, reminder) = (settings.do_not_disturb(), settings.reminder_minutes());
-    let channels = match &beckon {
-        // Within the async runtime: the channels spawn their tasks there.
-        Ok(beckon) => tauri::async_runtime::block_on(async { RunningChannels::start(beckon, &settings) }),
-        Err(_) => RunningChannels::none(),
-    };
     app.manage(App {
-        beckon: beckon.clone(),
+        beckon,
         settings: Mutex::new(settings),
         data_dir: data_dir.clone(),
         forwarders: Mutex::new(HashMap::new()),
@@ -116,10 +100,12 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
     if let Err(err) = tray::build(&handle, dnd) {
         tracing::warn!(%err, "no tray icon");
     }
-    if let Ok(beckon) = beckon {
+    if let Some(beckon) = running.clone() {
         let icon = data_dir.join("icon.png");
-        let _ = std::fs::write(&icon, include_bytes!("../../icons/128x128.png"));
-        let (handle, beckon) = (handle.clone(), beckon.clone());
+        if let Err(err) = std::fs::write(&icon, include_bytes!("../../icons/128x128.png")) {
+            tracing::warn!(%err, path = %icon.display(), "cannot write the icon notifications show");
+        }
+        let handle = handle.clone();
         tauri::async_runtime::spawn(async move {
             let initial = pending_notices(&beckon).await;
             let start = attention::Start {
@@ -142,14 +128,15 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
     let links = handle.clone();
     app.deep_link()
         .on_open_url(move |event| open_links(&links, event.urls().iter().map(ToString::to_string).collect()));
-    if let Ok(Some(urls)) = app.deep_link().get_current() {
-        let urls: Vec<String> = urls.iter().map(ToString::to_string).collect();
-        if let (Some(url), Ok(beckon)) = (urls.last(), handle.state::<App>().beckon.clone()) {
-            let target = tauri::async_runtime::block_on(navigate::checked(&beckon, deeplink::parse(url)));
-            state::remember_navigation(&handle, target);
-            // A link is opened to be seen, however Beckon was started.
-            navigate::raise(&handle);
-        }
+    // Read only now, with the handler above listening: a link a second launch handed over
+    // while Beckon was starting replaced the one that started it, and reached no handler.
+    if let Ok(Some(urls)) = app.deep_link().get_current()
+        && let (Some(url), Some(beckon)) = (urls.last(), running)
+    {
+        let target = tauri::async_runtime::block_on(navigate::checked(&beckon, deeplink::parse(url.as_str())));
+        state::remember_navigation(&handle, target);
+        // A link is opened to be seen, however Beckon was started.
+        navigate::raise(&handle);
     }
     Ok(())
 }

@@ -15,11 +15,12 @@ use crate::channels::RunningChannels;
 use crate::dto::{NavTarget, NotificationTest};
 use crate::notify::Input;
 use crate::settings::{SaveError, Settings, SettingsInput, SettingsView};
+use crate::start::{GatewayDown, StartError};
 
 /// The app's managed state.
 pub struct App {
     /// The runtime, or why it could not start (the window shows it).
-    pub beckon: Result<Beckon, String>,
+    pub beckon: Result<Beckon, StartError>,
     /// The settings.
     pub settings: Mutex<Settings>,
     /// The data folder.
@@ -31,7 +32,7 @@ pub struct App {
     /// Where the window should go when it next loads (a link that started the app).
     pub navigation: Mutex<Option<NavTarget>>,
     /// The gateway, or why it is not running.
-    pub gateway: Mutex<Result<RunningGateway, String>>,
+    pub gateway: Mutex<Result<RunningGateway, GatewayDown>>,
     /// The channels (Slack, Telegram) that post questions and take answers there.
     pub channels: RunningChannels,
 }
@@ -58,7 +59,7 @@ impl App {
 
     /// The gateway's URL, or why it is not running.
     pub fn gateway(&self) -> Result<String, String> {
-        lock(&self.gateway).as_ref().map(|g| g.url.clone()).map_err(Clone::clone)
+        lock(&self.gateway).as_ref().map(|g| g.url.clone()).map_err(ToString::to_string)
     }
 
     /// Tells everything that reaches the person that "do not disturb" is on or off: the
@@ -114,7 +115,7 @@ impl App {
 
     /// Stops the gateway (at quit).
     pub fn stop_gateway(&self) {
-        let gateway = std::mem::replace(&mut *lock(&self.gateway), Err("stopped".into()));
+        let gateway = std::mem::replace(&mut *lock(&self.gateway), Err(GatewayDown::Stopped));
         if let Ok(gateway) = gateway {
             gateway.stop();
         }
