@@ -1,7 +1,12 @@
-//! The crate's one error type.
+//! The crate's one error type, and reading ids from text, which gives it.
+
+use std::str::FromStr;
+
+use uuid::Uuid;
 
 use crate::agent::AgentFileError;
 use crate::conversation::TransitionError;
+use crate::ids::{RequestId, SessionId};
 use crate::link::LinkError;
 use crate::problem::Problems;
 
@@ -32,3 +37,29 @@ pub enum Error {
 
 /// Results in this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Reading an id from text. Written here rather than in `ids.rs`: the errors [`Error`] wraps
+/// carry ids, so the ids must not need this file.
+macro_rules! id_from_text {
+    ($name:ident, $field:literal) => {
+        impl $name {
+            /// Parses the textual form, naming the field in the error.
+            pub fn parse(text: &str) -> Result<Self, Error> {
+                Uuid::try_parse(text)
+                    .map(Self::from_uuid)
+                    .map_err(|_| Error::InvalidId { field: $field, value: text.chars().take(64).collect() })
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = Error;
+
+            fn from_str(text: &str) -> Result<Self, Error> {
+                Self::parse(text)
+            }
+        }
+    };
+}
+
+id_from_text!(RequestId, "request_id");
+id_from_text!(SessionId, "session_id");

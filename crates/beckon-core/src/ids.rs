@@ -2,17 +2,16 @@
 //!
 //! Provider `tool_use_id`s can repeat across sessions and providers; these never do, and every
 //! answer names one. The domain never makes ids itself: they arrive on events.
+//!
+//! Reading one from text (`parse`, `FromStr`) is in `error.rs`, beside the error it gives.
 
 use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::error::Error;
-
 macro_rules! id_type {
-    ($(#[$doc:meta])* $name:ident, $field:literal) => {
+    ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -29,14 +28,6 @@ macro_rules! id_type {
             pub const fn as_uuid(&self) -> &Uuid {
                 &self.0
             }
-
-            /// Parses the textual form, naming the field in the error.
-            pub fn parse(text: &str) -> Result<Self, Error> {
-                Uuid::try_parse(text).map(Self).map_err(|_| Error::InvalidId {
-                    field: $field,
-                    value: text.chars().take(64).collect(),
-                })
-            }
         }
 
         impl fmt::Display for $name {
@@ -44,26 +35,16 @@ macro_rules! id_type {
                 self.0.hyphenated().fmt(f)
             }
         }
-
-        impl FromStr for $name {
-            type Err = Error;
-
-            fn from_str(text: &str) -> Result<Self, Error> {
-                Self::parse(text)
-            }
-        }
     };
 }
 
 id_type!(
     /// The id of one `ask_user_question` call (one question request).
-    RequestId,
-    "request_id"
+    RequestId
 );
 id_type!(
     /// The id of one agent session.
-    SessionId,
-    "session_id"
+    SessionId
 );
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use beckon_core::{RequestId, SessionId};
 
-use crate::questions::ResolvedQuestion;
+use crate::rows::ResolvedQuestion;
 
 /// Anything the store can refuse or fail at.
 #[derive(Debug, thiserror::Error)]

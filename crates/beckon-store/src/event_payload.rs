@@ -9,9 +9,7 @@ use serde_json::value::RawValue;
 
 use crate::codec::from_json;
 use crate::error::Result;
-use crate::events::EventKind;
-use crate::messages::TimelineEntry;
-use crate::questions::{PendingQuestion, QuestionRecord, QuestionStatus};
+use crate::rows::{EventKind, PendingQuestion, QuestionRecord, QuestionStatus, StoredEvent, TimelineEntry};
 
 /// A session was created.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -135,5 +133,12 @@ impl EventPayload {
             EventKind::SessionResumed => Self::SessionResumed(from_json("events", field, json)?),
             EventKind::SessionDeleted => Self::SessionDeleted(from_json("events", field, json)?),
         })
+    }
+}
+
+impl StoredEvent {
+    /// What it says, read as its kind's type.
+    pub fn details(&self) -> Result<EventPayload> {
+        EventPayload::read(self.kind, self.payload.get())
     }
 }

@@ -17,22 +17,20 @@ mod open;
 mod outbox;
 mod questions;
 mod read;
+mod rows;
 mod sessions;
 mod settings;
 mod store;
 
-pub use channel_messages::{ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork};
 pub use codec::{JSON_MAX_BYTES, STATE_MAX_BYTES};
 pub use error::{Error, Result};
 pub use event_payload::{Appended, EventPayload, NoDetails, QuestionResolved, SessionStarted, StatusChanged};
-pub use events::{EventKind, StoredEvent};
-pub use messages::TimelineEntry;
-pub use metrics::{AgentMetrics, Latency, Metrics};
 pub use open::SCHEMA_VERSION;
-pub use outbox::{CallbackFormat, DeliveryState, DueCursor, NewCallback, OutboxEntry};
-pub use questions::{
-    Deadline, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion,
-};
 pub use read::Reader;
-pub use sessions::{NewSession, SessionCursor, SessionFilter, SessionPage, SessionRecord, SessionSummary, title_from};
+pub use rows::{
+    AgentMetrics, CallbackFormat, ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork, Deadline,
+    DeliveryState, DueCursor, EventKind, Latency, Metrics, NewCallback, NewQuestion, NewSession, OutboxEntry,
+    PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion, SessionCursor,
+    SessionFilter, SessionPage, SessionRecord, SessionSummary, StoredEvent, TimelineEntry, title_from,
+};
 pub use store::{Committed, Store, Tx, Written};

@@ -4,26 +4,14 @@
 use beckon_core::SessionId;
 use beckon_core::conversation::{Message, ToolResult};
 use rusqlite::{Connection, params};
-use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::codec::{JSON_MAX_BYTES, from_json, to_raw};
 use crate::error::{Error, Result};
 use crate::event_payload::{Appended, EventPayload};
+use crate::rows::TimelineEntry;
 use crate::sessions;
 use crate::store::Tx;
-
-/// One timeline entry as stored.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TimelineEntry {
-    /// Its place in the session's timeline, from 1.
-    pub position: i64,
-    /// The entry.
-    pub message: Message,
-    /// When it was added (Unix ms).
-    pub at_ms: i64,
-}
 
 /// The timeline kind of a message, as stored.
 pub(crate) fn kind(message: &Message) -> &'static str {

@@ -1,18 +1,18 @@
-//! Read-only queries, on the store or inside a write transaction.
+//! Read-only queries, on the store ([`Store::read`]) or inside a write transaction
+//! ([`Tx::read`]): one entry to every table's reads.
 
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{RequestId, SessionId};
 use rusqlite::Connection;
 
-use crate::channel_messages::{self, ChannelMessage, ChannelScope, ChannelWork};
 use crate::error::Result;
-use crate::events::{self, StoredEvent};
-use crate::messages::{self, TimelineEntry};
-use crate::metrics::{self, Metrics};
-use crate::outbox::{self, DeliveryState, DueCursor, OutboxEntry};
-use crate::questions::{self, Deadline, PendingQuestion, QuestionRecord, QuestionStatus};
-use crate::sessions::{self, SessionFilter, SessionPage, SessionRecord, SessionSummary};
-use crate::settings;
+use crate::rows::{
+    ChannelMessage, ChannelScope, ChannelWork, Deadline, DeliveryState, DueCursor, Metrics, OutboxEntry,
+    PendingQuestion, QuestionRecord, QuestionStatus, SessionFilter, SessionPage, SessionRecord, SessionSummary,
+    StoredEvent, TimelineEntry,
+};
+use crate::store::{Store, Tx};
+use crate::{channel_messages, events, messages, metrics, outbox, questions, sessions, settings};
 
 /// Read-only access to the database.
 #[derive(Debug, Clone, Copy)]
@@ -20,11 +20,21 @@ pub struct Reader<'c> {
     conn: &'c Connection,
 }
 
-impl<'c> Reader<'c> {
-    pub(crate) fn new(conn: &'c Connection) -> Self {
-        Reader { conn }
+impl Store {
+    /// Read-only queries on the latest committed data.
+    pub fn read(&self) -> Reader<'_> {
+        Reader { conn: self.connection() }
     }
+}
 
+impl Tx<'_> {
+    /// Queries that see this transaction's own writes.
+    pub fn read(&self) -> Reader<'_> {
+        Reader { conn: self.tx }
+    }
+}
+
+impl Reader<'_> {
     /// A session.
     pub fn session(&self, id: SessionId) -> Result<Option<SessionRecord>> {
         sessions::get(self.conn, id)

@@ -1,12 +1,12 @@
-//! The store handle and its transactions.
+//! The store handle and its transactions. Reading them is in `read.rs`, which needs every
+//! table's file; this one needs none.
 
 use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
 
 use crate::error::{Error, Result};
-use crate::events::StoredEvent;
-use crate::read::Reader;
+use crate::rows::StoredEvent;
 
 /// Beckon's database: one connection, used from one thread (the runtime owns it).
 #[derive(Debug)]
@@ -169,20 +169,8 @@ impl Store {
         self.commits
     }
 
-    /// Read-only queries on the latest committed data.
-    pub fn read(&self) -> Reader<'_> {
-        Reader::new(&self.conn)
-    }
-
     /// The underlying connection, for tests and benchmarks that need raw SQL.
     pub fn connection(&self) -> &Connection {
         &self.conn
-    }
-}
-
-impl Tx<'_> {
-    /// Queries that see this transaction's own writes.
-    pub fn read(&self) -> Reader<'_> {
-        Reader::new(self.tx)
     }
 }

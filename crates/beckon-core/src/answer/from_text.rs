@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::answer::{Answer, Answers};
+use crate::answer::{Answer, Answers, count_problem};
 use crate::question::{FieldKind, QuestionItem, QuestionRequest};
 
 impl Answer {
@@ -53,7 +53,7 @@ impl Answers {
         let answers = request.items().iter().zip(texts).map(|(item, text)| Answer::from_text(item, text)).collect();
         let answers = Answers::unchecked(answers);
         if texts.len() != request.items().len() {
-            return Err(super::validate::count_problem(texts.len(), request));
+            return Err(count_problem(texts.len(), request));
         }
         answers.validate(request).map(|()| answers)
     }

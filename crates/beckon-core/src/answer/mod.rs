@@ -104,7 +104,7 @@ impl Answers {
         // The count first: an extra entry would otherwise be read as an answer to no question
         // and reported for its shape, hiding what is really wrong.
         if entries.len() != request.items().len() {
-            return Err(validate::count_problem(entries.len(), request));
+            return Err(count_problem(entries.len(), request));
         }
         let mut answers = Vec::with_capacity(entries.len());
         for (i, entry) in entries.iter().enumerate() {
@@ -144,6 +144,15 @@ impl Answers {
         let answers = Self(answers);
         answers.validate(request).map(|()| answers)
     }
+}
+
+/// The problem with `given` answers to `request`, when they are not one per question.
+fn count_problem(given: usize, request: &QuestionRequest) -> Problems {
+    let expected = request.items().len();
+    Problems::one(
+        "answers",
+        format!("has {given} answers for {expected} questions; give exactly one answer per question, in order"),
+    )
 }
 
 /// Answers keyed by question text, as the array [`Answers::parse`] reads: one entry per

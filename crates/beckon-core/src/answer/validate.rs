@@ -1,17 +1,23 @@
-//! Checking answers against the request they answer.
+//! Checking answers against the request they answer, and what they allow.
 
-use crate::answer::{Answer, Answers};
+use crate::answer::{Answer, Answers, count_problem};
+use crate::approval::Approval;
 use crate::limits::{ANSWER_MAX_BYTES, COMMENT_MAX_BYTES, OTHER_MAX_BYTES};
 use crate::problem::{Problems, index, join};
 use crate::question::{ChoiceQuestion, FreeFormQuestion, QuestionItem, QuestionRequest};
 use crate::text::{self, Lines};
 
-pub(super) fn count_problem(given: usize, request: &QuestionRequest) -> Problems {
-    let expected = request.items().len();
-    Problems::one(
-        "answers",
-        format!("has {given} answers for {expected} questions; give exactly one answer per question, in order"),
-    )
+impl QuestionRequest {
+    /// Whether `answers` may come only from the person: they allow the tool call, or they
+    /// answer a question asked of the person.
+    pub fn needs_the_person(&self, answers: &Answers) -> bool {
+        self.asked_of_the_person() || self.allows(answers)
+    }
+
+    /// Whether `answers` let this approval's tool call run ("Allow" or "Allow always").
+    pub fn allows(&self, answers: &Answers) -> bool {
+        self.approval().is_some() && answers.items().iter().any(Approval::grants)
+    }
 }
 
 impl Answers {

@@ -4,7 +4,6 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::answer::Answers;
 use crate::approval::Approval;
 use crate::json_reader::{Fields, object, type_name};
 use crate::limits::{
@@ -150,21 +149,16 @@ impl QuestionRequest {
         self
     }
 
+    /// Whether an agent's own interface asked this of the person
+    /// ([`for_the_person`](Self::for_the_person)).
+    pub(crate) fn asked_of_the_person(&self) -> bool {
+        self.for_the_person
+    }
+
     /// Whether some answer to this request is the person's alone to give: allowing an approval,
     /// or any answer to a question asked of the person. Declining (and denying) stays open.
     pub fn person_only(&self) -> bool {
         self.approval.is_some() || self.for_the_person
-    }
-
-    /// Whether `answers` may come only from the person: they allow the tool call, or they
-    /// answer a question asked of the person.
-    pub fn needs_the_person(&self, answers: &Answers) -> bool {
-        self.for_the_person || self.allows(answers)
-    }
-
-    /// Whether `answers` let this approval's tool call run ("Allow" or "Allow always").
-    pub fn allows(&self, answers: &Answers) -> bool {
-        self.approval.is_some() && answers.items().iter().any(Approval::grants)
     }
 
     /// Reads a request as Beckon stored it: an agent's request, or an approval's question

@@ -1,0 +1,22 @@
+//! What the store's operations take and return: each table's rows (as stored, as listed, as
+//! written), the events of the log, the figures, with the names they are stored under. Nothing
+//! here touches SQLite or names a file outside this folder, so every other file may use these
+//! types and none of them leads back: the tables' files hold only the queries.
+
+mod channel_messages;
+mod events;
+mod messages;
+mod metrics;
+mod outbox;
+mod questions;
+mod sessions;
+
+pub use channel_messages::{ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork};
+pub use events::{EventKind, StoredEvent};
+pub use messages::TimelineEntry;
+pub use metrics::{AgentMetrics, Latency, Metrics};
+pub use outbox::{CallbackFormat, DeliveryState, DueCursor, NewCallback, OutboxEntry};
+pub use questions::{
+    Deadline, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion,
+};
+pub use sessions::{NewSession, SessionCursor, SessionFilter, SessionPage, SessionRecord, SessionSummary, title_from};

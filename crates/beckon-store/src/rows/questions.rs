@@ -1,0 +1,236 @@
+//! A question put to a person: what is asked, the question as stored and in the inbox, and how
+//! it ends.
+
+use std::fmt;
+
+use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus};
+use beckon_core::{AnsweredVia, Outcome, OutcomeKind, QuestionRequest, RequestId, SessionId};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use crate::rows::NewCallback;
+
+/// A question's status: pending until exactly one outcome wins.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuestionStatus {
+    /// Waiting for a person.
+    Pending,
+    /// Answered.
+    Answered,
+    /// Declined by the person.
+    Declined,
+    /// Its deadline passed.
+    Expired,
+    /// Its session was cancelled.
+    Cancelled,
+}
+
+impl QuestionStatus {
+    const ALL: [QuestionStatus; 5] = [Self::Pending, Self::Answered, Self::Declined, Self::Expired, Self::Cancelled];
+
+    /// The snake_case name, as stored and sent.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Answered => "answered",
+            Self::Declined => "declined",
+            Self::Expired => "expired",
+            Self::Cancelled => "cancelled",
+        }
+    }
+
+    /// Reads the snake_case name.
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+impl From<OutcomeKind> for QuestionStatus {
+    fn from(kind: OutcomeKind) -> Self {
+        match kind {
+            OutcomeKind::Answered => Self::Answered,
+            OutcomeKind::Declined => Self::Declined,
+            OutcomeKind::Expired => Self::Expired,
+            OutcomeKind::Cancelled => Self::Cancelled,
+        }
+    }
+}
+
+impl fmt::Display for QuestionStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A question to put to a person.
+#[derive(Debug, Clone)]
+pub struct NewQuestion {
+    /// Its id.
+    pub id: RequestId,
+    /// The session that asks.
+    pub session_id: SessionId,
+    /// The `ask_user_question` call it came from.
+    pub tool_use_id: String,
+    /// The agent that asks.
+    pub agent: String,
+    /// Who asks, with the chain of agents above it.
+    pub origin: Origin,
+    /// What is asked.
+    pub request: QuestionRequest,
+    /// Where its callbacks go, if anywhere.
+    pub callback_url: Option<String>,
+    /// When it expires (Unix ms).
+    pub expires_at_ms: Option<i64>,
+    /// What happens when it expires, fixed when it is asked.
+    pub expiry_policy: Option<ExpiryPolicy>,
+    /// When it was asked (Unix ms).
+    pub at_ms: i64,
+    /// Callbacks to deliver once this is committed.
+    pub callbacks: Vec<NewCallback>,
+}
+
+/// A question as stored.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestionRecord {
+    /// Its id.
+    pub id: RequestId,
+    /// The session that asked.
+    pub session_id: SessionId,
+    /// The call it came from.
+    pub tool_use_id: String,
+    /// The agent that asked.
+    pub agent: String,
+    /// Who asked.
+    pub origin: Origin,
+    /// What was asked.
+    #[cfg_attr(feature = "ts", ts(as = "beckon_core::ts::QuestionRequestShape"))]
+    pub request: QuestionRequest,
+    /// Its status.
+    pub status: QuestionStatus,
+    /// How it ended, once it has.
+    pub outcome: Option<Outcome>,
+    /// Where the person answered or declined from.
+    pub answered_via: Option<AnsweredVia>,
+    /// Who answered, when the front end knows ("slack:U123 (ada)").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub answered_by: Option<String>,
+    /// Where its callbacks go.
+    pub callback_url: Option<String>,
+    /// Asked (Unix ms).
+    pub created_at_ms: i64,
+    /// Resolved (Unix ms).
+    pub resolved_at_ms: Option<i64>,
+    /// Expires (Unix ms).
+    pub expires_at_ms: Option<i64>,
+    /// What happens when it expires.
+    pub expiry_policy: Option<ExpiryPolicy>,
+}
+
+/// A pending question for the inbox, read from the compact pending index alone. The request
+/// is kept as the JSON text it was stored as, so listing thousands costs no parsing; call
+/// [`PendingQuestion::request`] for the typed form.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PendingQuestion {
+    /// Its id.
+    pub id: RequestId,
+    /// The session that asks.
+    pub session_id: SessionId,
+    /// The agent that asks.
+    pub agent: String,
+    /// Who asks.
+    pub origin: Origin,
+    /// What is asked, as JSON text.
+    #[serde(rename = "request")]
+    #[cfg_attr(feature = "ts", ts(as = "beckon_core::ts::QuestionRequestShape"))]
+    pub request_json: Box<RawValue>,
+    /// Asked (Unix ms).
+    pub created_at_ms: i64,
+    /// Expires (Unix ms).
+    pub expires_at_ms: Option<i64>,
+}
+
+impl PartialEq for PendingQuestion {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+            && self.session_id == other.session_id
+            && self.agent == other.agent
+            && self.origin == other.origin
+            && self.request_json.get() == other.request_json.get()
+            && self.created_at_ms == other.created_at_ms
+            && self.expires_at_ms == other.expires_at_ms
+    }
+}
+
+/// How to resolve a question.
+#[derive(Debug, Clone)]
+pub struct Resolution {
+    /// The question.
+    pub request_id: RequestId,
+    /// How it ends.
+    pub outcome: Outcome,
+    /// Where the person acted from (none for expiry and cancellation).
+    pub via: Option<AnsweredVia>,
+    /// Who acted, when the front end knows (a channel's person).
+    pub by: Option<String>,
+    /// When (Unix ms).
+    pub at_ms: i64,
+    /// The asking session's status afterwards, for sessions without a state machine behind
+    /// them (external agents); in-app sessions save their state in the same transaction.
+    pub session_status: Option<SessionStatus>,
+    /// Callbacks to deliver once this is committed.
+    pub callbacks: Vec<NewCallback>,
+}
+
+/// How a question ended.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResolvedQuestion {
+    /// The question.
+    pub id: RequestId,
+    /// Its session.
+    pub session_id: SessionId,
+    /// Its final status.
+    pub status: QuestionStatus,
+    /// The winning resolution.
+    pub outcome: Outcome,
+    /// Where the person acted from.
+    pub answered_via: Option<AnsweredVia>,
+    /// When (Unix ms).
+    pub resolved_at_ms: i64,
+}
+
+/// A successful resolution.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Resolved {
+    /// This call resolved the question.
+    Now(ResolvedQuestion),
+    /// The question was already resolved the same way; nothing changed.
+    Repeat(ResolvedQuestion),
+}
+
+impl Resolved {
+    /// The question as it now stands.
+    pub fn question(&self) -> &ResolvedQuestion {
+        match self {
+            Self::Now(question) | Self::Repeat(question) => question,
+        }
+    }
+}
+
+/// A pending question's deadline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deadline {
+    /// The question.
+    pub request_id: RequestId,
+    /// Its session.
+    pub session_id: SessionId,
+    /// When it expires (Unix ms).
+    pub expires_at_ms: i64,
+    /// What happens then.
+    pub policy: ExpiryPolicy,
+}
