@@ -2,7 +2,7 @@
 //! window as `{kind, message, field?, problems?, winner?}`.
 
 use beckon_core::{Answer, AnsweredVia, Answers, RequestId, SessionId};
-use beckon_runtime::api::ErrorBody;
+use beckon_runtime::api::{ErrorBody, ErrorKind};
 use beckon_runtime::{AnswerReceipt, Beckon, Decision, SessionView};
 use beckon_store::{Metrics, PendingQuestion, SessionCursor, SessionFilter, SessionPage};
 use tauri::ipc::Channel;
@@ -19,14 +19,10 @@ use crate::state::App;
 pub struct CommandError(Box<ErrorBody>);
 
 impl CommandError {
-    fn new(kind: &str, message: impl Into<String>, field: Option<&str>) -> Self {
-        CommandError(Box::new(ErrorBody {
-            kind: kind.into(),
-            message: message.into(),
-            field: field.map(str::to_owned),
-            problems: vec![],
-            winner: None,
-        }))
+    fn new(kind: ErrorKind, message: impl Into<String>, field: Option<&str>) -> Self {
+        let mut body = ErrorBody::new(kind, message);
+        body.field = field.map(str::to_owned);
+        CommandError(Box::new(body))
     }
 }
 
@@ -40,14 +36,12 @@ impl From<SaveError> for CommandError {
     fn from(err: SaveError) -> Self {
         let message = err.to_string();
         match err {
-            SaveError::Invalid(problems) => CommandError(Box::new(ErrorBody {
-                kind: "invalid_input".into(),
+            SaveError::Invalid(problems) => CommandError(Box::new(ErrorBody::with_problems(
+                ErrorKind::InvalidInput,
                 message,
-                field: problems.first_path().map(str::to_owned),
-                problems: problems.iter().cloned().collect(),
-                winner: None,
-            })),
-            SaveError::Io(_) => CommandError::new("internal", message, None),
+                problems.iter().cloned().collect(),
+            ))),
+            SaveError::Io(_) => CommandError::new(ErrorKind::Internal, message, None),
         }
     }
 }
@@ -57,27 +51,32 @@ impl From<beckon_channels::Error> for CommandError {
         match err {
             beckon_channels::Error::Runtime(err) => err.into(),
             missing @ beckon_channels::Error::NoPairingRequest => {
-                CommandError::new("not_found", missing.to_string(), None)
+                CommandError::new(ErrorKind::NotFound, missing.to_string(), None)
             }
-            other => CommandError::new("unavailable", other.to_string(), None),
+            other => CommandError::new(ErrorKind::Unavailable, other.to_string(), None),
         }
     }
 }
 
 impl From<tauri_plugin_autostart::Error> for CommandError {
     fn from(err: tauri_plugin_autostart::Error) -> Self {
-        CommandError::new("unavailable", format!("Starting at login could not be read or changed: {err}"), None)
+        CommandError::new(
+            ErrorKind::Unavailable,
+            format!("Starting at login could not be read or changed: {err}"),
+            None,
+        )
     }
 }
 
 type Reply<T> = Result<T, CommandError>;
 
 fn beckon(app: &App) -> Reply<&Beckon> {
-    app.beckon.as_ref().map_err(|err| CommandError::new("unavailable", err.to_string(), None))
+    app.beckon.as_ref().map_err(|err| CommandError::new(ErrorKind::Unavailable, err.to_string(), None))
 }
 
 fn parse<T: std::str::FromStr<Err = beckon_core::Error>>(text: &str) -> Reply<T> {
-    text.parse().map_err(|err: beckon_core::Error| CommandError::new("invalid_input", err.to_string(), Some("id")))
+    text.parse()
+        .map_err(|err: beckon_core::Error| CommandError::new(ErrorKind::InvalidInput, err.to_string(), Some("id")))
 }
 
 /// Everything the window draws at start, and the seq it is complete up to.

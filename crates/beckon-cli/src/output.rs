@@ -102,7 +102,7 @@ pub fn pending_table(questions: &[Value], now_ms: i64) -> String {
     let header = ["ID", "FROM", "WAITING", "QUESTION"].map(String::from);
     let mut rows = vec![header];
     for question in questions {
-        let items = question["questions"]["questions"].as_array().cloned().unwrap_or_default();
+        let items = question["input"]["questions"].as_array().cloned().unwrap_or_default();
         let first = items.first().cloned().unwrap_or(Value::Null);
         let text = first["question"].as_str().unwrap_or_default();
         let asked = match first["header"].as_str() {
@@ -155,7 +155,7 @@ mod tests {
     #[test]
     fn the_table_lines_up_and_clips_long_questions() {
         let question = json!({"request_id": "0190f1d2-0000-7000-8000-00000000beef", "origin": "ci-bot",
-            "created_at": 1_000, "questions": {"questions": [{"question": "Deploy?\nReally?", "header": "Deploy"},
+            "created_at": 1_000, "input": {"questions": [{"question": "Deploy?\nReally?", "header": "Deploy"},
             {"question": "x".repeat(100)}]}});
         let table = pending_table(&[question], 61_000);
         let lines: Vec<&str> = table.lines().collect();

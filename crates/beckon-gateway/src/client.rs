@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_core::RequestId;
-use beckon_runtime::api::ErrorBody;
+use beckon_runtime::api::{ErrorBody, ErrorKind};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tokio::sync::OnceCell;
@@ -106,10 +106,10 @@ pub enum ClientError {
 }
 
 impl ClientError {
-    /// The gateway's error kind (`not_found`, `invalid_input`, …) when it refused the request.
-    pub fn kind(&self) -> Option<&str> {
+    /// The gateway's error kind when it refused the request.
+    pub fn kind(&self) -> Option<ErrorKind> {
         match self {
-            ClientError::Api { body, .. } => Some(&body.kind),
+            ClientError::Api { body, .. } => Some(body.kind),
             _ => None,
         }
     }
@@ -312,6 +312,7 @@ impl GatewayClient {
         let response = request
             .bearer_auth(&self.endpoint.token)
             .header("x-beckon-client", &self.name)
+            .header(crate::views::VERSION_HEADER, "2")
             .timeout(timeout)
             .send()
             .await
@@ -323,7 +324,7 @@ impl GatewayClient {
             return Ok(value);
         }
         let body = serde_json::from_value::<ErrorBody>(value["error"].clone()).unwrap_or_else(|_| ErrorBody {
-            kind: kind_for(status).into(),
+            kind: kind_for(status),
             message: format!("the gateway answered {status}: {}", String::from_utf8_lossy(&bytes).trim()),
             field: None,
             problems: vec![],
@@ -432,14 +433,14 @@ fn path_segment(text: &str) -> String {
         .collect()
 }
 
-fn kind_for(status: StatusCode) -> &'static str {
+fn kind_for(status: StatusCode) -> ErrorKind {
     match status {
-        StatusCode::NOT_FOUND => "not_found",
-        StatusCode::UNAUTHORIZED => "unauthorized",
-        StatusCode::CONFLICT => "already_resolved",
-        StatusCode::UNPROCESSABLE_ENTITY => "invalid_input",
-        StatusCode::TOO_MANY_REQUESTS => "rate_limited",
-        _ => "internal",
+        StatusCode::NOT_FOUND => ErrorKind::NotFound,
+        StatusCode::UNAUTHORIZED => ErrorKind::Unauthorized,
+        StatusCode::CONFLICT => ErrorKind::AlreadyResolved,
+        StatusCode::UNPROCESSABLE_ENTITY => ErrorKind::InvalidInput,
+        StatusCode::TOO_MANY_REQUESTS => ErrorKind::RateLimited,
+        _ => ErrorKind::Internal,
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use beckon_core::Problems;
-use beckon_runtime::api::ErrorBody;
+use beckon_runtime::api::{ErrorBody, ErrorKind};
 use serde_json::json;
 
 /// Why the gateway could not start. The app keeps running without it.
@@ -41,19 +41,15 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    /// An error with a status, kind and message.
-    pub fn new(status: StatusCode, kind: &str, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            body: Box::new(ErrorBody {
-                kind: kind.into(),
-                message: message.into(),
-                field: None,
-                problems: vec![],
-                winner: None,
-            }),
-            retry_after: None,
-        }
+    /// An error of `kind`, sent with the status that kind has.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> ApiError {
+        ApiError { status: status(kind), body: Box::new(ErrorBody::new(kind, message)), retry_after: None }
+    }
+
+    /// The same error sent with `status` instead (a refusal axum made keeps its own).
+    pub fn with_status(mut self, status: StatusCode) -> ApiError {
+        self.status = status;
+        self
     }
 
     /// The HTTP status it is sent with.
@@ -68,7 +64,7 @@ impl ApiError {
 
     /// 400: the request could not be read.
     pub fn bad_request(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
+        ApiError::new(ErrorKind::BadRequest, message)
     }
 
     /// 422 with every problem and the first one's field.
@@ -78,18 +74,15 @@ impl ApiError {
 
     /// 429 with `Retry-After: 1`: every place for a kind of open request is taken.
     pub fn busy(message: impl Into<String>) -> ApiError {
-        let mut error = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_open", message);
+        let mut error = ApiError::new(ErrorKind::TooManyOpen, message);
         error.retry_after = Some(1);
         error
     }
 
     /// 429 with `Retry-After`.
     pub fn too_many(retry_after_seconds: u64) -> ApiError {
-        let mut error = ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            format!("too many writes; retry after {retry_after_seconds} s"),
-        );
+        let mut error =
+            ApiError::new(ErrorKind::RateLimited, format!("too many writes; retry after {retry_after_seconds} s"));
         error.retry_after = Some(retry_after_seconds);
         error
     }
@@ -98,14 +91,7 @@ impl ApiError {
 impl From<beckon_runtime::Error> for ApiError {
     fn from(err: beckon_runtime::Error) -> ApiError {
         let body = ErrorBody::from(&err);
-        let status = match body.kind.as_str() {
-            "not_found" => StatusCode::NOT_FOUND,
-            "already_resolved" | "wrong_state" => StatusCode::CONFLICT,
-            "person_only" => StatusCode::FORBIDDEN,
-            "invalid_answer" | "invalid_input" => StatusCode::UNPROCESSABLE_ENTITY,
-            "unavailable" => StatusCode::SERVICE_UNAVAILABLE,
-            _ => StatusCode::INTERNAL_SERVER_ERROR,
-        };
+        let status = status(body.kind);
         if status == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::error!(%err, "gateway request failed");
         }
@@ -125,5 +111,44 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The HTTP status each kind of error is sent with.
+pub fn status(kind: ErrorKind) -> StatusCode {
+    match kind {
+        ErrorKind::NotFound => StatusCode::NOT_FOUND,
+        ErrorKind::AlreadyResolved | ErrorKind::WrongState => StatusCode::CONFLICT,
+        ErrorKind::PersonOnly | ErrorKind::Forbidden => StatusCode::FORBIDDEN,
+        ErrorKind::InvalidAnswer | ErrorKind::InvalidInput => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        ErrorKind::BadRequest => StatusCode::BAD_REQUEST,
+        ErrorKind::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        ErrorKind::Unauthorized => StatusCode::UNAUTHORIZED,
+        ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorKind::BodyTimeout => StatusCode::REQUEST_TIMEOUT,
+        ErrorKind::TooManyOpen | ErrorKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+    }
+}
+
 /// Results of handlers.
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_api_document_lists_every_error_kind() {
+        let doc: serde_json::Value = serde_json::from_str(crate::meta::OPENAPI).unwrap();
+        let listed = doc.pointer(
+            "/components/responses/Error/content/application~1json/schema/properties/error/properties/kind/enum",
+        );
+        let names: Vec<&str> = ErrorKind::ALL.iter().map(|kind| kind.as_str()).collect();
+        assert_eq!(listed, Some(&serde_json::json!(names)), "openapi.json's error kinds");
+    }
+
+    #[test]
+    fn a_runtime_error_is_sent_with_its_kinds_status() {
+        let error = ApiError::from(beckon_runtime::Error::PersonOnly("only the person".into()));
+        assert_eq!((error.status(), error.body().kind), (StatusCode::FORBIDDEN, ErrorKind::PersonOnly));
+    }
+}

@@ -6,13 +6,14 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{HeaderMap, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
 use crate::serve::{ConnectionId, Transport};
 use crate::state::Shared;
+use beckon_runtime::api::ErrorKind;
 
 fn loopback_host(host: &str, port: u16) -> bool {
     let name = match host.rsplit_once(':') {
@@ -49,8 +50,7 @@ pub async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Ne
     let transport = request.extensions().get::<Transport>().copied().unwrap_or(Transport::Loopback);
     if transport == Transport::Loopback && !loopback_host(host, shared.port) {
         return ApiError::new(
-            StatusCode::FORBIDDEN,
-            "forbidden",
+            ErrorKind::Forbidden,
             "this gateway only answers requests addressed to 127.0.0.1 or localhost",
         )
         .into_response();
@@ -59,8 +59,7 @@ pub async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Ne
         headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()).is_some_and(|v| v != "same-origin" && v != "none");
     if headers.contains_key(header::ORIGIN) || cross_site {
         return ApiError::new(
-            StatusCode::FORBIDDEN,
-            "forbidden",
+            ErrorKind::Forbidden,
             "requests from web pages are refused; call the gateway from a program",
         )
         .into_response();
@@ -100,8 +99,7 @@ pub async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Ne
         Ok(Err(_)) => return too_large(shared.body_limit),
         Err(_) => {
             return ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                "body_timeout",
+                ErrorKind::BodyTimeout,
                 format!("the request body did not arrive within {} s", shared.body_timeout.as_secs_f64()),
             )
             .into_response();
@@ -111,14 +109,13 @@ pub async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Ne
 }
 
 fn unauthorized(message: &str) -> Response {
-    let mut response = ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message).into_response();
+    let mut response = ApiError::new(ErrorKind::Unauthorized, message).into_response();
     response.headers_mut().insert(header::WWW_AUTHENTICATE, header::HeaderValue::from_static("Bearer"));
     response
 }
 
 fn too_large(limit: usize) -> Response {
-    ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", format!("the request body is larger than {limit} bytes"))
-        .into_response()
+    ApiError::new(ErrorKind::TooLarge, format!("the request body is larger than {limit} bytes")).into_response()
 }
 
 #[cfg(test)]

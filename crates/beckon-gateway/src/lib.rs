@@ -32,6 +32,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::routing::{get, post, put};
 use beckon_runtime::Beckon;
+use beckon_runtime::api::ErrorKind;
 use tokio_util::sync::CancellationToken;
 
 pub use client::{ClientError, GatewayClient, Locator};
@@ -173,9 +174,7 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
         .route("/v1/openapi.json", get(meta::openapi))
         .layer(axum::middleware::map_response(rejections::as_json))
         .merge(mcp)
-        .fallback(|| async {
-            ApiError::new(axum::http::StatusCode::NOT_FOUND, "not_found", "no such route; see /v1/openapi.json")
-        })
+        .fallback(|| async { ApiError::new(ErrorKind::NotFound, "no such route; see /v1/openapi.json") })
         .layer(axum::middleware::from_fn_with_state(shared.clone(), guard::guard))
         .with_state(shared)
 }

@@ -9,6 +9,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use beckon_core::{AnsweredVia, Problems, RequestId};
+use beckon_runtime::api::ErrorKind;
 use beckon_runtime::{AnswerReceipt, Decision};
 use beckon_store::QuestionStatus;
 use serde::Deserialize;
@@ -17,13 +18,13 @@ use serde_json::{Value, json};
 use crate::bodies;
 use crate::error::{ApiError, ApiResult};
 use crate::state::Shared;
-use crate::views;
+use crate::views::{self, ReadShape};
 
 /// The longest a `?wait=` long-poll holds a request.
 pub const MAX_WAIT: Duration = Duration::from_secs(120);
 
 pub(crate) fn parse_id(text: &str) -> ApiResult<RequestId> {
-    RequestId::parse(text).map_err(|err| ApiError::new(StatusCode::NOT_FOUND, "not_found", err.to_string()))
+    RequestId::parse(text).map_err(|err| ApiError::new(ErrorKind::NotFound, err.to_string()))
 }
 
 /// `POST /v1/questions`: puts an external agent's question to the person. 201 with its id,
@@ -57,6 +58,7 @@ pub async fn get(
     State(shared): State<Arc<Shared>>,
     Path(id): Path<String>,
     Query(query): Query<WaitQuery>,
+    shape: ReadShape,
 ) -> ApiResult<Json<Value>> {
     let id = parse_id(&id)?;
     let record = match query.wait {
@@ -71,7 +73,7 @@ pub async fn get(
         }
         _ => shared.beckon.question(id).await?,
     };
-    Ok(Json(views::question(&shared.url, &record)))
+    Ok(Json(views::question(&shared.url, &record, shape)))
 }
 
 /// `?status=&limit=`.
@@ -82,7 +84,11 @@ pub struct ListQuery {
 }
 
 /// `GET /v1/questions?status=pending`: questions by status, pending ones oldest first.
-pub async fn list(State(shared): State<Arc<Shared>>, Query(query): Query<ListQuery>) -> ApiResult<Json<Value>> {
+pub async fn list(
+    State(shared): State<Arc<Shared>>,
+    Query(query): Query<ListQuery>,
+    shape: ReadShape,
+) -> ApiResult<Json<Value>> {
     let status = match query.status.as_deref() {
         None => None,
         Some(text) => Some(QuestionStatus::parse(text).ok_or_else(|| {
@@ -94,54 +100,70 @@ pub async fn list(State(shared): State<Arc<Shared>>, Query(query): Query<ListQue
         let pending = shared.beckon.pending().await?;
         let mut out = Vec::with_capacity(pending.len().min(limit));
         for item in pending.into_iter().take(limit) {
-            out.push(views::question(&shared.url, &shared.beckon.question(item.id).await?));
+            out.push(views::question(&shared.url, &shared.beckon.question(item.id).await?, shape));
         }
         out
     } else {
-        shared.beckon.questions(status, limit).await?.iter().map(|q| views::question(&shared.url, q)).collect()
+        shared.beckon.questions(status, limit).await?.iter().map(|q| views::question(&shared.url, q, shape)).collect()
     };
     Ok(Json(json!({ "questions": questions })))
 }
 
 /// What answering returns: the resolution and the result the agent receives.
-pub(crate) async fn receipt(shared: &Shared, receipt: AnswerReceipt) -> ApiResult<Json<Value>> {
+pub(crate) async fn receipt(shared: &Shared, receipt: AnswerReceipt, shape: ReadShape) -> ApiResult<Json<Value>> {
     let record = shared.beckon.question(receipt.question.id).await?;
-    let mut view = views::question(&shared.url, &record);
+    let mut view = views::question(&shared.url, &record, shape);
     view["repeat"] = json!(receipt.repeat);
     Ok(Json(view))
 }
 
 /// Answers a question with answers given as JSON (one per question: an object or a label /
 /// text), as a body read them.
-pub(crate) async fn answer_with(shared: &Shared, id: RequestId, given: &Value) -> ApiResult<Json<Value>> {
-    let done = shared.beckon.resolve(id, AnsweredVia::Http, Decision::AnswerJson(given.clone())).await?;
-    receipt(shared, done).await
+pub(crate) async fn answer_with(
+    shared: &Shared,
+    id: RequestId,
+    given: Value,
+    shape: ReadShape,
+) -> ApiResult<Json<Value>> {
+    let done = shared.beckon.resolve(id, AnsweredVia::Http, Decision::AnswerJson(given)).await?;
+    receipt(shared, done, shape).await
 }
 
 /// `POST /v1/questions/{id}/answer`.
-pub async fn answer(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult<Json<Value>> {
+pub async fn answer(
+    State(shared): State<Arc<Shared>>,
+    Path(id): Path<String>,
+    shape: ReadShape,
+    bytes: Bytes,
+) -> ApiResult<Json<Value>> {
     let id = parse_id(&id)?;
     let given = bodies::answers(&bytes)?;
-    answer_with(&shared, id, &given).await
+    answer_with(&shared, id, given, shape).await
 }
 
 /// `POST /v1/questions/{id}/decline`: the agent goes on without an answer.
 pub async fn decline(
     State(shared): State<Arc<Shared>>,
     Path(id): Path<String>,
+    shape: ReadShape,
     bytes: Bytes,
 ) -> ApiResult<Json<Value>> {
     let id = parse_id(&id)?;
     let reason = bodies::reason(&bytes)?;
     let done = shared.beckon.resolve(id, AnsweredVia::Http, Decision::Decline(reason)).await?;
-    receipt(&shared, done).await
+    receipt(&shared, done, shape).await
 }
 
 /// `POST /v1/questions/{id}/cancel`: the agent that asked withdraws its question (it got its
 /// answer elsewhere, such as in its own terminal); it resolves as cancelled with the reason.
-pub async fn cancel(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult<Json<Value>> {
+pub async fn cancel(
+    State(shared): State<Arc<Shared>>,
+    Path(id): Path<String>,
+    shape: ReadShape,
+    bytes: Bytes,
+) -> ApiResult<Json<Value>> {
     let id = parse_id(&id)?;
     let reason = bodies::reason(&bytes)?;
     let done = shared.beckon.resolve(id, AnsweredVia::Http, Decision::Withdraw(reason)).await?;
-    receipt(&shared, done).await
+    receipt(&shared, done, shape).await
 }

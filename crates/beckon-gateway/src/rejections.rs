@@ -6,6 +6,8 @@
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use beckon_runtime::api::ErrorKind;
+
 use crate::error::ApiError;
 
 /// The most of a plain-text refusal kept as the message.
@@ -25,15 +27,15 @@ pub async fn as_json(method: Method, response: Response) -> Response {
         Err(_) => String::new(),
     };
     let (kind, message) = if status == StatusCode::METHOD_NOT_ALLOWED {
-        ("method_not_allowed", format!("this route does not take {method}; see /v1/openapi.json"))
+        (ErrorKind::MethodNotAllowed, format!("this route does not take {method}; see /v1/openapi.json"))
     } else if status.is_server_error() {
-        ("internal", text)
+        (ErrorKind::Internal, text)
     } else if text.is_empty() {
-        ("bad_request", status.canonical_reason().unwrap_or("the request could not be read").to_owned())
+        (ErrorKind::BadRequest, status.canonical_reason().unwrap_or("the request could not be read").to_owned())
     } else {
-        ("bad_request", text)
+        (ErrorKind::BadRequest, text)
     };
-    let mut json = ApiError::new(status, kind, message).into_response();
+    let mut json = ApiError::new(kind, message).with_status(status).into_response();
     if let Some(allow) = allow {
         json.headers_mut().insert(header::ALLOW, allow);
     }

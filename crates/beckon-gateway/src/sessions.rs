@@ -7,27 +7,37 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use beckon_core::{Problems, SessionId};
+use beckon_runtime::api::ErrorKind;
 use serde_json::{Value, json};
 
 use crate::bodies::{self, SessionQuestion};
 use crate::error::{ApiError, ApiResult};
 use crate::questions::answer_with;
 use crate::state::Shared;
-use crate::views;
+use crate::views::{self, ReadShape};
 
 fn parse_session(text: &str) -> ApiResult<SessionId> {
-    SessionId::parse(text).map_err(|err| ApiError::new(StatusCode::NOT_FOUND, "not_found", err.to_string()))
+    SessionId::parse(text).map_err(|err| ApiError::new(ErrorKind::NotFound, err.to_string()))
 }
 
 /// `GET /v1/sessions/{id}`.
-pub async fn get(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn get(
+    State(shared): State<Arc<Shared>>,
+    Path(id): Path<String>,
+    shape: ReadShape,
+) -> ApiResult<Json<Value>> {
     let view = shared.beckon.session(parse_session(&id)?).await?;
-    Ok(Json(views::session(&shared.url, &view)))
+    Ok(Json(views::session(&shared.url, &view, shape)))
 }
 
 /// `POST /v1/sessions/{id}/answer` with `question_id` (an id, or `"latest"`, the default) and
 /// `answer` or `answers`.
-pub async fn answer(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult<Json<Value>> {
+pub async fn answer(
+    State(shared): State<Arc<Shared>>,
+    Path(id): Path<String>,
+    shape: ReadShape,
+    bytes: Bytes,
+) -> ApiResult<Json<Value>> {
     let session = parse_session(&id)?;
     let body = bodies::session_answer(&bytes)?;
     let request_id = match body.question {
@@ -36,36 +46,33 @@ pub async fn answer(State(shared): State<Arc<Shared>>, Path(id): Path<String>, b
             match view.pending.or_else(|| view.questions.last().cloned()) {
                 Some(question) => question.id,
                 None => {
-                    return Err(ApiError::new(
-                        StatusCode::NOT_FOUND,
-                        "not_found",
-                        "this session has asked no question",
-                    ));
+                    return Err(ApiError::new(ErrorKind::NotFound, "this session has asked no question"));
                 }
             }
         }
         SessionQuestion::Id(id) => {
             let question = shared.beckon.question(id).await?;
             if question.session_id != session {
-                return Err(ApiError::new(
-                    StatusCode::NOT_FOUND,
-                    "not_found",
-                    format!("question {id} is not in session {session}"),
-                ));
+                return Err(ApiError::new(ErrorKind::NotFound, format!("question {id} is not in session {session}")));
             }
             id
         }
     };
-    answer_with(&shared, request_id, &body.answers).await
+    answer_with(&shared, request_id, body.answers, shape).await
 }
 
 /// `POST /v1/sessions/{id}/cancel`.
-pub async fn cancel(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult<Json<Value>> {
+pub async fn cancel(
+    State(shared): State<Arc<Shared>>,
+    Path(id): Path<String>,
+    shape: ReadShape,
+    bytes: Bytes,
+) -> ApiResult<Json<Value>> {
     let session = parse_session(&id)?;
     let reason = bodies::reason(&bytes)?;
     shared.beckon.cancel(session, reason).await?;
     let view = shared.beckon.session(session).await?;
-    Ok(Json(views::session(&shared.url, &view)))
+    Ok(Json(views::session(&shared.url, &view, shape)))
 }
 
 /// `POST /v1/agents/{name}/trigger`: starts a session of a configured agent with the body as

@@ -451,3 +451,35 @@ async fn external_callbacks_are_signed_and_retried_after_two_failures() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_question_reads_as_input_and_old_clients_still_find_it_under_questions() {
+    let s = setup().await;
+    let id = s.ask(deploy()).await["request_id"].as_str().unwrap().to_owned();
+    let path = format!("/v1/questions/{id}");
+    let items = &deploy()["questions"];
+
+    let old: Value = s.get(&path).send().await.unwrap().json().await.unwrap();
+    assert_eq!(&old["input"]["questions"], items, "the input as the agent gave it: {old}");
+    assert_eq!(old["questions"], old["input"], "a client that names no version finds it where it always was");
+
+    let named = s.get(&path).header("Beckon-Api-Version", "2").send().await.unwrap().json::<Value>().await.unwrap();
+    assert_eq!(&named["input"]["questions"], items);
+    assert!(named.get("questions").is_none(), "version 2 has one name for it: {named}");
+    let listed = s.get("/v1/questions?status=pending").header("Beckon-Api-Version", "2").send().await.unwrap();
+    let listed: Value = listed.json().await.unwrap();
+    assert!(listed["questions"][0].get("questions").is_none() && listed["questions"][0]["input"].is_object());
+    let answered = s
+        .post(&format!("{path}/answer"), json!({"answers": ["Yes"]}))
+        .header("Beckon-Api-Version", "2")
+        .send()
+        .await
+        .unwrap()
+        .json::<Value>()
+        .await
+        .unwrap();
+    assert_eq!((answered["status"].as_str(), answered.get("questions")), (Some("answered"), None), "{answered}");
+
+    let unknown = s.get(&path).header("Beckon-Api-Version", "3").send().await.unwrap();
+    assert_eq!(error(unknown, StatusCode::BAD_REQUEST).await["kind"], "bad_request");
+}

@@ -1,14 +1,36 @@
 import type { ErrorBody } from "../bindings/ErrorBody";
+import type { ErrorKind } from "../bindings/ErrorKind";
 
-/** The kinds of error the backend names; anything else is treated as `internal`. */
-export type ErrorKind =
-  | "not_found"
-  | "already_resolved"
-  | "invalid_answer"
-  | "invalid_input"
-  | "wrong_state"
-  | "unavailable"
-  | "internal";
+/**
+ * The heading the window shows above an error's message. Every kind is named, so a kind the
+ * backend adds fails the type-check here until the window says what it means.
+ */
+export function errorHeading(kind: ErrorKind): string {
+  switch (kind) {
+    case "unavailable":
+      return "Beckon could not start";
+    case "not_found":
+    case "already_resolved":
+    case "invalid_answer":
+    case "invalid_input":
+    case "wrong_state":
+    case "person_only":
+    case "internal":
+    case "bad_request":
+    case "method_not_allowed":
+    case "forbidden":
+    case "unauthorized":
+    case "too_large":
+    case "body_timeout":
+    case "too_many_open":
+    case "rate_limited":
+      return "Something went wrong";
+    default: {
+      const unknown: never = kind;
+      return unknown;
+    }
+  }
+}
 
 function isErrorBody(value: unknown): value is ErrorBody {
   return (

@@ -2,7 +2,7 @@
 import type { ResolvedQuestion } from "./ResolvedQuestion";
 
 /**
- * The result of answering or declining.
+ * The result of resolving a question.
  */
 export type AnswerReceipt = { 
 /**

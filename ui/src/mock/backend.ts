@@ -7,6 +7,7 @@ import type { AnswerReceipt } from "../bindings/AnswerReceipt";
 import type { AnsweredVia } from "../bindings/AnsweredVia";
 import type { Bootstrap } from "../bindings/Bootstrap";
 import type { ErrorBody } from "../bindings/ErrorBody";
+import type { ErrorKind } from "../bindings/ErrorKind";
 import type { LiveEvent } from "../bindings/LiveEvent";
 import type { Message } from "../bindings/Message";
 import type { Metrics } from "../bindings/Metrics";
@@ -37,7 +38,7 @@ class Failure {
   constructor(readonly body: ErrorBody) {}
 }
 
-function fail(kind: string, message: string, extra: Partial<ErrorBody> = {}): never {
+function fail(kind: ErrorKind, message: string, extra: Partial<ErrorBody> = {}): never {
   throw new Failure({ kind, message, ...extra });
 }
 

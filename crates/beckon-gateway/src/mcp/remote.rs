@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use beckon_core::{Outcome, Problems, QuestionRequest, RequestId};
+use beckon_runtime::api::ErrorKind;
 use serde_json::{Value, json};
 
 use super::backend::{Backend, BackendError, McpAsk, QuestionState};
@@ -34,17 +35,17 @@ impl Remote {
 impl From<ClientError> for BackendError {
     fn from(err: ClientError) -> BackendError {
         match &err {
-            ClientError::Api { body, .. } => match body.kind.as_str() {
-                "invalid_input" | "invalid_answer" if !body.problems.is_empty() => {
+            ClientError::Api { body, .. } => match body.kind {
+                ErrorKind::InvalidInput | ErrorKind::InvalidAnswer if !body.problems.is_empty() => {
                     let mut problems = Problems::new();
                     for problem in &body.problems {
                         problems.push(problem.path.clone(), problem.message.clone());
                     }
                     BackendError::Invalid(problems)
                 }
-                "not_found" => BackendError::NotFound(err.to_string()),
-                "wrong_state" => BackendError::SessionBusy(err.to_string()),
-                "unavailable" | "unauthorized" => BackendError::Unavailable(err.to_string()),
+                ErrorKind::NotFound => BackendError::NotFound(err.to_string()),
+                ErrorKind::WrongState => BackendError::SessionBusy(err.to_string()),
+                ErrorKind::Unavailable | ErrorKind::Unauthorized => BackendError::Unavailable(err.to_string()),
                 _ => BackendError::Failed(err.to_string()),
             },
             ClientError::InvalidId(_) => BackendError::Invalid(Problems::one("request_id", "is not a request id")),
@@ -109,7 +110,7 @@ impl Backend for Remote {
         match self.client()?.cancel(&id.to_string(), reason).await {
             Ok(_) => Ok(()),
             // Answered meanwhile: nothing to withdraw.
-            Err(err) if err.kind() == Some("already_resolved") => Ok(()),
+            Err(err) if err.kind() == Some(ErrorKind::AlreadyResolved) => Ok(()),
             Err(err) => Err(err.into()),
         }
     }

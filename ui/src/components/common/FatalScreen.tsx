@@ -1,3 +1,4 @@
+import { errorHeading } from "../../api/errors";
 import type { ErrorBody } from "../../bindings/ErrorBody";
 import { Icon } from "./Icon";
 
@@ -6,7 +7,7 @@ export function FatalScreen({ error, onRetry }: { error: ErrorBody; onRetry: () 
   return (
     <main className="fatal" role="alert">
       <Icon name="alert" size={40} />
-      <h1>{error.kind === "unavailable" ? "Beckon could not start" : "Something went wrong"}</h1>
+      <h1>{errorHeading(error.kind)}</h1>
       <p className="prose-text fatal-message">{error.message}</p>
       <button type="button" className="button button-primary" onClick={onRetry}>
         Try again

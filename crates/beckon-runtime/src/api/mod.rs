@@ -2,68 +2,15 @@
 //! contained values (the same for the window, HTTP and MCP).
 
 use beckon_core::conversation::{Origin, SessionStatus};
-use beckon_core::{AnsweredVia, Outcome, Problem, RequestId, SessionId, SessionOrigin};
+use beckon_core::{AnsweredVia, Outcome, RequestId, SessionId, SessionOrigin};
 use beckon_store::{
-    EventKind, EventPayload, PendingQuestion, QuestionRecord, QuestionStatus, ResolvedQuestion, StoredEvent,
-    TimelineEntry,
+    EventKind, EventPayload, PendingQuestion, QuestionRecord, QuestionStatus, StoredEvent, TimelineEntry,
 };
 use serde::{Deserialize, Serialize};
 
-use crate::error::Error;
+mod error_body;
 
-/// An error as a front end shows it.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ErrorBody {
-    /// A stable, machine-readable kind: `not_found`, `already_resolved`, `invalid_answer`,
-    /// `invalid_input`, `wrong_state`, `person_only`, `unavailable`, `internal`.
-    pub kind: String,
-    /// What happened and what to do, for a person.
-    pub message: String,
-    /// The field to highlight (the first problem's path), if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub field: Option<String>,
-    /// Every problem with its path, for inputs that broke several rules.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub problems: Vec<Problem>,
-    /// For `already_resolved`: the resolution that won.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub winner: Option<ResolvedQuestion>,
-}
-
-impl From<&Error> for ErrorBody {
-    fn from(err: &Error) -> Self {
-        let (kind, problems, winner) = match err {
-            Error::SessionNotFound(_) | Error::QuestionNotFound(_) | Error::AgentNotFound { .. } => {
-                ("not_found", vec![], None)
-            }
-            Error::AlreadyResolved(winner) => ("already_resolved", vec![], Some((**winner).clone())),
-            Error::InvalidAnswer(problems) => ("invalid_answer", problems.iter().cloned().collect(), None),
-            Error::InvalidInput(problems) => ("invalid_input", problems.iter().cloned().collect(), None),
-            Error::WrongState { .. } => ("wrong_state", vec![], None),
-            Error::PersonOnly(_) => ("person_only", vec![], None),
-            Error::AgentConfig { .. } => ("invalid_input", vec![], None),
-            Error::DataDirLocked { .. } | Error::ShuttingDown => ("unavailable", vec![], None),
-            Error::DataDir { .. } | Error::Store(_) => ("internal", vec![], None),
-        };
-        ErrorBody {
-            kind: kind.to_owned(),
-            message: err.to_string(),
-            // The empty path is the request as a whole: there is no one field to highlight.
-            field: problems.first().map(|p: &Problem| p.path.clone()).filter(|path| !path.is_empty()),
-            problems,
-            winner,
-        }
-    }
-}
-
-impl From<Error> for ErrorBody {
-    fn from(err: Error) -> Self {
-        ErrorBody::from(&err)
-    }
-}
+pub use error_body::{ErrorBody, ErrorKind};
 
 /// A committed change, typed for front ends. Every variant carries its `seq`.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
