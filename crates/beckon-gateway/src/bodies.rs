@@ -6,11 +6,16 @@
 use beckon_core::agent::OnTimeout;
 use beckon_core::{Approval, Problems, QuestionRequest, RequestId};
 use beckon_runtime::ExternalAsk;
+use beckon_runtime::api::ErrorKind;
 use serde_json::{Value, json};
 
 use crate::body::{self, Fields};
 use crate::error::{ApiError, ApiResult};
-use crate::questions::parse_id;
+
+/// A question id from a path or body; one that cannot be read names no question (404).
+pub(crate) fn parse_id(text: &str) -> ApiResult<RequestId> {
+    RequestId::parse(text).map_err(|err| ApiError::new(ErrorKind::NotFound, err.to_string()))
+}
 
 const ASK_FIELDS: [&str; 10] = [
     "agent",

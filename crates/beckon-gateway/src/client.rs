@@ -277,7 +277,7 @@ impl GatewayClient {
         let challenge = crate::proof::challenge();
         let response = self
             .http
-            .get(self.url(crate::PROOF_PATH))
+            .get(self.url(crate::proof::PROOF_PATH))
             .query(&[("challenge", &challenge)])
             .timeout(REQUEST_MARGIN)
             .send()

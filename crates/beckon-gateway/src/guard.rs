@@ -66,7 +66,7 @@ pub async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Ne
     }
     match bearer(headers) {
         // The proof route is how a client checks the server before trusting it with the token.
-        _ if request.uri().path() == crate::PROOF_PATH && request.method() == Method::GET => {}
+        _ if request.uri().path() == crate::proof::PROOF_PATH && request.method() == Method::GET => {}
         Some(token) if same(token.as_bytes(), shared.token.as_bytes()) => {}
         Some(_) => {
             return unauthorized(

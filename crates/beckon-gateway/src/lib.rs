@@ -38,22 +38,13 @@ use tokio_util::sync::CancellationToken;
 pub use client::{ClientError, GatewayClient, Locator};
 pub use discovery::Discovery;
 pub use error::{ApiError, GatewayError};
+pub use mcp::MCP_PATH;
 pub use meta::OPENAPI;
+pub use proof::PROOF_PATH;
 pub use serve::{ConnectionId, ConnectionLimits, Transport};
 
 /// The port the gateway listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = beckon_runtime::settings::DEFAULT_GATEWAY_PORT;
-
-/// Where the MCP server listens (streamable HTTP: POST, GET and DELETE), behind the same guard
-/// as every route.
-///
-/// It is not in [`ROUTES`]: it speaks MCP (JSON-RPC over streamable HTTP, described by the MCP
-/// specification), not the REST API the OpenAPI document describes.
-pub const MCP_PATH: &str = "/mcp";
-
-/// The one route that needs no token: a client's challenge, answered with proof that this
-/// server knows the token (see [`proof`]).
-pub const PROOF_PATH: &str = "/v1/proof";
 
 /// Every REST route: (method, path). The OpenAPI document must describe exactly these.
 pub const ROUTES: &[(&str, &str)] = &[

@@ -9,6 +9,10 @@
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
+/// The one route that needs no token: a client's challenge, answered with proof that this
+/// server knows the token.
+pub const PROOF_PATH: &str = "/v1/proof";
+
 /// What is signed before the challenge, so a proof cannot stand for any other signature made
 /// with the token.
 const DOMAIN: &[u8] = b"beckon-gateway-proof\n";

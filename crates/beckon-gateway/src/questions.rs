@@ -9,23 +9,18 @@ use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use beckon_core::{AnsweredVia, Problems, RequestId};
-use beckon_runtime::api::ErrorKind;
 use beckon_runtime::{AnswerReceipt, Decision};
 use beckon_store::QuestionStatus;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::bodies;
+use crate::bodies::{self, parse_id};
 use crate::error::{ApiError, ApiResult};
 use crate::state::Shared;
 use crate::views::{self, ReadShape};
 
 /// The longest a `?wait=` long-poll holds a request.
 pub const MAX_WAIT: Duration = Duration::from_secs(120);
-
-pub(crate) fn parse_id(text: &str) -> ApiResult<RequestId> {
-    RequestId::parse(text).map_err(|err| ApiError::new(ErrorKind::NotFound, err.to_string()))
-}
 
 /// `POST /v1/questions`: puts an external agent's question to the person. 201 with its id,
 /// session, answer URL and deep link.

@@ -5,7 +5,7 @@
 //! idempotent success; a different one is refused with the winner attached.
 
 use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus};
-use beckon_core::{AnsweredVia, Outcome, QuestionRequest, RequestId, SessionId};
+use beckon_core::{AnsweredVia, QuestionRequest, RequestId, SessionId};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -119,7 +119,7 @@ impl Tx<'_> {
         let id = resolution.request_id;
         let current = resolution_state(self.tx, id)?.ok_or(Error::QuestionNotFound(id))?;
         if let Some(settled) = current.settled {
-            return compare(settled, &resolution.outcome);
+            return settled.again(&resolution.outcome).map_err(Error::AlreadyResolved);
         }
         let status = QuestionStatus::from(resolution.outcome.kind());
         let outcome = to_raw("answer", &resolution.outcome, JSON_MAX_BYTES)?;
@@ -141,7 +141,7 @@ impl Tx<'_> {
             // Another writer won between the read and the update.
             let winner =
                 resolution_state(self.tx, id)?.and_then(|state| state.settled).ok_or(Error::QuestionNotFound(id))?;
-            return compare(winner, &resolution.outcome);
+            return winner.again(&resolution.outcome).map_err(Error::AlreadyResolved);
         }
         let session = current.session_id;
         let body =
@@ -205,15 +205,6 @@ fn resolution_state(conn: &Connection, id: RequestId) -> Result<Option<Resolutio
         }),
     };
     Ok(Some(ResolutionState { session_id, session_status: row.get(5)?, has_parent: row.get(6)?, settled }))
-}
-
-/// The answer for a question that is no longer pending.
-fn compare(settled: ResolvedQuestion, outcome: &Outcome) -> Result<Resolved> {
-    if &settled.outcome == outcome {
-        Ok(Resolved::Repeat(settled))
-    } else {
-        Err(Error::AlreadyResolved(Box::new(settled)))
-    }
 }
 
 const COLUMNS: &str = "id, session_id, tool_use_id, agent, origin, request, status, outcome, answered_via, callback_url, created_at, resolved_at, expires_at, expiry_policy, answered_by";

@@ -34,7 +34,14 @@ pub use server::McpServer;
 pub use tools::{ASK, DEFAULT_WAIT, GET_ANSWER, MAX_WAIT_SECONDS};
 pub use waiting::PROGRESS_EVERY;
 
-/// The route at [`MCP_PATH`](crate::MCP_PATH) (POST, GET and DELETE): streamable HTTP on the
+/// Where the MCP server listens (streamable HTTP: POST, GET and DELETE), behind the same guard
+/// as every route.
+///
+/// It is not in [`ROUTES`](crate::ROUTES): it speaks MCP (JSON-RPC over streamable HTTP,
+/// described by the MCP specification), not the REST API the OpenAPI document describes.
+pub const MCP_PATH: &str = "/mcp";
+
+/// The route at [`MCP_PATH`] (POST, GET and DELETE): streamable HTTP on the
 /// runtime in this process, with at most `max_sessions` sessions open; `stop` ends its sessions
 /// and streams.
 pub(crate) fn routes<S: Clone + Send + Sync + 'static>(
@@ -50,7 +57,7 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>(
     let service = StreamableHttpService::new(move || Ok(McpServer::new(backend.clone())), sessions.clone(), config);
     let bound = SessionBound { sessions, max: max_sessions };
     Router::new()
-        .route_service(crate::MCP_PATH, service)
+        .route_service(MCP_PATH, service)
         .layer(axum::middleware::from_fn(ended_session_is_no_content))
         .layer(axum::middleware::from_fn_with_state(bound, sessions_within_bound))
         .layer(axum::middleware::from_fn(malformed::as_json_rpc_error))

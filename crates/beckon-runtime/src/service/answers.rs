@@ -92,8 +92,8 @@ impl Beckon {
             Decision::Decline(reason) => (Outcome::Declined { reason }, false),
             Decision::Withdraw(reason) => (Outcome::Cancelled { reason }, true),
         };
-        if let Some(winner) = settled(&found.question) {
-            return compare(winner, &outcome);
+        if let Some(winner) = found.question.resolution() {
+            return again(winner, &outcome);
         }
         if withdrawn {
             if found.session.origin != SessionOrigin::External {
@@ -168,9 +168,9 @@ impl Beckon {
         }
         // Not taken: the store says who won, if anyone did.
         let now = self.question(id).await?;
-        match (delivered, settled(&now)) {
+        match (delivered, now.resolution()) {
             (Err(Error::InvalidAnswer(problems)), _) => Err(Error::InvalidAnswer(problems)),
-            (_, Some(winner)) => compare(winner, &outcome),
+            (_, Some(winner)) => again(winner, &outcome),
             (Err(err), None) => Err(err),
             (Ok(_), None) => Err(Error::WrongState {
                 session: session.id,
@@ -190,7 +190,7 @@ impl Beckon {
             .call(move |store| {
                 let Some(question) = store.read().question(id)? else { return Ok(None) };
                 let Some(session) = store.read().session(question.session_id)? else { return Ok(None) };
-                let known = if session.origin != SessionOrigin::External && settled(&question).is_none() {
+                let known = if session.origin != SessionOrigin::External && question.resolution().is_none() {
                     let revision = revisions.of(session.id);
                     Some(Preread { facts: Facts::of(store, session.clone())?, revision })
                 } else {
@@ -203,23 +203,7 @@ impl Beckon {
     }
 }
 
-/// The resolution a settled question ended with.
-fn settled(record: &QuestionRecord) -> Option<ResolvedQuestion> {
-    Some(ResolvedQuestion {
-        id: record.id,
-        session_id: record.session_id,
-        status: record.status,
-        outcome: record.outcome.clone()?,
-        answered_via: record.answered_via,
-        resolved_at_ms: record.resolved_at_ms?,
-    })
-}
-
-/// A decision on a settled question: a repeat of the winner, or a conflict with it.
-fn compare(winner: ResolvedQuestion, outcome: &Outcome) -> Result<AnswerReceipt> {
-    if &winner.outcome == outcome {
-        Ok(AnswerReceipt { question: winner, repeat: true })
-    } else {
-        Err(Error::AlreadyResolved(Box::new(winner)))
-    }
+/// A decision on a question already settled: a repeat of the winner, or a conflict with it.
+fn again(winner: ResolvedQuestion, outcome: &Outcome) -> Result<AnswerReceipt> {
+    winner.again(outcome).map(AnswerReceipt::from).map_err(Error::AlreadyResolved)
 }

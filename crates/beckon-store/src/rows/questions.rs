@@ -213,6 +213,28 @@ pub enum Resolved {
     Repeat(ResolvedQuestion),
 }
 
+impl QuestionRecord {
+    /// How it was resolved, once it has been.
+    pub fn resolution(&self) -> Option<ResolvedQuestion> {
+        Some(ResolvedQuestion {
+            id: self.id,
+            session_id: self.session_id,
+            status: self.status,
+            outcome: self.outcome.clone()?,
+            answered_via: self.answered_via,
+            resolved_at_ms: self.resolved_at_ms?,
+        })
+    }
+}
+
+impl ResolvedQuestion {
+    /// Resolving this settled question again with `outcome`: the same outcome as the one that
+    /// won is a [`Resolved::Repeat`]; any other is refused with the winner (this question).
+    pub fn again(self, outcome: &Outcome) -> Result<Resolved, Box<ResolvedQuestion>> {
+        if &self.outcome == outcome { Ok(Resolved::Repeat(self)) } else { Err(Box::new(self)) }
+    }
+}
+
 impl Resolved {
     /// The question as it now stands.
     pub fn question(&self) -> &ResolvedQuestion {
