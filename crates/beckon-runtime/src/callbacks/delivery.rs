@@ -17,10 +17,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use super::in_flight::InFlight;
-use super::{body, signature};
-/// How long the dispatcher sleeps with nothing due (a queued callback wakes it sooner).
-const IDLE_WAKE_MS: i64 = 3_600_000;
-use super::CallbackSecret;
+use super::{CallbackSecret, body, origin, signature};
 use crate::clock::Clock;
 use crate::db::Db;
 use crate::http_error::describe;
@@ -36,6 +33,8 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 pub(super) const DELIVERY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Due callbacks read from the store at a time.
 const PAGE: usize = 256;
+/// How long the dispatcher sleeps with nothing due (a queued callback wakes it sooner).
+const IDLE_WAKE_MS: i64 = 3_600_000;
 
 /// The HTTP client callbacks are sent with: short timeouts, no redirects.
 pub(crate) fn client() -> reqwest::Result<reqwest::Client> {
@@ -45,16 +44,6 @@ pub(crate) fn client() -> reqwest::Result<reqwest::Client> {
         .redirect(reqwest::redirect::Policy::none())
         .user_agent(concat!("Beckon/", env!("CARGO_PKG_VERSION")))
         .build()
-}
-
-/// A URL as logs may show it: scheme, host and port, never user, path, query or fragment.
-pub(crate) fn origin(url: &str) -> String {
-    let Ok(url) = reqwest::Url::parse(url) else { return "(not a URL)".into() };
-    match (url.host_str(), url.port_or_known_default()) {
-        (Some(host), Some(port)) => format!("{}://{host}:{port}", url.scheme()),
-        (Some(host), None) => format!("{}://{host}", url.scheme()),
-        (None, _) => format!("{}:(no host)", url.scheme()),
-    }
 }
 
 /// The wait before the next attempt after `attempts` failed ones: doubling from `base`, with
@@ -210,17 +199,6 @@ async fn deliver(outbox: &Outbox, entry: OutboxEntry) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn origins_keep_scheme_host_and_port_only() {
-        assert_eq!(origin("https://hooks.slack.com/services/T0/B0/SECRET"), "https://hooks.slack.com:443");
-        assert_eq!(origin("http://user:password@127.0.0.1:8080/hook?token=abc#frag"), "http://127.0.0.1:8080");
-        assert_eq!(origin("http://[::1]:9000/x"), "http://[::1]:9000");
-        assert_eq!(origin("http://example.com"), "http://example.com:80");
-        assert_eq!(origin("HTTPS://Example.COM:8443/A/B"), "https://example.com:8443");
-        assert_eq!(origin("not a url /with/a/path"), "(not a URL)");
-        assert_eq!(origin("mailto:someone@example.com"), "mailto:(no host)");
-    }
 
     #[test]
     fn backoff_doubles_with_jitter_and_is_capped() {

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use beckon_store::OutboxEntry;
 
-use super::delivery::origin;
+use super::origin;
 
 /// Deliveries in flight at once, across every receiver.
 pub(super) const MAX_IN_FLIGHT: usize = 16;

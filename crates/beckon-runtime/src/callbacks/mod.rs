@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use sha2::Sha256;
 
 pub use delivery::MAX_ATTEMPTS;
-pub(crate) use delivery::{Outbox, client, origin, run};
+pub(crate) use delivery::{Outbox, client, run};
 pub(crate) use secret::CallbackSecret;
 pub use secret::stored_secret;
 
@@ -33,6 +33,16 @@ pub fn signature(secret: &str, unix_seconds: i64, body: &[u8]) -> String {
     mac.update(b".");
     mac.update(body);
     format!("t={unix_seconds},v1={}", hex::encode(mac.finalize().into_bytes()))
+}
+
+/// A URL as logs may show it: scheme, host and port, never user, path, query or fragment.
+pub(crate) fn origin(url: &str) -> String {
+    let Ok(url) = reqwest::Url::parse(url) else { return "(not a URL)".into() };
+    match (url.host_str(), url.port_or_known_default()) {
+        (Some(host), Some(port)) => format!("{}://{host}:{port}", url.scheme()),
+        (Some(host), None) => format!("{}://{host}", url.scheme()),
+        (None, _) => format!("{}:(no host)", url.scheme()),
+    }
 }
 
 /// The format of a callback URL: Slack incoming webhooks get Slack's block format.
@@ -119,6 +129,17 @@ mod tests {
         assert_ne!(sig, signature("secret", 1_700_000_000, b"{ }"));
         assert_ne!(sig, signature("other", 1_700_000_000, b"{}"));
         assert_eq!(sig, signature("secret", 1_700_000_000, b"{}"));
+    }
+
+    #[test]
+    fn origins_keep_scheme_host_and_port_only() {
+        assert_eq!(origin("https://hooks.slack.com/services/T0/B0/SECRET"), "https://hooks.slack.com:443");
+        assert_eq!(origin("http://user:password@127.0.0.1:8080/hook?token=abc#frag"), "http://127.0.0.1:8080");
+        assert_eq!(origin("http://[::1]:9000/x"), "http://[::1]:9000");
+        assert_eq!(origin("http://example.com"), "http://example.com:80");
+        assert_eq!(origin("HTTPS://Example.COM:8443/A/B"), "https://example.com:8443");
+        assert_eq!(origin("not a url /with/a/path"), "(not a URL)");
+        assert_eq!(origin("mailto:someone@example.com"), "mailto:(no host)");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use beckon_core::SessionId;
 use beckon_core::conversation::{Message, Origin, State};
 use beckon_store::{SessionRecord, Store};
 
-use super::Executor;
+use super::shared::Executor;
 use crate::agents::Agent;
 use crate::error::{Error, Result};
 

@@ -1,6 +1,8 @@
 //! Performing a committed transition's outward effects: asking the model, running tools,
 //! arming timers, and telling a parent session its sub-agent is done.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use beckon_core::conversation::{
@@ -10,9 +12,10 @@ use beckon_core::question::tool_error_text;
 use beckon_core::{QuestionRequest, SessionOrigin};
 use beckon_store::NewSession;
 
-use super::Executor;
 use super::context::{Preread, SessionContext, spawn_key};
-use super::{Activity, deliver, llm, start_or_send};
+use super::delivery::{deliver, start_or_send};
+use super::llm;
+use super::shared::Executor;
 use crate::clock::{new_request_id, new_session_id};
 use crate::events::TextDelta;
 use crate::providers::{LlmRequest, ProviderErrorKind, TextSink, ToolSpec};
@@ -22,6 +25,10 @@ use crate::tools;
 const MAX_SPAWN_DEPTH: usize = 4;
 /// The most tokens a model may generate in one turn.
 const MAX_TOKENS: u32 = 8192;
+
+/// An outward action in flight (an LLM request, a tool, a backoff): it yields the next event,
+/// or nothing when the session is to wait for someone else (a sub-agent).
+pub(crate) type Activity = Pin<Box<dyn Future<Output = Option<Event>> + Send>>;
 
 /// Performs `effects` (already committed) and returns what runs next: at most one activity,
 /// and events ready now.

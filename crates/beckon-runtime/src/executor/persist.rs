@@ -3,10 +3,11 @@
 
 use beckon_core::conversation::{Effect, ExpiryPolicy, Notice, State};
 use beckon_core::{Answerer, QuestionRequest};
-use beckon_store::{EventPayload, NewQuestion, NoDetails, Resolution, Resolved, ResolvedQuestion};
+use beckon_store::{EventPayload, NewQuestion, NoDetails, Resolution, Resolved};
 
-use super::Executor;
 use super::context::SessionContext;
+use super::input::Taken;
+use super::shared::Executor;
 use crate::callbacks;
 use crate::error::Result;
 
@@ -17,13 +18,6 @@ pub(crate) fn expiry_policy(ctx: &SessionContext, request: &QuestionRequest) -> 
         tracing::warn!(agent = %ctx.agent.definition.name, "default_answer {}; the question will be declined on expiry", problem.message());
         ExpiryPolicy::Decline
     })
-}
-
-/// What committing an event did that its sender may want to know.
-#[derive(Debug, Default)]
-pub(crate) struct Taken {
-    /// The question the event resolved, as stored.
-    pub(crate) resolved: Option<ResolvedQuestion>,
 }
 
 /// Commits `next` and the rows `effects` imply.

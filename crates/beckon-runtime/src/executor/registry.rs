@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use beckon_core::SessionId;
 use tokio::sync::mpsc;
 
-use super::Input;
+use super::input::Input;
 
 /// How many counters the commits are spread over: a commit in one shard leaves the facts read
 /// for sessions of the others current.

@@ -36,6 +36,8 @@ use std::io::{self, ErrorKind, Read, Write};
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
+use super::budget;
+
 /// Longest path an agent may give, in bytes.
 pub(crate) const PATH_MAX_BYTES: usize = 1024;
 /// Most components (folder and file names) a path may have.
@@ -192,7 +194,7 @@ pub enum WorkspaceError {
     #[error(
         "{path:?} was not created: the workspace already holds {} files and folders, the most it may; \
          write into an existing file instead",
-        super::budget::MAX_ENTRIES
+        budget::MAX_ENTRIES
     )]
     TooManyEntries {
         /// The path as given.
@@ -319,7 +321,7 @@ impl Workspace {
             // Before any folder on the way is made, so a refused write leaves nothing behind.
             let lexical = self.join(&parse(relative)?);
             let size = u64::try_from(contents.len()).unwrap_or(u64::MAX);
-            super::budget::check_room(&self.root, &lexical, relative, size, limit)?;
+            check_room(&self.root, &lexical, relative, size, limit)?;
         }
         let target = self.resolve_for_write(relative)?;
         let existing = match fs::symlink_metadata(&target) {
@@ -493,6 +495,29 @@ fn check_write_target(relative: &str, meta: &Metadata) -> Result<(), WorkspaceEr
     } else {
         Ok(())
     }
+}
+
+/// Refuses a write of `new_len` bytes to `target` (which may not exist yet) that would take
+/// the workspace past `limit` bytes or, for a new file, past [`budget::MAX_ENTRIES`].
+fn check_room(root: &Path, target: &Path, relative: &str, new_len: u64, limit: u64) -> Result<(), WorkspaceError> {
+    let usage = budget::usage(root).map_err(|source| WorkspaceError::Io {
+        action: "measure the workspace for",
+        path: relative.to_owned(),
+        source,
+    })?;
+    let replaced = match target.symlink_metadata() {
+        Ok(meta) if meta.is_file() => Some(meta.len()),
+        Ok(_) => Some(0),
+        Err(_) => None,
+    };
+    let after = usage.bytes.saturating_sub(replaced.unwrap_or(0)).saturating_add(new_len);
+    if after > limit {
+        return Err(WorkspaceError::Full { path: relative.to_owned(), used: usage.bytes, size: new_len, limit });
+    }
+    if replaced.is_none() && usage.entries >= budget::MAX_ENTRIES {
+        return Err(WorkspaceError::TooManyEntries { path: relative.to_owned() });
+    }
+    Ok(())
 }
 
 /// `permissions` less whatever they give the group and others.
@@ -675,5 +700,28 @@ mod tests {
             assert!(matches!(ws.read_bytes("pipe", 10), Err(WorkspaceError::NotARegularFile { .. })));
             assert!(matches!(ws.resolve_for_write("pipe"), Err(WorkspaceError::NotARegularFile { .. })));
         }
+    }
+
+    #[test]
+    fn room_is_what_the_write_adds_less_what_it_replaces() {
+        let root = tempfile::tempdir().unwrap();
+        fs::write(root.path().join("old.txt"), "x".repeat(900)).unwrap();
+        let old = root.path().join("old.txt");
+        let new = root.path().join("new.txt");
+        assert!(check_room(root.path(), &old, "old.txt", 1000, 1000).is_ok(), "replacing 900 with 1000");
+        assert!(check_room(root.path(), &new, "new.txt", 100, 1000).is_ok());
+        let err = check_room(root.path(), &new, "new.txt", 101, 1000).unwrap_err();
+        assert!(matches!(err, WorkspaceError::Full { used: 900, size: 101, limit: 1000, .. }), "{err}");
+    }
+
+    #[test]
+    fn a_full_count_of_entries_refuses_new_files_but_not_replacements() {
+        let root = tempfile::tempdir().unwrap();
+        for n in 0..budget::MAX_ENTRIES {
+            fs::File::create(root.path().join(n.to_string())).unwrap();
+        }
+        let err = check_room(root.path(), &root.path().join("one-more"), "one-more", 0, u64::MAX).unwrap_err();
+        assert!(matches!(err, WorkspaceError::TooManyEntries { .. }), "{err}");
+        assert!(check_room(root.path(), &root.path().join("7"), "7", 10, u64::MAX).is_ok());
     }
 }
