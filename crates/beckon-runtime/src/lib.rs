@@ -13,6 +13,7 @@ mod boot;
 pub mod callbacks;
 mod channel_rows;
 mod clock;
+mod clock_access;
 mod config;
 mod db;
 mod deadlines;
