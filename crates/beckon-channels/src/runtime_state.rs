@@ -1,6 +1,6 @@
 //! Channels' state kept in Beckon's own store, beside its settings, judged by the runtime's clock.
 
-use beckon_runtime::Beckon;
+use beckon_runtime::{Beckon, Sleep};
 
 use crate::error::Result;
 use crate::state::ChannelState;
@@ -16,5 +16,9 @@ impl ChannelState for Beckon {
 
     fn now_ms(&self) -> i64 {
         Beckon::now_ms(self)
+    }
+
+    fn sleep_until(&self, at_ms: i64) -> Sleep {
+        self.clock().sleep_until(at_ms)
     }
 }

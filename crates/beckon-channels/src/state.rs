@@ -1,11 +1,12 @@
 //! What a channel keeps between runs (Telegram's update offset and paired chats): small
 //! strings under keys, durable once `set` returns, and the clock that what is kept is judged by
-//! (a pairing code's age).
+//! (a pairing code's age) and that the channel waits on (a retry's backoff).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
+
+use beckon_runtime::{Clock, ManualClock, Sleep};
 
 use crate::error::Result;
 
@@ -18,14 +19,22 @@ pub trait ChannelState: Send + Sync + 'static {
     /// The time now (Unix ms) by the clock of whoever keeps the state: read here, by the
     /// caller, and passed to the rules that judge time, which never read a clock themselves.
     fn now_ms(&self) -> i64;
+    /// Completes once that clock reads `at_ms` or later.
+    fn sleep_until(&self, at_ms: i64) -> Sleep;
 }
 
 /// State held in memory, for tests of one channel alone, on a clock that moves only when the
 /// test moves it (it starts at 0).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct MemoryState {
     values: Mutex<HashMap<String, String>>,
-    now_ms: AtomicI64,
+    clock: ManualClock,
+}
+
+impl Default for MemoryState {
+    fn default() -> Self {
+        MemoryState { values: Mutex::default(), clock: ManualClock::new(0) }
+    }
 }
 
 impl MemoryState {
@@ -34,9 +43,9 @@ impl MemoryState {
         self.values.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Moves the state's clock forward by `by`.
+    /// Moves the state's clock forward by `by`; every wait for a moment now past completes.
     pub fn advance(&self, by: Duration) {
-        self.now_ms.fetch_add(i64::try_from(by.as_millis()).unwrap_or(i64::MAX), Ordering::SeqCst);
+        self.clock.advance(by);
     }
 }
 
@@ -51,6 +60,10 @@ impl ChannelState for MemoryState {
     }
 
     fn now_ms(&self) -> i64 {
-        self.now_ms.load(Ordering::SeqCst)
+        self.clock.now_ms()
+    }
+
+    fn sleep_until(&self, at_ms: i64) -> Sleep {
+        self.clock.sleep_until(at_ms)
     }
 }

@@ -9,8 +9,9 @@
 //!
 //! A failed call — 409 (another poller, or a webhook set for the bot), 429 (Telegram's
 //! `retry_after` is waited out), a server error, the network — is retried with exponential
-//! backoff and ±50 % jitter, capped at 30 seconds and reset by a success. `stop` ends the loop
-//! at once, whatever it is waiting on.
+//! backoff and ±50 % jitter, capped at 30 seconds and reset by a success. The waits are on the
+//! state's clock (the runtime's), like every other wait for a moment in Beckon. `stop` ends the
+//! loop at once, whatever it is waiting on.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -83,10 +84,10 @@ pub(super) async fn listen<S: ChannelState>(
                     ),
                     _ => tracing::warn!(failures, %err, wait_ms = wait.as_millis(), "cannot get updates; retrying"),
                 }
-                tokio::select! {
-                    () = stop.cancelled() => return,
-                    () = tokio::time::sleep(wait) => continue,
+                if !pause(&*telegram.state, wait, &stop).await {
+                    return;
                 }
+                continue;
             }
         };
         let mut next = offset;
@@ -137,12 +138,21 @@ async fn stored_offset<S: ChannelState>(telegram: &Telegram<S>, stop: &Cancellat
                 let wait = backoff(telegram.retry_base, failures);
                 failures += 1;
                 tracing::warn!(%err, "cannot read the update offset; retrying");
-                tokio::select! {
-                    () = stop.cancelled() => return None,
-                    () = tokio::time::sleep(wait) => {}
+                if !pause(&*telegram.state, wait, stop).await {
+                    return None;
                 }
             }
         }
+    }
+}
+
+/// Waits `wait` on the state's clock (the runtime's: a test moves it instead of sleeping);
+/// false when `stop` came first.
+async fn pause<S: ChannelState>(state: &S, wait: Duration, stop: &CancellationToken) -> bool {
+    let at_ms = state.now_ms().saturating_add(i64::try_from(wait.as_millis()).unwrap_or(i64::MAX));
+    tokio::select! {
+        () = stop.cancelled() => false,
+        () = state.sleep_until(at_ms) => true,
     }
 }
 
