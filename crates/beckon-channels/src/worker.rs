@@ -97,6 +97,11 @@ fn backoff(base: Duration, attempts: i64, err: &Error) -> Duration {
     wait.mul_f64(rand::rng().random_range(0.5..1.5))
 }
 
+/// `wait` in milliseconds, as the clock counts.
+fn millis(wait: Duration) -> i64 {
+    i64::try_from(wait.as_millis()).unwrap_or(i64::MAX)
+}
+
 fn posting(question: &QuestionRecord) -> Posting {
     Posting {
         request_id: question.id,
@@ -114,16 +119,19 @@ impl<C: Channel> Worker<C> {
     async fn work(&self, mut presses: mpsc::Receiver<Press<C::Reply>>, stop: &CancellationToken) {
         let mut dnd = self.dnd.clone();
         let mut events = self.follow().await;
+        // Passes fall due by the runtime's clock, which is also what the store's rules read
+        // ("unanswered for N minutes"): a test moves it instead of waiting.
+        let clock = self.beckon.clock();
         loop {
-            let wait = match self.pass().await {
-                Ok(Some(due)) => Duration::from_millis(u64::try_from(due - self.beckon.now_ms()).unwrap_or(0)),
-                Ok(None) => MAX_IDLE,
+            let due = match self.pass().await {
+                Ok(due) => due,
                 Err(err) => {
                     tracing::warn!(channel = self.name(), %err, "channel pass failed");
-                    self.policy.retry_base
+                    Some(clock.now_ms().saturating_add(millis(self.policy.retry_base)))
                 }
             };
-            let sleep = tokio::time::sleep(wait.min(MAX_IDLE));
+            let latest = clock.now_ms().saturating_add(millis(MAX_IDLE));
+            let sleep = clock.sleep_until(due.map_or(latest, |due| due.min(latest)));
             tokio::select! {
                 () = stop.cancelled() => return,
                 press = presses.recv() => match press {

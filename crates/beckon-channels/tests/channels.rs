@@ -2,7 +2,8 @@
 //! against fake Slack and Telegram services speaking the real wire formats: a question is
 //! posted to both, answered from one, the agent resumes with that answer, and both messages
 //! show how it ended; an answer from the window first is told to late presses and changes
-//! nothing; dropped sockets and failing long polls lose and double nothing.
+//! nothing; dropped sockets and failing long polls lose and double nothing; a question waits
+//! the minutes set, by the runtime's clock, before it is posted.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -12,6 +13,7 @@ mod fake_slack;
 mod fake_telegram;
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_channels::slack::{Slack, SlackConfig};
@@ -21,7 +23,7 @@ use beckon_core::AnsweredVia;
 use beckon_core::conversation::{Message, SessionStatus};
 use beckon_core::{RequestId, SessionId};
 use beckon_runtime::settings::ChannelFile;
-use beckon_runtime::{Beckon, Decision, RuntimeConfig, StartOptions};
+use beckon_runtime::{Beckon, Clock, Decision, ManualClock, RuntimeConfig, StartOptions, SystemClock};
 use beckon_store::QuestionStatus;
 use fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack, StoredMessage};
 use fake_telegram::{FakeMessage, FakeTelegram};
@@ -37,6 +39,8 @@ const MALLORY: i64 = 777;
 /// The person on Slack.
 const ADA_ON_SLACK: (&str, &str) = ("U0ADA", "ada");
 const PATIENCE: Duration = Duration::from_secs(15);
+/// Where a test's manual clock starts (Unix ms).
+const START_MS: i64 = 1_795_500_000_000;
 
 /// An agent that asks which database, then says what it was told.
 fn asker(dir: &Path) {
@@ -67,9 +71,15 @@ struct World {
 
 impl World {
     async fn new() -> World {
+        World::on(Arc::new(SystemClock)).await
+    }
+
+    /// A world whose Beckon reads time on `clock`.
+    async fn on(clock: Arc<dyn Clock>) -> World {
         let dir = tempfile::tempdir().unwrap();
         asker(dir.path());
-        let beckon = Beckon::start(RuntimeConfig::new(dir.path()), StartOptions::default()).await.unwrap();
+        let options = StartOptions { clock, ..StartOptions::default() };
+        let beckon = Beckon::start(RuntimeConfig::new(dir.path()), options).await.unwrap();
         let slack = FakeSlack::start().await;
         let telegram = FakeTelegram::start(TELEGRAM_TOKEN).await;
         telegram.name_user(ADA, "ada");
@@ -156,6 +166,17 @@ async fn until<T, F: Future<Output = Option<T>>>(what: &str, probe: impl Fn() ->
         }
         assert!(tokio::time::Instant::now() < deadline, "timed out waiting for {what}");
         tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Moves `clock` on, past any retry's wait, until `done`: what waits on the runtime's clock goes
+/// on at once instead of in real time.
+async fn advancing_until(clock: &ManualClock, what: &str, done: impl Fn() -> bool) {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while !done() {
+        assert!(tokio::time::Instant::now() < deadline, "timed out waiting for {what}");
+        clock.advance(Duration::from_secs(30));
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 
@@ -353,7 +374,8 @@ async fn an_answer_from_the_window_wins_and_late_presses_are_told_so() {
 /// press made meanwhile answers its question once, and a press delivered twice answers once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dropped_socket_and_a_failing_long_poll_lose_and_double_nothing() {
-    let world = World::new().await;
+    let clock = ManualClock::new(START_MS);
+    let world = World::on(Arc::new(clock.clone())).await;
     let fast = Policy { retry_base: Duration::from_millis(20), ..Policy::default() };
     let stop = CancellationToken::new();
     let (_dnd, dnd) = watch::channel(false);
@@ -392,13 +414,15 @@ async fn a_dropped_socket_and_a_failing_long_poll_lose_and_double_nothing() {
     world.slack.send(&press);
     world.slack.send(&press);
     // Telegram's long poll fails with a conflict, a rate limit and a bad gateway in a row;
-    // the poller goes on through them and the press made then arrives.
+    // the poller goes on through them (waiting each out on the runtime's clock) and the press
+    // made then arrives.
     let calls = world.telegram.get_updates_calls();
     world.telegram.fail_next_get_updates(409, 1);
     world.telegram.fail_next_get_updates(429, 1);
     world.telegram.fail_next_get_updates(502, 1);
-    world.telegram.until("every failure met", |fake| (fake.get_updates_failures_left() == 0).then_some(())).await;
+    advancing_until(&clock, "every failure met", || world.telegram.get_updates_failures_left() == 0).await;
     world.telegram.user_presses(ADA, on_telegram.id, &on_telegram.buttons()[2].1);
+    advancing_until(&clock, "the press heard", || world.telegram.unconfirmed() == 0).await;
     world.completed_with(first, "outcome=answered answer=Postgres").await;
     world.completed_with(second, "outcome=answered answer=MySQL").await;
     assert!(world.telegram.get_updates_calls() >= calls + 4, "three failed polls and one that delivered");
@@ -449,23 +473,80 @@ async fn a_press_cannot_answer_a_question_its_message_does_not_show() {
 }
 
 /// Do not disturb pauses new posts (the question waits for the person's return, and is posted
-/// then); it never loses one.
+/// then); it never loses one, and messages already posted still show how their questions ended.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn do_not_disturb_holds_posts_until_it_is_turned_off() {
     let world = World::new().await;
-    let channels = Channels::start(&world.beckon, &world.slack_file(), &world.telegram_file(), true);
-    world.pair().await;
+    let channels = world.with_channels().await;
+    let (_, earlier) = world.ask().await;
+    let on_slack = world.slack_message(earlier).await;
+    let on_telegram = world.telegram_message(earlier).await;
+    channels.set_do_not_disturb(true);
     let (session, request) = world.ask().await;
-    // The channels have seen the question (their passes follow every event) and posted nothing.
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert!(world.slack.messages().is_empty(), "nothing posted under do not disturb");
-    assert!(world.telegram.bot_messages(ADA).iter().all(|m| m.sent_markup.is_none()), "only the pairing reply");
+    // The pass that shows the earlier question's end on its messages reads the new question
+    // too, and would post it first were posting allowed: once both messages are settled, the
+    // channels have passed over the new question.
+    world.beckon.resolve(earlier, AnsweredVia::Window, Decision::AnswerTexts(vec!["SQLite".into()])).await.unwrap();
+    world
+        .slack
+        .wait_for("the Slack message updated", |recorded| {
+            recorded.messages.iter().find(|m| m.ts == on_slack.ts && m.updates > 0).cloned()
+        })
+        .await;
+    world
+        .telegram
+        .until("the Telegram message edited", |fake| {
+            fake.message(ADA, on_telegram.id).filter(|m| m.reply_markup.is_none())
+        })
+        .await;
+    assert_eq!(world.slack.messages().len(), 1, "nothing new posted under do not disturb");
+    assert_eq!(
+        world.telegram.bot_messages(ADA).iter().filter(|m| m.sent_markup.is_some()).count(),
+        1,
+        "nothing new posted under do not disturb"
+    );
 
     channels.set_do_not_disturb(false);
     let message = world.slack_message(request).await;
     world.telegram_message(request).await;
     world.slack.send(&world.slack.press_button(&message.ts, "beckon.option.0", ADA_ON_SLACK, json!({})));
     world.completed_with(session, "outcome=answered answer=Postgres").await;
+    channels.stop().await;
+    world.beckon.shutdown().await;
+}
+
+/// A channel set to post questions still unanswered after some minutes waits for them on the
+/// runtime's clock: nothing is posted before a question is due, and it is posted once the clock
+/// reaches that moment. A worker waiting in real time would sleep through the test: it would
+/// post the second question a minute later at the earliest.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_is_posted_once_it_is_unanswered_for_the_minutes_set() {
+    let clock = ManualClock::new(START_MS);
+    let world = World::on(Arc::new(clock.clone())).await;
+    let slack = ChannelFile { after_minutes: 5, ..world.slack_file() };
+    let channels = Channels::start(&world.beckon, &slack, &ChannelFile::default(), false);
+    let (first_session, first) = world.ask().await;
+    clock.advance(Duration::from_secs(3 * 60));
+    let (second_session, second) = world.ask().await;
+    clock.advance(Duration::from_secs(2 * 60));
+    let on_slack = world.slack_message(first).await;
+
+    // The pass that shows the first question's end reads the second too, three minutes short of
+    // its five, and would post it first were it due: once the message is updated, it was not.
+    world.beckon.resolve(first, AnsweredVia::Window, Decision::AnswerTexts(vec!["SQLite".into()])).await.unwrap();
+    world
+        .slack
+        .wait_for("the Slack message updated", |recorded| {
+            recorded.messages.iter().find(|m| m.ts == on_slack.ts && m.updates > 0).cloned()
+        })
+        .await;
+    assert_eq!(world.slack.messages().len(), 1, "posted before its five minutes");
+    world.completed_with(first_session, "outcome=answered answer=SQLite").await;
+
+    clock.advance(Duration::from_secs(3 * 60));
+    let message = world.slack_message(second).await;
+    world.slack.send(&world.slack.press_button(&message.ts, "beckon.option.2", ADA_ON_SLACK, json!({})));
+    world.completed_with(second_session, "outcome=answered answer=MySQL").await;
     channels.stop().await;
     world.beckon.shutdown().await;
 }
