@@ -18,7 +18,8 @@ use crate::worker::{self, Policy};
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long one call may take: longer than Telegram's long poll.
 const CALL_TIMEOUT: Duration = Duration::from_secs(60);
-/// How long stopping waits for a channel's tasks.
+/// How long stopping waits for a channel's tasks (real time, as a caller waiting to quit counts
+/// it, not the runtime's clock).
 const STOP_WAIT: Duration = Duration::from_secs(5);
 
 /// The running channels of one Beckon.

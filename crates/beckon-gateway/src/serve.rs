@@ -118,6 +118,10 @@ impl Default for ConnectionLimits {
     }
 }
 
+// The waits and limits here are on tokio's (and hyper's) time, not the runtime's clock: they
+// pace real I/O (accepting, reading a request's head) and the log, where a clock moved by hand
+// would mean nothing to a connected peer.
+
 /// How long to wait after the process runs out of file handles before accepting again, so a
 /// flood does not turn the accept loop into a busy one.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(50);

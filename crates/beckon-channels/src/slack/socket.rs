@@ -7,6 +7,11 @@
 //! for a new connection; so does a dropped or silent socket. Reconnecting waits a jittered,
 //! doubling delay that starts again from the bottom after a connection Slack greeted.
 //!
+//! Every wait here is on tokio's time, not the runtime's clock: each paces I/O on a live
+//! connection (how long one may take to open or close, how often a quiet socket is pinged, how
+//! long silence means it is dead, how soon to dial again), and only real time means anything
+//! to the other end of a socket.
+//!
 //! Frames are bounded (the WebSocket layer refuses huge messages; texts over
 //! [`FRAME_MAX_BYTES`] are dropped unread) and every payload is read as hostile input in
 //! `interaction`. The URL carries a ticket and is never logged.
