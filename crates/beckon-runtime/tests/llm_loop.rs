@@ -16,6 +16,9 @@ use beckon_runtime::{
 use serde_json::{Value, json};
 use support::*;
 
+/// Where a test's manual clock starts (Unix ms).
+const START_MS: i64 = 1_795_500_000_000;
+
 #[path = "support/fake_llm.rs"]
 mod fake_llm;
 
@@ -161,17 +164,20 @@ async fn the_whole_loop_with_openai() {
     the_whole_loop(Wire::OpenAi).await;
 }
 
+/// Asks the deployer's question on a manual clock, lets `act` answer it or move the clock, and
+/// reads the tool result the model was sent.
 async fn resolve_and_read(
     wire: Wire,
     extra: &str,
-    act: impl AsyncFnOnce(&Beckon, &beckon_runtime::PendingNotice),
+    act: impl AsyncFnOnce(&Beckon, &beckon_runtime::PendingNotice, &ManualClock),
 ) -> (Value, SessionStatus, usize) {
-    let (_dir, fake, beckon, notifier) = setup(wire, extra).await;
+    let clock = ManualClock::new(START_MS);
+    let (_dir, fake, beckon, notifier) = setup_on(wire, extra, std::sync::Arc::new(clock.clone())).await;
     fake.push(Reply::tools("", &[("ask_user_question", question())]));
     fake.push(Reply::text("ok"));
     let session = beckon.start_session("deployer", "go").await.unwrap();
     let notice = pending_in(&notifier, session).await;
-    act(&beckon, &notice).await;
+    act(&beckon, &notice, &clock).await;
     let end = if extra.contains("fail") { SessionStatus::Failed } else { SessionStatus::Completed };
     wait_status(&beckon, session, end).await;
     assert_every_tool_use_answered_once(&beckon, session).await;
@@ -190,7 +196,7 @@ async fn resolve_and_read(
 #[tokio::test]
 async fn a_decline_reaches_the_model_as_a_declined_result() {
     for wire in [Wire::Anthropic, Wire::OpenAi] {
-        let (result, _, requests) = resolve_and_read(wire, "", async |b, n| {
+        let (result, _, requests) = resolve_and_read(wire, "", async |b, n, _| {
             b.resolve(n.request_id, AnsweredVia::Window, Decision::Decline(Some("not now".into()))).await.unwrap();
         })
         .await;
@@ -202,18 +208,19 @@ async fn a_decline_reaches_the_model_as_a_declined_result() {
 
 #[tokio::test]
 async fn expiry_follows_each_policy_against_a_real_provider() {
+    // Nobody answers; the clock passes the question's second.
+    let expire = async |_: &Beckon, _: &beckon_runtime::PendingNotice, clock: &ManualClock| {
+        clock.advance(Duration::from_secs(1));
+    };
     let (result, _, requests) =
-        resolve_and_read(Wire::Anthropic, "question_timeout: 1s\non_timeout: decline", async |_, _| {}).await;
+        resolve_and_read(Wire::Anthropic, "question_timeout: 1s\non_timeout: decline", expire).await;
     assert_eq!((result["outcome"].as_str(), requests), (Some("expired"), 2));
-    let (result, _, _) = resolve_and_read(
-        Wire::Anthropic,
-        "question_timeout: 1s\non_timeout: default\ndefault_answer: eu-west",
-        async |_, _| {},
-    )
-    .await;
+    let (result, _, _) =
+        resolve_and_read(Wire::Anthropic, "question_timeout: 1s\non_timeout: default\ndefault_answer: eu-west", expire)
+            .await;
     assert_eq!(result["answers"]["Which region?"], "eu-west");
     let (result, status, requests) =
-        resolve_and_read(Wire::OpenAi, "question_timeout: 1s\non_timeout: fail", async |_, _| {}).await;
+        resolve_and_read(Wire::OpenAi, "question_timeout: 1s\non_timeout: fail", expire).await;
     assert_eq!(result["outcome"], "expired");
     assert_eq!(status, SessionStatus::Failed);
     assert_eq!(requests, 1, "a failed session does not ask the model again");
@@ -282,7 +289,8 @@ async fn rate_limits_are_retried_after_retry_after() {
 
 #[tokio::test]
 async fn a_server_error_is_retried_then_succeeds() {
-    let (_dir, fake, beckon, _) = setup(Wire::OpenAi, "").await;
+    let clock = ManualClock::new(START_MS);
+    let (_dir, fake, beckon, _) = setup_on(Wire::OpenAi, "", std::sync::Arc::new(clock.clone())).await;
     fake.push(Reply::Status {
         status: 500,
         body: json!({"error": {"message": "boom", "type": "server_error"}}),
@@ -290,6 +298,13 @@ async fn a_server_error_is_retried_then_succeeds() {
     });
     fake.push(Reply::text("second time lucky"));
     let session = beckon.start_session("deployer", "go").await.unwrap();
+    // The retry waits a second of the runtime's clock: moved on until the model is asked again.
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while fake.received().len() < 2 {
+        assert!(tokio::time::Instant::now() < deadline, "the model was not asked again");
+        clock.advance(Duration::from_secs(1));
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     wait_status(&beckon, session, SessionStatus::Completed).await;
     assert_eq!(fake.received().len(), 2);
 }

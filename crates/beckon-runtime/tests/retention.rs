@@ -4,18 +4,23 @@
 
 mod support;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_core::AnsweredVia;
 use beckon_core::conversation::SessionStatus;
-use beckon_runtime::{Decision, Error, RuntimeConfig};
+use beckon_runtime::{Decision, Error, ManualClock, RuntimeConfig};
 use support::*;
+
+/// Where the test's clock starts (Unix ms).
+const START_MS: i64 = 1_795_500_000_000;
+const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 
 #[tokio::test]
 async fn finished_sessions_go_and_waiting_ones_stay() {
     let dir = tempfile::tempdir().unwrap();
     let (done, waiting) = {
-        let (beckon, notifier) = start(dir.path()).await;
+        let (beckon, notifier) = start_on(RuntimeConfig::new(dir.path()), Arc::new(ManualClock::new(START_MS))).await;
         let done = beckon.start_session("poet", "a poem about fog").await.unwrap();
         let notice = pending_in(&notifier, done).await;
         beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Decline(None)).await.unwrap();
@@ -31,10 +36,12 @@ async fn finished_sessions_go_and_waiting_ones_stay() {
         std::fs::create_dir_all(workspace(session).join("drafts")).unwrap();
         std::fs::write(workspace(session).join("drafts/poem.md"), "fog").unwrap();
     }
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    // A day and a minute on, with finished sessions kept a day.
+    let later = ManualClock::new(START_MS);
+    later.advance(DAY + Duration::from_secs(60));
     let mut config = RuntimeConfig::new(dir.path());
-    config.retention_days = Some(0);
-    let (beckon, _) = start_with(config).await;
+    config.retention_days = Some(1);
+    let (beckon, _) = start_on(config, Arc::new(later)).await;
     let deadline = tokio::time::Instant::now() + PATIENCE;
     while beckon.session(done).await.is_ok() {
         assert!(tokio::time::Instant::now() < deadline, "the finished session was not pruned");
