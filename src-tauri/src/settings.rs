@@ -1,7 +1,7 @@
-//! The app's settings as the window shows and edits them. The file and how the environment
-//! overrides it are the runtime's ([`beckon_runtime::Settings`]), shared with `beckon serve`.
-
-mod channel;
+//! The app's settings as the window shows and edits them. The file, how the environment
+//! overrides it, how an edit changes it and what it may hold are the runtime's
+//! ([`beckon_runtime::Settings`], [`SettingsFile::check`](beckon_runtime::settings::SettingsFile::check)),
+//! shared with `beckon serve`.
 
 use std::ops::{Deref, DerefMut};
 use std::path::Path;
@@ -9,11 +9,8 @@ use std::path::Path;
 use beckon_core::Problems;
 use beckon_core::agent::ProviderKind;
 use beckon_runtime::ProviderSettings;
-use beckon_runtime::settings::{ChannelFile, ProviderFile, env, non_empty};
+use beckon_runtime::settings::{ChannelFile, ChannelInput, ProviderInput, env, non_empty};
 use serde::{Deserialize, Serialize};
-
-use channel::Service;
-pub use channel::{AFTER_MINUTES_MAX, AGENTS_MAX, ChannelInput, ChannelView};
 
 /// One provider as the settings screen shows it: never the key itself.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -27,6 +24,44 @@ pub struct ProviderView {
     pub base_url: Option<String>,
     /// The default model in effect.
     pub model: Option<String>,
+}
+
+/// One channel as the settings screen shows it: never a token itself.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChannelView {
+    /// Whether the channel runs.
+    pub enabled: bool,
+    /// Whether a bot token is stored.
+    pub bot_token_set: bool,
+    /// Whether an app-level token is stored (Slack only).
+    pub app_token_set: bool,
+    /// Slack: the channel (`C…`) questions that allow nothing are posted to.
+    pub channel: Option<String>,
+    /// Slack: the person's own member id (`U…`); approvals go only to their direct messages.
+    pub person: Option<String>,
+    /// The service's API address, if not its own.
+    pub api_base_url: Option<String>,
+    /// Only questions unanswered this many minutes after they were asked (0: at once).
+    pub after_minutes: u32,
+    /// Only these agents' questions (empty: every agent's).
+    pub agents: Vec<String>,
+}
+
+impl ChannelView {
+    /// What the window shows of `file`.
+    pub fn of(file: &ChannelFile) -> ChannelView {
+        ChannelView {
+            enabled: file.enabled,
+            bot_token_set: file.bot_token().is_some(),
+            app_token_set: file.app_token().is_some(),
+            channel: non_empty(file.channel.clone()),
+            person: non_empty(file.person.clone()),
+            api_base_url: non_empty(file.api_base_url.clone()),
+            after_minutes: file.after_minutes,
+            agents: file.agents.clone(),
+        }
+    }
 }
 
 /// The settings as the window shows them.
@@ -61,20 +96,6 @@ pub struct SettingsView {
     pub file: String,
     /// Why the file could not be read, if it could not (defaults are in use).
     pub problem: Option<String>,
-}
-
-/// One provider's new settings. An absent key keeps the current one; an empty one clears it.
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ProviderInput {
-    /// The API key: absent keeps, empty clears.
-    #[cfg_attr(test, ts(optional))]
-    pub api_key: Option<String>,
-    /// The base URL (empty for the provider's own).
-    pub base_url: Option<String>,
-    /// The default model (empty for Beckon's choice).
-    pub model: Option<String>,
 }
 
 /// New settings from the window.
@@ -205,21 +226,9 @@ impl Settings {
     /// or channel whose address changes loses its stored key or tokens unless they come with
     /// the change.
     pub fn apply(&mut self, input: SettingsInput) -> Result<(), SaveError> {
-        fn provider(file: &mut ProviderFile, input: ProviderInput) {
-            let base_url = non_empty(input.base_url);
-            match input.api_key {
-                Some(key) => file.api_key = non_empty(Some(key)),
-                // The stored key was given for the old address: it is not sent to a new one
-                // until the person gives it again.
-                None if base_url != file.base_url => file.api_key = None,
-                None => {}
-            }
-            file.base_url = base_url;
-            file.model = non_empty(input.model);
-        }
         let mut file = self.file().clone();
-        provider(&mut file.anthropic, input.anthropic);
-        provider(&mut file.openai, input.openai);
+        file.anthropic.apply(input.anthropic);
+        file.openai.apply(input.openai);
         file.default_agent = non_empty(input.default_agent);
         file.default_provider = input.default_provider;
         file.do_not_disturb = input.do_not_disturb;
@@ -228,25 +237,37 @@ impl Settings {
         if let Some(allowed) = input.scripts_may_approve {
             file.scripts_may_approve = allowed;
         }
-        let mut problems = Problems::new();
-        for (service, stored, given) in
-            [(Service::Slack, &mut file.slack, input.slack), (Service::Telegram, &mut file.telegram, input.telegram)]
-        {
-            if let Some(given) = given {
-                channel::apply(stored, given);
-            }
-            channel::check(service, stored, &mut problems);
+        if let Some(slack) = input.slack {
+            file.slack.apply(slack);
         }
-        if !problems.is_empty() {
-            return Err(SaveError::Invalid(problems));
+        if let Some(telegram) = input.telegram {
+            file.telegram.apply(telegram);
         }
+        file.check().map_err(SaveError::Invalid)?;
         Ok(self.update(|stored| *stored = file)?)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use beckon_runtime::settings::{AFTER_MINUTES_MAX, AGENTS_MAX};
+
     use super::*;
+
+    #[test]
+    fn the_view_never_shows_a_token() {
+        let file = ChannelFile {
+            enabled: true,
+            bot_token: Some("xoxb-secret-bot".into()),
+            app_token: Some("xapp-secret-app".into()),
+            channel: Some("C0123456789".into()),
+            ..ChannelFile::default()
+        };
+        let view = ChannelView::of(&file);
+        assert!(view.bot_token_set && view.app_token_set);
+        let shown = format!("{} {view:?}", serde_json::to_string(&view).unwrap());
+        assert!(!shown.contains("secret"), "{shown}");
+    }
 
     #[test]
     fn saved_settings_are_private_and_keys_never_show() {

@@ -1,7 +1,9 @@
 //! How a command ends: its exit code, and errors as one line on stderr.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+use beckon_core::Problems;
 use beckon_gateway::{ClientError, GatewayError};
 
 /// Why a command failed (exit 1).
@@ -16,6 +18,15 @@ pub enum CliError {
     /// The gateway could not start (`beckon serve`).
     #[error(transparent)]
     GatewayStart(#[from] GatewayError),
+    /// The settings file holds values the window would refuse to save (`beckon serve`): each
+    /// problem on a line of its own, at its setting's path (`slack.person`).
+    #[error("{} holds settings Beckon refuses; fix them, then start again:\n{problems}", file.display())]
+    Settings {
+        /// The settings file.
+        file: PathBuf,
+        /// What is wrong with it.
+        problems: Problems,
+    },
     /// The gateway answered something this command does not understand.
     #[error("unexpected reply from Beckon: {0}")]
     Reply(String),

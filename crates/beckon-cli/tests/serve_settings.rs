@@ -72,3 +72,27 @@ async fn without_those_settings_serve_keeps_scripts_from_approving() {
     let refused = client.answer(asked["request_id"].as_str().unwrap(), &["Allow".into()]).await.unwrap_err();
     assert!(refused.to_string().contains("BECKON_SCRIPTS_MAY_APPROVE"), "{refused}");
 }
+
+#[tokio::test]
+async fn serve_refuses_to_start_from_a_channel_setting_the_window_would_refuse() {
+    let dir = tempfile::tempdir().unwrap();
+    // Written by hand: a channel id where Slack's person belongs, so approvals would go to a
+    // channel rather than to the person alone. The window refuses to save it.
+    let settings = json!({
+        "slack": {"enabled": true, "app_token": "xapp-1-test", "bot_token": "xoxb-test", "person": "C0TEAM",
+                  "api_base_url": "http://127.0.0.1:9/api"},
+    });
+    let file: beckon_runtime::settings::SettingsFile = serde_json::from_value(settings.clone()).unwrap();
+    let refused = file.check().expect_err("the window refuses it");
+    assert_eq!(refused.first_path(), Some("slack.person"));
+    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+
+    let ended = served::output(served::beckon(dir.path()).args(["serve", "--port", "0"])).await;
+    let said = served::text(&ended.stderr);
+    assert_eq!(ended.status.code(), Some(1), "{said}");
+    assert!(said.contains("settings.json holds settings Beckon refuses"), "{said}");
+    for problem in &refused {
+        assert!(said.contains(&problem.to_string()), "each problem is named at its setting: {said}");
+    }
+    assert!(Discovery::read(dir.path()).is_err(), "nothing was served");
+}

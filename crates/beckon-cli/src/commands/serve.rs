@@ -1,8 +1,8 @@
 //! `beckon serve`: the runtime and its gateway with no window, for servers and webhook agents.
 //! It starts from the settings the window saved on the same data folder (providers, retention,
 //! the gateway's port, whether scripts may approve, Slack and Telegram), with the environment
-//! over them. The person is reached through the channels, callbacks (and these logs) instead of
-//! desktop notifications.
+//! over them; it refuses to start from settings the window would refuse to save. The person is
+//! reached through the channels, callbacks (and these logs) instead of desktop notifications.
 //! Runs until SIGINT or SIGTERM, then stops the gateway (removing `gateway.json`) and the
 //! runtime.
 
@@ -75,6 +75,9 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     if let Some(problem) = settings.problem() {
         tracing::warn!(%problem, "the settings file is not used");
     }
+    // What the window would refuse to save is not run because it was written by hand: a
+    // channel set wrong must not post questions where the person did not mean them to go.
+    settings.file().check().map_err(|problems| CliError::Settings { file: settings.path().to_owned(), problems })?;
     let config = settings.runtime_config(HOLDER);
     let options = StartOptions { notifier: Arc::new(LoggedNotices), ..StartOptions::default() };
     let beckon = Beckon::start(config, options).await?;

@@ -1,154 +1,30 @@
 //! The person's settings: a `settings.json` in the data folder, readable only by its owner (it
 //! holds API keys), resolved one way for every host — the file, then the environment over it
 //! (environment values are never written to the file). The window edits it; the app and
-//! `beckon serve` on the same data folder both start from it.
+//! `beckon serve` on the same data folder both start from it. How the person's edits change it
+//! and what it may hold are here too, so every front end keeps the same rules: the window
+//! checks a file before it saves it ([`SettingsFile::check`]), `beckon serve` before it starts.
+
+mod channel;
+mod checks;
+mod file;
+mod provider;
+mod value;
 
 use std::path::{Path, PathBuf};
 
 use beckon_core::agent::ProviderKind;
-use serde::{Deserialize, Serialize};
 
 use crate::config::{ProviderSettings, RuntimeConfig, scripts_may_approve_from_env};
 
-/// The default interval for reminders about a question still pending.
-pub const DEFAULT_REMINDER_MINUTES: u32 = 30;
-/// The port the gateway listens on unless told otherwise.
-pub const DEFAULT_GATEWAY_PORT: u16 = 7393;
+pub use channel::{ChannelFile, ChannelInput, is_slack_member};
+pub use checks::{AFTER_MINUTES_MAX, AGENTS_MAX};
+pub use file::{DEFAULT_GATEWAY_PORT, DEFAULT_REMINDER_MINUTES, SettingsFile};
+pub use provider::{ProviderFile, ProviderInput};
+pub use value::non_empty;
+
 /// The file's name in the data folder.
 pub const FILE_NAME: &str = "settings.json";
-
-/// One provider as the file keeps it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ProviderFile {
-    /// The API key.
-    pub api_key: Option<String>,
-    /// The base URL (none: the provider's own).
-    pub base_url: Option<String>,
-    /// The default model.
-    pub model: Option<String>,
-}
-
-/// A channel (Slack, Telegram) as the file keeps it: its tokens (secrets, like the providers'
-/// keys) and which questions go there.
-#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ChannelFile {
-    /// Whether the channel runs (its tokens are kept while it is off).
-    pub enabled: bool,
-    /// The bot's token (Slack `xoxb-…`, Telegram's from BotFather).
-    pub bot_token: Option<String>,
-    /// Slack's app-level token (`xapp-…`) that opens the Socket Mode connection.
-    pub app_token: Option<String>,
-    /// Slack: the channel (`C…`) questions that allow nothing are posted to, when the person
-    /// wants them there.
-    pub channel: Option<String>,
-    /// Slack: the person's own member id (`U…`). Only they may allow a tool call or answer a
-    /// question that is theirs alone, and such questions go only to their direct messages.
-    pub person: Option<String>,
-    /// The service's API address (none: the service's own), for a proxy or a test double.
-    pub api_base_url: Option<String>,
-    /// Only questions still unanswered this many minutes after they were asked (0: at once).
-    pub after_minutes: u32,
-    /// Only these agents' questions (empty: every agent's).
-    pub agents: Vec<String>,
-}
-
-impl std::fmt::Debug for ChannelFile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Tokens are secrets: say only whether they are set.
-        f.debug_struct("ChannelFile")
-            .field("enabled", &self.enabled)
-            .field("bot_token", &self.bot_token.as_ref().map(|_| "<set>"))
-            .field("app_token", &self.app_token.as_ref().map(|_| "<set>"))
-            .field("channel", &self.channel)
-            .field("person", &self.person)
-            .field("api_base_url", &self.api_base_url)
-            .field("after_minutes", &self.after_minutes)
-            .field("agents", &self.agents)
-            .finish()
-    }
-}
-
-impl ChannelFile {
-    /// Slack: the person's member id. A `channel` that names a member (`U…`, `W…`, as earlier
-    /// versions allowed for direct messages) is that person when none is set.
-    pub fn person(&self) -> Option<String> {
-        non_empty(self.person.clone()).or_else(|| non_empty(self.channel.clone()).filter(|id| is_slack_member(id)))
-    }
-
-    /// Slack: the channel for questions that allow nothing, when one is set (a member id in
-    /// `channel` is the person, not a channel).
-    pub fn shared_channel(&self) -> Option<String> {
-        non_empty(self.channel.clone()).filter(|id| !is_slack_member(id))
-    }
-
-    /// The bot token, when set and not blank.
-    pub fn bot_token(&self) -> Option<String> {
-        non_empty(self.bot_token.clone())
-    }
-
-    /// The app-level token, when set and not blank.
-    pub fn app_token(&self) -> Option<String> {
-        non_empty(self.app_token.clone())
-    }
-}
-
-/// Whether `id` names a Slack member (`U…`, or `W…` on Enterprise Grid) rather than a channel.
-pub fn is_slack_member(id: &str) -> bool {
-    id.starts_with('U') || id.starts_with('W')
-}
-
-/// The file as stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct SettingsFile {
-    /// Anthropic's Messages API.
-    pub anthropic: ProviderFile,
-    /// An OpenAI-compatible API.
-    pub openai: ProviderFile,
-    /// The agent a new chat starts with.
-    pub default_agent: Option<String>,
-    /// The provider for agents that name none.
-    pub default_provider: Option<ProviderKind>,
-    /// Notifications are silenced.
-    pub do_not_disturb: bool,
-    /// Minutes before a reminder (0: off).
-    pub reminder_minutes: u32,
-    /// Finished sessions older than this many days are deleted; never when unset.
-    pub retention_days: Option<u32>,
-    /// The gateway's port on 127.0.0.1 (0 picks any).
-    pub gateway_port: u16,
-    /// HTTP, MCP and the CLI may allow tool calls waiting for approval.
-    pub scripts_may_approve: bool,
-    /// Questions posted to Slack and answered there.
-    pub slack: ChannelFile,
-    /// Questions posted to Telegram and answered there.
-    pub telegram: ChannelFile,
-    /// The person put the desktop's getting-started guide away; absent in older files, so a
-    /// data folder that predates the guide shows it until it is put away.
-    #[serde(default)]
-    pub guide_dismissed: bool,
-}
-
-impl Default for SettingsFile {
-    fn default() -> Self {
-        SettingsFile {
-            anthropic: ProviderFile::default(),
-            openai: ProviderFile::default(),
-            default_agent: None,
-            default_provider: None,
-            do_not_disturb: false,
-            reminder_minutes: DEFAULT_REMINDER_MINUTES,
-            retention_days: None,
-            gateway_port: DEFAULT_GATEWAY_PORT,
-            scripts_may_approve: false,
-            slack: ChannelFile::default(),
-            telegram: ChannelFile::default(),
-            guide_dismissed: false,
-        }
-    }
-}
 
 /// The settings file and what the environment overrides.
 #[derive(Debug, Clone)]
@@ -161,11 +37,6 @@ pub struct Settings {
 /// An environment variable's value, if set and not blank.
 pub fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
-}
-
-/// `text` trimmed, or `None` when blank.
-pub fn non_empty(text: Option<String>) -> Option<String> {
-    text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
 }
 
 impl Settings {
@@ -272,17 +143,6 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn slacks_person_is_the_member_id_and_an_older_member_channel_is_read_as_them() {
-        let both =
-            ChannelFile { person: Some(" U0ADA ".into()), channel: Some("C0TEAM".into()), ..ChannelFile::default() };
-        assert_eq!((both.person().as_deref(), both.shared_channel().as_deref()), (Some("U0ADA"), Some("C0TEAM")));
-        let older = ChannelFile { channel: Some("U0ADA".into()), ..ChannelFile::default() };
-        assert_eq!((older.person().as_deref(), older.shared_channel()), (Some("U0ADA"), None));
-        let channel_only = ChannelFile { channel: Some("C0TEAM".into()), ..ChannelFile::default() };
-        assert_eq!(channel_only.person(), None, "a channel is never the person");
-    }
 
     #[test]
     fn saved_values_come_back_and_make_the_runtimes_configuration() {

@@ -1,12 +1,13 @@
-//! A channel's settings (Slack, Telegram) as the window shows and edits them. Tokens are
-//! secrets like the providers' keys: the window sees only whether they are set, an absent token
-//! keeps the stored one and an empty one clears it, and a token given for one API address is
-//! never sent to another — changing the address without giving the tokens again drops them.
+//! What the channels' settings may hold. Every front end runs the same checks before it uses a
+//! file: the window before it saves one, `beckon serve` before it starts from one — so a value
+//! the window would refuse (a channel id where the person's own member id belongs, a token
+//! with a space in it) never runs because it was written by hand.
 
 use beckon_core::Problems;
 use beckon_core::notice::AGENT_MAX_BYTES;
-use beckon_runtime::settings::{ChannelFile, is_slack_member, non_empty};
-use serde::{Deserialize, Serialize};
+
+use super::channel::{ChannelFile, is_slack_member};
+use super::file::SettingsFile;
 
 /// The longest a channel may wait before posting: a week.
 pub const AFTER_MINUTES_MAX: u32 = 7 * 24 * 60;
@@ -19,7 +20,7 @@ const URL_MAX_BYTES: usize = 2048;
 
 /// Which service a channel talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Service {
+enum Service {
     /// Slack, through Socket Mode.
     Slack,
     /// Telegram, through the Bot API.
@@ -44,111 +45,15 @@ impl Service {
     }
 }
 
-/// One channel as the settings screen shows it: never a token itself.
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChannelView {
-    /// Whether the channel runs.
-    pub enabled: bool,
-    /// Whether a bot token is stored.
-    pub bot_token_set: bool,
-    /// Whether an app-level token is stored (Slack only).
-    pub app_token_set: bool,
-    /// Slack: the channel (`C…`) questions that allow nothing are posted to.
-    pub channel: Option<String>,
-    /// Slack: the person's own member id (`U…`); approvals go only to their direct messages.
-    pub person: Option<String>,
-    /// The service's API address, if not its own.
-    pub api_base_url: Option<String>,
-    /// Only questions unanswered this many minutes after they were asked (0: at once).
-    pub after_minutes: u32,
-    /// Only these agents' questions (empty: every agent's).
-    pub agents: Vec<String>,
-}
-
-impl ChannelView {
-    /// What the window shows of `file`.
-    pub fn of(file: &ChannelFile) -> ChannelView {
-        ChannelView {
-            enabled: file.enabled,
-            bot_token_set: file.bot_token().is_some(),
-            app_token_set: file.app_token().is_some(),
-            channel: non_empty(file.channel.clone()),
-            person: non_empty(file.person.clone()),
-            api_base_url: non_empty(file.api_base_url.clone()),
-            after_minutes: file.after_minutes,
-            agents: file.agents.clone(),
-        }
+impl SettingsFile {
+    /// Whether Beckon may run with these settings: every problem with the channels' settings,
+    /// each at its field's path (`slack.after_minutes`) with a message that names the field.
+    pub fn check(&self) -> Result<(), Problems> {
+        let mut problems = Problems::new();
+        check(Service::Slack, &self.slack, &mut problems);
+        check(Service::Telegram, &self.telegram, &mut problems);
+        problems.into_result(())
     }
-}
-
-/// One channel's new settings. An absent token keeps the stored one; an empty one clears it.
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ChannelInput {
-    /// Whether the channel runs.
-    pub enabled: bool,
-    /// The bot token: absent keeps, empty clears.
-    #[cfg_attr(test, ts(optional))]
-    pub bot_token: Option<String>,
-    /// Slack's app-level token: absent keeps, empty clears.
-    #[cfg_attr(test, ts(optional))]
-    pub app_token: Option<String>,
-    /// Slack: the channel id (empty for none).
-    pub channel: Option<String>,
-    /// Slack: the person's own member id (empty for none).
-    pub person: Option<String>,
-    /// The API address (empty for the service's own).
-    pub api_base_url: Option<String>,
-    /// Post only questions unanswered this long (minutes, at most a week; 0: at once).
-    pub after_minutes: u32,
-    /// Only these agents' questions (empty: every agent's).
-    pub agents: Vec<String>,
-}
-
-impl std::fmt::Debug for ChannelInput {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Tokens are secrets: say only whether one came, and whether it clears.
-        let token = |t: &Option<String>| t.as_ref().map(|t| if t.is_empty() { "<clear>" } else { "<given>" });
-        f.debug_struct("ChannelInput")
-            .field("enabled", &self.enabled)
-            .field("bot_token", &token(&self.bot_token))
-            .field("app_token", &token(&self.app_token))
-            .field("channel", &self.channel)
-            .field("person", &self.person)
-            .field("api_base_url", &self.api_base_url)
-            .field("after_minutes", &self.after_minutes)
-            .field("agents", &self.agents)
-            .finish()
-    }
-}
-
-/// Applies `input` to `file`. Checked afterwards with [`check`]: nothing here refuses.
-pub fn apply(file: &mut ChannelFile, input: ChannelInput) {
-    let api_base_url = non_empty(input.api_base_url);
-    // A stored token was given for the old address: it is not sent to a new one until the
-    // person gives it again.
-    let moved = api_base_url != non_empty(file.api_base_url.clone());
-    let token = |stored: &mut Option<String>, given: Option<String>| match given {
-        Some(token) => *stored = non_empty(Some(token)),
-        None if moved => *stored = None,
-        None => {}
-    };
-    token(&mut file.bot_token, input.bot_token);
-    token(&mut file.app_token, input.app_token);
-    file.enabled = input.enabled;
-    file.channel = non_empty(input.channel);
-    file.person = non_empty(input.person);
-    file.api_base_url = api_base_url;
-    file.after_minutes = input.after_minutes;
-    let mut agents: Vec<String> = Vec::new();
-    for agent in input.agents.into_iter().filter_map(|a| non_empty(Some(a))) {
-        if !agents.contains(&agent) {
-            agents.push(agent);
-        }
-    }
-    file.agents = agents;
 }
 
 /// A text from the person quoted back in a message: its start, as a string literal.
@@ -161,9 +66,8 @@ fn is_slack_id(text: &str) -> bool {
     (2..=20).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
 }
 
-/// Records what is wrong with `file` as `service`'s settings, each problem at its field's path
-/// (`slack.after_minutes`) with a message that names the field.
-pub fn check(service: Service, file: &ChannelFile, problems: &mut Problems) {
+/// Records what is wrong with `file` as `service`'s settings.
+fn check(service: Service, file: &ChannelFile, problems: &mut Problems) {
     let (name, key) = (service.label(), service.key());
     let path = |field: &str| format!("{key}.{field}");
     for (field, what, token) in
@@ -285,80 +189,6 @@ mod tests {
         problems.iter().map(|p| (p.path.clone(), p.message.clone())).collect()
     }
 
-    fn input_of(file: &ChannelFile) -> ChannelInput {
-        ChannelInput {
-            enabled: file.enabled,
-            bot_token: None,
-            app_token: None,
-            channel: file.channel.clone(),
-            person: file.person.clone(),
-            api_base_url: file.api_base_url.clone(),
-            after_minutes: file.after_minutes,
-            agents: file.agents.clone(),
-        }
-    }
-
-    #[test]
-    fn the_view_and_debug_never_show_a_token() {
-        let file = slack();
-        let view = ChannelView::of(&file);
-        assert!(view.bot_token_set && view.app_token_set);
-        let shown = format!("{} {view:?}", serde_json::to_string(&view).unwrap());
-        assert!(!shown.contains("secret"), "{shown}");
-        let mut input = input_of(&file);
-        input.bot_token = Some("xoxb-secret-new".into());
-        input.app_token = Some(String::new());
-        let debug = format!("{input:?}");
-        assert!(!debug.contains("secret") && debug.contains("<given>") && debug.contains("<clear>"), "{debug}");
-    }
-
-    #[test]
-    fn an_absent_token_keeps_an_empty_one_clears_a_given_one_replaces() {
-        let mut file = slack();
-        apply(&mut file, input_of(&slack()));
-        assert_eq!(
-            (file.bot_token.as_deref(), file.app_token.as_deref()),
-            (Some("xoxb-secret-bot"), Some("xapp-secret-app"))
-        );
-
-        let input =
-            ChannelInput { bot_token: Some(" xoxb-new ".into()), app_token: Some(String::new()), ..input_of(&file) };
-        apply(&mut file, input);
-        assert_eq!((file.bot_token.as_deref(), file.app_token.as_deref()), (Some("xoxb-new"), None));
-        assert!(!ChannelView::of(&file).app_token_set);
-    }
-
-    #[test]
-    fn a_new_api_address_drops_the_tokens_not_given_with_it() {
-        let mut file = slack();
-        let moved = |file: &ChannelFile, url: &str| ChannelInput { api_base_url: Some(url.into()), ..input_of(file) };
-        apply(&mut file, moved(&slack(), "  "));
-        assert!(file.bot_token.is_some() && file.app_token.is_some(), "blank is still the service's own address");
-
-        apply(
-            &mut file,
-            ChannelInput { bot_token: Some("xoxb-for-proxy".into()), ..moved(&slack(), "http://127.0.0.1:9/api") },
-        );
-        assert_eq!(file.bot_token.as_deref(), Some("xoxb-for-proxy"), "a token given with the address is kept");
-        assert_eq!(file.app_token, None, "the other was given for another address");
-        assert_eq!(file.api_base_url.as_deref(), Some("http://127.0.0.1:9/api"));
-
-        let same = moved(&file, "http://127.0.0.1:9/api");
-        apply(&mut file, same);
-        assert_eq!(file.bot_token.as_deref(), Some("xoxb-for-proxy"), "the same address keeps its token");
-        let home = ChannelInput { api_base_url: None, ..input_of(&file) };
-        apply(&mut file, home);
-        assert_eq!(file.bot_token, None, "back to Slack's own address: not sent there either");
-    }
-
-    #[test]
-    fn agents_are_trimmed_and_deduplicated() {
-        let mut file = ChannelFile::default();
-        let agents = vec![" research ".into(), String::new(), "research".into(), "deploy-bot".into()];
-        apply(&mut file, ChannelInput { agents, ..ChannelInput::default() });
-        assert_eq!(file.agents, ["research", "deploy-bot"]);
-    }
-
     #[test]
     fn good_settings_pass() {
         assert_eq!(problems_of(Service::Slack, &slack()), []);
@@ -372,6 +202,7 @@ mod tests {
         };
         assert_eq!(problems_of(Service::Telegram, &telegram), []);
         assert_eq!(problems_of(Service::Slack, &ChannelFile::default()), [], "off and empty is fine");
+        assert_eq!(SettingsFile::default().check(), Ok(()), "a new data folder's settings pass");
     }
 
     #[test]
@@ -429,5 +260,17 @@ mod tests {
         assert_eq!(problems_of(Service::Slack, &only_the_person), []);
         let telegram = ChannelFile { enabled: true, ..ChannelFile::default() };
         assert_eq!(problems_of(Service::Telegram, &telegram)[0].0, "telegram.bot_token");
+    }
+
+    #[test]
+    fn the_file_is_checked_slack_then_telegram() {
+        let file = SettingsFile {
+            slack: ChannelFile { person: Some("C0TEAM".into()), ..ChannelFile::default() },
+            telegram: ChannelFile { after_minutes: AFTER_MINUTES_MAX + 1, ..ChannelFile::default() },
+            ..SettingsFile::default()
+        };
+        let problems = file.check().unwrap_err();
+        let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+        assert_eq!(paths, ["slack.person", "telegram.after_minutes"]);
     }
 }
