@@ -141,10 +141,11 @@ impl std::fmt::Debug for ChannelInput {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn slack() -> ChannelFile {
+    /// A Slack channel set up as the person would: on, both tokens, a channel.
+    pub(crate) fn slack() -> ChannelFile {
         ChannelFile {
             enabled: true,
             bot_token: Some("xoxb-secret-bot".into()),

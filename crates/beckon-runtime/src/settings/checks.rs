@@ -173,15 +173,7 @@ fn check(service: Service, file: &ChannelFile, problems: &mut Problems) {
 mod tests {
     use super::*;
 
-    fn slack() -> ChannelFile {
-        ChannelFile {
-            enabled: true,
-            bot_token: Some("xoxb-secret-bot".into()),
-            app_token: Some("xapp-secret-app".into()),
-            channel: Some("C0123456789".into()),
-            ..ChannelFile::default()
-        }
-    }
+    use crate::settings::channel::tests::slack;
 
     fn problems_of(service: Service, file: &ChannelFile) -> Vec<(String, String)> {
         let mut problems = Problems::new();
