@@ -57,7 +57,7 @@ pub fn content(outcome: &Value, names: &[String]) -> Option<Value> {
 
 /// Whether the pending question `view` asks the form an `ElicitationResult` event settled.
 pub fn settled_by(event: &Value, view: &Value) -> bool {
-    let metadata = &view["questions"]["metadata"];
+    let metadata = &view["input"]["metadata"];
     metadata["source"] == "mcp_elicitation"
         && event.get("elicitation_id").is_some_and(|id| metadata.get("elicitation_id") == Some(id))
         && event.get("mcp_server_name") == metadata.get("mcp_server")
@@ -122,7 +122,7 @@ mod tests {
         let outcome = json!({"outcome": "answered", "answers": [{"value": "staging"}, {"value": 3}]});
         assert_eq!(content(&outcome, &names), Some(json!({"environment": "staging", "replicas": 3})));
         let (request, _) = questions(&form()).unwrap();
-        let view = json!({"questions": request});
+        let view = json!({"input": request});
         let done =
             json!({"hook_event_name": "ElicitationResult", "mcp_server_name": "deployer", "elicitation_id": "el-1"});
         assert!(settled_by(&done, &view));

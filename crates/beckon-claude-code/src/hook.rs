@@ -158,7 +158,7 @@ pub fn settles(event: &Value, view: &Value) -> bool {
     }
     let tool = event.get("tool_name").and_then(Value::as_str);
     let input = event.get("tool_input");
-    let asked = &view["questions"];
+    let asked = &view["input"];
     match asked.get("approval") {
         Some(approval) => {
             approval.get("tool_name").and_then(Value::as_str) == tool
@@ -274,7 +274,7 @@ mod tests {
     #[test]
     fn a_call_that_went_on_settles_only_its_own_pending_question() {
         let (body, _) = ask(&permission("Bash", json!({"command": "ls"}))).unwrap();
-        let approval = json!({"agent": "claude-code", "questions": {"questions": [], "approval": body["approval"]}});
+        let approval = json!({"agent": "claude-code", "input": {"questions": [], "approval": body["approval"]}});
         let ran = json!({"session_id": "5b0c-11", "hook_event_name": "PostToolUse", "tool_name": "Bash",
             "tool_input": {"command": "ls"}, "tool_use_id": "toolu_1"});
         assert!(is_settled_elsewhere(&ran) && settles(&ran, &approval));
@@ -284,11 +284,11 @@ mod tests {
         let other_session = json!({"session_id": "9", "hook_event_name": "PostToolUse", "tool_name": "Bash",
             "tool_input": {"command": "ls"}});
         assert!(!settles(&other_session, &approval));
-        let asked = json!({"agent": "claude-code", "questions": {"questions": [{"question": "Which color?"}]}});
+        let asked = json!({"agent": "claude-code", "input": {"questions": [{"question": "Which color?"}]}});
         let answered = json!({"hook_event_name": "PostToolUse", "tool_name": "AskUserQuestion",
             "tool_input": {"questions": [{"question": "Which color?", "options": []}]}});
         assert!(settles(&answered, &asked));
-        assert!(!settles(&answered, &json!({"agent": "cli", "questions": asked["questions"]})));
+        assert!(!settles(&answered, &json!({"agent": "cli", "input": asked["input"]})));
         assert!(!is_settled_elsewhere(&json!({"hook_event_name": "Stop"})));
     }
 }

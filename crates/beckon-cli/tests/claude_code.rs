@@ -271,8 +271,8 @@ async fn claude_code_asks_through_beckon_and_gets_the_answer_as_its_tool_result(
     assert!(offered.iter().any(|name| name == ASK), "{ASK} is not in the first request's tools: {offered:?}");
     // 2. The question reached Beckon as asked, previews and metadata included.
     let asked = deploy_questions();
-    assert_eq!(question["questions"]["questions"], asked["questions"]);
-    assert_eq!(question["questions"]["metadata"], asked["metadata"]);
+    assert_eq!(question["input"]["questions"], asked["questions"]);
+    assert_eq!(question["input"]["metadata"], asked["metadata"]);
     let id = question["request_id"].as_str().unwrap();
     rig.answer(
         id,
@@ -348,8 +348,8 @@ async fn an_answer_after_the_wait_reaches_claude_code_through_get_answer_with_no
 async fn claude_p_asks_beckon_for_permission_and_runs_what_the_person_allows() {
     let (rig, claude) = Rig::approving("allowed.txt").await;
     let approval = rig.pending_question().await;
-    assert_eq!(approval["questions"]["approval"]["tool_name"], "Bash");
-    assert_eq!(approval["questions"]["approval"]["input"]["command"], "echo hi > allowed.txt");
+    assert_eq!(approval["input"]["approval"]["tool_name"], "Bash");
+    assert_eq!(approval["input"]["approval"]["input"]["command"], "echo hi > allowed.txt");
     let id = approval["request_id"].as_str().unwrap();
     rig.answer(id, json!({"answer": "Allow"})).await;
     let printed = claude.await.unwrap();

@@ -256,11 +256,11 @@ async fn a_permission_prompt_allowed_in_beckon_runs_the_command() {
     let approval = rig.pending().await;
     let id = approval["request_id"].as_str().unwrap();
     assert_eq!(approval["agent"], "claude-code");
-    assert_eq!(approval["questions"]["approval"]["tool_name"], "Bash");
-    assert_eq!(approval["questions"]["approval"]["input"]["command"], "echo hi > f.txt");
-    assert_eq!(approval["questions"]["approval"]["project"], rig.project.display().to_string());
+    assert_eq!(approval["input"]["approval"]["tool_name"], "Bash");
+    assert_eq!(approval["input"]["approval"]["input"]["command"], "echo hi > f.txt");
+    assert_eq!(approval["input"]["approval"]["project"], rig.project.display().to_string());
     assert!(
-        approval["questions"]["questions"][0]["options"][0]["preview"].as_str().unwrap().contains("echo hi > f.txt")
+        approval["input"]["questions"][0]["options"][0]["preview"].as_str().unwrap().contains("echo hi > f.txt")
     );
     let answered = rig.answer(id, json!({"answer": "Allow"})).await;
     assert_eq!(answered["status"], "answered");
@@ -372,8 +372,8 @@ async fn own_question_answered_in_beckon(mode: &'static str) {
     rig.type_prompt("Pick a banner color with me");
     let question = rig.pending().await;
     let id = question["request_id"].as_str().unwrap();
-    assert!(question["questions"].get("approval").is_none(), "{question}");
-    assert_eq!(question["questions"]["questions"][0]["question"], "Which color should the banner be?");
+    assert!(question["input"].get("approval").is_none(), "{question}");
+    assert_eq!(question["input"]["questions"][0]["question"], "Which color should the banner be?");
     rig.answer(id, json!({"answer": "Blue"})).await;
     let result = rig.tool_result().await;
     assert!(result.contains("Which color should the banner be?") && result.contains("Blue"), "{result}");
@@ -421,7 +421,7 @@ async fn claude_code_waiting_at_its_prompt_is_a_notice_until_the_person_goes_on(
     // a permission dialog (which Beckon holds as an approval) it does not come back.
     rig.type_prompt("Write the file please");
     let approval = rig.pending().await;
-    let session = approval["questions"]["approval"]["session"].as_str().unwrap();
+    let session = approval["input"]["approval"]["session"].as_str().unwrap();
     assert_eq!(key, format!("claude-code:{session}"), "the notice and the approval name the same session");
     let deadline = Instant::now() + Duration::from_secs(10);
     while !rig.notices().await.is_empty() {
@@ -441,7 +441,7 @@ async fn an_mcp_servers_form_answered_in_beckon_reaches_the_server() {
     rig.type_prompt("Book us a table");
     // Calling the server's tool needs permission first: allowed in Beckon.
     let approval = rig.pending().await;
-    assert_eq!(approval["questions"]["approval"]["tool_name"], "mcp__booking__book_table", "{approval}");
+    assert_eq!(approval["input"]["approval"]["tool_name"], "mcp__booking__book_table", "{approval}");
     rig.answer(approval["request_id"].as_str().unwrap(), json!({"answer": "Allow"})).await;
     // Then the server asks for its form: one free-form question per field, in order.
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -453,11 +453,11 @@ async fn an_mcp_servers_form_answered_in_beckon_reaches_the_server() {
         assert!(Instant::now() < deadline, "the form did not reach Beckon; Claude Code shows:\n{}", rig.screen());
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
-    let items = form["questions"]["questions"].as_array().unwrap();
+    let items = form["input"]["questions"].as_array().unwrap();
     assert_eq!(items.len(), 2, "{form}");
     assert!(items[0]["question"].as_str().unwrap().starts_with("Who is the table for?"), "{form}");
     assert_eq!(items[1]["schema"]["type"], "integer", "{form}");
-    assert_eq!(form["questions"]["metadata"]["mcp_server"], "booking");
+    assert_eq!(form["input"]["metadata"]["mcp_server"], "booking");
     rig.answer(form["request_id"].as_str().unwrap(), json!({"answers": ["Ada", "4"]})).await;
     let result = rig.tool_result().await;
     assert!(result.contains("Booked a table for 4 under Ada"), "{result}");

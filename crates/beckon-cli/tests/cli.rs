@@ -20,7 +20,7 @@ impl Served {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         loop {
             let pending = self.client.pending().await.unwrap();
-            if let Some(question) = pending.iter().find(|q| q["questions"]["questions"][0]["question"] == args[0]) {
+            if let Some(question) = pending.iter().find(|q| q["input"]["questions"][0]["question"] == args[0]) {
                 return (child, question.clone());
             }
             assert!(tokio::time::Instant::now() < deadline, "{:?} never became pending", args[0]);
@@ -83,7 +83,7 @@ async fn multi_select_free_text_and_json_answers() {
     assert!(result.get("annotations").is_none(), "no comment, no preview: {result}");
 
     let (asking, question) = served.ask(&["Why the delay?"]).await;
-    assert_eq!(question["questions"]["questions"][0]["schema"], json!({"type": "string"}));
+    assert_eq!(question["input"]["questions"][0]["schema"], json!({"type": "string"}));
     let answered = output(served.beckon().args(["answer", &id(&question), "Waiting on review"])).await;
     assert!(answered.status.success(), "{}", text(&answered.stderr));
     assert_eq!(text(&finished(asking).await.stdout), "Waiting on review\n");
@@ -120,7 +120,7 @@ async fn a_whole_ask_user_question_input_from_stdin_gets_claude_codes_result() {
         assert!(tokio::time::Instant::now() < deadline, "the question never became pending");
         tokio::time::sleep(Duration::from_millis(25)).await;
     };
-    assert_eq!(question["questions"], input, "asked as given, previews and metadata included");
+    assert_eq!(question["input"], input, "asked as given, previews and metadata included");
     let answer = json!({"answers": {"Which layout?": {"selected": ["Tabs"], "comment": "familiar"}, "Which areas?": "Keys, Data"}});
     let response = served.post(&format!("/v1/questions/{}/answer", id(&question)), answer).await;
     assert!(response.status().is_success(), "{}", response.status());

@@ -95,8 +95,8 @@ async fn a_form_answered_in_beckon_goes_back_as_its_content() {
     let child = hook(&served, &form("el-1")).await;
     let question = pending(&served).await;
     assert_eq!(question["agent"], "claude-code");
-    assert_eq!(question["questions"]["questions"][0]["question"], "Where should build 42 go?\n\nEnvironment");
-    assert_eq!(question["questions"]["questions"][1]["schema"]["maximum"], 9);
+    assert_eq!(question["input"]["questions"][0]["question"], "Where should build 42 go?\n\nEnvironment");
+    assert_eq!(question["input"]["questions"][1]["schema"]["maximum"], 9);
     let id = question["request_id"].as_str().unwrap();
     served.client.answer(id, &["staging".into(), "3".into()]).await.unwrap();
     let out: Value = serde_json::from_str(printed(child).await.trim()).unwrap();

@@ -103,7 +103,7 @@ async fn hostile_text_asked_and_answered_from_the_command_line_comes_back_byte_f
         let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         let id = loop {
             let pending = served.client.pending().await.unwrap();
-            if let Some(found) = pending.iter().find(|q| q["questions"]["questions"][0]["question"] == *hostile) {
+            if let Some(found) = pending.iter().find(|q| q["input"]["questions"][0]["question"] == *hostile) {
                 break found["request_id"].as_str().unwrap().to_owned();
             }
             if let Some(status) = asking.try_wait().unwrap() {

@@ -119,7 +119,7 @@ async fn status_ask_and_the_hook_work_while_tcp_is_flooded() {
     stdin.write_all(event.to_string().as_bytes()).await.unwrap();
     drop(stdin);
     let approval = first_pending(&served).await;
-    assert_eq!(approval["questions"]["approval"]["tool_name"], "Bash");
+    assert_eq!(approval["input"]["approval"]["tool_name"], "Bash");
     served.client.answer(approval["request_id"].as_str().unwrap(), &["Deny".into()]).await.unwrap();
     let hooked = finished(hook).await;
     assert!(hooked.status.success(), "{}", text(&hooked.stderr));

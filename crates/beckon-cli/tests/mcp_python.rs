@@ -42,7 +42,7 @@ async fn answer(client: GatewayClient, instruction: Value) -> Value {
             let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
             loop {
                 let pending = client.pending().await.unwrap();
-                let found = pending.iter().find(|q| q["questions"]["questions"][0]["question"] == text);
+                let found = pending.iter().find(|q| q["input"]["questions"][0]["question"] == text);
                 if let Some(found) = found {
                     break found["request_id"].as_str().unwrap().to_owned();
                 }
@@ -109,7 +109,7 @@ async fn run_client(dir: &Path, mode: &str, first: &str, second: &str) -> (u64, 
 /// What the Rust side sees of the questions the script asked: who asked, and how they group.
 fn check_sessions(views: &[Value]) {
     let view = |text: &str| {
-        views.iter().find(|v| v["questions"]["questions"][0]["question"] == text).unwrap_or_else(|| panic!("{text}"))
+        views.iter().find(|v| v["input"]["questions"][0]["question"] == text).unwrap_or_else(|| panic!("{text}"))
     };
     for view in views {
         assert_eq!(view["status"], "answered", "{view}");

@@ -108,7 +108,7 @@ async fn pending(caller: &mut Caller) -> Vec<Value> {
 }
 
 fn question_text(question: &Value) -> &str {
-    question["questions"]["questions"][0]["question"].as_str().unwrap_or_default()
+    question["input"]["questions"][0]["question"].as_str().unwrap_or_default()
 }
 
 fn take_ids(record: &mut Record, question: &Value) {

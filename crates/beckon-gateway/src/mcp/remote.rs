@@ -67,7 +67,7 @@ fn state(view: &Value) -> Result<QuestionState, BackendError> {
     let id = view["request_id"].as_str().and_then(|id| RequestId::parse(id).ok()).ok_or_else(|| unreadable("id"))?;
     // Read as stored (an approval's request carries its approval), with the same checks.
     let request =
-        serde_json::from_value::<QuestionRequest>(view["questions"].clone()).map_err(|_| unreadable("request"))?;
+        serde_json::from_value::<QuestionRequest>(view["input"].clone()).map_err(|_| unreadable("request"))?;
     let outcome = match &view["outcome"] {
         Value::Null => None,
         outcome => Some(serde_json::from_value::<Outcome>(outcome.clone()).map_err(|_| unreadable("outcome"))?),

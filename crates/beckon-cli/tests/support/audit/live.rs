@@ -63,7 +63,7 @@ pub async fn settle(caller: &mut Caller, records: &[Record], receiver: &Receiver
 }
 
 fn answer_in_result(question: &Value) -> Option<&str> {
-    let text = question["questions"]["questions"][0]["question"].as_str()?;
+    let text = question["input"]["questions"][0]["question"].as_str()?;
     question["result"]["answers"][text].as_str()
 }
 
@@ -115,7 +115,7 @@ pub async fn check(caller: &mut Caller, records: &[Record]) -> Vec<String> {
     for question in listed["questions"].as_array().into_iter().flatten() {
         findings.push(format!(
             "question {} (session {}) is still pending after the run: {}",
-            question["request_id"], question["session_id"], question["questions"]["questions"][0]["question"]
+            question["request_id"], question["session_id"], question["input"]["questions"][0]["question"]
         ));
     }
     findings
