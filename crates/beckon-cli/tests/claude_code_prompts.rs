@@ -259,9 +259,7 @@ async fn a_permission_prompt_allowed_in_beckon_runs_the_command() {
     assert_eq!(approval["input"]["approval"]["tool_name"], "Bash");
     assert_eq!(approval["input"]["approval"]["input"]["command"], "echo hi > f.txt");
     assert_eq!(approval["input"]["approval"]["project"], rig.project.display().to_string());
-    assert!(
-        approval["input"]["questions"][0]["options"][0]["preview"].as_str().unwrap().contains("echo hi > f.txt")
-    );
+    assert!(approval["input"]["questions"][0]["options"][0]["preview"].as_str().unwrap().contains("echo hi > f.txt"));
     let answered = rig.answer(id, json!({"answer": "Allow"})).await;
     assert_eq!(answered["status"], "answered");
     let file = rig.project.join("f.txt");
