@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use beckon_claude_code::{Scope, Setup, State};
+use beckon_agents::claude_code::setup::Setup;
+use beckon_agents::{Place, Scope, State};
 use serde::{Deserialize, Serialize};
 
 /// Whether Claude Code is connected to Beckon.
@@ -62,10 +63,12 @@ fn setup() -> Result<Setup, ClaudeCodeView> {
         ));
     };
     let program = found.display().to_string();
-    Setup::from_environment(Scope::User, &program).map_err(|err| unavailable(err.to_string(), Some(program)))
+    Place::from_environment()
+        .map(|place| Setup::at(Scope::User, &place, &program))
+        .map_err(|err| unavailable(err.to_string(), Some(program)))
 }
 
-fn view_of(setup: &Setup, state: Result<State, beckon_claude_code::Error>) -> ClaudeCodeView {
+fn view_of(setup: &Setup, state: Result<State, beckon_agents::Error>) -> ClaudeCodeView {
     let (state, problem) = match state {
         Ok(State::Connected) => (ClaudeCodeState::Connected, None),
         Ok(State::OutOfDate) => (ClaudeCodeState::OutOfDate, None),

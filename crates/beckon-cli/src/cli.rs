@@ -65,32 +65,53 @@ pub enum Command {
     /// and exits 0 when Beckon is not running or the person does not answer here, so the
     /// program's own prompt decides.
     Hook(HookArgs),
-    /// Connect another program to Beckon by writing its configuration.
+    /// Connect an agent to Beckon by writing its configuration.
     Setup(SetupArgs),
+    /// Make, list and revoke tokens for agents on other machines.
+    Token(TokenArgs),
+    /// Connect the agents on another machine to this Beckon.
+    Remote(RemoteArgs),
 }
 
-/// `beckon setup`.
+/// The agents `beckon setup` connects and `beckon hook` serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AgentName {
+    /// Claude Code: the MCP server, hooks for its permission prompts, its own AskUserQuestion,
+    /// MCP forms and its waits at the prompt, and permission for Beckon's tools.
+    ClaudeCode,
+    /// OpenAI's Codex CLI: the MCP server and a PermissionRequest hook.
+    Codex,
+    /// GitHub Copilot CLI: the MCP server and a permissionRequest hook.
+    Copilot,
+    /// OpenCode: the MCP server and a plugin that brings its permission prompts and questions.
+    Opencode,
+    /// Gemini CLI: the MCP server and a hook that brings its permission prompts as notices
+    /// (Gemini lets no outside program approve).
+    Gemini,
+}
+
+impl AgentName {
+    /// The agent this names.
+    pub fn agent(self) -> beckon_agents::Agent {
+        match self {
+            AgentName::ClaudeCode => beckon_agents::Agent::ClaudeCode,
+            AgentName::Codex => beckon_agents::Agent::Codex,
+            AgentName::Copilot => beckon_agents::Agent::Copilot,
+            AgentName::Opencode => beckon_agents::Agent::OpenCode,
+            AgentName::Gemini => beckon_agents::Agent::Gemini,
+        }
+    }
+}
+
+/// `beckon setup <agent>`.
 #[derive(Debug, Args)]
 pub struct SetupArgs {
-    /// Which program.
-    #[command(subcommand)]
-    pub target: SetupTarget,
-}
-
-/// The programs `beckon setup` connects.
-#[derive(Debug, Subcommand)]
-pub enum SetupTarget {
-    /// Claude Code: the MCP server, hooks that send its permission prompts and its own
-    /// AskUserQuestion to Beckon, and permission for Beckon's tools.
-    ClaudeCode(SetupClaudeCodeArgs),
-}
-
-/// `beckon setup claude-code`.
-#[derive(Debug, Args)]
-pub struct SetupClaudeCodeArgs {
-    /// Which of Claude Code's settings: user (~/.claude), project (.claude/settings.json and
-    /// .mcp.json, shared through the repository) or local (.claude/settings.local.json and
-    /// this project in ~/.claude.json).
+    /// Which agent.
+    #[arg(value_enum)]
+    pub agent: AgentName,
+    /// Which of the agent's configurations: user (every project of yours), project (this
+    /// folder's, shared through the repository) or local (Claude Code only: this project, for
+    /// you only).
     #[arg(long, value_enum, default_value = "user")]
     pub scope: Scope,
     /// Take out what setup added, and nothing else.
@@ -99,35 +120,110 @@ pub struct SetupClaudeCodeArgs {
     /// Say what would change without writing anything.
     #[arg(long)]
     pub dry_run: bool,
-    /// Only say whether Claude Code is connected (connected, out of date, not connected).
+    /// Only say whether the agent is connected (connected, out of date, not connected).
     #[arg(long, conflicts_with_all = ["remove", "dry_run"])]
     pub check: bool,
 }
 
-/// Claude Code's settings scopes.
+/// Agents' configuration scopes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Scope {
     /// Every project of this user.
     User,
     /// This project, for everyone who works on it.
     Project,
-    /// This project, for this user only.
+    /// This project, for this user only (Claude Code).
     Local,
 }
 
-/// `beckon hook`.
+/// `beckon hook <agent>`.
 #[derive(Debug, Args)]
 pub struct HookArgs {
     /// Whose hook this is.
-    #[command(subcommand)]
-    pub target: HookTarget,
+    #[arg(value_enum)]
+    pub agent: AgentName,
 }
 
-/// The programs `beckon hook` serves.
+/// `beckon token`.
+#[derive(Debug, Args)]
+pub struct TokenArgs {
+    /// What to do with tokens.
+    #[command(subcommand)]
+    pub action: TokenAction,
+}
+
+/// What `beckon token` does.
 #[derive(Debug, Subcommand)]
-pub enum HookTarget {
-    /// Claude Code's PermissionRequest and PreToolUse (AskUserQuestion) hooks.
-    ClaudeCode,
+pub enum TokenAction {
+    /// Make a token for agents on another machine and print it once (it is stored hashed).
+    Create(TokenCreateArgs),
+    /// List the tokens: name, what they may do, when made, when last used.
+    List(TokenListArgs),
+    /// Revoke a token by name: requests carrying it are refused from now on.
+    Revoke(TokenRevokeArgs),
+}
+
+/// `beckon token create`.
+#[derive(Debug, Args)]
+pub struct TokenCreateArgs {
+    /// A name to know it by (a machine: devbox, ci-runner).
+    #[arg(long)]
+    pub name: String,
+    /// May ask, read and cancel its own questions, never answer, allow, or see others'.
+    /// Required: ask-only is the only kind of token made here.
+    #[arg(long, required = true)]
+    pub ask_only: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `beckon token list`.
+#[derive(Debug, Args)]
+pub struct TokenListArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `beckon token revoke`.
+#[derive(Debug, Args)]
+pub struct TokenRevokeArgs {
+    /// The token's name.
+    pub name: String,
+}
+
+/// `beckon remote`.
+#[derive(Debug, Args)]
+pub struct RemoteArgs {
+    /// How the other machine is reached.
+    #[command(subcommand)]
+    pub via: RemoteVia,
+}
+
+/// The ways `beckon remote` reaches another machine.
+#[derive(Debug, Subcommand)]
+pub enum RemoteVia {
+    /// Print the lines that forward this Beckon's gateway to HOST over `ssh -R` and connect the
+    /// agents there with an ask-only token (or, with --install, run them).
+    Ssh(RemoteSshArgs),
+}
+
+/// `beckon remote ssh`.
+#[derive(Debug, Args)]
+pub struct RemoteSshArgs {
+    /// The machine, as ssh takes it (user@host, or a Host from ~/.ssh/config).
+    pub host: String,
+    /// Make the token, copy `beckon` there, write its connection file and connect the agents,
+    /// instead of printing how.
+    #[arg(long)]
+    pub install: bool,
+    /// The agents to connect there (default: every agent).
+    #[arg(long = "agent", value_enum, value_name = "AGENT")]
+    pub agents: Vec<AgentName>,
+    /// The token's name [default: HOST].
+    #[arg(long)]
+    pub token_name: Option<String>,
 }
 
 /// `beckon ask`.

@@ -30,9 +30,9 @@ pub enum CliError {
     /// The gateway answered something this command does not understand.
     #[error("unexpected reply from Beckon: {0}")]
     Reply(String),
-    /// Claude Code's configuration could not be read or written (`beckon setup`).
+    /// An agent's configuration could not be read or written (`beckon setup`).
     #[error(transparent)]
-    ClaudeCode(#[from] beckon_claude_code::Error),
+    Agent(#[from] beckon_agents::Error),
     /// Local I/O failed (signals, stdio).
     #[error("{0}")]
     Io(String),

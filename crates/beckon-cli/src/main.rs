@@ -29,7 +29,9 @@ fn init_logs(command: &Command) {
         | Command::Answer(_)
         | Command::Status(_)
         | Command::Hook(_)
-        | Command::Setup(_) => return,
+        | Command::Setup(_)
+        | Command::Token(_)
+        | Command::Remote(_) => return,
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
     let colour = std::io::stderr().is_terminal();

@@ -5,9 +5,11 @@ mod ask;
 mod hook;
 mod mcp;
 mod pending;
+mod remote;
 mod serve;
 mod setup;
 mod status;
+mod token;
 
 use std::path::PathBuf;
 
@@ -31,6 +33,8 @@ pub async fn run(cli: Cli) -> CliResult<Exit> {
         Command::Mcp => mcp::run(&connection).await,
         Command::Hook(args) => hook::run(&connection, args).await,
         Command::Setup(args) => setup::run(args),
+        Command::Token(args) => token::run(&connection, args).await,
+        Command::Remote(args) => remote::run(&connection, args).await,
     }
 }
 

@@ -1,41 +1,42 @@
-//! `beckon setup claude-code`: connects Claude Code to Beckon by writing its configuration —
-//! the MCP server (`beckon mcp`), the hooks (`beckon hook claude-code`) and the permission for
-//! Beckon's tools — or takes that out again with `--remove`, and says what it changed.
+//! `beckon setup <agent>`: connects an agent to Beckon by writing its configuration — Beckon's
+//! MCP server and the hooks (or plugin) that bring its prompts — or takes that out again with
+//! `--remove`, and says what it changed.
 
-use beckon_claude_code::{Setup, State};
+use beckon_agents::{Place, State};
 
-use crate::cli::{Scope, SetupArgs, SetupTarget};
+use crate::cli::{Scope, SetupArgs};
 use crate::error::{CliError, CliResult, Exit};
 
-/// The `beckon` Claude Code should run: this one, by its full path.
-fn this_program() -> CliResult<String> {
+/// The `beckon` the agent should run: this one, by its full path.
+pub fn this_program() -> CliResult<String> {
     let path = std::env::current_exe().map_err(|err| CliError::Io(format!("cannot tell where beckon is: {err}")))?;
     let path = path.canonicalize().unwrap_or(path);
     path.to_str().map(str::to_owned).ok_or_else(|| CliError::Io(format!("{} is not UTF-8", path.display())))
 }
 
-fn scope(scope: Scope) -> beckon_claude_code::Scope {
+fn scope(scope: Scope) -> beckon_agents::Scope {
     match scope {
-        Scope::User => beckon_claude_code::Scope::User,
-        Scope::Project => beckon_claude_code::Scope::Project,
-        Scope::Local => beckon_claude_code::Scope::Local,
+        Scope::User => beckon_agents::Scope::User,
+        Scope::Project => beckon_agents::Scope::Project,
+        Scope::Local => beckon_agents::Scope::Local,
     }
 }
 
-/// Runs `beckon setup <target>`.
+/// Runs `beckon setup <agent>`.
 pub fn run(args: SetupArgs) -> CliResult<Exit> {
-    let SetupTarget::ClaudeCode(args) = args.target;
-    let setup = Setup::from_environment(scope(args.scope), &this_program()?)?;
+    let agent = args.agent.agent();
+    let connection =
+        beckon_agents::connection(agent, scope(args.scope), &Place::from_environment()?, &this_program()?)?;
     if args.check {
-        let state = match setup.state()? {
-            State::Connected => "connected",
-            State::OutOfDate => "out of date (run beckon setup claude-code again)",
-            State::NotConnected => "not connected",
+        let state = match connection.state()? {
+            State::Connected => "connected".to_owned(),
+            State::OutOfDate => format!("out of date (run beckon setup {agent} again)"),
+            State::NotConnected => "not connected".to_owned(),
         };
-        println!("Claude Code ({} scope): {state}", setup.scope.as_str());
+        println!("{} ({} scope): {state}", agent.title(), connection.scope().as_str());
         return Ok(Exit::Success);
     }
-    let report = setup.apply(args.remove, args.dry_run)?;
+    let report = connection.apply(args.remove, args.dry_run)?;
     let verb = match (args.remove, args.dry_run) {
         (false, false) => "Added Beckon to",
         (false, true) => "Would add Beckon to",
@@ -50,9 +51,7 @@ pub fn run(args: SetupArgs) -> CliResult<Exit> {
         }
     }
     if !args.remove && !args.dry_run {
-        println!(
-            "Claude Code's prompts now reach Beckon while it runs; restart running Claude Code sessions to pick this up."
-        );
+        println!("{}", connection.next_step());
     }
     Ok(Exit::Success)
 }

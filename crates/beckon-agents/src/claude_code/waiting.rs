@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use crate::hook::{AGENT, is_settled_elsewhere, session_key};
+use super::hook::{AGENT, is_settled_elsewhere, session_key};
 
 /// The kinds of Claude Code notification that mean it waits for the person and that Beckon
 /// does not already hold as a question.

@@ -20,7 +20,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::elicitation;
+use super::elicitation;
 
 /// Who asks, as Beckon's inbox shows it.
 pub const AGENT: &str = "claude-code";

@@ -1,5 +1,5 @@
 //! What connecting writes into Claude Code's configuration, as edits of JSON values: the MCP
-//! server, the hooks, and the permission for Beckon's tools. Pure: [`crate::setup`] reads and
+//! server, the hooks, and the permission for Beckon's tools. Pure: [`super::setup`] reads and
 //! writes the files.
 //!
 //! Every entry Beckon adds is recognised by the `beckon` command it runs, so adding is
@@ -7,6 +7,11 @@
 //! removing takes out only Beckon's entries, and the containers it left empty.
 
 use serde_json::{Map, Value, json};
+
+use super::hook::AGENT;
+pub use crate::connect::State;
+use crate::json_file::{array, drop_if_empty, object};
+use crate::shell;
 
 /// The MCP server's name, and so its tools' prefix (`mcp__beckon__ask_user_question`).
 pub const SERVER: &str = "beckon";
@@ -43,36 +48,16 @@ const SHORT_TIMEOUT_SECONDS: u64 = 10;
 
 /// The hook command for `beckon` at `program`.
 pub fn hook_command(program: &str) -> String {
-    format!("{} hook claude-code", shell_quoted(program))
-}
-
-fn shell_quoted(text: &str) -> String {
-    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+:@".contains(c)) {
-        text.to_owned()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
+    shell::hook_command(program, AGENT)
 }
 
 fn is_ours(hook: &Value) -> bool {
-    hook.get("command").and_then(Value::as_str).is_some_and(|command| command.trim_end().ends_with(" hook claude-code"))
+    hook.get("command").and_then(Value::as_str).is_some_and(|command| shell::is_hook_command(command, AGENT))
 }
 
 /// The MCP server entry for `beckon` at `program`.
 pub fn server_entry(program: &str) -> Value {
     json!({"type": "stdio", "command": program, "args": ["mcp"], "env": {}})
-}
-
-/// Whether a configuration already holds exactly what [`add_settings`] or [`add_server`]
-/// would write.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum State {
-    /// Everything is there, as this `beckon` would write it.
-    Connected,
-    /// Some of it is there, or it runs another `beckon` or other timeouts.
-    OutOfDate,
-    /// None of it is there.
-    NotConnected,
 }
 
 /// Adds the hooks and the permission to a settings file's value; says whether it changed.
@@ -162,40 +147,6 @@ pub fn state(settings: &Value, holder: &Value, program: &str) -> State {
         State::NotConnected
     } else {
         State::OutOfDate
-    }
-}
-
-/// `value` as an object, made one if it is not (a settings file that is `null` or empty).
-fn object(value: &mut Value) -> &mut Map<String, Value> {
-    if !value.is_object() {
-        *value = json!({});
-    }
-    match value {
-        Value::Object(map) => map,
-        // Made an object just above.
-        _ => unreachable!("an object was just put here"),
-    }
-}
-
-fn array(value: &mut Value) -> &mut Vec<Value> {
-    if !value.is_array() {
-        *value = json!([]);
-    }
-    match value {
-        Value::Array(list) => list,
-        // Made an array just above.
-        _ => unreachable!("an array was just put here"),
-    }
-}
-
-fn drop_if_empty(map: &mut Map<String, Value>, key: &str) {
-    let empty = match map.get(key) {
-        Some(Value::Object(inner)) => inner.is_empty(),
-        Some(Value::Array(inner)) => inner.is_empty(),
-        _ => false,
-    };
-    if empty {
-        map.shift_remove(key);
     }
 }
 

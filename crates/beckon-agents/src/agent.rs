@@ -1,0 +1,99 @@
+//! The agents Beckon connects to, by the names `beckon setup` and `beckon hook` take.
+
+/// An agent CLI Beckon connects to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Agent {
+    /// Anthropic's Claude Code.
+    ClaudeCode,
+    /// OpenAI's Codex CLI.
+    Codex,
+    /// GitHub Copilot CLI.
+    Copilot,
+    /// OpenCode.
+    OpenCode,
+    /// Google's Gemini CLI.
+    Gemini,
+}
+
+/// How far an agent lets Beckon answer its permission prompts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Approvals {
+    /// A prompt reaches Beckon as an approval; allowing or denying there decides.
+    Answered,
+    /// The agent lets no outside program approve: a prompt reaches Beckon as a notice naming
+    /// the command, and is answered in the agent's own terminal.
+    NoticesOnly,
+}
+
+impl Agent {
+    /// Every agent, in the order Settings lists them.
+    pub const ALL: [Agent; 5] = [Agent::ClaudeCode, Agent::Codex, Agent::Copilot, Agent::OpenCode, Agent::Gemini];
+
+    /// The name `beckon setup` and `beckon hook` take, and the inbox shows as who asks.
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude-code",
+            Agent::Codex => "codex",
+            Agent::Copilot => "copilot",
+            Agent::OpenCode => "opencode",
+            Agent::Gemini => "gemini",
+        }
+    }
+
+    /// The agent by its [`name`](Agent::name).
+    pub fn from_name(name: &str) -> Option<Agent> {
+        Agent::ALL.into_iter().find(|agent| agent.name() == name)
+    }
+
+    /// The name people know it by.
+    pub fn title(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "Claude Code",
+            Agent::Codex => "Codex CLI",
+            Agent::Copilot => "Copilot CLI",
+            Agent::OpenCode => "OpenCode",
+            Agent::Gemini => "Gemini CLI",
+        }
+    }
+
+    /// The command it is started with (how Beckon tells whether it is installed).
+    pub fn program(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude",
+            Agent::Codex => "codex",
+            Agent::Copilot => "copilot",
+            Agent::OpenCode => "opencode",
+            Agent::Gemini => "gemini",
+        }
+    }
+
+    /// How far Beckon answers its permission prompts.
+    pub fn approvals(self) -> Approvals {
+        match self {
+            Agent::Gemini => Approvals::NoticesOnly,
+            Agent::ClaudeCode | Agent::Codex | Agent::Copilot | Agent::OpenCode => Approvals::Answered,
+        }
+    }
+}
+
+impl std::fmt::Display for Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_agent_is_found_by_its_name_and_names_are_distinct() {
+        for agent in Agent::ALL {
+            assert_eq!(Agent::from_name(agent.name()), Some(agent));
+        }
+        let mut names: Vec<_> = Agent::ALL.iter().map(|a| a.name()).collect();
+        names.dedup();
+        assert_eq!(names.len(), Agent::ALL.len());
+        assert_eq!(Agent::from_name("claude"), None);
+    }
+}

@@ -1,0 +1,74 @@
+//! `beckon hook claude-code`: a Claude Code hook that puts Claude Code's own prompts to the
+//! person through Beckon. When anything goes wrong it prints nothing, and Claude Code's terminal
+//! dialog decides. Claude Code shows that dialog at the same time; when the person answers there
+//! first, Claude Code ends this hook, which then withdraws its question from Beckon as
+//! "answered in the terminal".
+//!
+//! When Claude Code waits at its own prompt, the hook tells the person with a notice naming
+//! the project; the session going on (a prompt submitted, a tool run, the session ended) takes
+//! it away.
+
+use beckon_agents::claude_code::hook as claude_code;
+use beckon_agents::claude_code::waiting::{self, NoticeChange};
+use beckon_gateway::GatewayClient;
+use serde_json::Value;
+
+use super::ANSWERED_IN_TERMINAL;
+use super::put::{Put, put, read_event};
+use crate::cli::Connection;
+use crate::signals::Signals;
+
+/// Runs `beckon hook claude-code`.
+pub async fn run(connection: &Connection) -> Result<(), String> {
+    // Listen first, so that Claude Code ending the hook at any moment after the question
+    // exists withdraws it.
+    let mut signals = Signals::listen_with_hangup().map_err(|err| format!("cannot listen for signals: {err}"))?;
+    let event = read_event()?;
+    let change = waiting::notice_change(&event);
+    let settled = claude_code::is_settled_elsewhere(&event);
+    let asked = claude_code::ask(&event);
+    if change.is_none() && !settled && asked.is_none() {
+        return Ok(());
+    }
+    let client = match (connection.client(), &asked) {
+        (Ok(client), _) => client,
+        // No Beckon: nobody to tell and nothing to withdraw.
+        (Err(_), None) => return Ok(()),
+        (Err(err), Some(_)) => return Err(err.to_string()),
+    };
+    if let Some(change) = change {
+        // A notice is a courtesy: failing to change it must not stop what follows.
+        if let Err(why) = change_notice(&client, change).await {
+            eprintln!("beckon hook: {why}");
+        }
+    }
+    if settled {
+        return withdraw_settled(&client, &event).await;
+    }
+    let Some((body, pending)) = asked else { return Ok(()) };
+    if let Put::Resolved(view) = put(&client, &body, &mut signals).await?
+        && let Some(output) = claude_code::reply(&pending, &view)
+    {
+        println!("{output}");
+    }
+    Ok(())
+}
+
+/// Shows or clears the session's notice.
+async fn change_notice(client: &GatewayClient, change: NoticeChange) -> Result<(), String> {
+    let done = match &change {
+        NoticeChange::Post { key, body } => client.post_notice(key, body).await,
+        NoticeChange::Clear { key } => client.clear_notice(key).await,
+    };
+    done.map(|_| ()).map_err(|err| format!("cannot change the notice: {err}"))
+}
+
+/// Withdraws the pending questions about a call that went on without Beckon.
+async fn withdraw_settled(client: &GatewayClient, event: &Value) -> Result<(), String> {
+    let pending = client.pending().await.map_err(|err| err.to_string())?;
+    for view in pending.iter().filter(|view| claude_code::settles(event, view)) {
+        let Some(id) = view["request_id"].as_str() else { continue };
+        client.cancel(id, ANSWERED_IN_TERMINAL).await.map_err(|err| format!("cannot withdraw {id}: {err}"))?;
+    }
+    Ok(())
+}

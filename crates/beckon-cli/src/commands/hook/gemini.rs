@@ -1,0 +1,8 @@
+//! PLACEHOLDER: being built.
+
+use crate::cli::Connection;
+
+/// Runs `beckon hook gemini`.
+pub async fn run(_connection: &Connection) -> Result<(), String> {
+    Err("not built yet".into())
+}

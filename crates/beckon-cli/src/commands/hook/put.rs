@@ -1,0 +1,62 @@
+//! What every agent's hook does: read the agent's JSON event, put a question to the person and
+//! wait for it to be resolved, or withdraw it when the agent ends the hook first.
+
+use std::io::Read;
+use std::time::Duration;
+
+use beckon_gateway::GatewayClient;
+use serde_json::Value;
+
+use super::ANSWERED_IN_TERMINAL;
+use crate::signals::Signals;
+
+/// Largest hook input read (a file write's content can be large; Beckon bounds it further).
+const INPUT_MAX_BYTES: u64 = 4 * 1024 * 1024;
+/// How long one long-poll waits.
+const POLL: Duration = Duration::from_secs(60);
+
+/// How a question put to the person ended.
+#[derive(Debug)]
+pub enum Put {
+    /// It was resolved (answered, declined, expired, cancelled): its view, as
+    /// `GET /v1/questions/{id}` returns it.
+    Resolved(Value),
+    /// The agent ended the hook first (its own prompt was answered); the question was withdrawn.
+    Withdrawn,
+}
+
+/// Reads the hook's JSON event from stdin.
+pub fn read_event() -> Result<Value, String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .take(INPUT_MAX_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| format!("cannot read the hook's input: {err}"))?;
+    if bytes.len() as u64 > INPUT_MAX_BYTES {
+        return Err(format!("the hook's input is larger than {INPUT_MAX_BYTES} bytes"));
+    }
+    serde_json::from_slice(&bytes).map_err(|err| format!("the hook's input is not JSON: {err}"))
+}
+
+/// Asks `body` (a `POST /v1/questions` body) and waits until it is resolved; when `signals`
+/// says the agent ended the hook first, withdraws it as answered in the terminal.
+pub async fn put(client: &GatewayClient, body: &Value, signals: &mut Signals) -> Result<Put, String> {
+    let created = client.ask(body).await.map_err(|err| err.to_string())?;
+    let id = created["request_id"].as_str().ok_or("Beckon's reply has no request_id")?.to_owned();
+    tokio::select! {
+        view = until_resolved(client, &id) => view.map(Put::Resolved),
+        _ = signals.stopped() => {
+            client.cancel(&id, ANSWERED_IN_TERMINAL).await.map_err(|err| format!("cannot withdraw {id}: {err}"))?;
+            Ok(Put::Withdrawn)
+        }
+    }
+}
+
+async fn until_resolved(client: &GatewayClient, id: &str) -> Result<Value, String> {
+    loop {
+        let view = client.question(id, POLL).await.map_err(|err| err.to_string())?;
+        if view["status"] != "pending" {
+            return Ok(view);
+        }
+    }
+}
