@@ -36,6 +36,8 @@ pub struct ApprovalShape {
     project: Option<String>,
     #[ts(optional)]
     session: Option<String>,
+    #[ts(optional)]
+    by: Option<String>,
 }
 
 /// One question: with options, or free-form with a schema.

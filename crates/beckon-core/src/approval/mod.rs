@@ -39,7 +39,9 @@ pub const SUGGESTIONS_MAX_BYTES: usize = 16 * 1024;
 /// Longest project folder and session id, in bytes.
 pub const PLACE_MAX_BYTES: usize = 4 * 1024;
 
-const FIELDS: [&str; 5] = ["tool_name", "input", "suggestions", "project", "session"];
+const FIELDS: [&str; 6] = ["tool_name", "input", "suggestions", "project", "session", "by"];
+/// Longest name of who asks, in bytes.
+pub const BY_MAX_BYTES: usize = 40;
 
 /// A tool call waiting for permission, and where it comes from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -58,11 +60,16 @@ pub struct Approval {
     /// The agent's own session id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
+    /// Who asks for the call, as the question names it (`Codex`, `Copilot`); Claude Code when
+    /// absent. An agent other than Claude Code takes no edited input back, so nothing is
+    /// editable then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
 }
 
 impl Approval {
     /// Reads and checks an approval given as JSON
-    /// (`{tool_name, input, suggestions?, project?, session?}`), reporting every problem with
+    /// (`{tool_name, input, suggestions?, project?, session?, by?}`), reporting every problem with
     /// its path under `path`.
     pub fn parse(value: &Value, path: &str) -> Result<Self, Problems> {
         let mut problems = Problems::new();
@@ -117,7 +124,11 @@ impl Approval {
         };
         let project = place("project");
         let session = place("session");
-        problems.into_result(Approval { tool_name: tool_name.to_owned(), input, suggestions, project, session })
+        let by = fields.string("by", &mut problems).map(str::to_owned);
+        if let Some(name) = &by {
+            text::check(&fields.path("by"), name, Lines::Single, BY_MAX_BYTES, &mut problems);
+        }
+        problems.into_result(Approval { tool_name: tool_name.to_owned(), input, suggestions, project, session, by })
     }
 
     /// Whether "Allow always" can be offered.
@@ -133,6 +144,9 @@ impl Approval {
     /// The input field the person may edit before allowing: a Bash command or a written
     /// file's content.
     pub fn editable_field(&self) -> Option<&'static str> {
+        if self.by.is_some() {
+            return None;
+        }
         let field = match self.tool_name.as_str() {
             "Bash" => "command",
             "Write" => "content",

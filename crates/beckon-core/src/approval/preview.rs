@@ -33,22 +33,24 @@ impl Approval {
     /// What the question says: the call in a few words.
     pub fn question_text(&self) -> String {
         let text = |key: &str| self.input.get(key).and_then(Value::as_str).map(|s| short(s, QUOTED_MAX_CHARS));
-        let sentence = match (self.tool_name.as_str(), mcp_parts(&self.tool_name)) {
-            ("Bash", _) => "Allow Claude to run this command?".to_owned(),
+        let who = self.by.as_deref().map(|by| short(by, QUOTED_MAX_CHARS)).unwrap_or_else(|| "Claude".to_owned());
+        let tool = self.tool_name.as_str();
+        let sentence = match (tool, mcp_parts(tool)) {
+            (name, _) if name.eq_ignore_ascii_case("bash") => format!("Allow {who} to run this command?"),
             ("Edit" | "MultiEdit", _) => match text("file_path") {
-                Some(path) => format!("Allow Claude to edit {path}?"),
-                None => "Allow Claude to edit a file?".to_owned(),
+                Some(path) => format!("Allow {who} to edit {path}?"),
+                None => format!("Allow {who} to edit a file?"),
             },
             ("Write", _) => match text("file_path") {
-                Some(path) => format!("Allow Claude to write {path}?"),
-                None => "Allow Claude to write a file?".to_owned(),
+                Some(path) => format!("Allow {who} to write {path}?"),
+                None => format!("Allow {who} to write a file?"),
             },
             ("WebFetch", _) => match text("url") {
-                Some(url) => format!("Allow Claude to fetch {url}?"),
-                None => "Allow Claude to fetch a web page?".to_owned(),
+                Some(url) => format!("Allow {who} to fetch {url}?"),
+                None => format!("Allow {who} to fetch a web page?"),
             },
-            (_, Some((server, tool))) => format!("Allow Claude to use {tool} from the MCP server {server}?"),
-            (tool, None) => format!("Allow Claude to use {}?", short(tool, QUOTED_MAX_CHARS)),
+            (_, Some((server, tool))) => format!("Allow {who} to use {tool} from the MCP server {server}?"),
+            (tool, None) => format!("Allow {who} to use {}?", short(tool, QUOTED_MAX_CHARS)),
         };
         escape_refused(&sentence).replace(['\n', '\t'], " ")
     }
@@ -77,7 +79,10 @@ impl Approval {
         match label {
             ALLOW => "Allow this call once".to_owned(),
             ALLOW_ALWAYS => self.always_covers().unwrap_or_default(),
-            _ => format!("Refuse it; a comment is passed to Claude as the reason ({DENY})"),
+            _ => format!(
+                "Refuse it; a comment is passed to {} as the reason ({DENY})",
+                self.by.as_deref().unwrap_or("Claude")
+            ),
         }
     }
 
@@ -88,7 +93,7 @@ impl Approval {
         let text = |key: &str| input.get(key).and_then(Value::as_str);
         let mut out = String::new();
         match self.tool_name.as_str() {
-            "Bash" => {
+            name if name.eq_ignore_ascii_case("bash") => {
                 fenced(&mut out, "sh", text("command").unwrap_or_default());
                 if let Some(description) = text("description") {
                     out.push_str("\n\n");

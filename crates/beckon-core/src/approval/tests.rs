@@ -178,3 +178,18 @@ fn decisions_carry_the_edit_the_rules_or_the_message() {
     assert_eq!(told, Decision::Deny { message: "use /tmp".into() });
     assert!(!Approval::grants(&Answer::select(["Deny"])));
 }
+
+#[test]
+fn another_agents_approval_names_it_and_offers_no_edit() {
+    let asked = approval(json!({"tool_name": "bash", "input": {"command": "npm test"}, "by": "Copilot"}));
+    assert_eq!(asked.question_text(), "Allow Copilot to run this command?");
+    assert!(asked.preview().contains("npm test") && asked.preview().starts_with("```sh"), "{}", asked.preview());
+    assert_eq!(asked.editable_field(), None, "Copilot takes no edited command back");
+    let deny = asked.question().options.into_iter().find(|o| o.label == DENY).unwrap();
+    assert!(deny.description.unwrap().contains("passed to Copilot"));
+    let claude = approval(json!({"tool_name": "Bash", "input": {"command": "npm test"}}));
+    assert_eq!(claude.question_text(), "Allow Claude to run this command?");
+    assert_eq!(claude.editable_field(), Some("command"));
+    let too_long = Approval::parse(&json!({"tool_name": "Bash", "input": {}, "by": "x".repeat(41)}), "approval");
+    assert!(too_long.unwrap_err().to_string().contains("approval.by"));
+}

@@ -5,8 +5,9 @@ export const ALLOW = "Allow";
 export const ALLOW_ALWAYS = "Allow always";
 export const DENY = "Deny";
 
-/** The input field the person may edit before allowing (as Beckon's core decides it). */
+/** The input field the person may edit before allowing (as Beckon's core decides it: only Claude Code takes an edited input back). */
 export function editableField(approval: Approval): "command" | "content" | null {
+  if (approval.by !== undefined) return null;
   const field = approval.tool_name === "Bash" ? "command" : approval.tool_name === "Write" ? "content" : null;
   return field !== null && typeof approval.input[field] === "string" ? field : null;
 }
