@@ -66,6 +66,9 @@ pub enum Error {
         /// The question it waits on.
         pending: RequestId,
     },
+    /// A live token already has this name.
+    #[error("a live token is already named {0:?}")]
+    TokenNameTaken(String),
     /// A value is larger than the store accepts.
     #[error("{what} is {size} bytes; the limit is {limit} bytes")]
     TooLarge {

@@ -21,6 +21,7 @@ mod rows;
 mod sessions;
 mod settings;
 mod store;
+mod tokens;
 
 pub use codec::{JSON_MAX_BYTES, STATE_MAX_BYTES};
 pub use error::{Error, Result};
@@ -29,8 +30,9 @@ pub use open::SCHEMA_VERSION;
 pub use read::Reader;
 pub use rows::{
     AgentMetrics, CallbackFormat, ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork, Deadline,
-    DeliveryState, DueCursor, EventKind, Latency, Metrics, NewCallback, NewQuestion, NewSession, OutboxEntry,
+    DeliveryState, DueCursor, EventKind, Latency, Metrics, NewCallback, NewQuestion, NewSession, NewToken, OutboxEntry,
     PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion, SessionCursor,
-    SessionFilter, SessionPage, SessionRecord, SessionSummary, StoredEvent, TimelineEntry, title_from,
+    SessionFilter, SessionPage, SessionRecord, SessionSummary, StoredEvent, TimelineEntry, TokenId, TokenKind,
+    TokenRecord, title_from,
 };
 pub use store::{Committed, Store, Tx, Written};

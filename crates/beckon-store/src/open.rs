@@ -13,12 +13,15 @@ use crate::error::{Error, Result};
 use crate::store::Store;
 
 /// The schema, one migration per version; the version lives in `PRAGMA user_version`.
-const MIGRATION_STEPS: &[M<'static>] =
-    &[M::up(include_str!("../migrations/001_initial.sql")), M::up(include_str!("../migrations/002_channels.sql"))];
+const MIGRATION_STEPS: &[M<'static>] = &[
+    M::up(include_str!("../migrations/001_initial.sql")),
+    M::up(include_str!("../migrations/002_channels.sql")),
+    M::up(include_str!("../migrations/003_tokens.sql")),
+];
 pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(MIGRATION_STEPS);
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

@@ -9,10 +9,10 @@ use crate::error::Result;
 use crate::rows::{
     ChannelMessage, ChannelScope, ChannelWork, Deadline, DeliveryState, DueCursor, Metrics, OutboxEntry,
     PendingQuestion, QuestionRecord, QuestionStatus, SessionFilter, SessionPage, SessionRecord, SessionSummary,
-    StoredEvent, TimelineEntry,
+    StoredEvent, TimelineEntry, TokenId, TokenRecord,
 };
 use crate::store::{Store, Tx};
-use crate::{channel_messages, events, messages, metrics, outbox, questions, sessions, settings};
+use crate::{channel_messages, events, messages, metrics, outbox, questions, sessions, settings, tokens};
 
 /// Read-only access to the database.
 #[derive(Debug, Clone, Copy)]
@@ -35,6 +35,16 @@ impl Tx<'_> {
 }
 
 impl Reader<'_> {
+    /// Every token, newest first; revoked ones too when `revoked` is set.
+    pub fn tokens(&self, revoked: bool) -> Result<Vec<TokenRecord>> {
+        tokens::list(self.conn, revoked)
+    }
+
+    /// The token that asked question `request`, if a token did.
+    pub fn asked_by(&self, request: RequestId) -> Result<Option<TokenId>> {
+        tokens::asked_by(self.conn, request)
+    }
+
     /// A session.
     pub fn session(&self, id: SessionId) -> Result<Option<SessionRecord>> {
         sessions::get(self.conn, id)

@@ -10,6 +10,7 @@ mod metrics;
 mod outbox;
 mod questions;
 mod sessions;
+mod tokens;
 
 pub use channel_messages::{ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork};
 pub use events::{EventKind, StoredEvent};
@@ -20,3 +21,4 @@ pub use questions::{
     Deadline, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion,
 };
 pub use sessions::{NewSession, SessionCursor, SessionFilter, SessionPage, SessionRecord, SessionSummary, title_from};
+pub use tokens::{NewToken, TokenId, TokenKind, TokenRecord};
