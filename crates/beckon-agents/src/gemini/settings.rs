@@ -1,0 +1,191 @@
+//! What connecting writes into Gemini CLI's `settings.json`, as edits of its JSON value: the MCP
+//! server, trusted so Gemini runs its tools without a prompt, and the hooks that tell Beckon
+//! about Gemini's permission prompts. Pure: [`super::setup`] reads and writes the file.
+//!
+//! Every entry Beckon adds is recognised by the `beckon` command it runs, so adding is
+//! idempotent, an old entry (another path to `beckon`) is replaced, and removing takes out only
+//! Beckon's entries, and the containers it left empty.
+
+use serde_json::{Map, Value, json};
+
+use super::notice::AGENT;
+use crate::connect::State;
+use crate::json_file::{array, drop_if_empty, object};
+use crate::shell;
+
+/// The MCP server's name, and so its tools' prefix (`mcp_beckon_ask_user_question`).
+pub const SERVER: &str = "beckon";
+/// The name Gemini shows for Beckon's hooks (`/hooks` lists them by it).
+pub const HOOK_NAME: &str = "beckon";
+/// How long Gemini lets a hook run, in milliseconds. Gemini waits for its `Notification` hooks
+/// before it shows the prompt; Beckon's hook only tells Beckon something and ends at once.
+pub const HOOK_TIMEOUT_MS: u64 = 5_000;
+
+/// One hook event Beckon takes.
+struct Hook {
+    event: &'static str,
+    /// What tools it is registered for (`None`: events that are not about a tool).
+    matcher: Option<&'static str>,
+}
+
+/// The events Beckon takes: Gemini showing a permission prompt, and the session going on after
+/// it — the tool ran (allowed), the person typed the next prompt (after a refusal, which Gemini
+/// reports to no hook), or the session ended.
+const HOOKS: [Hook; 4] = [
+    Hook { event: "Notification", matcher: None },
+    Hook { event: "AfterTool", matcher: Some("*") },
+    Hook { event: "BeforeAgent", matcher: None },
+    Hook { event: "SessionEnd", matcher: None },
+];
+
+/// The hook command for `beckon` at `program`.
+pub fn hook_command(program: &str) -> String {
+    shell::hook_command(program, AGENT)
+}
+
+fn is_ours(hook: &Value) -> bool {
+    hook.get("command").and_then(Value::as_str).is_some_and(|command| shell::is_hook_command(command, AGENT))
+}
+
+/// The MCP server entry for `beckon` at `program`: trusted, so Gemini offers its tools in every
+/// approval mode and runs them without a prompt (asking the person is what they do).
+pub fn server_entry(program: &str) -> Value {
+    json!({"command": program, "args": ["mcp"], "trust": true})
+}
+
+/// Adds the MCP server and the hooks to a settings value; says whether it changed.
+pub fn add(settings: &mut Value, program: &str) -> bool {
+    let before = settings.clone();
+    remove(settings);
+    let root = object(settings);
+    let servers = object(root.entry("mcpServers").or_insert_with(|| json!({})));
+    servers.insert(SERVER.into(), server_entry(program));
+    let hooks = object(root.entry("hooks").or_insert_with(|| json!({})));
+    for hook in &HOOKS {
+        let mut group = Map::new();
+        if let Some(matcher) = hook.matcher {
+            group.insert("matcher".into(), json!(matcher));
+        }
+        group.insert(
+            "hooks".into(),
+            json!([{"name": HOOK_NAME, "type": "command", "command": hook_command(program), "timeout": HOOK_TIMEOUT_MS}]),
+        );
+        array(hooks.entry(hook.event).or_insert_with(|| json!([]))).push(Value::Object(group));
+    }
+    *settings != before
+}
+
+/// Takes Beckon's MCP server and hooks out of a settings value; says whether it changed.
+pub fn remove(settings: &mut Value) -> bool {
+    let before = settings.clone();
+    let Some(root) = settings.as_object_mut() else { return false };
+    if let Some(Value::Object(servers)) = root.get_mut("mcpServers") {
+        let ours = servers.get(SERVER).is_some_and(|entry| entry.get("args") == Some(&json!(["mcp"])));
+        if ours {
+            servers.shift_remove(SERVER);
+        }
+    }
+    drop_if_empty(root, "mcpServers");
+    if let Some(Value::Object(hooks)) = root.get_mut("hooks") {
+        for Hook { event, .. } in &HOOKS {
+            if let Some(Value::Array(groups)) = hooks.get_mut(*event) {
+                for group in groups.iter_mut() {
+                    if let Some(Value::Array(list)) = group.get_mut("hooks") {
+                        list.retain(|hook| !is_ours(hook));
+                    }
+                }
+                groups.retain(|group| group.get("hooks").and_then(Value::as_array).is_none_or(|list| !list.is_empty()));
+            }
+            drop_if_empty(hooks, event);
+        }
+    }
+    drop_if_empty(root, "hooks");
+    *settings != before
+}
+
+/// How a settings value stands against what this `beckon` would write.
+pub fn state(settings: &Value, program: &str) -> State {
+    if !add(&mut settings.clone(), program) {
+        State::Connected
+    } else if !remove(&mut settings.clone()) {
+        State::NotConnected
+    } else {
+        State::OutOfDate
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BECKON: &str = "/usr/bin/beckon";
+
+    fn theirs() -> Value {
+        json!({"security": {"auth": {"selectedType": "gemini-api-key"}}, "model": {"name": "gemini-2.5-pro"},
+            "mcpServers": {"github": {"command": "gh-mcp", "args": ["serve"]}},
+            "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "lint-guard"}]}],
+                "AfterTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "log-it"}]}]},
+            "hooksConfig": {"notifications": false}})
+    }
+
+    #[test]
+    fn adding_keeps_every_other_setting_and_is_idempotent() {
+        let mut settings = theirs();
+        assert!(add(&mut settings, BECKON));
+        assert_eq!(settings["model"], json!({"name": "gemini-2.5-pro"}));
+        assert_eq!(settings["hooksConfig"], json!({"notifications": false}));
+        assert_eq!(settings["mcpServers"]["github"], json!({"command": "gh-mcp", "args": ["serve"]}));
+        assert_eq!(settings["mcpServers"]["beckon"], json!({"command": BECKON, "args": ["mcp"], "trust": true}));
+        assert_eq!(settings["hooks"]["BeforeTool"], theirs()["hooks"]["BeforeTool"], "no BeforeTool hook of ours");
+        assert_eq!(settings["hooks"]["AfterTool"][0]["hooks"][0]["command"], "log-it");
+        let ours =
+            json!([{"name": "beckon", "type": "command", "command": "/usr/bin/beckon hook gemini", "timeout": 5000}]);
+        assert_eq!(settings["hooks"]["AfterTool"][1], json!({"matcher": "*", "hooks": ours}));
+        for event in ["Notification", "BeforeAgent", "SessionEnd"] {
+            assert_eq!(settings["hooks"][event], json!([{"hooks": ours}]), "{event}");
+        }
+        let once = settings.clone();
+        assert!(!add(&mut settings, BECKON));
+        assert_eq!(settings, once);
+    }
+
+    #[test]
+    fn removing_gives_back_the_original_even_from_nothing() {
+        let mut settings = theirs();
+        add(&mut settings, BECKON);
+        assert!(remove(&mut settings));
+        assert_eq!(settings, theirs());
+        assert_eq!(
+            serde_json::to_string(&settings).unwrap(),
+            serde_json::to_string(&theirs()).unwrap(),
+            "in the same order"
+        );
+        assert!(!remove(&mut settings));
+        let mut empty = json!({});
+        add(&mut empty, BECKON);
+        remove(&mut empty);
+        assert_eq!(empty, json!({}));
+    }
+
+    #[test]
+    fn another_beckon_is_out_of_date_and_replaced_not_doubled() {
+        let mut settings = theirs();
+        assert_eq!(state(&settings, BECKON), State::NotConnected);
+        add(&mut settings, "/opt/old beckon/beckon");
+        assert_eq!(settings["hooks"]["Notification"][0]["hooks"][0]["command"], "'/opt/old beckon/beckon' hook gemini");
+        assert_eq!(state(&settings, BECKON), State::OutOfDate);
+        add(&mut settings, BECKON);
+        assert_eq!(state(&settings, BECKON), State::Connected);
+        assert_eq!(settings["hooks"]["Notification"].as_array().unwrap().len(), 1);
+        assert_eq!(settings["hooks"]["AfterTool"].as_array().unwrap().len(), 2);
+        settings["mcpServers"]["beckon"]["trust"] = json!(false);
+        assert_eq!(state(&settings, BECKON), State::OutOfDate, "an untrusted server would prompt for every question");
+    }
+
+    #[test]
+    fn a_server_named_beckon_that_is_not_ours_is_left_alone() {
+        let mut settings = json!({"mcpServers": {"beckon": {"command": "other", "args": ["serve"]}}});
+        assert!(!remove(&mut settings));
+        assert_eq!(settings["mcpServers"]["beckon"]["command"], "other");
+    }
+}
