@@ -1,8 +1,34 @@
-//! PLACEHOLDER: being built.
+//! `beckon hook codex`: Codex's `PermissionRequest` hook, which puts Codex's permission requests
+//! to the person as Beckon approvals. Codex waits for it before showing its own approval, so
+//! the person answers in Beckon; when Beckon is not running, refuses the question, or the
+//! approval ends without a decision, it prints nothing and Codex's own approval decides. If
+//! Codex ends the hook (the session stops), the question is withdrawn.
 
+use beckon_agents::codex::hook::{self as codex, Asked};
+
+use super::put::{Put, put, read_event};
 use crate::cli::Connection;
+use crate::signals::Signals;
 
 /// Runs `beckon hook codex`.
-pub async fn run(_connection: &Connection) -> Result<(), String> {
-    Err("not built yet".into())
+pub async fn run(connection: &Connection) -> Result<(), String> {
+    // Listen first, so that Codex ending the hook at any moment after the question exists
+    // withdraws it.
+    let mut signals = Signals::listen_with_hangup().map_err(|err| format!("cannot listen for signals: {err}"))?;
+    let event = read_event()?;
+    let body = match codex::ask(&event) {
+        None => return Ok(()),
+        Some(Asked::OwnTool) => {
+            println!("{}", codex::allow());
+            return Ok(());
+        }
+        Some(Asked::Approval(body)) => body,
+    };
+    let client = connection.client().map_err(|err| err.to_string())?;
+    if let Put::Resolved(view) = put(&client, &body, &mut signals).await?
+        && let Some(output) = codex::reply(&view)
+    {
+        println!("{output}");
+    }
+    Ok(())
 }

@@ -1,0 +1,441 @@
+//! What connecting writes into Codex's `config.toml`, as edits of a TOML document that keep
+//! every other key, comment and table as they were: Beckon's MCP server (its tools approved, so
+//! they run unattended), a `PermissionRequest` hook that runs `beckon hook codex`, and, in the
+//! user's own file, Codex's record that the person trusts that hook.
+//!
+//! Codex runs a hook from a person's files only once its definition is trusted: a
+//! `[hooks.state."<file>:permission_request:<group>:<handler>"]` table whose `trusted_hash` is
+//! the hash of the hook's definition ([`trusted_hash`]). Codex reads those records from the
+//! user's `config.toml` only, so a project's file cannot carry them.
+//!
+//! Every entry Beckon adds is recognised by the `beckon` command it runs, so adding is
+//! idempotent and updates in place, and removing takes out only Beckon's entries and the
+//! implicit tables that held nothing else, giving back the file's original text.
+
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use toml_edit::{ArrayOfTables, DocumentMut, InlineTable, Item, Table, TableLike, Value};
+
+use crate::connect::State;
+use crate::shell;
+
+/// The MCP server's name, and so its tools' prefix (`mcp__beckon__ask_user_question`).
+pub const SERVER: &str = "beckon";
+/// How long Codex lets the hook wait for the person, in seconds (a day).
+pub const HOOK_TIMEOUT_SECONDS: i64 = 86_400;
+/// Who the hook runs for.
+const AGENT: &str = "codex";
+/// The hook event, as config.toml names it and as Codex's trust keys and hashes name it.
+const EVENT: &str = "PermissionRequest";
+const EVENT_LABEL: &str = "permission_request";
+/// Every tool call that needs permission.
+const MATCHER: &str = ".*";
+
+/// A key of the document that holds something other than a table where a table belongs
+/// (Codex would refuse such a file too); nothing was changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotATable(pub String);
+
+/// The hook command for `beckon` at `program`.
+pub fn hook_command(program: &str) -> String {
+    shell::hook_command(program, AGENT)
+}
+
+/// The hash Codex records when the person trusts Beckon's hook running `command`: SHA-256 of
+/// the hook's normalized definition as JSON with sorted keys and no spaces.
+pub fn trusted_hash(command: &str) -> String {
+    // Keys in sorted order: this map keeps insertion order.
+    let identity = json!({"event_name": EVENT_LABEL, "hooks": [{"async": false, "command": command,
+        "timeout": HOOK_TIMEOUT_SECONDS, "type": "command"}], "matcher": MATCHER});
+    let digest = Sha256::digest(identity.to_string().as_bytes());
+    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
+/// The key of the trust record for the hook at `group`/`handler` of the file at `file`.
+fn trust_key(file: &str, group: usize, handler: usize) -> String {
+    format!("{file}:{EVENT_LABEL}:{group}:{handler}")
+}
+
+/// Adds Beckon to `doc`; with `trust_file` (the file's absolute path, in the user's own file)
+/// also the record that trusts its hook. Says whether the text changed.
+pub fn add(doc: &mut DocumentMut, program: &str, trust_file: Option<&str>) -> Result<bool, NotATable> {
+    let before = doc.to_string();
+    let servers = table_under(doc.as_table_mut(), "mcp_servers")?;
+    let server = match servers.get_mut(SERVER).and_then(Item::as_table_like_mut) {
+        Some(server) => server,
+        None => {
+            servers.insert(SERVER, Item::Table(Table::new()));
+            servers.get_mut(SERVER).and_then(Item::as_table_like_mut).ok_or_else(|| not_a_table("mcp_servers"))?
+        }
+    };
+    set(server, "command", Value::from(program));
+    set(server, "args", Value::Array(["mcp"].into_iter().collect()));
+    set(server, "default_tools_approval_mode", Value::from("approve"));
+
+    let command = hook_command(program);
+    let hooks = table_under(doc.as_table_mut(), "hooks")?;
+    let (group, handler) = put_hook(hooks, &command)?;
+    if let Some(file) = trust_file {
+        let key = trust_key(file, group, handler);
+        let hash = trusted_hash(&command);
+        let states = table_under(hooks, "state")?;
+        // Records of Beckon's hook at another place in this file are stale.
+        let prefix = format!("{file}:{EVENT_LABEL}:");
+        let stale: Vec<String> = states
+            .iter()
+            .filter(|(other, state)| {
+                *other != key && other.starts_with(&prefix) && record_hash(state) == Some(hash.as_str())
+            })
+            .map(|(other, _)| other.to_owned())
+            .collect();
+        for other in stale {
+            states.remove(&other);
+        }
+        let state = match states.get_mut(&key).and_then(Item::as_table_like_mut) {
+            Some(state) => state,
+            None => {
+                states.insert(&key, Item::Table(Table::new()));
+                states.get_mut(&key).and_then(Item::as_table_like_mut).ok_or_else(|| not_a_table("hooks.state"))?
+            }
+        };
+        set(state, "trusted_hash", Value::from(hash.as_str()));
+    }
+    Ok(doc.to_string() != before)
+}
+
+/// Takes Beckon's entries out of `doc` (with `trust_file`, also its trust record there). Says
+/// whether the text changed.
+pub fn remove(doc: &mut DocumentMut, trust_file: Option<&str>) -> bool {
+    let before = doc.to_string();
+    let root = doc.as_table_mut();
+    if let Some(servers) = root.get_mut("mcp_servers").and_then(Item::as_table_like_mut) {
+        let ours = servers
+            .get(SERVER)
+            .and_then(|server| server.get("args"))
+            .and_then(Item::as_array)
+            .is_some_and(|args| args.len() == 1 && args.get(0).and_then(Value::as_str) == Some("mcp"));
+        if ours {
+            servers.remove(SERVER);
+        }
+    }
+    drop_if_empty(root, "mcp_servers");
+    if let Some(hooks) = root.get_mut("hooks").and_then(Item::as_table_like_mut) {
+        let commands = take_hooks(hooks);
+        if let (Some(file), Some(states)) = (trust_file, hooks.get_mut("state").and_then(Item::as_table_like_mut)) {
+            let prefix = format!("{file}:{EVENT_LABEL}:");
+            let hashes: Vec<String> = commands.iter().map(|command| trusted_hash(command)).collect();
+            let ours: Vec<String> = states
+                .iter()
+                .filter(|(key, state)| {
+                    key.starts_with(&prefix) && record_hash(state).is_some_and(|hash| hashes.iter().any(|h| h == hash))
+                })
+                .map(|(key, _)| key.to_owned())
+                .collect();
+            for key in ours {
+                states.remove(&key);
+            }
+        }
+        drop_if_empty_like(hooks, "state");
+        drop_if_empty_like(hooks, EVENT);
+    }
+    drop_if_empty(root, "hooks");
+    doc.to_string() != before
+}
+
+/// How `doc` stands against what this `beckon` would write.
+pub fn state(doc: &DocumentMut, program: &str, trust_file: Option<&str>) -> State {
+    let mut wanted = doc.clone();
+    if matches!(add(&mut wanted, program, trust_file), Ok(false)) {
+        return State::Connected;
+    }
+    let mut without = doc.clone();
+    if remove(&mut without, trust_file) { State::OutOfDate } else { State::NotConnected }
+}
+
+fn not_a_table(key: &str) -> NotATable {
+    NotATable(key.to_owned())
+}
+
+fn record_hash(state: &Item) -> Option<&str> {
+    state.as_table_like()?.get("trusted_hash")?.as_str()
+}
+
+/// The table at `key` of `parent`, made an implicit one (shown only through its children)
+/// when there is none.
+fn table_under<'a>(parent: &'a mut dyn TableLike, key: &str) -> Result<&'a mut dyn TableLike, NotATable> {
+    let item = parent.entry(key).or_insert_with(|| {
+        let mut table = Table::new();
+        table.set_implicit(true);
+        Item::Table(table)
+    });
+    item.as_table_like_mut().ok_or_else(|| not_a_table(key))
+}
+
+/// Sets `key` to `wanted` unless it already holds that value (so its formatting stays).
+fn set(table: &mut dyn TableLike, key: &str, wanted: Value) {
+    let same = table.get(key).and_then(Item::as_value).is_some_and(|value| plain(value) == plain(&wanted));
+    if !same {
+        table.insert(key, Item::Value(wanted));
+    }
+}
+
+/// A value without its formatting, to compare.
+fn plain(value: &Value) -> serde_json::Value {
+    match value {
+        Value::String(text) => json!(text.value()),
+        Value::Integer(number) => json!(number.value()),
+        Value::Float(number) => json!(number.value()),
+        Value::Boolean(flag) => json!(flag.value()),
+        Value::Datetime(time) => json!(time.value().to_string()),
+        Value::Array(items) => serde_json::Value::Array(items.iter().map(plain).collect()),
+        Value::InlineTable(table) => {
+            serde_json::Value::Object(table.iter().map(|(key, value)| (key.to_owned(), plain(value))).collect())
+        }
+    }
+}
+
+/// Whether a handler table runs some `beckon`'s Codex hook; its command when it does.
+fn our_command(handler: &dyn TableLike) -> Option<String> {
+    let command = handler.get("command")?.as_str()?;
+    shell::is_hook_command(command, AGENT).then(|| command.to_owned())
+}
+
+/// The handler tables of a group (`[[…hooks]]` or an inline array of tables).
+fn handlers_mut(group: &mut dyn TableLike) -> Vec<&mut dyn TableLike> {
+    match group.get_mut("hooks") {
+        Some(Item::ArrayOfTables(list)) => list.iter_mut().map(|t| t as &mut dyn TableLike).collect(),
+        Some(Item::Value(Value::Array(list))) => {
+            list.iter_mut().filter_map(Value::as_inline_table_mut).map(|t| t as &mut dyn TableLike).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The `PermissionRequest` groups, in order.
+fn groups_mut(hooks: &mut dyn TableLike) -> Vec<&mut dyn TableLike> {
+    match hooks.get_mut(EVENT) {
+        Some(Item::ArrayOfTables(list)) => list.iter_mut().map(|t| t as &mut dyn TableLike).collect(),
+        Some(Item::Value(Value::Array(list))) => {
+            list.iter_mut().filter_map(Value::as_inline_table_mut).map(|t| t as &mut dyn TableLike).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn set_handler(handler: &mut dyn TableLike, command: &str) {
+    set(handler, "type", Value::from("command"));
+    set(handler, "command", Value::from(command));
+    set(handler, "timeout", Value::from(HOOK_TIMEOUT_SECONDS));
+}
+
+/// Puts Beckon's `PermissionRequest` hook in place (updating the one there, else adding a
+/// group); says where it is: (group, handler).
+fn put_hook(hooks: &mut dyn TableLike, command: &str) -> Result<(usize, usize), NotATable> {
+    for (group_index, group) in groups_mut(hooks).into_iter().enumerate() {
+        let mut found = None;
+        for (handler_index, handler) in handlers_mut(group).into_iter().enumerate() {
+            if our_command(handler).is_some() {
+                set_handler(handler, command);
+                found = Some(handler_index);
+                break;
+            }
+        }
+        if let Some(handler_index) = found {
+            set(group, "matcher", Value::from(MATCHER));
+            return Ok((group_index, handler_index));
+        }
+    }
+    let item = hooks.entry(EVENT).or_insert_with(|| Item::ArrayOfTables(ArrayOfTables::new()));
+    match item {
+        Item::ArrayOfTables(list) => {
+            let mut handler = Table::new();
+            set_handler(&mut handler, command);
+            let mut handlers = ArrayOfTables::new();
+            handlers.push(handler);
+            let mut group = Table::new();
+            group.insert("matcher", Item::Value(Value::from(MATCHER)));
+            group.insert("hooks", Item::ArrayOfTables(handlers));
+            list.push(group);
+            Ok((list.len() - 1, 0))
+        }
+        Item::Value(Value::Array(list)) => {
+            let mut handler = InlineTable::new();
+            set_handler(&mut handler, command);
+            let mut group = InlineTable::new();
+            group.insert("matcher", Value::from(MATCHER));
+            group.insert("hooks", Value::Array([Value::InlineTable(handler)].into_iter().collect()));
+            list.push(Value::InlineTable(group));
+            Ok((list.len() - 1, 0))
+        }
+        _ => Err(not_a_table("hooks.PermissionRequest")),
+    }
+}
+
+/// Takes Beckon's handlers out of the `PermissionRequest` groups, and the groups left with
+/// none; gives the commands they ran.
+fn take_hooks(hooks: &mut dyn TableLike) -> Vec<String> {
+    let mut taken = Vec::new();
+    let mut keep_handler = |handler: &dyn TableLike| match our_command(handler) {
+        Some(command) => {
+            taken.push(command);
+            false
+        }
+        None => true,
+    };
+    let has_handlers = |group: &dyn TableLike| match group.get("hooks") {
+        Some(Item::ArrayOfTables(list)) => !list.is_empty(),
+        Some(Item::Value(Value::Array(list))) => !list.is_empty(),
+        _ => true,
+    };
+    match hooks.get_mut(EVENT) {
+        Some(Item::ArrayOfTables(groups)) => {
+            for group in groups.iter_mut() {
+                retain_handlers(group, &mut keep_handler);
+            }
+            groups.retain(|group| has_handlers(group));
+        }
+        Some(Item::Value(Value::Array(groups))) => {
+            for group in groups.iter_mut().filter_map(Value::as_inline_table_mut) {
+                retain_handlers(group, &mut keep_handler);
+            }
+            groups.retain(|group| group.as_inline_table().is_none_or(|group| has_handlers(group)));
+        }
+        _ => {}
+    }
+    taken
+}
+
+fn retain_handlers(group: &mut dyn TableLike, keep: &mut impl FnMut(&dyn TableLike) -> bool) {
+    match group.get_mut("hooks") {
+        Some(Item::ArrayOfTables(list)) => list.retain(|handler| keep(handler)),
+        Some(Item::Value(Value::Array(list))) => {
+            list.retain(|handler| handler.as_inline_table().is_none_or(|handler| keep(handler)))
+        }
+        _ => {}
+    }
+}
+
+/// Removes `key` from `parent` when it is an implicit table with nothing in it, or an empty
+/// array (of tables): what Beckon made and emptied, never a table the person wrote.
+fn drop_if_empty_like(parent: &mut dyn TableLike, key: &str) {
+    let empty = match parent.get(key) {
+        Some(Item::Table(table)) => table.is_implicit() && table.is_empty(),
+        Some(Item::ArrayOfTables(list)) => list.is_empty(),
+        Some(Item::Value(Value::Array(list))) => list.is_empty(),
+        _ => false,
+    };
+    if empty {
+        parent.remove(key);
+    }
+}
+
+fn drop_if_empty(root: &mut Table, key: &str) {
+    drop_if_empty_like(root, key);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BECKON: &str = "/usr/bin/beckon";
+    const FILE: &str = "/home/ada/.codex/config.toml";
+
+    fn theirs() -> &'static str {
+        "# my Codex\nmodel = \"gpt-5\" # the usual\n\n[mcp_servers.github]\ncommand = \"gh-mcp\"\n\n\
+         [[hooks.PermissionRequest]]\nmatcher = \"Bash\"\n[[hooks.PermissionRequest.hooks]]\ntype = \"command\"\n\
+         command = \"lint-guard\"\n\n[projects.\"/home/ada/shop\"]\ntrust_level = \"trusted\" # yes\n"
+    }
+
+    fn doc(text: &str) -> DocumentMut {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn the_trust_hash_is_the_one_codex_computes() {
+        // As `codex app-server` hooks/list reports it for this hook.
+        assert_eq!(
+            trusted_hash("/usr/bin/beckon hook codex"),
+            "sha256:b40abd85be5536a971d936affb6b6333509b0ef553587d2ad0302149a2b29925"
+        );
+    }
+
+    #[test]
+    fn adding_keeps_everything_else_trusts_the_hook_and_is_idempotent() {
+        let mut config = doc(theirs());
+        assert!(add(&mut config, BECKON, Some(FILE)).unwrap());
+        let text = config.to_string();
+        assert!(text.starts_with("# my Codex\nmodel = \"gpt-5\" # the usual\n"), "{text}");
+        assert!(text.contains("trust_level = \"trusted\" # yes\n"), "{text}");
+        let value: toml_edit::DocumentMut = text.parse().unwrap();
+        assert_eq!(value["mcp_servers"]["github"]["command"].as_str(), Some("gh-mcp"));
+        let server = &value["mcp_servers"]["beckon"];
+        assert_eq!(server["command"].as_str(), Some(BECKON));
+        assert_eq!(server["args"].as_array().unwrap().get(0).unwrap().as_str(), Some("mcp"));
+        assert_eq!(server["default_tools_approval_mode"].as_str(), Some("approve"));
+        let groups = value["hooks"]["PermissionRequest"].as_array_of_tables().unwrap();
+        assert_eq!(groups.len(), 2);
+        let ours = groups.get(1).unwrap();
+        assert_eq!(ours["matcher"].as_str(), Some(".*"));
+        let handler = ours["hooks"].as_array_of_tables().unwrap().get(0).unwrap();
+        assert_eq!(handler["command"].as_str(), Some("/usr/bin/beckon hook codex"));
+        assert_eq!(handler["timeout"].as_integer(), Some(86_400));
+        let key = format!("{FILE}:permission_request:1:0");
+        assert_eq!(
+            value["hooks"]["state"][key.as_str()]["trusted_hash"].as_str(),
+            Some(trusted_hash(&hook_command(BECKON)).as_str())
+        );
+        assert!(!add(&mut config, BECKON, Some(FILE)).unwrap(), "a second add changes nothing");
+        assert_eq!(config.to_string(), text);
+        assert_eq!(state(&config, BECKON, Some(FILE)), State::Connected);
+    }
+
+    #[test]
+    fn removing_gives_back_the_original_text() {
+        for original in [theirs(), "", "model = \"o3\"\n", "[hooks]\n# mine\n"] {
+            let mut config = doc(original);
+            assert_eq!(state(&config, BECKON, Some(FILE)), State::NotConnected);
+            add(&mut config, BECKON, Some(FILE)).unwrap();
+            assert!(remove(&mut config, Some(FILE)));
+            assert_eq!(config.to_string(), original);
+            assert!(!remove(&mut config, Some(FILE)));
+        }
+    }
+
+    #[test]
+    fn another_beckon_is_out_of_date_and_replaced_in_place() {
+        let mut config = doc(theirs());
+        add(&mut config, "/opt/old beckon/beckon", Some(FILE)).unwrap();
+        assert!(config.to_string().contains("command = \"'/opt/old beckon/beckon' hook codex\""));
+        assert_eq!(state(&config, BECKON, Some(FILE)), State::OutOfDate);
+        add(&mut config, BECKON, Some(FILE)).unwrap();
+        assert_eq!(state(&config, BECKON, Some(FILE)), State::Connected);
+        let text = config.to_string();
+        assert_eq!(text.matches("hook codex").count(), 1, "{text}");
+        assert_eq!(text.matches("trusted_hash").count(), 1, "{text}");
+        remove(&mut config, Some(FILE));
+        assert_eq!(config.to_string(), theirs());
+    }
+
+    #[test]
+    fn without_a_trust_file_no_record_is_written_and_inline_groups_are_kept_inline() {
+        let original = "[hooks]\nPermissionRequest = [{ matcher = \"Bash\", hooks = [{ type = \"command\", command = \"x\" }] }]\n";
+        let mut config = doc(original);
+        add(&mut config, BECKON, None).unwrap();
+        let text = config.to_string();
+        assert!(!text.contains("trusted_hash"), "{text}");
+        assert_eq!(text.matches("[[").count(), 0, "{text}");
+        assert!(text.contains("/usr/bin/beckon hook codex"), "{text}");
+        assert_eq!(state(&config, BECKON, None), State::Connected);
+        remove(&mut config, None);
+        assert_eq!(config.to_string(), original);
+    }
+
+    #[test]
+    fn a_key_that_is_not_a_table_is_refused() {
+        let mut config = doc("mcp_servers = 3\n");
+        assert_eq!(add(&mut config, BECKON, None), Err(NotATable("mcp_servers".into())));
+        let mut server_named_beckon = doc("[mcp_servers.beckon]\ncommand = \"other\"\nargs = [\"serve\"]\n");
+        assert!(!remove(&mut server_named_beckon, None), "a server named beckon that is not ours stays");
+    }
+}

@@ -1,0 +1,181 @@
+//! Codex's `PermissionRequest` hook event as a Beckon approval, and the person's decision as
+//! the JSON Codex reads back. Pure: the caller reads stdin, talks to Beckon and prints.
+//!
+//! Codex asks its hooks before it shows its own approval prompt and shows the prompt only when
+//! no hook decided, so nothing can answer in the terminal while the hook waits, and there is
+//! no question to withdraw. A decision other than allow or deny (declined, expired, withdrawn)
+//! yields no output, and Codex's own approval (its reviewer, or its prompt) decides.
+//!
+//! Beckon's own MCP tools are allowed at once: they put their question to the person
+//! themselves.
+
+use serde_json::{Value, json};
+
+/// Who asks, as Beckon's inbox shows it.
+pub const AGENT: &str = "codex";
+/// The event the hook answers.
+const EVENT: &str = "PermissionRequest";
+/// Beckon's own tools, as Codex names them in hook events.
+const OWN_TOOLS: &str = "mcp__beckon__";
+/// Longest session id used in a grouping key.
+const SESSION_KEY_MAX: usize = 150;
+/// What the model reads when the person denied without saying why.
+pub(crate) const DENIED: &str = "Denied in Beckon.";
+
+/// What to do with a permission request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Asked {
+    /// Put this approval (the body of `POST /v1/questions`) to the person.
+    Approval(Value),
+    /// One of Beckon's own tools: allow it at once.
+    OwnTool,
+}
+
+/// What to do with `event`, or `None` when it is not a permission request Beckon answers.
+pub fn ask(event: &Value) -> Option<Asked> {
+    if event.get("hook_event_name")?.as_str()? != EVENT {
+        return None;
+    }
+    let tool = event.get("tool_name")?.as_str()?;
+    if tool.starts_with(OWN_TOOLS) {
+        return Some(Asked::OwnTool);
+    }
+    let text = |key: &str| event.get(key).and_then(Value::as_str);
+    Some(Asked::Approval(approval_body(
+        AGENT,
+        text("session_id"),
+        text("cwd"),
+        tool,
+        event.get("tool_input").cloned().unwrap_or_else(|| json!({})),
+    )))
+}
+
+/// The hook's output that allows the call.
+pub fn allow() -> Value {
+    output(json!({"behavior": "allow"}))
+}
+
+/// The hook's output for a resolved approval `view` (as `GET /v1/questions/{id}` returns it),
+/// or `None` when Codex should decide itself.
+pub fn reply(view: &Value) -> Option<Value> {
+    decision(view).map(output)
+}
+
+fn output(decision: Value) -> Value {
+    json!({"hookSpecificOutput": {"hookEventName": EVENT, "decision": decision}})
+}
+
+/// The person's decision as `{"behavior": "allow"}` or `{"behavior": "deny", "message"}`, when
+/// the approval was answered. A decision Beckon keeps for later ("always") allows this call.
+pub(crate) fn decision(view: &Value) -> Option<Value> {
+    if view.get("status")?.as_str()? != "answered" {
+        return None;
+    }
+    let decision = view.get("decision")?;
+    match decision.get("behavior")?.as_str()? {
+        "allow" => Some(json!({"behavior": "allow"})),
+        "deny" => {
+            let message =
+                decision.get("message").and_then(Value::as_str).filter(|m| !m.trim().is_empty()).unwrap_or(DENIED);
+            Some(json!({"behavior": "deny", "message": message}))
+        }
+        _ => None,
+    }
+}
+
+/// The body of `POST /v1/questions` that puts one tool call to the person.
+pub(crate) fn approval_body(
+    agent: &str,
+    session: Option<&str>,
+    project: Option<&str>,
+    tool: &str,
+    input: Value,
+) -> Value {
+    let mut approval = json!({"tool_name": tool, "input": input});
+    let mut body = json!({"agent": agent});
+    if let Some(project) = project {
+        approval["project"] = json!(project);
+        body["metadata"] = json!({"project": project});
+    }
+    if let Some(session) = session {
+        approval["session"] = json!(session);
+        if let Some(key) = session_key(agent, session) {
+            body["session_key"] = json!(key);
+        }
+    }
+    body["approval"] = approval;
+    body
+}
+
+/// Groups one agent session's prompts into one Beckon session.
+fn session_key(agent: &str, id: &str) -> Option<String> {
+    let fits = !id.is_empty()
+        && id.len() <= SESSION_KEY_MAX
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    fits.then(|| format!("{agent}:{id}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// As Codex 0.169.0 sends it (`codex exec --approve-for-me`, an escalated command).
+    fn captured(tool: &str, input: Value) -> Value {
+        json!({"session_id": "01a21450-8e1f-7131-b8e6-f2770be8ef01", "turn_id": "01a21450-8e76",
+            "transcript_path": "/home/ada/.codex/sessions/rollout.jsonl", "cwd": "/home/ada/shop",
+            "hook_event_name": "PermissionRequest", "model": "gpt-5", "permission_mode": "default",
+            "tool_name": tool, "tool_input": input})
+    }
+
+    #[test]
+    fn a_permission_request_becomes_an_approval_with_its_place() {
+        let input = json!({"command": "echo hi > made.txt", "description": "write a file"});
+        let Some(Asked::Approval(body)) = ask(&captured("Bash", input.clone())) else { panic!("no approval") };
+        assert_eq!(
+            body,
+            json!({"agent": "codex", "metadata": {"project": "/home/ada/shop"},
+                "session_key": "codex:01a21450-8e1f-7131-b8e6-f2770be8ef01",
+                "approval": {"tool_name": "Bash", "input": input, "project": "/home/ada/shop",
+                    "session": "01a21450-8e1f-7131-b8e6-f2770be8ef01"}})
+        );
+        let Some(Asked::Approval(mcp)) = ask(&captured("mcp__github__create_issue", json!({"title": "x"}))) else {
+            panic!("no approval")
+        };
+        assert_eq!(mcp["approval"]["tool_name"], "mcp__github__create_issue");
+    }
+
+    #[test]
+    fn beckons_own_tools_are_allowed_at_once_and_other_events_left_alone() {
+        assert_eq!(ask(&captured("mcp__beckon__ask_user_question", json!({}))), Some(Asked::OwnTool));
+        assert_eq!(
+            allow(),
+            json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}})
+        );
+        let mut post = captured("Bash", json!({}));
+        post["hook_event_name"] = json!("PostToolUse");
+        assert_eq!(ask(&post), None);
+        assert_eq!(ask(&json!([])), None);
+        let mut odd = captured("Bash", json!({}));
+        odd["session_id"] = json!("a b");
+        let Some(Asked::Approval(body)) = ask(&odd) else { panic!("no approval") };
+        assert!(body.get("session_key").is_none());
+    }
+
+    #[test]
+    fn only_an_answer_speaks_and_a_denial_carries_its_message() {
+        let allowed = json!({"status": "answered", "decision": {"behavior": "allow",
+            "updatedPermissions": [{"type": "addRules"}]}});
+        assert_eq!(reply(&allowed), Some(allow()), "allowed always is allowed");
+        let denied = json!({"status": "answered", "decision": {"behavior": "deny", "message": "Not on main"}});
+        assert_eq!(
+            reply(&denied),
+            Some(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                "decision": {"behavior": "deny", "message": "Not on main"}}}))
+        );
+        let bare = json!({"status": "answered", "decision": {"behavior": "deny"}});
+        assert_eq!(reply(&bare).unwrap()["hookSpecificOutput"]["decision"]["message"], DENIED);
+        for status in ["declined", "expired", "cancelled", "pending"] {
+            assert_eq!(reply(&json!({"status": status, "decision": {"behavior": "allow"}})), None, "{status}");
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! What connecting writes into Copilot CLI's configuration, as edits of JSON values: the
+//! `permissionRequest` hook (in the user's `settings.json`, or a project's hooks file) and
+//! Beckon's MCP server (in `mcp-config.json`, or the project's `.github/mcp.json`). Pure:
+//! [`super::setup`] reads and writes the files.
+//!
+//! Every entry Beckon adds is recognised by the `beckon` command it runs, so adding is
+//! idempotent, an old entry (another path to `beckon`) is replaced, and removing takes out
+//! only Beckon's entries, and the containers it left empty.
+
+use serde_json::{Value, json};
+
+use crate::connect::State;
+use crate::json_file::{array, drop_if_empty, object};
+use crate::shell;
+
+/// The MCP server's name.
+pub const SERVER: &str = "beckon";
+/// How long Copilot lets the hook wait for the person, in seconds (a day; its default is 30).
+pub const HOOK_TIMEOUT_SECONDS: u64 = 86_400;
+/// Who the hook runs for.
+const AGENT: &str = "copilot";
+/// The hook event, as Copilot's configuration names it.
+const EVENT: &str = "permissionRequest";
+
+/// The hook command for `beckon` at `program`.
+pub fn hook_command(program: &str) -> String {
+    shell::hook_command(program, AGENT)
+}
+
+fn is_ours(hook: &Value) -> bool {
+    hook.get("bash").and_then(Value::as_str).is_some_and(|command| shell::is_hook_command(command, AGENT))
+}
+
+/// The hook entry for `beckon` at `program`.
+pub fn hook_entry(program: &str) -> Value {
+    json!({"type": "command", "bash": hook_command(program), "timeoutSec": HOOK_TIMEOUT_SECONDS})
+}
+
+/// The MCP server entry for `beckon` at `program`.
+pub fn server_entry(program: &str) -> Value {
+    json!({"type": "local", "command": program, "args": ["mcp"], "tools": ["*"]})
+}
+
+/// Adds the hook under `hooks` of `holder` (settings.json, or a hooks file with its `version`);
+/// says whether it changed.
+pub fn add_hook(holder: &mut Value, program: &str) -> bool {
+    let wanted = hook_entry(program);
+    let root = object(holder);
+    let hooks = object(root.entry("hooks").or_insert_with(|| json!({})));
+    let list = array(hooks.entry(EVENT).or_insert_with(|| json!([])));
+    match list.iter_mut().find(|hook| is_ours(hook)) {
+        Some(hook) if *hook == wanted => false,
+        Some(hook) => {
+            *hook = wanted;
+            true
+        }
+        None => {
+            list.push(wanted);
+            true
+        }
+    }
+}
+
+/// Takes Beckon's hook out of `holder`; says whether it changed.
+pub fn remove_hook(holder: &mut Value) -> bool {
+    let Some(root) = holder.as_object_mut() else { return false };
+    let Some(Value::Object(hooks)) = root.get_mut("hooks") else { return false };
+    let Some(Value::Array(list)) = hooks.get_mut(EVENT) else { return false };
+    let before = list.len();
+    list.retain(|hook| !is_ours(hook));
+    let changed = list.len() != before;
+    drop_if_empty(hooks, EVENT);
+    drop_if_empty(root, "hooks");
+    changed
+}
+
+/// Adds the MCP server under `mcpServers` of `holder`; says whether it changed.
+pub fn add_server(holder: &mut Value, program: &str) -> bool {
+    let servers = object(object(holder).entry("mcpServers").or_insert_with(|| json!({})));
+    let entry = server_entry(program);
+    let changed = servers.get(SERVER) != Some(&entry);
+    servers.insert(SERVER.into(), entry);
+    changed
+}
+
+/// Takes the MCP server out of `holder`, if it runs `beckon mcp`; says whether it changed.
+pub fn remove_server(holder: &mut Value) -> bool {
+    let Some(root) = holder.as_object_mut() else { return false };
+    let Some(Value::Object(servers)) = root.get_mut("mcpServers") else { return false };
+    let ours = servers.get(SERVER).is_some_and(|entry| entry.get("args") == Some(&json!(["mcp"])));
+    if ours {
+        servers.shift_remove(SERVER);
+    }
+    drop_if_empty(root, "mcpServers");
+    ours
+}
+
+/// How a hooks holder and a servers holder stand against what this `beckon` would write.
+pub fn state(hooks: &Value, servers: &Value, program: &str) -> State {
+    let (mut wanted_hooks, mut wanted_servers) = (hooks.clone(), servers.clone());
+    let hook_changes = add_hook(&mut wanted_hooks, program);
+    let server_changes = add_server(&mut wanted_servers, program);
+    if !hook_changes && !server_changes {
+        return State::Connected;
+    }
+    let (mut without_hooks, mut without_servers) = (hooks.clone(), servers.clone());
+    let hook_there = remove_hook(&mut without_hooks);
+    let server_there = remove_server(&mut without_servers);
+    if hook_there || server_there { State::OutOfDate } else { State::NotConnected }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BECKON: &str = "/usr/bin/beckon";
+
+    fn theirs() -> Value {
+        json!({"model": "gpt-5", "trustedFolders": ["/home/ada/shop"],
+            "hooks": {"preToolUse": [{"type": "command", "bash": "lint-guard"}]}})
+    }
+
+    #[test]
+    fn adding_keeps_every_other_setting_and_is_idempotent() {
+        let mut settings = theirs();
+        assert!(add_hook(&mut settings, BECKON));
+        assert_eq!(settings["hooks"]["preToolUse"], theirs()["hooks"]["preToolUse"]);
+        assert_eq!(
+            settings["hooks"]["permissionRequest"],
+            json!([{"type": "command", "bash": "/usr/bin/beckon hook copilot", "timeoutSec": 86400}])
+        );
+        let once = settings.clone();
+        assert!(!add_hook(&mut settings, BECKON));
+        assert_eq!(settings, once);
+        assert!(remove_hook(&mut settings));
+        assert_eq!(settings, theirs());
+        assert!(!remove_hook(&mut settings));
+    }
+
+    #[test]
+    fn another_beckon_is_out_of_date_and_replaced_not_doubled() {
+        let mut settings = theirs();
+        let mut servers = json!({"mcpServers": {"github": {"command": "gh-mcp"}}});
+        assert_eq!(state(&settings, &servers, BECKON), State::NotConnected);
+        add_hook(&mut settings, "/opt/old beckon/beckon");
+        add_server(&mut servers, "/opt/old beckon/beckon");
+        assert_eq!(state(&settings, &servers, BECKON), State::OutOfDate);
+        add_hook(&mut settings, BECKON);
+        add_server(&mut servers, BECKON);
+        assert_eq!(state(&settings, &servers, BECKON), State::Connected);
+        assert_eq!(settings["hooks"]["permissionRequest"].as_array().unwrap().len(), 1);
+        assert_eq!(servers["mcpServers"]["beckon"]["command"], BECKON);
+        assert!(remove_server(&mut servers));
+        assert_eq!(servers, json!({"mcpServers": {"github": {"command": "gh-mcp"}}}));
+        let mut empty = json!({});
+        add_server(&mut empty, BECKON);
+        remove_server(&mut empty);
+        assert_eq!(empty, json!({}));
+    }
+
+    #[test]
+    fn a_server_named_beckon_that_is_not_ours_is_left_alone() {
+        let mut servers = json!({"mcpServers": {"beckon": {"command": "other", "args": ["serve"]}}});
+        assert!(!remove_server(&mut servers));
+        assert_eq!(servers["mcpServers"]["beckon"]["command"], "other");
+    }
+}
