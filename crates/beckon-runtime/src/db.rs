@@ -179,4 +179,25 @@ impl Db {
         self.send(Job::Write(Box::new(Write { f: Some(f), value: None, reply })))?;
         answer.await.map_err(|_| Error::ShuttingDown)?
     }
+
+    /// Queues `f` as a write and returns without waiting for it: for bookkeeping no caller
+    /// waits on (when a token was last used). It commits with the writes queued beside it, and
+    /// a read queued after this call sees it. A failure is logged, not returned.
+    pub(crate) fn write_detached<F>(&self, what: &'static str, f: F)
+    where
+        F: FnOnce(&mut Tx<'_>) -> beckon_store::Result<()> + Send + 'static,
+    {
+        let logged = move |tx: &mut Tx<'_>| {
+            let done = f(tx);
+            if let Err(err) = &done {
+                tracing::warn!(%err, what, "a background write failed");
+            }
+            done
+        };
+        // Nobody waits on the reply: its receiver is dropped, and sending to it does nothing.
+        let (reply, _) = oneshot::channel();
+        if let Err(err) = self.send(Job::Write(Box::new(Write { f: Some(logged), value: None, reply }))) {
+            tracing::debug!(%err, what, "a background write was not queued");
+        }
+    }
 }

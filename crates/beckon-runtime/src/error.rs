@@ -15,6 +15,9 @@ pub enum Error {
     /// No such question.
     #[error("question {0} not found")]
     QuestionNotFound(RequestId),
+    /// No live token has this name.
+    #[error("no live token is named {0:?}; `beckon token list` shows them")]
+    TokenNotFound(String),
     /// No such agent.
     #[error("there is no agent named {name:?}; available: {available}")]
     AgentNotFound {
@@ -89,6 +92,10 @@ impl From<beckon_store::Error> for Error {
                 status: SessionStatus::WaitingForInput,
                 detail: format!("it already waits on question {pending}; answer that one first"),
             },
+            beckon_store::Error::TokenNameTaken(name) => Error::InvalidInput(Problems::one(
+                "name",
+                format!("a live token is already named {name:?}; revoke it first or choose another name"),
+            )),
             other => Error::Store(other),
         }
     }

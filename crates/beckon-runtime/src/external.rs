@@ -15,6 +15,7 @@ use serde_json::Value;
 use crate::callbacks;
 use crate::clock::{new_request_id, new_session_id};
 use crate::error::{Error, Result};
+use crate::live_tokens::TokenHolder;
 use crate::runtime::Runtime;
 
 /// Longest external agent name and grouping key.
@@ -43,6 +44,11 @@ pub struct ExternalAsk {
     pub callback_url: Option<String>,
     /// Anything the agent wants kept with its session.
     pub metadata: Option<Value>,
+    /// The token the question came with, when an agent on another machine asked with one; set
+    /// by the gateway from the request's token, never from its body. Recorded with the question
+    /// (only that token may then read or withdraw it), and its sessions are its own: a key it
+    /// gives never groups its questions with another caller's.
+    pub asked_by: Option<TokenHolder>,
 }
 
 impl std::fmt::Debug for ExternalAsk {
@@ -56,6 +62,7 @@ impl std::fmt::Debug for ExternalAsk {
             .field("default_answer", &self.default_answer)
             .field("callback_url", &self.callback_url.as_deref().map(callbacks::origin))
             .field("metadata", &self.metadata)
+            .field("asked_by", &self.asked_by.as_ref().map(|holder| &holder.name))
             .finish()
     }
 }
@@ -109,7 +116,13 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
     let expires_at_ms = ask.timeout.map(|t| now.saturating_add(t.as_millis() as i64));
     let request_id = new_request_id();
     let new_session = new_session_id();
-    let (agent, key, metadata, callback_url) = (ask.agent, ask.external_key, ask.metadata, ask.callback_url);
+    let (agent, metadata, callback_url, asked_by) = (ask.agent, ask.metadata, ask.callback_url, ask.asked_by);
+    // A token's sessions are apart from everyone else's: its key is kept under the token's id.
+    let key = match (&asked_by, ask.external_key) {
+        (Some(holder), Some(key)) => Some(format!("{key}@token-{}", holder.id)),
+        (_, key) => key,
+    };
+    let asker = asked_by.map(|holder| holder.id);
     let public_url = rt.public_url.get();
     let session_id = rt
         .db
@@ -152,6 +165,9 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
             };
             let callbacks = callbacks::for_pending(public_url.as_deref(), callback_url.as_deref(), &question);
             tx.ask(&NewQuestion { callbacks, ..question })?;
+            if let Some(token) = asker {
+                tx.mark_asked_by(request_id, token)?;
+            }
             Ok(Some(session_id))
         })
         .await?

@@ -23,6 +23,7 @@ mod executor;
 mod expiry;
 mod external;
 pub mod http_error;
+mod live_tokens;
 mod lock;
 mod notices;
 mod notifier;
@@ -35,6 +36,7 @@ mod runtime;
 mod service;
 pub mod settings;
 mod stop;
+pub mod token_secret;
 pub mod tools;
 
 pub use boot::StartOptions;
@@ -46,6 +48,7 @@ pub use config::{
 pub use error::{Error, Result};
 pub use events::{Subscription, TextDelta};
 pub use external::{ExternalAsk, ExternalAsked};
+pub use live_tokens::TokenHolder;
 pub use lock::DataDirLock;
 pub use notices::MAX_LIVE_NOTICES;
 pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, ResolvedNotice, Silent};

@@ -141,9 +141,10 @@ impl ErrorBody {
 impl From<&Error> for ErrorBody {
     fn from(err: &Error) -> Self {
         let (kind, problems) = match err {
-            Error::SessionNotFound(_) | Error::QuestionNotFound(_) | Error::AgentNotFound { .. } => {
-                (ErrorKind::NotFound, vec![])
-            }
+            Error::SessionNotFound(_)
+            | Error::QuestionNotFound(_)
+            | Error::AgentNotFound { .. }
+            | Error::TokenNotFound(_) => (ErrorKind::NotFound, vec![]),
             Error::AlreadyResolved(_) => (ErrorKind::AlreadyResolved, vec![]),
             Error::InvalidAnswer(problems) => (ErrorKind::InvalidAnswer, problems.iter().cloned().collect()),
             Error::InvalidInput(problems) => (ErrorKind::InvalidInput, problems.iter().cloned().collect()),

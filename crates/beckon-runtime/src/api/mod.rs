@@ -9,8 +9,11 @@ use beckon_store::{
 use serde::{Deserialize, Serialize};
 
 mod error_body;
+mod tokens;
 
+pub use beckon_store::TokenKind;
 pub use error_body::{ErrorBody, ErrorKind};
+pub use tokens::{CreatedToken, TokenView};
 
 /// A committed change, typed for front ends. Every variant carries its `seq`.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

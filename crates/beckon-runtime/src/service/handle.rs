@@ -10,6 +10,7 @@ use crate::boot::{self, StartOptions};
 use crate::config::RuntimeConfig;
 use crate::error::Result;
 use crate::executor;
+use crate::live_tokens::LiveTokens;
 use crate::notices::Notices;
 use crate::runtime::Runtime;
 
@@ -18,6 +19,8 @@ use crate::runtime::Runtime;
 pub struct Beckon {
     pub(crate) rt: Arc<Runtime>,
     pub(crate) notices: Arc<Notices>,
+    /// The live tokens, checked on every gateway request without the database.
+    pub(crate) tokens: Arc<LiveTokens>,
 }
 
 impl Beckon {
@@ -25,7 +28,9 @@ impl Beckon {
     /// agents, and resumes whatever a previous run left in flight.
     pub async fn start(config: RuntimeConfig, options: StartOptions) -> Result<Beckon> {
         let (rt, notifier) = boot::boot(config, options).await?;
-        let beckon = Beckon { rt, notices: Arc::new(Notices::new(notifier)) };
+        let records = rt.db.call(|store| store.read().tokens(false)).await?;
+        let tokens = Arc::new(LiveTokens::load(records));
+        let beckon = Beckon { rt, notices: Arc::new(Notices::new(notifier)), tokens };
         beckon.recover().await?;
         Ok(beckon)
     }

@@ -6,7 +6,8 @@
 //! - [`sessions`]: starting, messaging and cancelling sessions;
 //! - [`reads`]: what front ends show (inbox, questions, sessions, figures, events);
 //! - [`configure`]: what the settings change while Beckon runs;
-//! - [`outside`]: agents Beckon does not run (their questions and notices).
+//! - [`outside`]: agents Beckon does not run (their questions and notices);
+//! - [`tokens`]: tokens for agents on other machines, and checking a request's token.
 
 mod answers;
 mod configure;
@@ -14,6 +15,7 @@ mod handle;
 mod outside;
 mod reads;
 mod sessions;
+mod tokens;
 
 pub use answers::{AnswerReceipt, Decision};
 pub use handle::Beckon;

@@ -1,0 +1,87 @@
+//! Tokens for agents on other machines: made, listed and revoked by the person (from the
+//! window, the CLI or the gateway with the person's token), and checked on every gateway
+//! request against the live ones in memory.
+
+use beckon_core::RequestId;
+use beckon_store::{NewToken, TokenId, TokenKind};
+
+use super::handle::Beckon;
+use crate::api::{CreatedToken, TokenView};
+use crate::error::{Error, Result};
+use crate::live_tokens::TokenHolder;
+use crate::token_secret;
+
+impl Beckon {
+    /// Makes a token named `name` (1 to 40 letters, digits, `-`, `_`, `.`; unique among live
+    /// tokens) of `kind`. Returns it with its secret, which is shown this once: only its hash is
+    /// kept. It is accepted from the moment this returns.
+    pub async fn create_token(&self, name: &str, kind: TokenKind) -> Result<CreatedToken> {
+        token_secret::check_name(name).map_err(Error::InvalidInput)?;
+        let secret = match kind {
+            TokenKind::AskOnly => token_secret::ask_only(rand::random()),
+        };
+        let new = NewToken {
+            name: name.to_owned(),
+            kind,
+            secret_hash: token_secret::hash(&secret),
+            at_ms: self.rt.clock.now_ms(),
+        };
+        let record = self.rt.db.write(move |tx| tx.create_token(&new)).await?;
+        let token = TokenView::from(&record);
+        self.tokens.insert(record);
+        tracing::info!(token = %token.name, "token made");
+        Ok(CreatedToken { token, secret })
+    }
+
+    /// The live tokens, newest first (revoked ones are not listed).
+    pub async fn tokens(&self) -> Result<Vec<TokenView>> {
+        let records = self.rt.db.call(|store| store.read().tokens(false)).await?;
+        Ok(records.iter().map(TokenView::from).collect())
+    }
+
+    /// Revokes the live token named `name`: it is refused from the moment this returns (it is
+    /// refused already while the revocation is written). [`Error::TokenNotFound`] when no live
+    /// token has that name.
+    pub async fn revoke_token(&self, name: &str) -> Result<TokenView> {
+        let held = self.tokens.remove(name);
+        let at_ms = self.rt.clock.now_ms();
+        let owned = name.to_owned();
+        match self.rt.db.write(move |tx| tx.revoke_token(&owned, at_ms)).await {
+            Ok(Some(record)) => {
+                tracing::info!(token = %record.name, "token revoked");
+                Ok(TokenView::from(&record))
+            }
+            Ok(None) => Err(Error::TokenNotFound(name.to_owned())),
+            Err(err) => {
+                // Still live in the store, so live here too.
+                if let Some(record) = held {
+                    self.tokens.insert(record);
+                }
+                Err(err)
+            }
+        }
+    }
+
+    /// Who holds `secret`, when it is a live token's; checked in memory, never in the
+    /// database. A token's use is written at most once a minute, without waiting for it.
+    pub fn token_holder(&self, secret: &str) -> Option<TokenHolder> {
+        let (holder, record_use) = self.tokens.check(secret, self.rt.clock.now_ms())?;
+        if record_use {
+            let (id, at_ms) = (holder.id, self.rt.clock.now_ms());
+            self.rt.db.write_detached("token use", move |tx| tx.token_used(id, at_ms));
+        }
+        Some(holder)
+    }
+
+    /// The key the gateway proves it knows a live token with, for the token `hint` names (see
+    /// [`token_secret`]); `None` when no live token has that hint.
+    pub fn token_proof_key(&self, hint: &str) -> Option<String> {
+        self.tokens.proof_key(hint)
+    }
+
+    /// Whether token `token` asked question `id`. An unknown question was asked by no token.
+    pub async fn asked_by_token(&self, id: RequestId, token: TokenId) -> Result<bool> {
+        let asker = self.rt.db.call(move |store| store.read().asked_by(id)).await?;
+        Ok(asker == Some(token))
+    }
+}
