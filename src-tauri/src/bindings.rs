@@ -48,7 +48,7 @@ fn export(dir: &Path) {
     SettingsView::export_all(&config).unwrap();
     TelegramPairing::export_all(&config).unwrap();
     NotificationTest::export_all(&config).unwrap();
-    crate::claude_code::ClaudeCodeView::export_all(&config).unwrap();
+    crate::agents::AgentView::export_all(&config).unwrap();
     beckon_core::Answer::export_all(&config).unwrap();
     beckon_store::SessionCursor::export_all(&config).unwrap();
 }

@@ -8,7 +8,7 @@ use beckon_store::{Metrics, PendingQuestion, SessionCursor, SessionFilter, Sessi
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State, Webview};
 
-use crate::claude_code::ClaudeCodeView;
+use crate::agents::AgentView;
 use crate::dto::{Bootstrap, NotificationTest, TelegramPairing, UiEvent};
 use crate::settings::{SaveError, SettingsInput, SettingsView};
 use crate::state::App;
@@ -224,19 +224,24 @@ pub async fn rotate_callback_secret(app: State<'_, App>) -> Reply<String> {
     Ok(beckon(&app)?.rotate_callback_secret().await?)
 }
 
-/// Whether Claude Code is connected to Beckon.
+/// Every agent Beckon connects to, and where each stands.
 #[tauri::command]
-pub async fn claude_code_status() -> ClaudeCodeView {
+pub async fn agents_status() -> Vec<AgentView> {
     // Reads files: off the main thread.
-    tauri::async_runtime::spawn_blocking(crate::claude_code::view).await.unwrap_or_else(|err| unavailable(&err))
+    tauri::async_runtime::spawn_blocking(crate::agents::views).await.unwrap_or_else(|err| {
+        beckon_agents::Agent::ALL.into_iter().map(|agent| crate::agents::failed(agent, &err)).collect()
+    })
 }
 
-/// Connects Claude Code to Beckon (user scope), or disconnects it with `remove`.
+/// Connects the agent named `name` to Beckon (user scope), or disconnects it with `remove`.
 #[tauri::command]
-pub async fn connect_claude_code(remove: bool) -> ClaudeCodeView {
-    tauri::async_runtime::spawn_blocking(move || crate::claude_code::connect(remove))
+pub async fn connect_agent(name: String, remove: bool) -> Reply<AgentView> {
+    let agent = beckon_agents::Agent::from_name(&name).ok_or_else(|| {
+        CommandError::new(ErrorKind::InvalidInput, format!("Beckon connects no agent named {name}"), None)
+    })?;
+    Ok(tauri::async_runtime::spawn_blocking(move || crate::agents::connect(agent, remove))
         .await
-        .unwrap_or_else(|err| unavailable(&err))
+        .unwrap_or_else(|err| crate::agents::failed(agent, &err)))
 }
 
 /// Whether Beckon starts, hidden in the tray, when the person logs in.
@@ -251,11 +256,11 @@ pub async fn set_start_at_login(app: AppHandle, on: bool) -> Reply<bool> {
     Ok(crate::autostart::set(&app, on)?)
 }
 
-/// The real path of the `beckon` command (the same one "Connect Claude Code" uses), for the
+/// The real path of the `beckon` command (the same one Settings › Agents connects agents with), for the
 /// configuration the guide shows; none when it is neither beside Beckon nor on PATH.
 #[tauri::command]
 pub async fn beckon_command() -> Option<String> {
-    tauri::async_runtime::spawn_blocking(|| crate::claude_code::program().map(|path| path.display().to_string()))
+    tauri::async_runtime::spawn_blocking(|| crate::agents::program().map(|path| path.display().to_string()))
         .await
         .ok()
         .flatten()
@@ -274,15 +279,6 @@ pub fn dismiss_guide(app: State<'_, App>) -> Reply<SettingsView> {
     let mut settings = app.settings();
     settings.dismiss_guide().map_err(SaveError::Io)?;
     Ok(settings.view())
-}
-
-fn unavailable(err: &dyn std::fmt::Display) -> ClaudeCodeView {
-    ClaudeCodeView {
-        state: crate::claude_code::ClaudeCodeState::Unavailable,
-        program: None,
-        settings_file: None,
-        problem: Some(err.to_string()),
-    }
 }
 
 /// Streams every event after `after_seq`, then live ones, and assistant text as it streams,

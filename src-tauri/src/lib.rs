@@ -2,10 +2,10 @@
 //! commands, forwards events, and reaches the person through notifications, the tray and
 //! `beckon://` links. Every command is a thin adapter; the rules live in the runtime.
 
+mod agents;
 mod attention;
 mod autostart;
 mod channels;
-mod claude_code;
 mod commands;
 pub mod deeplink;
 pub mod dto;
@@ -205,8 +205,8 @@ pub fn run() {
             commands::new_telegram_pairing_code,
             commands::confirm_telegram_chat,
             commands::refuse_telegram_chat,
-            commands::claude_code_status,
-            commands::connect_claude_code,
+            commands::agents_status,
+            commands::connect_agent,
             commands::start_at_login,
             commands::set_start_at_login,
             commands::beckon_command,

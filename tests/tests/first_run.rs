@@ -26,7 +26,7 @@ async fn a_new_data_folder_opens_on_the_guide_until_it_is_put_away() -> Result<(
     app.find("h1", "Welcome to Beckon").await?;
     app.wait_for_place("#/guide").await?;
     app.find(".guide-intro", "Beckon is an inbox where AI agents ask you questions.").await?;
-    app.find(".guide fieldset legend", "Connect Claude Code").await?;
+    app.find(".guide fieldset legend", "Connect your agents").await?;
 
     let program = expected_program();
     let config = app.find("pre[aria-label='MCP configuration']", "mcpServers").await?.text().await?;
@@ -81,11 +81,11 @@ async fn the_guides_test_notification_reaches_the_daemon_with_its_button_and_the
     app.quit().await
 }
 
-/// Waits until the guide's parts that load after it (Claude Code's state, the MCP settings with
+/// Waits until the guide's parts that load after it (the agents found, the MCP settings with
 /// the real path) are on screen: each pushes the test notification's button down, and a click
 /// sent while it moves lands where it was.
 async fn guide_settled(app: &App) -> Result<(), Failure> {
-    app.find(".guide", "Not connected").await?;
+    app.find(".guide fieldset.agents[aria-busy=false]", "").await?;
     app.find(".guide", "mcpServers").await?;
     Ok(())
 }

@@ -219,7 +219,7 @@ describe("the first run", () => {
     backend({
       bootstrap: () => ({ ...fresh, settings: { ...fresh.settings, guide_dismissed: false } }),
       beckon_command: () => "/usr/bin/beckon",
-      claude_code_status: () => ({ state: "not_connected", program: "/usr/bin/beckon", settings_file: "/home/ada/.claude/settings.json", problem: null }),
+      agents_status: () => [],
       start_at_login: () => false,
       dismiss_guide: () => ({ ...fresh.settings, guide_dismissed: true }),
     });

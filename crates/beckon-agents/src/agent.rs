@@ -74,6 +74,17 @@ impl Agent {
             Agent::ClaudeCode | Agent::Codex | Agent::Copilot | Agent::OpenCode => Approvals::Answered,
         }
     }
+
+    /// What Beckon cannot do for this agent, in words for Settings and the README; `None` when
+    /// every prompt it shows can be answered from Beckon.
+    pub fn limits(self) -> Option<&'static str> {
+        match self.approvals() {
+            Approvals::NoticesOnly => Some(
+                "Gemini CLI lets no outside program approve a tool call: its permission prompts arrive in Beckon as notices naming the command, and are answered in Gemini's terminal. Its questions to you through Beckon's ask_user_question work as for any agent.",
+            ),
+            Approvals::Answered => None,
+        }
+    }
 }
 
 impl std::fmt::Display for Agent {

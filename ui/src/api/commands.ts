@@ -1,5 +1,5 @@
+import type { AgentView } from "../bindings/AgentView";
 import { invoke } from "@tauri-apps/api/core";
-import type { ClaudeCodeView } from "../bindings/ClaudeCodeView";
 import type { Answer } from "../bindings/Answer";
 import type { AnswerReceipt } from "../bindings/AnswerReceipt";
 import type { Bootstrap } from "../bindings/Bootstrap";
@@ -45,8 +45,8 @@ export const commands = {
   newTelegramPairingCode: () => call<TelegramPairing>("new_telegram_pairing_code"),
   confirmTelegramChat: (chat: string) => call<TelegramPairing>("confirm_telegram_chat", { chat }),
   refuseTelegramChat: (chat: string) => call<TelegramPairing>("refuse_telegram_chat", { chat }),
-  claudeCodeStatus: () => call<ClaudeCodeView>("claude_code_status"),
-  connectClaudeCode: (remove: boolean) => call<ClaudeCodeView>("connect_claude_code", { remove }),
+  agentsStatus: () => call<AgentView[]>("agents_status"),
+  connectAgent: (name: string, remove: boolean) => call<AgentView>("connect_agent", { name, remove }),
   startAtLogin: () => call<boolean>("start_at_login"),
   setStartAtLogin: (on: boolean) => call<boolean>("set_start_at_login", { on }),
   beckonCommand: () => call<string | null>("beckon_command"),

@@ -4,4 +4,4 @@ import type { JsonValue } from "./serde_json/JsonValue";
 /**
  * A tool call waiting for permission.
  */
-export type Approval = { tool_name: string, input: { [key in string]: JsonValue }, suggestions?: Array<JsonValue>, project?: string, session?: string, };
+export type Approval = { tool_name: string, input: { [key in string]: JsonValue }, suggestions?: Array<JsonValue>, project?: string, session?: string, by?: string, };

@@ -1,6 +1,6 @@
 import type { ChannelInput } from "../bindings/ChannelInput";
 import type { ChannelView } from "../bindings/ChannelView";
-import type { ClaudeCodeView } from "../bindings/ClaudeCodeView";
+import type { AgentView } from "../bindings/AgentView";
 import type { Channel } from "@tauri-apps/api/core";
 import type { Answer } from "../bindings/Answer";
 import type { AnswerReceipt } from "../bindings/AnswerReceipt";
@@ -61,6 +61,15 @@ const DEMO_QUESTION: QuestionRequest = {
  * An in-memory stand-in for the Rust runtime: the same commands, errors and event stream,
  * with scripted agents that stream text, ask questions and resume when answered.
  */
+
+/** The agents the mock knows: name, title, installed. */
+const MOCK_AGENTS: [string, string, boolean][] = [
+  ["claude-code", "Claude Code", true],
+  ["codex", "Codex CLI", true],
+  ["copilot", "Copilot CLI", false],
+  ["opencode", "OpenCode", false],
+  ["gemini", "Gemini CLI", false],
+];
 export class MockBackend {
   readonly calls: { cmd: string; args: unknown }[] = [];
   /** When true, `answer` and `decline` wait for `releaseHeld()` before doing anything. */
@@ -77,12 +86,19 @@ export class MockBackend {
   private timelines = new Map<string, TimelineEntry[]>();
   private questions = new Map<string, QuestionRecord>();
   private settings: SettingsView;
-  private claudeCode: ClaudeCodeView = {
-    state: "not_connected",
+  /** The agents Settings lists: Claude Code and Codex installed, the others not. */
+  agents: AgentView[] = MOCK_AGENTS.map(([name, title, installed]) => ({
+    name,
+    title,
+    state: installed ? "not_connected" : "not_installed",
+    installed,
+    answers_approvals: name !== "gemini",
+    limits: name === "gemini" ? "Gemini CLI lets no outside program approve a tool call: its permission prompts arrive in Beckon as notices naming the command." : null,
+    config_file: `/home/you/.${name}/settings.json`,
     program: "/usr/bin/beckon",
-    settings_file: "/home/you/.claude/settings.json",
+    next_step: `${title}'s prompts now reach Beckon.`,
     problem: null,
-  };
+  }));
   /** Whether Beckon starts at login (its login item exists). */
   startAtLogin = false;
   /** The `beckon` command's path, or null when it cannot be found. */
@@ -146,11 +162,15 @@ export class MockBackend {
         return this.saveSettings(args.settings as SettingsInput);
       case "callback_secret":
         return this.secret;
-      case "claude_code_status":
-        return this.claudeCode;
-      case "connect_claude_code":
-        this.claudeCode = { ...this.claudeCode, state: args.remove ? "not_connected" : "connected" };
-        return this.claudeCode;
+      case "agents_status":
+        return this.agents;
+      case "connect_agent": {
+        const found = this.agents.find((agent) => agent.name === args.name);
+        if (!found) fail("invalid_input", `Beckon connects no agent named ${String(args.name)}`);
+        const changed: AgentView = { ...found, state: args.remove ? (found.installed ? "not_connected" : "not_installed") : "connected" };
+        this.agents = this.agents.map((agent) => (agent.name === changed.name ? changed : agent));
+        return changed;
+      }
       case "start_at_login":
         return this.startAtLogin;
       case "set_start_at_login":

@@ -22,7 +22,11 @@ function renderGuide(overrides: Partial<Commands> = {}, dismissed = false) {
   const onStarted = vi.fn();
   const api = fakeApi({
     beckonCommand: () => Promise.resolve("/opt/beckon/bin/beckon"),
-    claudeCodeStatus: () => Promise.resolve({ state: "not_connected", program: "/opt/beckon/bin/beckon", settings_file: "/home/ada/.claude/settings.json", problem: null }),
+    agentsStatus: () =>
+      Promise.resolve([
+        { name: "claude-code", title: "Claude Code", state: "not_connected", installed: true, answers_approvals: true, limits: null, config_file: "/home/ada/.claude/settings.json", program: "/opt/beckon/bin/beckon", next_step: null, problem: null },
+        { name: "codex", title: "Codex CLI", state: "not_installed", installed: false, answers_approvals: true, limits: null, config_file: "/home/ada/.codex/config.toml", program: "/opt/beckon/bin/beckon", next_step: null, problem: null },
+      ]),
     startAtLogin: () => Promise.resolve(false),
     dismissGuide: () => {
       calls.push("dismissGuide");
@@ -45,12 +49,13 @@ afterEach(() => {
 });
 
 describe("the getting-started guide", () => {
-  it("says what Beckon is and offers Claude Code's connection", async () => {
+  it("says what Beckon is and offers to connect the agents it finds installed", async () => {
     renderGuide();
     expect(screen.getByRole("heading", { name: "Welcome to Beckon" })).toBeInTheDocument();
     expect(screen.getByText(/Beckon is an inbox where AI agents ask you questions/)).toBeInTheDocument();
-    const claude = screen.getByRole("group", { name: "Connect Claude Code" });
-    expect(await within(claude).findByRole("button", { name: "Connect Claude Code" })).toBeInTheDocument();
+    const agents = screen.getByRole("group", { name: "Connect your agents" });
+    expect(await within(agents).findByRole("button", { name: "Connect Claude Code" })).toBeInTheDocument();
+    expect(within(agents).queryByText("Codex CLI")).toBeNull();
   });
 
   it("gives the MCP configuration and a beckon ask line with the real path, each to copy", async () => {

@@ -3,13 +3,13 @@ import type { SessionId } from "../../bindings/SessionId";
 import { useActions, useAppSelector, useBackendHandles } from "../../state/store";
 import { Icon } from "../common/Icon";
 import { Spinner } from "../common/Spinner";
-import { ClaudeCodeConnection } from "../settings/ClaudeCodeConnection";
+import { AgentConnections } from "../settings/AgentConnections";
 import { StartAtLogin } from "../settings/StartAtLogin";
 import { CopyBlock } from "./CopyBlock";
 import { askExample, DEMO_AGENT, DEMO_MESSAGE, mcpConfig } from "./firstRun";
 import { TestNotification } from "./TestNotification";
 
-/** Connecting agents that are not Claude Code: the MCP configuration and a `beckon ask` line, with the real path of `beckon`. */
+/** Connecting other MCP clients and scripts: the MCP configuration and a `beckon ask` line, with the real path of `beckon`. */
 function OtherAgents() {
   const { api } = useBackendHandles();
   // undefined while looking, null when the command was not found.
@@ -103,9 +103,9 @@ export function GuideView({ onDone, onStarted }: { onDone: () => void; onStarted
             Beckon is an inbox where AI agents ask you questions. An agent&apos;s work pauses on its question; you answer here or from a notification, minutes or
             days later, and it carries on with your answer.
           </p>
-          <ClaudeCodeConnection legend="Connect Claude Code" />
+          <AgentConnections legend="Connect your agents" installedOnly />
           <section className="settings-group guide-step" aria-labelledby="guide-other">
-            <h2 id="guide-other">Other agents</h2>
+            <h2 id="guide-other">Other MCP clients and scripts</h2>
             <OtherAgents />
           </section>
           <section className="settings-group guide-step" aria-labelledby="guide-notify">

@@ -37,7 +37,7 @@ function renderSettings(
       pairingCalls += 1;
       return pairing();
     },
-    claudeCodeStatus: () => new Promise(() => {}),
+    agentsStatus: () => new Promise(() => {}),
     startAtLogin: () => new Promise(() => {}),
   });
   renderWithStore(<SettingsView onShowGuide={() => undefined} />, { api, state: stateFrom(snapshot({ settings })) });

@@ -7,7 +7,7 @@ import { Icon } from "../common/Icon";
 import { Spinner } from "../common/Spinner";
 import { CallbackSecret } from "./CallbackSecret";
 import { ChannelsSection } from "./ChannelsSection";
-import { ClaudeCodeConnection } from "./ClaudeCodeConnection";
+import { AgentConnections } from "./AgentConnections";
 import { ProviderFields } from "./ProviderFields";
 import { StartAtLogin } from "./StartAtLogin";
 import { draftFrom, toSettingsInput, type SettingsDraft } from "./settingsDraft";
@@ -207,7 +207,7 @@ function SettingsForm({ settings, onShowGuide }: { settings: Settings; onShowGui
         problems={status.kind === "error" ? status.problems : []}
         onChange={change}
       />
-      <ClaudeCodeConnection />
+      <AgentConnections />
       <CallbackSecret />
       <p className="settings-paths muted">
         Settings file: <code>{settings.file}</code>
