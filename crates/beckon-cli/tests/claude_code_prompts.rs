@@ -382,6 +382,31 @@ async fn own_question_answered_in_beckon(mode: &'static str) {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn its_own_question_declined_in_beckon_reaches_the_model_as_unanswered() {
+    let input = json!({"questions": [{"question": "Which color should the banner be?", "header": "Color",
+        "multiSelect": false, "options": [{"label": "Red", "description": "Warm"}, {"label": "Blue", "description": "Calm"}]}]});
+    let rig = Rig::start_in("default", calling("AskUserQuestion", input), true).await;
+    rig.type_prompt("Pick a banner color with me");
+    let question = rig.pending().await;
+    let id = question["request_id"].as_str().unwrap();
+    let url = format!("{}/v1/questions/{id}/decline", rig.gateway().url);
+    let declined = rig
+        .http
+        .post(url)
+        .bearer_auth(&rig.gateway().token)
+        .json(&json!({"reason": "not today"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(declined.status().is_success(), "{}", declined.status());
+    let result = rig.tool_result().await;
+    assert!(
+        result.contains("dismissed this question in Beckon without answering") && result.contains("not today"),
+        "the model reads that the person left it unanswered, and why: {result}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn claude_code_waiting_at_its_prompt_is_a_notice_until_the_person_goes_on() {
     // "Say hello" ends a turn at once; "Write the file please" then asks to run a command.
     let script: Script = Arc::new(|request: &Value| {

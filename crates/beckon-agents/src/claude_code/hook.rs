@@ -93,14 +93,19 @@ pub fn ask(event: &Value) -> Option<(Value, Pending)> {
 }
 
 /// The hook's output for a resolved question `view` (as `GET /v1/questions/{id}` returns it),
-/// or `None` when Claude Code should decide itself (declined, expired, withdrawn).
+/// or `None` when Claude Code should decide itself (an approval declined, anything expired or
+/// withdrawn). Claude Code's own question declined in Beckon goes back as unanswered.
 pub fn reply(pending: &Pending, view: &Value) -> Option<Value> {
     let status = view.get("status")?.as_str()?;
-    if let (Pending::Form { .. }, "declined") = (pending, status) {
-        return Some(json!({"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "decline"}}));
-    }
-    if status != "answered" {
-        return None;
+    match (pending, status) {
+        (Pending::Form { .. }, "declined") => {
+            return Some(json!({"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "decline"}}));
+        }
+        (Pending::Question { event, input }, "declined") => {
+            return Some(allow_question(event, unanswered(input, view)));
+        }
+        (_, "answered") => {}
+        _ => return None,
     }
     match pending {
         Pending::Form { names } => {
@@ -125,16 +130,48 @@ pub fn reply(pending: &Pending, view: &Value) -> Option<Value> {
                     updated.remove("annotations");
                 }
             }
-            let updated = Value::Object(updated);
-            Some(match *event {
-                "PreToolUse" => json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                    "permissionDecision": "allow", "permissionDecisionReason": "Answered in Beckon",
-                    "updatedInput": updated}}),
-                _ => json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
-                    "decision": {"behavior": "allow", "updatedInput": updated}}}),
-            })
+            Some(allow_question(event, Value::Object(updated)))
         }
     }
+}
+
+/// The output that lets Claude Code's AskUserQuestion return `updated` as if its own dialog
+/// had been answered.
+fn allow_question(event: &str, updated: Value) -> Value {
+    match event {
+        "PreToolUse" => json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "allow", "permissionDecisionReason": "Answered in Beckon",
+            "updatedInput": updated}}),
+        _ => json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+            "decision": {"behavior": "allow", "updatedInput": updated}}}),
+    }
+}
+
+/// Claude Code's question input with every question left unanswered, as the person left it in
+/// Beckon: `skipped` when they pressed Skip in the window, `dismissed` when they declined it
+/// anywhere else (a notification, Slack, Telegram, a script). Claude Code keeps the mark for
+/// its own records; the model reads the text in `answers`, which says so, with their reason.
+fn unanswered(input: &Map<String, Value>, view: &Value) -> Value {
+    let how = if view.get("answered_via").and_then(Value::as_str) == Some("window") { "skipped" } else { "dismissed" };
+    let reason = view.pointer("/outcome/reason").and_then(Value::as_str).map(str::trim).filter(|r| !r.is_empty());
+    let mut text = match how {
+        "skipped" => "The user skipped this question in Beckon without answering.".to_owned(),
+        _ => "The user dismissed this question in Beckon without answering.".to_owned(),
+    };
+    if let Some(reason) = reason {
+        text.push_str(&format!(" Their reason: {reason}"));
+    }
+    let mut answers = Map::new();
+    let mut annotations = Map::new();
+    let questions = input.get("questions").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for question in questions.iter().filter_map(|q| q.get("question").and_then(Value::as_str)) {
+        answers.insert(question.to_owned(), Value::String(text.clone()));
+        annotations.insert(question.to_owned(), json!({"unanswered": how}));
+    }
+    let mut updated = input.clone();
+    updated.insert("answers".into(), Value::Object(answers));
+    updated.insert("annotations".into(), Value::Object(annotations));
+    Value::Object(updated)
 }
 
 /// Whether `event` says a call went on without Beckon (it ran, failed, or was refused), so a
@@ -238,6 +275,34 @@ mod tests {
         assert_eq!(out["hookSpecificOutput"]["hookEventName"], "PreToolUse");
         assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "allow");
         assert_eq!(out["hookSpecificOutput"]["updatedInput"]["answers"]["Which color?"], "Blue");
+    }
+
+    #[test]
+    fn its_own_question_declined_in_beckon_goes_back_unanswered_skipped_or_dismissed() {
+        let input = json!({"questions": [{"question": "Which color?", "options": [{"label": "Red"}, {"label": "Blue"}]},
+            {"question": "Which size?", "options": [{"label": "S"}, {"label": "L"}]}]});
+        let (_, pending) = ask(&permission(ASK_TOOL, input.clone())).unwrap();
+        let skipped = json!({"status": "declined", "answered_via": "window", "outcome": {"outcome": "declined"}});
+        let out = reply(&pending, &skipped).unwrap();
+        let updated = &out["hookSpecificOutput"]["decision"]["updatedInput"];
+        assert_eq!(out["hookSpecificOutput"]["decision"]["behavior"], "allow");
+        assert_eq!(updated["questions"], input["questions"]);
+        assert_eq!(
+            updated["annotations"],
+            json!({"Which color?": {"unanswered": "skipped"}, "Which size?": {"unanswered": "skipped"}})
+        );
+        assert!(updated["answers"]["Which size?"].as_str().unwrap().contains("skipped"), "{updated}");
+
+        let dismissed = json!({"status": "declined", "answered_via": "slack",
+            "outcome": {"outcome": "declined", "reason": " ask Bob "}});
+        let updated = reply(&pending, &dismissed).unwrap()["hookSpecificOutput"]["decision"]["updatedInput"].clone();
+        assert_eq!(updated["annotations"]["Which color?"], json!({"unanswered": "dismissed"}));
+        let text = updated["answers"]["Which color?"].as_str().unwrap();
+        assert!(text.contains("dismissed") && text.ends_with("Their reason: ask Bob"), "{text}");
+
+        for status in ["expired", "cancelled"] {
+            assert_eq!(reply(&pending, &json!({"status": status})), None, "{status}: Claude Code's dialog decides");
+        }
     }
 
     #[test]
