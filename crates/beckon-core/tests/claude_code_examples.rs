@@ -1,4 +1,4 @@
-//! Requests written the way Claude Code's AskUserQuestion tool (2.1.328) sends them — every
+//! Requests written the way Claude Code's AskUserQuestion tool (2.1.332) sends them — every
 //! item has `question`, `header`, `options[{label, description, preview?}]` and `multiSelect`,
 //! and the request may carry `answers`, `annotations` and `metadata` — accepted as they are,
 //! and answered with the result Claude Code returns: `questions`, `answers` keyed by question

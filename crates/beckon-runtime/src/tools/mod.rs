@@ -13,7 +13,7 @@ use crate::providers::ToolSpec;
 use beckon_core::limits::{HEADER_MAX_CHARS, MAX_OPTIONS, MAX_QUESTIONS, MIN_OPTIONS, PREVIEW_MAX_BYTES};
 
 /// The `ask_user_question` tool as the model sees it: Claude Code's AskUserQuestion schema
-/// (2.1.328: options with an optional `preview`, and the optional top-level `answers`,
+/// (2.1.332: options with an optional `preview`, and the optional top-level `answers`,
 /// `annotations` and `metadata`), with the header's limit in the schema, and one extension
 /// that keeps every Claude Code input valid: an item may give a `schema` for a free-form
 /// answer instead of `options`.
