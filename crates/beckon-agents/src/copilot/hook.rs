@@ -15,7 +15,7 @@ pub const AGENT: &str = "copilot";
 /// The event the hook answers (Copilot sends its name as `hookName`).
 const EVENT: &str = "permissionRequest";
 /// Beckon's own tools, as Copilot names them in hook events.
-const OWN_TOOLS: &str = "beckon-";
+const OWN_TOOLS: &str = "beckon/";
 
 /// What to do with a permission request.
 pub use crate::codex::hook::Asked;
@@ -76,7 +76,7 @@ mod tests {
 
     #[test]
     fn beckons_own_tools_are_allowed_at_once_and_other_events_left_alone() {
-        assert_eq!(ask(&captured("beckon-ask_user_question", json!({}))), Some(Asked::OwnTool));
+        assert_eq!(ask(&captured("beckon/ask_user_question", json!({}))), Some(Asked::OwnTool));
         let mut other = captured("bash", json!({}));
         other["hookName"] = json!("preToolUse");
         assert_eq!(ask(&other), None);

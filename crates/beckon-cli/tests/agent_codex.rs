@@ -1,0 +1,394 @@
+//! The real Codex CLI (pinned in tests/agents), connected with `beckon setup codex` in a
+//! temporary home, and a scripted Responses API model on loopback: Beckon's own question tool
+//! reaches the person over MCP and the answer reaches the model; a command that needs
+//! permission becomes a Beckon approval, and allowing runs it while denying tells the model
+//! why; the hook setup writes is trusted as Codex records trust, so it runs without any flag
+//! that skips the check; with Beckon not running the hook steps aside at once and Codex's own
+//! reviewer decides. Setup keeps the person's file, Codex lists the server it wrote, and
+//! `--remove` gives the file back byte for byte.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+#[path = "support/responses.rs"]
+mod responses;
+mod served;
+
+use std::path::{Path, PathBuf};
+use std::process::{Output, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use beckon_gateway::Discovery;
+use responses::{FakeResponses, Request, Script, Turn, has_output};
+use serde_json::{Value, json};
+use tokio::process::Command;
+
+/// The person's own configuration, with comments and settings setup must keep.
+const THEIRS: &str = "# Codex, as I like it\nmodel = \"fake-model\" # the scripted one\n\
+model_provider = \"fake\"\ncheck_for_update_on_startup = false\n\n\
+[model_providers.fake]\nname = \"Fake\"\nbase_url = \"MODEL_URL\"\nwire_api = \"responses\"\nenv_key = \"FAKE_API_KEY\"\n\n\
+[features]\nplugins = false # no background clone\n\n[analytics]\nenabled = false\n";
+
+fn codex() -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/agents/node_modules/.bin/codex");
+    assert!(path.exists(), "no Codex CLI at {}: run `npm ci` in tests/agents", path.display());
+    path
+}
+
+/// A temporary home with Codex's folder, a project, and Beckon's data folder; outside the
+/// system's temporary folder, where Codex will not put its sandbox helper.
+struct Rig {
+    root: tempfile::TempDir,
+    serve: Option<tokio::process::Child>,
+    gateway: Option<Discovery>,
+    http: reqwest::Client,
+    model: FakeResponses,
+}
+
+impl Rig {
+    async fn start(script: Script, with_beckon: bool) -> Rig {
+        let root = tempfile::Builder::new().prefix("codex-").tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        let model = FakeResponses::start(script).await;
+        std::fs::create_dir_all(root.path().join("home/.codex")).unwrap();
+        std::fs::create_dir_all(root.path().join("shop")).unwrap();
+        let (serve, gateway) = if with_beckon {
+            let data = root.path().join("home/.local/share/dev.beckon.desktop");
+            let serve = served::beckon(&data)
+                .args(["serve", "--port", "0"])
+                .env("BECKON_SCRIPTS_MAY_APPROVE", "1")
+                .spawn()
+                .unwrap();
+            let deadline = Instant::now() + Duration::from_secs(30);
+            let gateway = loop {
+                if let Ok(found) = Discovery::read(&data) {
+                    break found;
+                }
+                assert!(Instant::now() < deadline, "beckon serve did not write gateway.json");
+                tokio::time::sleep(Duration::from_millis(25)).await;
+            };
+            (Some(serve), Some(gateway))
+        } else {
+            (None, None)
+        };
+        let rig = Rig { root, serve, gateway, http: reqwest::Client::new(), model };
+        std::fs::write(rig.config(), rig.theirs()).unwrap();
+        rig
+    }
+
+    /// [`THEIRS`] pointing at this rig's model.
+    fn theirs(&self) -> String {
+        THEIRS.replace("MODEL_URL", &self.model.url)
+    }
+
+    fn home(&self) -> PathBuf {
+        self.root.path().join("home")
+    }
+
+    fn codex_home(&self) -> PathBuf {
+        self.home().join(".codex")
+    }
+
+    fn config(&self) -> PathBuf {
+        self.codex_home().join("config.toml")
+    }
+
+    fn project(&self) -> PathBuf {
+        self.root.path().join("shop")
+    }
+
+    /// Beckon's data folder where `beckon` finds it from this home: Codex starts MCP servers
+    /// with a filtered environment, so `beckon mcp` finds it by HOME as a person's would.
+    fn data(&self) -> PathBuf {
+        self.home().join(".local/share/dev.beckon.desktop")
+    }
+
+    /// `beckon setup codex <args>` as the person runs it; its output.
+    async fn setup(&self, args: &[&str]) -> String {
+        let output = served::output(
+            Command::new(env!("CARGO_BIN_EXE_beckon"))
+                .args(["setup", "codex"])
+                .args(args)
+                .current_dir(self.project())
+                .env("HOME", self.home())
+                .env("CODEX_HOME", self.codex_home())
+                .stdin(Stdio::null()),
+        )
+        .await;
+        let stdout = served::text(&output.stdout);
+        assert!(output.status.success(), "{stdout}{}", served::text(&output.stderr));
+        stdout
+    }
+
+    /// The real Codex with this rig's home, Beckon and model.
+    fn codex(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(codex());
+        command
+            .args(args)
+            .current_dir(self.project())
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", self.home())
+            .env("CODEX_HOME", self.codex_home())
+            .env("FAKE_API_KEY", "sk-fake")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        command
+    }
+
+    /// `codex exec --approve-for-me` on `prompt`, started.
+    fn exec(&self, prompt: &str) -> tokio::process::Child {
+        self.codex(&["exec", "--approve-for-me", "--skip-git-repo-check", prompt]).spawn().unwrap()
+    }
+
+    fn gateway(&self) -> &Discovery {
+        self.gateway.as_ref().expect("this rig runs Beckon")
+    }
+
+    /// The first pending question in Beckon, once there is one.
+    async fn pending(&self) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let url = format!("{}/v1/questions?status=pending", self.gateway().url);
+            let listed: Value =
+                self.http.get(url).bearer_auth(&self.gateway().token).send().await.unwrap().json().await.unwrap();
+            if let Some(first) = listed["questions"].as_array().and_then(|q| q.first()) {
+                return first.clone();
+            }
+            assert!(Instant::now() < deadline, "nothing reached Beckon; the model saw {:?}", self.bodies());
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    async fn answer(&self, id: &str, body: Value) {
+        let url = format!("{}/v1/questions/{id}/answer", self.gateway().url);
+        let response = self.http.post(url).bearer_auth(&self.gateway().token).json(&body).send().await.unwrap();
+        assert!(response.status().is_success(), "{}", response.status());
+    }
+
+    fn bodies(&self) -> Vec<Value> {
+        self.model.requests().into_iter().map(|r| r.body).collect()
+    }
+}
+
+impl Drop for Rig {
+    fn drop(&mut self) {
+        if let Some(serve) = &mut self.serve {
+            let _ = serve.start_kill();
+        }
+    }
+}
+
+/// Waits for `child` to end, a limit on the whole run.
+async fn finish(child: tokio::process::Child, limit: Duration) -> Output {
+    match tokio::time::timeout(limit, child.wait_with_output()).await {
+        Ok(output) => output.unwrap(),
+        Err(_) => panic!("codex did not finish within {limit:?}"),
+    }
+}
+
+/// A model that makes one call with `id` (unless the reviewer asks), then says "Done.".
+fn calling(id: &'static str, name: &'static str, namespace: Option<&'static str>, arguments: Value) -> Script {
+    Arc::new(move |request: &Request| {
+        if request.reviewer {
+            // Codex's automatic reviewer, when no hook decided: it refuses.
+            return Turn::Text(
+                json!({"outcome": "deny", "risk_level": "high",
+                "rationale": "REVIEWER-SAYS-NO", "user_authorization": "unknown"})
+                .to_string(),
+            );
+        }
+        if has_output(&request.body, id) {
+            Turn::Text("Done.".into())
+        } else {
+            Turn::Call {
+                id: id.into(),
+                name: name.into(),
+                namespace: namespace.map(str::to_owned),
+                arguments: arguments.clone(),
+            }
+        }
+    })
+}
+
+/// A command Codex runs only with permission (outside its sandbox).
+fn escalated(command: &str) -> Value {
+    json!({"cmd": command, "sandbox_permissions": "require_escalated", "justification": "The file must be written"})
+}
+
+/// Codex's own view of its hooks (`codex app-server`, `hooks/list`): each hook's key and trust.
+async fn listed_hooks(rig: &Rig) -> Vec<Value> {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let mut server = rig.codex(&["app-server"]).stdin(Stdio::piped()).spawn().unwrap();
+    let mut stdin = server.stdin.take().unwrap();
+    let cwd = rig.project().display().to_string();
+    for message in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"clientInfo": {"name": "test", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [cwd]}}),
+    ] {
+        stdin.write_all(format!("{message}\n").as_bytes()).await.unwrap();
+    }
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let listed = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            let message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+            if message["id"] == 2 {
+                return message;
+            }
+        }
+        panic!("codex app-server ended without listing its hooks");
+    })
+    .await
+    .expect("codex app-server did not list its hooks");
+    let _ = server.start_kill();
+    listed["result"]["data"][0]["hooks"].as_array().cloned().unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn setup_keeps_the_persons_file_codex_reads_and_trusts_it_and_remove_gives_it_back() {
+    let rig = Rig::start(calling("call_none", "exec_command", None, json!({})), false).await;
+    let original = std::fs::read(rig.config()).unwrap();
+
+    let dry = rig.setup(&["--dry-run"]).await;
+    assert!(dry.contains("Would add Beckon to"), "{dry}");
+    assert_eq!(std::fs::read(rig.config()).unwrap(), original);
+    assert!(rig.setup(&["--check"]).await.contains("not connected"));
+
+    let added = rig.setup(&[]).await;
+    assert!(added.contains("Added Beckon to"), "{added}");
+    let written = std::fs::read_to_string(rig.config()).unwrap();
+    assert!(written.starts_with(&rig.theirs()), "the person's file comes first, unchanged:\n{written}");
+    assert!(rig.setup(&["--check"]).await.contains("connected"));
+    assert!(rig.setup(&[]).await.contains("Unchanged"), "a second setup changes nothing");
+    assert_eq!(std::fs::read_to_string(rig.config()).unwrap(), written);
+
+    // Codex reads what setup wrote: the server, and the hook as trusted.
+    let beckon = Path::new(env!("CARGO_BIN_EXE_beckon")).canonicalize().unwrap();
+    let got = rig.codex(&["mcp", "get", "beckon"]).output().await.unwrap();
+    let got = served::text(&got.stdout);
+    assert!(got.contains(&beckon.display().to_string()) && got.contains("mcp"), "{got}");
+    let listed = rig.codex(&["mcp", "list"]).output().await.unwrap();
+    assert!(served::text(&listed.stdout).contains("beckon"), "{}", served::text(&listed.stdout));
+    let hooks = listed_hooks(&rig).await;
+    assert_eq!(hooks.len(), 1, "{hooks:?}");
+    assert_eq!(hooks[0]["eventName"], "permissionRequest");
+    assert_eq!(hooks[0]["command"], format!("{} hook codex", beckon.display()));
+    assert_eq!(hooks[0]["trustStatus"], "trusted", "{hooks:?}");
+
+    let removed = rig.setup(&["--remove"]).await;
+    assert!(removed.contains("Removed Beckon from"), "{removed}");
+    assert_eq!(std::fs::read(rig.config()).unwrap(), original, "byte for byte as before");
+    assert!(rig.setup(&["--check"]).await.contains("not connected"));
+
+    // A file that is not TOML is refused and left as it is.
+    std::fs::write(rig.config(), "model = [unclosed\n").unwrap();
+    let refused = served::output(
+        Command::new(env!("CARGO_BIN_EXE_beckon"))
+            .args(["setup", "codex"])
+            .current_dir(rig.project())
+            .env("HOME", rig.home())
+            .env("CODEX_HOME", rig.codex_home()),
+    )
+    .await;
+    assert!(!refused.status.success());
+    assert!(served::text(&refused.stderr).contains("not valid TOML"), "{}", served::text(&refused.stderr));
+    assert_eq!(std::fs::read_to_string(rig.config()).unwrap(), "model = [unclosed\n");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_question_over_mcp_reaches_the_person_and_their_answer_the_model() {
+    let question = json!({"questions": [{"question": "Which color should the banner be?", "header": "Color",
+        "multiSelect": false, "options": [{"label": "Red", "description": "Warm"}, {"label": "Blue", "description": "Calm"}]}],
+        "wait_seconds": 60});
+    let rig = Rig::start(calling("call_ask", "ask_user_question", Some("mcp__beckon"), question), true).await;
+    rig.setup(&[]).await;
+    let started = Instant::now();
+    let run = rig.exec("Pick a banner color with me");
+    let asked = rig.pending().await;
+    assert_eq!(asked["input"]["questions"][0]["question"], "Which color should the banner be?", "{asked}");
+    rig.answer(asked["request_id"].as_str().unwrap(), json!({"answer": "Blue"})).await;
+    let output = finish(run, Duration::from_secs(30)).await;
+    assert!(output.status.success(), "{}", served::text(&output.stderr));
+    let result = rig.model.call_output("call_ask").expect("the model got the tool's result");
+    let result = result.find('{').map(|at| &result[at..]).unwrap_or(&result);
+    let result: Value = serde_json::from_str(result).unwrap_or_else(|_| panic!("not JSON: {result}"));
+    assert_eq!(result["outcome"], "answered");
+    assert_eq!(result["answers"], json!({"Which color should the banner be?": "Blue"}));
+    eprintln!("the question and its answer took {:?}", started.elapsed());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_command_allowed_in_beckon_runs_through_the_hook_setup_trusted() {
+    let rig = Rig::start(calling("call_sh", "exec_command", None, escalated("echo hi > made.txt")), true).await;
+    rig.setup(&[]).await;
+    let started = Instant::now();
+    let run = rig.exec("Write the file please");
+    let approval = rig.pending().await;
+    assert_eq!(approval["agent"], "codex");
+    assert_eq!(approval["input"]["approval"]["tool_name"], "Bash");
+    assert_eq!(approval["input"]["approval"]["input"]["command"], "echo hi > made.txt");
+    assert_eq!(approval["input"]["approval"]["project"], rig.project().display().to_string());
+    rig.answer(approval["request_id"].as_str().unwrap(), json!({"answer": "Allow"})).await;
+    let output = finish(run, Duration::from_secs(30)).await;
+    assert!(output.status.success(), "{}", served::text(&output.stderr));
+    assert_eq!(std::fs::read_to_string(rig.project().join("made.txt")).unwrap(), "hi\n");
+    assert!(rig.model.requests().iter().all(|r| !r.reviewer), "the hook decided; Codex's reviewer was not asked");
+    eprintln!("the approval took {:?}", started.elapsed());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_command_denied_in_beckon_does_not_run_and_the_model_reads_why() {
+    let rig = Rig::start(calling("call_sh", "exec_command", None, escalated("echo hi > made.txt")), true).await;
+    rig.setup(&[]).await;
+    let run = rig.exec("Write the file please");
+    let approval = rig.pending().await;
+    let answer = json!({"answers": [{"selected": ["Deny"], "comment": "Write it under build/ instead"}]});
+    rig.answer(approval["request_id"].as_str().unwrap(), answer).await;
+    let output = finish(run, Duration::from_secs(30)).await;
+    assert!(output.status.success(), "{}", served::text(&output.stderr));
+    let result = rig.model.call_output("call_sh").expect("the model got the call's result");
+    assert!(result.contains("Write it under build/ instead"), "{result}");
+    assert!(!rig.project().join("made.txt").exists());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn with_beckon_not_running_the_hook_steps_aside_and_codex_decides_at_once() {
+    let rig = Rig::start(calling("call_sh", "exec_command", None, escalated("echo hi > made.txt")), false).await;
+    rig.setup(&[]).await;
+    // The hook itself, as Codex runs it: nothing printed, exit 0, well within a second.
+    let event = json!({"session_id": "s1", "cwd": rig.project(), "hook_event_name": "PermissionRequest",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let started = Instant::now();
+    let mut hook = Command::new(env!("CARGO_BIN_EXE_beckon"))
+        .args(["hook", "codex"])
+        .env("HOME", rig.home())
+        .env_remove("BECKON_DATA_DIR")
+        .env_remove("BECKON_URL")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use tokio::io::AsyncWriteExt;
+        let mut stdin = hook.stdin.take().unwrap();
+        stdin.write_all(event.to_string().as_bytes()).await.unwrap();
+    }
+    let output = tokio::time::timeout(Duration::from_secs(5), hook.wait_with_output()).await.unwrap().unwrap();
+    let took = started.elapsed();
+    assert!(output.status.success());
+    assert!(output.stdout.is_empty(), "{}", served::text(&output.stdout));
+    assert!(took < Duration::from_secs(1), "the hook took {took:?} with no Beckon running");
+
+    // Codex itself goes on to its own reviewer, which refuses here, without waiting.
+    let started = Instant::now();
+    let output = finish(rig.exec("Write the file please"), Duration::from_secs(20)).await;
+    assert!(output.status.success(), "{}", served::text(&output.stderr));
+    assert!(rig.model.requests().iter().any(|r| r.reviewer), "Codex's reviewer decided");
+    let result = rig.model.call_output("call_sh").expect("the model got the call's result");
+    assert!(result.contains("REVIEWER-SAYS-NO"), "{result}");
+    assert!(!rig.project().join("made.txt").exists());
+    eprintln!("codex decided without Beckon in {:?}", started.elapsed());
+}
