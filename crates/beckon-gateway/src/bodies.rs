@@ -6,7 +6,7 @@
 use beckon_core::agent::OnTimeout;
 use beckon_core::{Approval, Problems, QuestionRequest, RequestId};
 use beckon_runtime::ExternalAsk;
-use beckon_runtime::api::ErrorKind;
+use beckon_runtime::api::{ErrorKind, TokenKind};
 use serde_json::{Value, json};
 
 use crate::body::{self, Fields};
@@ -33,6 +33,7 @@ const ANSWER_FIELDS: [&str; 2] = ["answers", "answer"];
 const SESSION_ANSWER_FIELDS: [&str; 3] = ["question_id", "answer", "answers"];
 const REASON_FIELDS: [&str; 1] = ["reason"];
 const NOTICE_FIELDS: [&str; 3] = ["agent", "message", "project"];
+const TOKEN_FIELDS: [&str; 2] = ["name", "kind"];
 
 /// `POST /v1/questions`: an external agent's question (`questions`) or a tool call waiting
 /// for permission (`approval`), with its agent, grouping key, expiry policy, callback and
@@ -116,6 +117,8 @@ pub fn ask(bytes: &[u8]) -> ApiResult<ExternalAsk> {
         default_answer,
         callback_url,
         metadata,
+        // Only the guard knows which token a request carries; the handler sets it.
+        asked_by: None,
     })
 }
 
@@ -185,6 +188,24 @@ pub fn notice(bytes: &[u8]) -> ApiResult<NoticeBody> {
     let project = fields.string("project");
     fields.finish()?;
     Ok(NoticeBody { agent: agent.unwrap_or_default(), message: message.unwrap_or_default(), project })
+}
+
+/// `POST /v1/tokens`: `name`, and `kind` (`"ask_only"`, the only kind there is).
+pub fn token(bytes: &[u8]) -> ApiResult<(String, TokenKind)> {
+    let mut fields = Fields::new(body::object(bytes)?, &TOKEN_FIELDS);
+    let name = fields.required_string("name");
+    let kind = match fields.required_string("kind").as_deref() {
+        Some(text) => match TokenKind::parse(text) {
+            Some(kind) => Some(kind),
+            None => {
+                fields.problems.push("kind", "must be \"ask_only\"");
+                None
+            }
+        },
+        None => None,
+    };
+    fields.finish()?;
+    Ok((name.unwrap_or_default(), kind.unwrap_or(TokenKind::AskOnly)))
 }
 
 /// `POST /v1/agents/{name}/trigger`: the webhook payload, any JSON (an empty body is `{}`).
@@ -283,6 +304,24 @@ mod tests {
         assert_eq!(reason(b"").unwrap(), None);
         assert_eq!(reason(br#"{"reason": "not now"}"#).unwrap().as_deref(), Some("not now"));
         assert_eq!(problem_paths(&reason(br#"{"reason": 1}"#).unwrap_err()), ["reason"]);
+    }
+
+    #[test]
+    fn a_token_body_names_it_and_says_its_kind() {
+        assert_eq!(token(br#"{"name": "devbox", "kind": "ask_only"}"#).unwrap(), ("devbox".into(), TokenKind::AskOnly));
+        let err = token(br#"{"name": "devbox", "kind": "full"}"#).unwrap_err();
+        assert_eq!(problem_paths(&err), ["kind"]);
+        let err = token(br#"{"kind": "ask_only", "secret": "mine"}"#).unwrap_err();
+        assert_eq!(problem_paths(&err), ["secret", "name"], "a secret is made, never given");
+    }
+
+    #[test]
+    fn a_body_cannot_say_which_token_asked() {
+        let err =
+            ask(br#"{"agent": "a", "questions": [{"question": "Q?", "options": [{"label": "A"}, {"label": "B"}]}],
+            "asked_by": "devbox"}"#)
+            .unwrap_err();
+        assert_eq!(problem_paths(&err), ["asked_by"]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! A client of the gateway's HTTP API, for programs that reach a running Beckon from another
 //! process: the `beckon` CLI and the stdio MCP bridge. It finds the gateway through
-//! `gateway.json` in the data folder (or a URL and token given outright) and turns the API's
+//! `gateway.json` in the data folder (or a URL and token given outright, or, on a machine whose
+//! agents reach the person's Beckon elsewhere, the connection file) and turns the API's
 //! `{"error": {kind, message, field}}` bodies into [`ClientError::Api`].
 //!
 //! Where `gateway.json` names the private socket and it is there, every request goes over it
@@ -18,7 +19,9 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tokio::sync::OnceCell;
 
-use crate::discovery::Discovery;
+use beckon_runtime::token_secret;
+
+use crate::discovery::{Discovery, RemoteConnection};
 use crate::local_socket::{self, LocalSocket};
 
 /// How long connecting may take: loopback or a local socket, so quick or not at all.
@@ -167,20 +170,22 @@ impl Locator {
     }
 
     /// The gateway's address and token as of now (the file is read on every call, so a
-    /// restarted Beckon on a new port is found).
+    /// restarted Beckon on a new port is found). In order: a URL and token given outright;
+    /// `gateway.json` (a Beckon on this machine); the connection file (a Beckon on another
+    /// machine, reached through a tunnel). What was given outright fills in what a file lacks.
     pub fn locate(&self) -> ClientResult<Endpoint> {
+        let (remote, named) = RemoteConnection::path(&self.data_dir);
+        self.locate_with(&remote, named)
+    }
+
+    fn locate_with(&self, remote: &Path, named: bool) -> ClientResult<Endpoint> {
         if let (Some(url), Some(token)) = (&self.url, &self.token) {
             return Ok(Endpoint { url: trim_url(url), token: token.clone(), pid: None, socket: None });
         }
         let path = Discovery::path(&self.data_dir);
         let found = match Discovery::read(&self.data_dir) {
             Ok(found) => found,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                return Err(match &self.url {
-                    Some(url) => ClientError::NoToken { url: url.clone(), path },
-                    None => ClientError::NotRunning { at: path.display().to_string() },
-                });
-            }
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return self.elsewhere(path, remote, named),
             Err(err) => return Err(ClientError::Discovery { path, detail: err.to_string() }),
         };
         if !process_alive(found.pid) {
@@ -198,6 +203,24 @@ impl Locator {
             pid: Some(found.pid),
             socket,
         })
+    }
+
+    /// No Beckon on this machine: the one the connection file at `remote` names, if there is
+    /// one (it must be, when `named` outright).
+    fn elsewhere(&self, gateway_json: PathBuf, remote: &Path, named: bool) -> ClientResult<Endpoint> {
+        match RemoteConnection::read(remote) {
+            Ok(found) => Ok(Endpoint {
+                url: trim_url(self.url.as_deref().unwrap_or(&found.url)),
+                token: self.token.clone().unwrap_or(found.token),
+                pid: None,
+                socket: None,
+            }),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound && !named => Err(match &self.url {
+                Some(url) => ClientError::NoToken { url: url.clone(), path: gateway_json },
+                None => ClientError::NotRunning { at: gateway_json.display().to_string() },
+            }),
+            Err(err) => Err(ClientError::Discovery { path: remote.to_path_buf(), detail: err.to_string() }),
+        }
     }
 
     /// The data folder.
@@ -272,21 +295,34 @@ impl GatewayClient {
     }
 
     /// Asks the server to prove it knows the token, once: nothing carrying the token, or
-    /// anything else, is sent before it has.
+    /// anything else, is sent before it has. For an ask-only token the server proves it knows
+    /// the token's hash (all it keeps), named by the token's hint.
     async fn check_server(&self) -> ClientResult<()> {
         let challenge = crate::proof::challenge();
-        let response = self
-            .http
-            .get(self.url(crate::proof::PROOF_PATH))
-            .query(&[("challenge", &challenge)])
-            .timeout(REQUEST_MARGIN)
-            .send()
-            .await
-            .map_err(|err| self.transport(err))?;
+        let token = &self.endpoint.token;
+        let (key, hint) = if token_secret::is_token(token) {
+            let hash = token_secret::hash(token);
+            (token_secret::proof_key(&hash), Some(token_secret::hint(&hash)))
+        } else {
+            (token.clone(), None)
+        };
+        let mut request = self.http.get(self.url(crate::proof::PROOF_PATH)).query(&[("challenge", &challenge)]);
+        if let Some(hint) = &hint {
+            request = request.query(&[("token", hint)]);
+        }
+        let response = request.timeout(REQUEST_MARGIN).send().await.map_err(|err| self.transport(err))?;
+        let status = response.status();
         let bytes = self.read_bounded(response, PROOF_MAX_BYTES).await?;
         let answer: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
         match answer["proof"].as_str() {
-            Some(proof) if crate::proof::verify(&self.endpoint.token, &challenge, proof) => Ok(()),
+            Some(proof) if crate::proof::verify(&key, &challenge, proof) => Ok(()),
+            // The token is not live there (revoked): nothing was sent, and the caller is told why.
+            _ if hint.is_some() && status == StatusCode::UNAUTHORIZED => {
+                match serde_json::from_value::<ErrorBody>(answer["error"].clone()) {
+                    Ok(body) => Err(ClientError::Api { status: status.as_u16(), body: Box::new(body) }),
+                    Err(_) => Err(ClientError::Impostor { url: self.address() }),
+                }
+            }
             _ => Err(ClientError::Impostor { url: self.address() }),
         }
     }
@@ -404,6 +440,25 @@ impl GatewayClient {
         self.send(request, REQUEST_MARGIN).await
     }
 
+    /// `POST /v1/tokens`: makes an ask-only token named `name`; `{token, secret}`, the secret
+    /// shown this once. Needs the person's token.
+    pub async fn create_token(&self, name: &str) -> ClientResult<Value> {
+        let request = self.http.post(self.url("/v1/tokens")).json(&json!({"name": name, "kind": "ask_only"}));
+        self.send(request, REQUEST_MARGIN).await
+    }
+
+    /// `GET /v1/tokens`: the live tokens, newest first.
+    pub async fn tokens(&self) -> ClientResult<Vec<Value>> {
+        let listed = self.send(self.http.get(self.url("/v1/tokens")), REQUEST_MARGIN).await?;
+        Ok(listed["tokens"].as_array().cloned().unwrap_or_default())
+    }
+
+    /// `DELETE /v1/tokens/{name}`: revokes the live token of that name; `{token}` as revoked.
+    pub async fn revoke_token(&self, name: &str) -> ClientResult<Value> {
+        let request = self.http.delete(self.url(&format!("/v1/tokens/{}", path_segment(name))));
+        self.send(request, REQUEST_MARGIN).await
+    }
+
     /// `POST /v1/questions/{id}/decline`.
     pub async fn decline(&self, id: &str, reason: Option<&str>) -> ClientResult<Value> {
         let request = self
@@ -476,6 +531,45 @@ mod tests {
         let elsewhere = Locator { token: None, ..Locator::new(dir.path().join("none")) };
         let err = Locator { url: Some("http://127.0.0.1:2".into()), ..elsewhere }.locate().unwrap_err();
         assert!(matches!(err, ClientError::NoToken { .. }), "{err}");
+    }
+
+    #[test]
+    fn without_gateway_json_the_connection_file_is_used_and_flags_still_win() {
+        let dir = tempfile::tempdir().unwrap();
+        let remote = dir.path().join("remote.json");
+        RemoteConnection { url: "http://127.0.0.1:7393/".into(), token: "bkn_ask_x".into() }.write(&remote).unwrap();
+        let locator = Locator::new(dir.path());
+        let endpoint = locator.locate_with(&remote, false).unwrap();
+        assert_eq!((endpoint.url.as_str(), endpoint.token.as_str()), ("http://127.0.0.1:7393", "bkn_ask_x"));
+        assert_eq!((endpoint.pid, endpoint.socket), (None, None), "over TCP, to the tunnel");
+
+        let given = Locator { url: Some("http://127.0.0.1:9".into()), token: Some("given".into()), ..locator.clone() };
+        assert_eq!(given.locate_with(&remote, false).unwrap().token, "given", "URL and token given outright win");
+
+        let pid = std::process::id();
+        Discovery { url: "http://127.0.0.1:1".into(), token: "local".into(), pid, socket: None }
+            .write(dir.path())
+            .unwrap();
+        assert_eq!(locator.locate_with(&remote, false).unwrap().token, "local", "a Beckon here comes first");
+    }
+
+    #[test]
+    fn a_connection_file_named_outright_must_exist_and_be_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nowhere.json");
+        let locator = Locator::new(dir.path());
+        assert!(matches!(locator.locate_with(&missing, false), Err(ClientError::NotRunning { .. })));
+        let err = locator.locate_with(&missing, true).unwrap_err();
+        assert!(matches!(&err, ClientError::Discovery { path, .. } if path == &missing), "{err}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let open = dir.path().join("open.json");
+            std::fs::write(&open, r#"{"url": "http://127.0.0.1:1", "token": "t"}"#).unwrap();
+            std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o644)).unwrap();
+            let err = locator.locate_with(&open, false).unwrap_err();
+            assert!(err.to_string().contains("others may read it"), "{err}");
+        }
     }
 
     #[test]

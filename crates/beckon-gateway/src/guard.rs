@@ -1,6 +1,14 @@
 //! Every request passes here first: over TCP the Host must be a loopback name (DNS-rebinding
-//! defence), browsers' cross-origin requests are refused, the bearer token must match, bodies
-//! are bounded, and writes are rate-limited per connection and overall.
+//! defence), browsers' cross-origin requests are refused, the bearer token must be the person's
+//! or a live ask-only token's (which names the request's [`Principal`]), the principal must be
+//! allowed the route (see [`crate::permissions`]), bodies are bounded, and writes are
+//! rate-limited per connection and overall.
+//!
+//! The Host check stays as it is for tokens: an agent on another machine reaches the gateway
+//! through `ssh -R <port>:127.0.0.1:<port>`, so it connects to its own loopback on the same
+//! port, and its Host (`127.0.0.1:<port>` or `localhost:<port>`) passes. The forwarded port must
+//! be the same number on both ends; `beckon remote ssh` prints it so. Letting a token through
+//! with any port would weaken the rebinding defence and buy nothing the tunnel needs.
 
 use std::sync::Arc;
 
@@ -10,7 +18,10 @@ use axum::http::{HeaderMap, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use crate::bodies::parse_id;
 use crate::error::ApiError;
+use crate::permissions::{self, Access, Route};
+use crate::principal::Principal;
 use crate::serve::{ConnectionId, Transport};
 use crate::state::Shared;
 use beckon_runtime::api::ErrorKind;
@@ -39,7 +50,7 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// The gate.
-pub async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next: Next) -> Response {
     let headers = request.headers();
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
     // The Host check keeps web pages out: a page whose name a rebinding DNS points at 127.0.0.1
@@ -64,20 +75,42 @@ pub async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Ne
         )
         .into_response();
     }
-    match bearer(headers) {
+    let principal = match bearer(headers) {
         // The proof route is how a client checks the server before trusting it with the token.
-        _ if request.uri().path() == crate::proof::PROOF_PATH && request.method() == Method::GET => {}
-        Some(token) if same(token.as_bytes(), shared.token.as_bytes()) => {}
-        Some(_) => {
-            return unauthorized(
-                "the bearer token is wrong; read the current one from gateway.json in Beckon's data folder",
-            );
-        }
+        _ if request.uri().path() == crate::proof::PROOF_PATH && request.method() == Method::GET => None,
+        Some(token) if same(token.as_bytes(), shared.token.as_bytes()) => Some(Principal::Person),
+        Some(token) => match shared.beckon.token_holder(token) {
+            Some(holder) => Some(Principal::AskOnly { token: holder }),
+            None => {
+                return unauthorized(
+                    "the bearer token is wrong, or was revoked; read the current one from gateway.json in Beckon's data folder, or ask the person for a new token",
+                );
+            }
+        },
         None => {
             return unauthorized(
                 "an Authorization: Bearer <token> header is required (the token is in gateway.json in Beckon's data folder)",
             );
         }
+    };
+    if let Some(principal) = principal {
+        let route = Route::of(request.method(), request.uri().path());
+        match permissions::decide(&route, &principal) {
+            Access::Allowed => {}
+            Access::OwnQuestion(id) => {
+                if let Err(refused) = own_question(&shared, &principal, &id).await {
+                    return refused.into_response();
+                }
+            }
+            Access::Forbidden => {
+                return ApiError::new(
+                    ErrorKind::Forbidden,
+                    "an ask-only token may ask questions and read or withdraw the ones it asked, nothing else; this needs the person's token",
+                )
+                .into_response();
+            }
+        }
+        request.extensions_mut().insert(principal);
     }
     // Requests reach the guard only through the gateway's own server, which names the
     // connection; one that somehow does not shares connection 0's bucket.
@@ -106,6 +139,18 @@ pub async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Ne
         }
     };
     next.run(Request::from_parts(parts, Body::from(bytes))).await
+}
+
+/// Refuses a question `principal` did not ask as if there were no such question, so a token
+/// cannot tell another's question from none.
+async fn own_question(shared: &Shared, principal: &Principal, id: &str) -> Result<(), ApiError> {
+    let Principal::AskOnly { token } = principal else { return Ok(()) };
+    let id = parse_id(id)?;
+    if shared.beckon.asked_by_token(id, token.id).await? {
+        Ok(())
+    } else {
+        Err(ApiError::from(beckon_runtime::Error::QuestionNotFound(id)))
+    }
 }
 
 fn unauthorized(message: &str) -> Response {

@@ -15,7 +15,9 @@ pub mod local_socket;
 pub mod mcp;
 mod meta;
 mod notices;
+pub mod permissions;
 mod places;
+pub mod principal;
 pub mod proof;
 mod questions;
 mod rate;
@@ -23,6 +25,7 @@ mod rejections;
 mod serve;
 mod sessions;
 mod state;
+mod tokens;
 mod views;
 
 use std::net::SocketAddr;
@@ -40,6 +43,7 @@ pub use discovery::Discovery;
 pub use error::{ApiError, GatewayError};
 pub use mcp::MCP_PATH;
 pub use meta::OPENAPI;
+pub use principal::Principal;
 pub use proof::PROOF_PATH;
 pub use serve::{ConnectionId, ConnectionLimits, Transport};
 
@@ -65,6 +69,9 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/health"),
     ("get", "/v1/proof"),
     ("get", "/v1/openapi.json"),
+    ("post", "/v1/tokens"),
+    ("get", "/v1/tokens"),
+    ("delete", "/v1/tokens/{name}"),
 ];
 
 /// How the gateway runs.
@@ -163,6 +170,8 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
         .route("/v1/health", get(meta::health))
         .route(PROOF_PATH, get(meta::prove))
         .route("/v1/openapi.json", get(meta::openapi))
+        .route("/v1/tokens", post(tokens::create).get(tokens::list))
+        .route("/v1/tokens/{name}", axum::routing::delete(tokens::revoke))
         .layer(axum::middleware::map_response(rejections::as_json))
         .merge(mcp)
         .fallback(|| async { ApiError::new(ErrorKind::NotFound, "no such route; see /v1/openapi.json") })

@@ -8,6 +8,8 @@ use beckon_core::Problems;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use beckon_runtime::api::ErrorKind;
+
 use crate::error::{ApiError, ApiResult};
 use crate::state::Shared;
 
@@ -20,18 +22,31 @@ pub async fn health(State(shared): State<Arc<Shared>>) -> ApiResult<Json<Value>>
     Ok(Json(json!({"status": "ok", "version": env!("CARGO_PKG_VERSION"), "pending": pending})))
 }
 
-/// `?challenge=<64 hex digits>`.
+/// `?challenge=<64 hex digits>&token=<hint>`.
 #[derive(Debug, Deserialize)]
 pub struct ChallengeQuery {
     challenge: Option<String>,
+    /// An ask-only token's hint (see `beckon_runtime::token_secret`): prove knowing that token
+    /// instead of the person's.
+    token: Option<String>,
 }
 
-/// `GET /v1/proof?challenge=…`: proof that this server knows the token, without the token.
+/// `GET /v1/proof?challenge=…`: proof that this server knows the token, without the token. With
+/// `&token=<hint>`, proof that it knows that ask-only token (keyed with the hash it keeps of it);
+/// 401 when no live token has that hint, so a revoked token learns it is revoked before it
+/// sends anything.
 pub async fn prove(State(shared): State<Arc<Shared>>, Query(query): Query<ChallengeQuery>) -> ApiResult<Json<Value>> {
     match query.challenge.as_deref() {
-        Some(challenge) if crate::proof::is_challenge(challenge) => {
-            Ok(Json(json!({"proof": crate::proof::proof(&shared.token, challenge)})))
-        }
+        Some(challenge) if crate::proof::is_challenge(challenge) => match query.token.as_deref() {
+            None => Ok(Json(json!({"proof": crate::proof::proof(&shared.token, challenge)}))),
+            Some(hint) => match shared.beckon.token_proof_key(hint) {
+                Some(key) => Ok(Json(json!({"proof": crate::proof::proof(&key, challenge)}))),
+                None => Err(ApiError::new(
+                    ErrorKind::Unauthorized,
+                    "this Beckon has no live token of that hint: the token was revoked, or was made by another Beckon; ask the person for a new one",
+                )),
+            },
+        },
         _ => Err(ApiError::invalid(Problems::one(
             "challenge",
             format!("must be {} random bytes as lowercase hex", crate::proof::CHALLENGE_BYTES),

@@ -4,10 +4,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
+use axum::{Extension, Json};
 use beckon_core::{AnsweredVia, Problems, RequestId};
 use beckon_runtime::{AnswerReceipt, Decision};
 use beckon_store::QuestionStatus;
@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 
 use crate::bodies::{self, parse_id};
 use crate::error::{ApiError, ApiResult};
+use crate::principal::Principal;
 use crate::state::Shared;
 use crate::views::{self, ReadShape};
 
@@ -23,9 +24,18 @@ use crate::views::{self, ReadShape};
 pub const MAX_WAIT: Duration = Duration::from_secs(120);
 
 /// `POST /v1/questions`: puts an external agent's question to the person. 201 with its id,
-/// session, answer URL and deep link.
-pub async fn create(State(shared): State<Arc<Shared>>, bytes: Bytes) -> ApiResult<(StatusCode, Json<Value>)> {
-    let ask = bodies::ask(&bytes)?;
+/// session, answer URL and deep link. A question asked with an ask-only token is recorded as
+/// that token's (from the token, never from the body).
+pub async fn create(
+    State(shared): State<Arc<Shared>>,
+    Extension(principal): Extension<Principal>,
+    bytes: Bytes,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let mut ask = bodies::ask(&bytes)?;
+    ask.asked_by = match principal {
+        Principal::Person => None,
+        Principal::AskOnly { token } => Some(token),
+    };
     let asked = shared.beckon.ask_external(ask).await?;
     Ok((
         StatusCode::CREATED,

@@ -25,7 +25,9 @@ impl From<Error> for BackendError {
     fn from(err: Error) -> BackendError {
         match err {
             Error::InvalidInput(problems) | Error::InvalidAnswer(problems) => BackendError::Invalid(problems),
-            Error::QuestionNotFound(_) | Error::SessionNotFound(_) => BackendError::NotFound(err.to_string()),
+            Error::QuestionNotFound(_) | Error::SessionNotFound(_) | Error::TokenNotFound(_) => {
+                BackendError::NotFound(err.to_string())
+            }
             Error::WrongState { .. } => BackendError::SessionBusy(err.to_string()),
             Error::ShuttingDown | Error::DataDirLocked { .. } => BackendError::Unavailable(err.to_string()),
             Error::AgentNotFound { .. }

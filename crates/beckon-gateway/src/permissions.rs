@@ -1,0 +1,236 @@
+//! What each principal may do, route by route: one match over every route and principal, with
+//! no catch-all over routes, so a route added to [`Route`] cannot be left undecided. A path the
+//! gateway does not know is [`Route::Unknown`]: the person gets the router's 404 for it, an
+//! ask-only token a refusal, so a route served but missing here is closed to tokens, not open.
+
+use axum::http::Method;
+
+use crate::mcp::MCP_PATH;
+use crate::principal::Principal;
+
+/// A route as permissions see it, with the question id where access depends on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    /// `POST /v1/questions`.
+    AskQuestion,
+    /// `GET /v1/questions`.
+    ListQuestions,
+    /// `GET /v1/questions/{id}` (and its long-poll).
+    ReadQuestion(String),
+    /// `POST /v1/questions/{id}/answer`.
+    AnswerQuestion,
+    /// `POST /v1/questions/{id}/decline`.
+    DeclineQuestion,
+    /// `POST /v1/questions/{id}/cancel`.
+    CancelQuestion(String),
+    /// `GET /v1/sessions/{id}`.
+    ReadSession,
+    /// `POST /v1/sessions/{id}/answer`.
+    AnswerSession,
+    /// `POST /v1/sessions/{id}/cancel`.
+    CancelSession,
+    /// `POST /v1/agents/{name}/trigger`.
+    TriggerAgent,
+    /// `GET /v1/notices`.
+    ListNotices,
+    /// `PUT /v1/notices/{key}`.
+    PostNotice,
+    /// `DELETE /v1/notices/{key}`.
+    ClearNotice,
+    /// `GET /v1/events`.
+    Events,
+    /// `GET /v1/health`.
+    Health,
+    /// `GET /v1/proof`.
+    Proof,
+    /// `GET /v1/openapi.json`.
+    OpenApi,
+    /// `POST /v1/tokens`.
+    CreateToken,
+    /// `GET /v1/tokens`.
+    ListTokens,
+    /// `DELETE /v1/tokens/{name}`.
+    RevokeToken,
+    /// MCP over streamable HTTP, at [`MCP_PATH`].
+    Mcp,
+    /// Anything else.
+    Unknown,
+}
+
+/// What a principal may do on a route.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Access {
+    /// Go on.
+    Allowed,
+    /// Go on only if the principal asked this question (the id as given in the path); anyone
+    /// else is told there is no such question, so ids cannot be probed.
+    OwnQuestion(String),
+    /// Refused with 403 `forbidden`.
+    Forbidden,
+}
+
+impl Route {
+    /// The route a request's method and path name.
+    pub fn of(method: &Method, path: &str) -> Route {
+        if path == MCP_PATH {
+            return Route::Mcp;
+        }
+        let Some(rest) = path.strip_prefix("/v1/") else { return Route::Unknown };
+        let segments: Vec<&str> = rest.split('/').collect();
+        if segments.iter().any(|segment| segment.is_empty()) {
+            return Route::Unknown;
+        }
+        let id = |id: &str| id.to_owned();
+        match (method.as_str(), segments.as_slice()) {
+            ("POST", ["questions"]) => Route::AskQuestion,
+            ("GET", ["questions"]) => Route::ListQuestions,
+            ("GET", ["questions", question]) => Route::ReadQuestion(id(question)),
+            ("POST", ["questions", _, "answer"]) => Route::AnswerQuestion,
+            ("POST", ["questions", _, "decline"]) => Route::DeclineQuestion,
+            ("POST", ["questions", question, "cancel"]) => Route::CancelQuestion(id(question)),
+            ("GET", ["sessions", _]) => Route::ReadSession,
+            ("POST", ["sessions", _, "answer"]) => Route::AnswerSession,
+            ("POST", ["sessions", _, "cancel"]) => Route::CancelSession,
+            ("POST", ["agents", _, "trigger"]) => Route::TriggerAgent,
+            ("GET", ["notices"]) => Route::ListNotices,
+            ("PUT", ["notices", _]) => Route::PostNotice,
+            ("DELETE", ["notices", _]) => Route::ClearNotice,
+            ("GET", ["events"]) => Route::Events,
+            ("GET", ["health"]) => Route::Health,
+            ("GET", ["proof"]) => Route::Proof,
+            ("GET", ["openapi.json"]) => Route::OpenApi,
+            ("POST", ["tokens"]) => Route::CreateToken,
+            ("GET", ["tokens"]) => Route::ListTokens,
+            ("DELETE", ["tokens", _]) => Route::RevokeToken,
+            _ => Route::Unknown,
+        }
+    }
+}
+
+/// What `principal` may do on `route`.
+pub fn decide(route: &Route, principal: &Principal) -> Access {
+    match (route, principal) {
+        // Asking, saying it waits, and checking Beckon is there: what an agent elsewhere needs.
+        (Route::AskQuestion | Route::PostNotice | Route::ClearNotice | Route::Health | Route::Proof, _) => {
+            Access::Allowed
+        }
+        // Reading (and waiting on) or withdrawing a question: a token only its own.
+        (Route::ReadQuestion(id) | Route::CancelQuestion(id), Principal::AskOnly { .. }) => {
+            Access::OwnQuestion(id.clone())
+        }
+        (Route::ReadQuestion(_) | Route::CancelQuestion(_), Principal::Person) => Access::Allowed,
+        // Answering, allowing, seeing what others asked, and managing tokens: the person's.
+        (
+            Route::ListQuestions
+            | Route::AnswerQuestion
+            | Route::DeclineQuestion
+            | Route::ReadSession
+            | Route::AnswerSession
+            | Route::CancelSession
+            | Route::TriggerAgent
+            | Route::ListNotices
+            | Route::Events
+            | Route::OpenApi
+            | Route::CreateToken
+            | Route::ListTokens
+            | Route::RevokeToken
+            | Route::Mcp
+            | Route::Unknown,
+            Principal::Person,
+        ) => Access::Allowed,
+        (
+            Route::ListQuestions
+            | Route::AnswerQuestion
+            | Route::DeclineQuestion
+            | Route::ReadSession
+            | Route::AnswerSession
+            | Route::CancelSession
+            | Route::TriggerAgent
+            | Route::ListNotices
+            | Route::Events
+            | Route::OpenApi
+            | Route::CreateToken
+            | Route::ListTokens
+            | Route::RevokeToken
+            // MCP over HTTP runs on the runtime in this process and cannot tell whose questions
+            // are whose; an agent elsewhere uses `beckon mcp`, which goes through the routes
+            // above.
+            | Route::Mcp
+            | Route::Unknown,
+            Principal::AskOnly { .. },
+        ) => Access::Forbidden,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use beckon_runtime::TokenHolder;
+    use beckon_runtime::api::TokenKind;
+    use beckon_store::TokenId;
+
+    use super::*;
+
+    fn ask_only() -> Principal {
+        Principal::AskOnly { token: TokenHolder { id: TokenId(1), name: "devbox".into(), kind: TokenKind::AskOnly } }
+    }
+
+    /// A path of `ROUTES` with its parameters filled in.
+    fn filled(path: &str) -> String {
+        path.replace("{id}", "0190f1d2-7a3b-7c4d-8e5f-6a7b8c9d0e1f").replace("{name}", "devbox").replace("{key}", "k")
+    }
+
+    #[test]
+    fn every_served_route_is_known_and_decided() {
+        for (method, path) in crate::ROUTES {
+            let method = Method::from_bytes(method.to_ascii_uppercase().as_bytes()).unwrap();
+            let route = Route::of(&method, &filled(path));
+            assert_ne!(route, Route::Unknown, "{method} {path} is served but permissions do not know it");
+            assert_eq!(decide(&route, &Principal::Person), Access::Allowed, "{method} {path}");
+        }
+        assert_eq!(Route::of(&Method::POST, MCP_PATH), Route::Mcp);
+    }
+
+    #[test]
+    fn an_ask_only_token_asks_and_follows_only_its_own_questions() {
+        let id = "0190f1d2-7a3b-7c4d-8e5f-6a7b8c9d0e1f";
+        let allowed = [
+            ("POST", "/v1/questions".to_owned()),
+            ("PUT", "/v1/notices/k".to_owned()),
+            ("DELETE", "/v1/notices/k".to_owned()),
+            ("GET", "/v1/health".to_owned()),
+            ("GET", "/v1/proof".to_owned()),
+        ];
+        for (method, path) in allowed {
+            let route = Route::of(&Method::from_bytes(method.as_bytes()).unwrap(), &path);
+            assert_eq!(decide(&route, &ask_only()), Access::Allowed, "{method} {path}");
+        }
+        for (method, path) in [("GET", format!("/v1/questions/{id}")), ("POST", format!("/v1/questions/{id}/cancel"))] {
+            let route = Route::of(&Method::from_bytes(method.as_bytes()).unwrap(), &path);
+            assert_eq!(decide(&route, &ask_only()), Access::OwnQuestion(id.into()), "{method} {path}");
+        }
+        let forbidden = [
+            ("GET", "/v1/questions".to_owned()),
+            ("POST", format!("/v1/questions/{id}/answer")),
+            ("POST", format!("/v1/questions/{id}/decline")),
+            ("GET", format!("/v1/sessions/{id}")),
+            ("POST", format!("/v1/sessions/{id}/answer")),
+            ("POST", format!("/v1/sessions/{id}/cancel")),
+            ("POST", "/v1/agents/poet/trigger".to_owned()),
+            ("GET", "/v1/notices".to_owned()),
+            ("GET", "/v1/events".to_owned()),
+            ("GET", "/v1/openapi.json".to_owned()),
+            ("POST", "/v1/tokens".to_owned()),
+            ("GET", "/v1/tokens".to_owned()),
+            ("DELETE", "/v1/tokens/devbox".to_owned()),
+            ("POST", "/mcp".to_owned()),
+            ("GET", "/v1/questions/".to_owned()),
+            ("HEAD", "/v1/questions".to_owned()),
+            ("GET", "/v1//questions".to_owned()),
+            ("GET", "/elsewhere".to_owned()),
+        ];
+        for (method, path) in forbidden {
+            let route = Route::of(&Method::from_bytes(method.as_bytes()).unwrap(), &path);
+            assert_eq!(decide(&route, &ask_only()), Access::Forbidden, "{method} {path}");
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! `/v1/tokens`: the person makes, lists and revokes tokens for agents on other machines. Only
+//! the person's token reaches these (see [`crate::permissions`]).
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+
+use crate::bodies;
+use crate::error::ApiResult;
+use crate::state::Shared;
+
+/// `POST /v1/tokens`: 201 with the token and its secret, which is never shown again.
+pub async fn create(State(shared): State<Arc<Shared>>, bytes: Bytes) -> ApiResult<(StatusCode, Json<Value>)> {
+    let (name, kind) = bodies::token(&bytes)?;
+    let created = shared.beckon.create_token(&name, kind).await?;
+    Ok((StatusCode::CREATED, Json(json!({"token": created.token, "secret": created.secret}))))
+}
+
+/// `GET /v1/tokens`: the live tokens, newest first, without their secrets.
+pub async fn list(State(shared): State<Arc<Shared>>) -> ApiResult<Json<Value>> {
+    Ok(Json(json!({"tokens": shared.beckon.tokens().await?})))
+}
+
+/// `DELETE /v1/tokens/{name}`: revokes the live token of that name; requests carrying it are
+/// refused from now on.
+pub async fn revoke(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
+    Ok(Json(json!({"token": shared.beckon.revoke_token(&name).await?})))
+}
