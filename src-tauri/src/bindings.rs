@@ -49,6 +49,7 @@ fn export(dir: &Path) {
     TelegramPairing::export_all(&config).unwrap();
     NotificationTest::export_all(&config).unwrap();
     crate::agents::AgentView::export_all(&config).unwrap();
+    crate::dto::NewToken::export_all(&config).unwrap();
     beckon_core::Answer::export_all(&config).unwrap();
     beckon_store::SessionCursor::export_all(&config).unwrap();
 }

@@ -2,14 +2,14 @@
 //! window as `{kind, message, field?, problems?, winner?}`.
 
 use beckon_core::{Answer, AnsweredVia, Answers, RequestId, SessionId};
-use beckon_runtime::api::{ErrorBody, ErrorKind};
+use beckon_runtime::api::{ErrorBody, ErrorKind, TokenView};
 use beckon_runtime::{AnswerReceipt, Beckon, Decision, SessionView};
-use beckon_store::{Metrics, PendingQuestion, SessionCursor, SessionFilter, SessionPage};
+use beckon_store::{Metrics, PendingQuestion, SessionCursor, SessionFilter, SessionPage, TokenKind};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State, Webview};
 
 use crate::agents::AgentView;
-use crate::dto::{Bootstrap, NotificationTest, TelegramPairing, UiEvent};
+use crate::dto::{Bootstrap, NewToken, NotificationTest, TelegramPairing, UiEvent};
 use crate::settings::{SaveError, SettingsInput, SettingsView};
 use crate::state::App;
 
@@ -242,6 +242,24 @@ pub async fn connect_agent(name: String, remove: bool) -> Reply<AgentView> {
     Ok(tauri::async_runtime::spawn_blocking(move || crate::agents::connect(agent, remove))
         .await
         .unwrap_or_else(|err| crate::agents::failed(agent, &err)))
+}
+
+/// The tokens agents on other machines ask with, newest first.
+#[tauri::command]
+pub async fn tokens(app: State<'_, App>) -> Reply<Vec<TokenView>> {
+    Ok(beckon(&app)?.tokens().await?)
+}
+
+/// Makes an ask-only token named `name` and returns it with its secret, shown this once.
+#[tauri::command]
+pub async fn create_token(app: State<'_, App>, name: String) -> Reply<NewToken> {
+    Ok(beckon(&app)?.create_token(name.trim(), TokenKind::AskOnly).await?.into())
+}
+
+/// Revokes the token named `name`: requests carrying it are refused from now on.
+#[tauri::command]
+pub async fn revoke_token(app: State<'_, App>, name: String) -> Reply<TokenView> {
+    Ok(beckon(&app)?.revoke_token(&name).await?)
 }
 
 /// Whether Beckon starts, hidden in the tray, when the person logs in.

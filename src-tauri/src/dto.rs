@@ -1,7 +1,7 @@
 //! What the window receives besides the runtime's own types.
 
 use beckon_runtime::agents::{AgentInfo, AgentProblem};
-use beckon_runtime::api::LiveEvent;
+use beckon_runtime::api::{CreatedToken, LiveEvent, TokenView};
 use beckon_store::{Metrics, PendingQuestion, SessionPage};
 use serde::{Deserialize, Serialize};
 
@@ -127,4 +127,27 @@ pub struct NotificationTest {
     /// "Do not disturb" is on: this one was shown because the person asked for it, questions'
     /// notifications stay silent.
     pub do_not_disturb: bool,
+}
+
+/// A token for agents on another machine, just made: the only time its secret is seen.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Clone, Serialize, Deserialize)]
+pub struct NewToken {
+    /// The token.
+    pub token: TokenView,
+    /// The secret agents send as their bearer token (`BECKON_TOKEN`).
+    pub secret: String,
+}
+
+impl std::fmt::Debug for NewToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The secret is a credential: never in logs.
+        f.debug_struct("NewToken").field("token", &self.token).finish_non_exhaustive()
+    }
+}
+
+impl From<CreatedToken> for NewToken {
+    fn from(created: CreatedToken) -> Self {
+        NewToken { token: created.token, secret: created.secret }
+    }
 }

@@ -1,3 +1,5 @@
+import type { NewToken } from "../bindings/NewToken";
+import type { TokenView } from "../bindings/TokenView";
 import type { AgentView } from "../bindings/AgentView";
 import { invoke } from "@tauri-apps/api/core";
 import type { Answer } from "../bindings/Answer";
@@ -47,6 +49,9 @@ export const commands = {
   refuseTelegramChat: (chat: string) => call<TelegramPairing>("refuse_telegram_chat", { chat }),
   agentsStatus: () => call<AgentView[]>("agents_status"),
   connectAgent: (name: string, remove: boolean) => call<AgentView>("connect_agent", { name, remove }),
+  tokens: () => call<TokenView[]>("tokens"),
+  createToken: (name: string) => call<NewToken>("create_token", { name }),
+  revokeToken: (name: string) => call<TokenView>("revoke_token", { name }),
   startAtLogin: () => call<boolean>("start_at_login"),
   setStartAtLogin: (on: boolean) => call<boolean>("set_start_at_login", { on }),
   beckonCommand: () => call<string | null>("beckon_command"),

@@ -1,6 +1,7 @@
 import type { ChannelInput } from "../bindings/ChannelInput";
 import type { ChannelView } from "../bindings/ChannelView";
 import type { AgentView } from "../bindings/AgentView";
+import type { TokenView } from "../bindings/TokenView";
 import type { Channel } from "@tauri-apps/api/core";
 import type { Answer } from "../bindings/Answer";
 import type { AnswerReceipt } from "../bindings/AnswerReceipt";
@@ -99,6 +100,8 @@ export class MockBackend {
     next_step: `${title}'s prompts now reach Beckon.`,
     problem: null,
   }));
+  /** The ask-only tokens, newest first. */
+  tokens: TokenView[] = [];
   /** Whether Beckon starts at login (its login item exists). */
   startAtLogin = false;
   /** The `beckon` command's path, or null when it cannot be found. */
@@ -162,6 +165,22 @@ export class MockBackend {
         return this.saveSettings(args.settings as SettingsInput);
       case "callback_secret":
         return this.secret;
+      case "tokens":
+        return this.tokens;
+      case "create_token": {
+        const name = String(args.name).trim();
+        if (!/^[A-Za-z0-9._-]{1,40}$/.test(name)) fail("invalid_input", "a token's name is 1 to 40 letters, digits, '-', '_' or '.'");
+        if (this.tokens.some((token) => token.name === name)) fail("invalid_input", `a live token is already named ${name}`);
+        const token: TokenView = { name, kind: "ask_only", created_at_ms: Date.now(), last_used_at_ms: null };
+        this.tokens = [token, ...this.tokens];
+        return { token, secret: `bkn_ask_mock${this.tokens.length}` };
+      }
+      case "revoke_token": {
+        const found = this.tokens.find((token) => token.name === args.name);
+        if (!found) fail("not_found", `no live token is named ${String(args.name)}`);
+        this.tokens = this.tokens.filter((token) => token !== found);
+        return found;
+      }
       case "agents_status":
         return this.agents;
       case "connect_agent": {

@@ -38,6 +38,7 @@ function renderSettings(
       return pairing();
     },
     agentsStatus: () => new Promise(() => {}),
+    tokens: () => new Promise(() => {}),
     startAtLogin: () => new Promise(() => {}),
   });
   renderWithStore(<SettingsView onShowGuide={() => undefined} />, { api, state: stateFrom(snapshot({ settings })) });

@@ -8,6 +8,7 @@ import { Spinner } from "../common/Spinner";
 import { CallbackSecret } from "./CallbackSecret";
 import { ChannelsSection } from "./ChannelsSection";
 import { AgentConnections } from "./AgentConnections";
+import { AgentTokens } from "./AgentTokens";
 import { ProviderFields } from "./ProviderFields";
 import { StartAtLogin } from "./StartAtLogin";
 import { draftFrom, toSettingsInput, type SettingsDraft } from "./settingsDraft";
@@ -208,6 +209,7 @@ function SettingsForm({ settings, onShowGuide }: { settings: Settings; onShowGui
         onChange={change}
       />
       <AgentConnections />
+      <AgentTokens />
       <CallbackSecret />
       <p className="settings-paths muted">
         Settings file: <code>{settings.file}</code>
