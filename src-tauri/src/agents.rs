@@ -94,9 +94,10 @@ fn base(agent: Agent) -> AgentView {
     }
 }
 
-fn connection(agent: Agent) -> Result<Box<dyn Connection>, AgentView> {
-    let unavailable =
-        |problem: String, program: Option<String>| AgentView { program, problem: Some(problem), ..base(agent) };
+fn connection(agent: Agent) -> Result<Box<dyn Connection>, Box<AgentView>> {
+    let unavailable = |problem: String, program: Option<String>| {
+        Box::new(AgentView { program, problem: Some(problem), ..base(agent) })
+    };
     let Some(found) = program() else {
         return Err(unavailable(
             "the beckon command was found neither beside Beckon nor on PATH; install Beckon's package, or build it with cargo build -p beckon-cli".into(),
@@ -131,7 +132,7 @@ fn view_of(connection: &dyn Connection, state: Result<State, beckon_agents::Erro
 pub fn view(agent: Agent) -> AgentView {
     match connection(agent) {
         Ok(connection) => view_of(connection.as_ref(), connection.state()),
-        Err(view) => view,
+        Err(view) => *view,
     }
 }
 
@@ -147,7 +148,7 @@ pub fn connect(agent: Agent, remove: bool) -> AgentView {
             Ok(_) => view_of(connection.as_ref(), connection.state()),
             Err(err) => view_of(connection.as_ref(), Err(err)),
         },
-        Err(view) => view,
+        Err(view) => *view,
     }
 }
 
