@@ -245,6 +245,23 @@ impl Terminal {
         self.keys(&["Enter"]);
     }
 
+    /// Answers Gemini's permission prompt with `key` once it shows, sending it again while the
+    /// prompt stays (a key that comes as the prompt is drawn can be lost).
+    fn answer(&self, key: &str) {
+        self.wait_for_screen("permission prompt", Duration::from_secs(30), asks_permission);
+        for _ in 0..5 {
+            self.keys(&[key]);
+            let deadline = Instant::now() + Duration::from_secs(2);
+            while Instant::now() < deadline {
+                if !asks_permission(&self.screen()) {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+        panic!("the permission prompt stayed after {key}:\n{}", self.screen());
+    }
+
     fn wait_for_screen(&self, what: &str, limit: Duration, done: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + limit;
         loop {
@@ -300,8 +317,7 @@ async fn a_permission_prompt_is_a_notice_until_the_person_answers_it_in_the_term
     assert_eq!(notice["project"], home.project.display().to_string());
     assert_eq!(notice["message"], "Gemini CLI asks to run `echo allowed > a.txt`. Answer it in Gemini CLI's terminal.");
     assert!(notice["key"].as_str().unwrap().starts_with("gemini:"), "{notice}");
-    terminal.wait_for_screen("permission prompt", Duration::from_secs(30), asks_permission);
-    terminal.keys(&["Enter"]);
+    terminal.answer("Enter");
     wait_until_cleared(&gateway, &terminal).await;
     assert_eq!(std::fs::read_to_string(home.project.join("a.txt")).unwrap(), "allowed\n");
 
@@ -311,8 +327,7 @@ async fn a_permission_prompt_is_a_notice_until_the_person_answers_it_in_the_term
     let refused = wait_for_notice(&gateway, &terminal).await;
     assert_eq!(refused["key"], notice["key"], "one notice key per Gemini session");
     assert!(refused["message"].as_str().unwrap().contains("`echo refused > b.txt`"), "{refused}");
-    terminal.wait_for_screen("permission prompt", Duration::from_secs(30), asks_permission);
-    terminal.keys(&["Escape"]);
+    terminal.answer("Escape");
     terminal.wait_for_screen("the refusal", Duration::from_secs(30), |screen| screen.contains("Request cancelled"));
     assert_eq!(notices(&gateway).await.len(), 1, "nothing told Beckon of the refusal");
     terminal.prompt("Never mind");
@@ -372,7 +387,7 @@ async fn with_beckon_not_running_the_hook_ends_at_once_and_geminis_prompt_decide
     terminal.wait_for_screen("permission prompt", Duration::from_secs(30), asks_permission);
     let shown = asked.elapsed();
     assert!(shown < Duration::from_secs(10), "the prompt took {shown:?}");
-    terminal.keys(&["Enter"]);
+    terminal.answer("Enter");
     terminal.wait_for_screen("the model's last word", Duration::from_secs(30), |screen| screen.contains("Done."));
     assert_eq!(std::fs::read_to_string(home.project.join("c.txt")).unwrap(), "alone\n");
 }
