@@ -207,3 +207,39 @@ async fn the_gateways_client_proves_the_server_and_works_with_an_ask_only_token(
     assert!(matches!(&err, ClientError::Api { status: 401, .. }), "{err}");
     assert!(err.to_string().contains("revoked"), "{err}");
 }
+
+#[tokio::test]
+async fn beckon_mcp_asks_and_gets_its_answer_with_an_ask_only_token_and_nothing_else() {
+    use beckon_core::QuestionRequest;
+    use beckon_gateway::Locator;
+    use beckon_gateway::mcp::{Backend, BackendError, McpAsk, Remote};
+
+    let s = Setup::new().await;
+    let devbox = s.token("devbox").await;
+    let elsewhere = tempfile::tempdir().unwrap();
+    let locator = Locator {
+        data_dir: elsewhere.path().to_path_buf(),
+        url: Some(s.served.gateway.url.clone()),
+        token: Some(devbox.clone()),
+    };
+    let mcp = Remote::new(locator).unwrap();
+    let request = QuestionRequest::parse(&json!({"questions": [{"question": "Which port?", "header": "Port",
+        "options": [{"label": "7393"}, {"label": "8080"}]}]}))
+    .unwrap();
+    let asked = mcp.ask(McpAsk { agent: "claude-code".into(), session_key: None, request }).await.unwrap();
+    let waiting = mcp.wait(asked, Duration::from_millis(100)).await.unwrap();
+    assert!(waiting.outcome.is_none(), "get_answer: still pending");
+
+    let answered = s
+        .request(Method::POST, &format!("/v1/questions/{asked}/answer"), s.person())
+        .json(&json!({"answer": "7393"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answered.status(), StatusCode::OK);
+    let done = mcp.wait(asked, Duration::from_secs(5)).await.unwrap();
+    assert!(matches!(done.outcome, Some(beckon_core::Outcome::Answered { .. })), "{:?}", done.outcome);
+
+    let theirs: beckon_core::RequestId = s.ask(s.person()).await.parse().unwrap();
+    assert!(matches!(mcp.question(theirs).await, Err(BackendError::NotFound(_))), "get_answer on another's question");
+}
