@@ -52,6 +52,8 @@ impl Rig {
         std::fs::create_dir_all(root.path().join("home/.codex")).unwrap();
         std::fs::create_dir_all(root.path().join("shop")).unwrap();
         let (serve, gateway) = if with_beckon {
+            // Where `beckon` finds it from this home: Codex starts MCP servers with a filtered
+            // environment, so `beckon mcp` finds Beckon by HOME, as a person's would.
             let data = root.path().join("home/.local/share/dev.beckon.desktop");
             let serve = served::beckon(&data)
                 .args(["serve", "--port", "0"])
@@ -94,12 +96,6 @@ impl Rig {
 
     fn project(&self) -> PathBuf {
         self.root.path().join("shop")
-    }
-
-    /// Beckon's data folder where `beckon` finds it from this home: Codex starts MCP servers
-    /// with a filtered environment, so `beckon mcp` finds it by HOME as a person's would.
-    fn data(&self) -> PathBuf {
-        self.home().join(".local/share/dev.beckon.desktop")
     }
 
     /// `beckon setup codex <args>` as the person runs it; its output.
@@ -391,4 +387,28 @@ async fn with_beckon_not_running_the_hook_steps_aside_and_codex_decides_at_once(
     assert!(result.contains("REVIEWER-SAYS-NO"), "{result}");
     assert!(!rig.project().join("made.txt").exists());
     eprintln!("codex decided without Beckon in {:?}", started.elapsed());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_project_scope_writes_the_projects_file_and_trusts_its_hook_for_the_person() {
+    let rig = Rig::start(calling("call_none", "exec_command", None, json!({})), false).await;
+    // Codex reads a project's file only in a project the person trusts.
+    let project = rig.project().canonicalize().unwrap();
+    let theirs = format!("{}\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n", rig.theirs(), project.display());
+    std::fs::write(rig.config(), &theirs).unwrap();
+
+    let added = rig.setup(&["--scope", "project"]).await;
+    assert!(added.contains(&project.join(".codex/config.toml").display().to_string()), "{added}");
+    assert!(rig.setup(&["--scope", "project", "--check"]).await.contains("connected"));
+    let listed = rig.codex(&["mcp", "list"]).output().await.unwrap();
+    assert!(served::text(&listed.stdout).contains("beckon"), "{}", served::text(&listed.stdout));
+    let hooks = listed_hooks(&rig).await;
+    assert_eq!(hooks.len(), 1, "{hooks:?}");
+    assert_eq!(hooks[0]["source"], "project", "{hooks:?}");
+    assert_eq!(hooks[0]["trustStatus"], "trusted", "{hooks:?}");
+
+    let removed = rig.setup(&["--scope", "project", "--remove"]).await;
+    assert!(removed.contains("Removed Beckon from"), "{removed}");
+    assert!(!project.join(".codex/config.toml").exists());
+    assert_eq!(std::fs::read_to_string(rig.config()).unwrap(), theirs, "the person's file byte for byte as before");
 }

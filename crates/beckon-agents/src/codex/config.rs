@@ -16,7 +16,6 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 use toml_edit::{ArrayOfTables, DocumentMut, InlineTable, Item, Table, TableLike, Value};
 
-use crate::connect::State;
 use crate::shell;
 
 /// The MCP server's name, and so its tools' prefix (`mcp__beckon__ask_user_question`).
@@ -57,9 +56,20 @@ fn trust_key(file: &str, group: usize, handler: usize) -> String {
     format!("{file}:{EVENT_LABEL}:{group}:{handler}")
 }
 
-/// Adds Beckon to `doc`; with `trust_file` (the file's absolute path, in the user's own file)
-/// also the record that trusts its hook. Says whether the text changed.
-pub fn add(doc: &mut DocumentMut, program: &str, trust_file: Option<&str>) -> Result<bool, NotATable> {
+/// Where Beckon's hook sits in a file, and what it runs: what a trust record names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookPlace {
+    /// Its group's index among the file's `PermissionRequest` groups.
+    pub group: usize,
+    /// Its index among the group's handlers.
+    pub handler: usize,
+    /// The command it runs.
+    pub command: String,
+}
+
+/// Adds Beckon's MCP server and hook to `doc`. Says whether the text changed, and where the
+/// hook is.
+pub fn add(doc: &mut DocumentMut, program: &str) -> Result<(bool, HookPlace), NotATable> {
     let before = doc.to_string();
     let servers = table_under(doc.as_table_mut(), "mcp_servers")?;
     let server = match servers.get_mut(SERVER).and_then(Item::as_table_like_mut) {
@@ -76,37 +86,12 @@ pub fn add(doc: &mut DocumentMut, program: &str, trust_file: Option<&str>) -> Re
     let command = hook_command(program);
     let hooks = table_under(doc.as_table_mut(), "hooks")?;
     let (group, handler) = put_hook(hooks, &command)?;
-    if let Some(file) = trust_file {
-        let key = trust_key(file, group, handler);
-        let hash = trusted_hash(&command);
-        let states = table_under(hooks, "state")?;
-        // Records of Beckon's hook at another place in this file are stale.
-        let prefix = format!("{file}:{EVENT_LABEL}:");
-        let stale: Vec<String> = states
-            .iter()
-            .filter(|(other, state)| {
-                *other != key && other.starts_with(&prefix) && record_hash(state) == Some(hash.as_str())
-            })
-            .map(|(other, _)| other.to_owned())
-            .collect();
-        for other in stale {
-            states.remove(&other);
-        }
-        let state = match states.get_mut(&key).and_then(Item::as_table_like_mut) {
-            Some(state) => state,
-            None => {
-                states.insert(&key, Item::Table(Table::new()));
-                states.get_mut(&key).and_then(Item::as_table_like_mut).ok_or_else(|| not_a_table("hooks.state"))?
-            }
-        };
-        set(state, "trusted_hash", Value::from(hash.as_str()));
-    }
-    Ok(doc.to_string() != before)
+    Ok((doc.to_string() != before, HookPlace { group, handler, command }))
 }
 
-/// Takes Beckon's entries out of `doc` (with `trust_file`, also its trust record there). Says
-/// whether the text changed.
-pub fn remove(doc: &mut DocumentMut, trust_file: Option<&str>) -> bool {
+/// Takes Beckon's MCP server and hook out of `doc`. Says whether the text changed, and the
+/// commands the hooks taken out ran.
+pub fn remove(doc: &mut DocumentMut) -> (bool, Vec<String>) {
     let before = doc.to_string();
     let root = doc.as_table_mut();
     if let Some(servers) = root.get_mut("mcp_servers").and_then(Item::as_table_like_mut) {
@@ -120,9 +105,53 @@ pub fn remove(doc: &mut DocumentMut, trust_file: Option<&str>) -> bool {
         }
     }
     drop_if_empty(root, "mcp_servers");
+    let mut commands = Vec::new();
     if let Some(hooks) = root.get_mut("hooks").and_then(Item::as_table_like_mut) {
-        let commands = take_hooks(hooks);
-        if let (Some(file), Some(states)) = (trust_file, hooks.get_mut("state").and_then(Item::as_table_like_mut)) {
+        commands = take_hooks(hooks);
+        drop_if_empty_like(hooks, EVENT);
+    }
+    drop_if_empty(root, "hooks");
+    (doc.to_string() != before, commands)
+}
+
+/// Records in `doc` (the user's `config.toml`) that the person trusts Beckon's hook at `place`
+/// of the file at `file` (its absolute path, as Codex names it), dropping older records of it
+/// at other places of that file. Says whether the text changed.
+pub fn trust(doc: &mut DocumentMut, file: &str, place: &HookPlace) -> Result<bool, NotATable> {
+    let before = doc.to_string();
+    let key = trust_key(file, place.group, place.handler);
+    let hash = trusted_hash(&place.command);
+    let hooks = table_under(doc.as_table_mut(), "hooks")?;
+    let states = table_under(hooks, "state")?;
+    let prefix = format!("{file}:{EVENT_LABEL}:");
+    let stale: Vec<String> = states
+        .iter()
+        .filter(|(other, state)| {
+            *other != key && other.starts_with(&prefix) && record_hash(state) == Some(hash.as_str())
+        })
+        .map(|(other, _)| other.to_owned())
+        .collect();
+    for other in stale {
+        states.remove(&other);
+    }
+    let state = match states.get_mut(&key).and_then(Item::as_table_like_mut) {
+        Some(state) => state,
+        None => {
+            states.insert(&key, Item::Table(Table::new()));
+            states.get_mut(&key).and_then(Item::as_table_like_mut).ok_or_else(|| not_a_table("hooks.state"))?
+        }
+    };
+    set(state, "trusted_hash", Value::from(hash.as_str()));
+    Ok(doc.to_string() != before)
+}
+
+/// Takes out of `doc` the trust records for Beckon's hooks running any of `commands` in the
+/// file at `file`, and the implicit tables that held only them. Says whether the text changed.
+pub fn untrust(doc: &mut DocumentMut, file: &str, commands: &[String]) -> bool {
+    let before = doc.to_string();
+    let root = doc.as_table_mut();
+    if let Some(hooks) = root.get_mut("hooks").and_then(Item::as_table_like_mut) {
+        if let Some(states) = hooks.get_mut("state").and_then(Item::as_table_like_mut) {
             let prefix = format!("{file}:{EVENT_LABEL}:");
             let hashes: Vec<String> = commands.iter().map(|command| trusted_hash(command)).collect();
             let ours: Vec<String> = states
@@ -137,20 +166,29 @@ pub fn remove(doc: &mut DocumentMut, trust_file: Option<&str>) -> bool {
             }
         }
         drop_if_empty_like(hooks, "state");
-        drop_if_empty_like(hooks, EVENT);
     }
     drop_if_empty(root, "hooks");
     doc.to_string() != before
 }
 
-/// How `doc` stands against what this `beckon` would write.
-pub fn state(doc: &DocumentMut, program: &str, trust_file: Option<&str>) -> State {
-    let mut wanted = doc.clone();
-    if matches!(add(&mut wanted, program, trust_file), Ok(false)) {
-        return State::Connected;
-    }
-    let mut without = doc.clone();
-    if remove(&mut without, trust_file) { State::OutOfDate } else { State::NotConnected }
+/// Beckon's entries in the user's own file: the server, the hook, and (with `file`, the file's
+/// absolute path) the record that trusts the hook. Says whether the text changed.
+pub fn connect(doc: &mut DocumentMut, program: &str, file: Option<&str>) -> Result<bool, NotATable> {
+    let (added, place) = add(doc, program)?;
+    let trusted = match file {
+        Some(file) => trust(doc, file, &place)?,
+        None => false,
+    };
+    Ok(added || trusted)
+}
+
+/// Takes out of the user's own file what [`connect`] put there (the trust record of a hook
+/// that ran this `program`'s command too). Says whether the text changed.
+pub fn disconnect(doc: &mut DocumentMut, program: &str, file: Option<&str>) -> bool {
+    let (removed, mut commands) = remove(doc);
+    commands.push(hook_command(program));
+    let untrusted = file.is_some_and(|file| untrust(doc, file, &commands));
+    removed || untrusted
 }
 
 fn not_a_table(key: &str) -> NotATable {
@@ -337,6 +375,7 @@ fn drop_if_empty(root: &mut Table, key: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::connect::State;
 
     const BECKON: &str = "/usr/bin/beckon";
     const FILE: &str = "/home/ada/.codex/config.toml";
@@ -351,6 +390,16 @@ mod tests {
         text.parse().unwrap()
     }
 
+    fn state(config: &DocumentMut, program: &str, file: Option<&str>) -> State {
+        if !connect(&mut config.clone(), program, file).unwrap() {
+            State::Connected
+        } else if disconnect(&mut config.clone(), program, file) {
+            State::OutOfDate
+        } else {
+            State::NotConnected
+        }
+    }
+
     #[test]
     fn the_trust_hash_is_the_one_codex_computes() {
         // As `codex app-server` hooks/list reports it for this hook.
@@ -363,7 +412,7 @@ mod tests {
     #[test]
     fn adding_keeps_everything_else_trusts_the_hook_and_is_idempotent() {
         let mut config = doc(theirs());
-        assert!(add(&mut config, BECKON, Some(FILE)).unwrap());
+        assert!(connect(&mut config, BECKON, Some(FILE)).unwrap());
         let text = config.to_string();
         assert!(text.starts_with("# my Codex\nmodel = \"gpt-5\" # the usual\n"), "{text}");
         assert!(text.contains("trust_level = \"trusted\" # yes\n"), "{text}");
@@ -385,7 +434,7 @@ mod tests {
             value["hooks"]["state"][key.as_str()]["trusted_hash"].as_str(),
             Some(trusted_hash(&hook_command(BECKON)).as_str())
         );
-        assert!(!add(&mut config, BECKON, Some(FILE)).unwrap(), "a second add changes nothing");
+        assert!(!connect(&mut config, BECKON, Some(FILE)).unwrap(), "a second add changes nothing");
         assert_eq!(config.to_string(), text);
         assert_eq!(state(&config, BECKON, Some(FILE)), State::Connected);
     }
@@ -395,25 +444,25 @@ mod tests {
         for original in [theirs(), "", "model = \"o3\"\n", "[hooks]\n# mine\n"] {
             let mut config = doc(original);
             assert_eq!(state(&config, BECKON, Some(FILE)), State::NotConnected);
-            add(&mut config, BECKON, Some(FILE)).unwrap();
-            assert!(remove(&mut config, Some(FILE)));
+            connect(&mut config, BECKON, Some(FILE)).unwrap();
+            assert!(disconnect(&mut config, BECKON, Some(FILE)));
             assert_eq!(config.to_string(), original);
-            assert!(!remove(&mut config, Some(FILE)));
+            assert!(!disconnect(&mut config, BECKON, Some(FILE)));
         }
     }
 
     #[test]
     fn another_beckon_is_out_of_date_and_replaced_in_place() {
         let mut config = doc(theirs());
-        add(&mut config, "/opt/old beckon/beckon", Some(FILE)).unwrap();
+        connect(&mut config, "/opt/old beckon/beckon", Some(FILE)).unwrap();
         assert!(config.to_string().contains("command = \"'/opt/old beckon/beckon' hook codex\""));
         assert_eq!(state(&config, BECKON, Some(FILE)), State::OutOfDate);
-        add(&mut config, BECKON, Some(FILE)).unwrap();
+        connect(&mut config, BECKON, Some(FILE)).unwrap();
         assert_eq!(state(&config, BECKON, Some(FILE)), State::Connected);
         let text = config.to_string();
         assert_eq!(text.matches("hook codex").count(), 1, "{text}");
         assert_eq!(text.matches("trusted_hash").count(), 1, "{text}");
-        remove(&mut config, Some(FILE));
+        disconnect(&mut config, BECKON, Some(FILE));
         assert_eq!(config.to_string(), theirs());
     }
 
@@ -421,21 +470,41 @@ mod tests {
     fn without_a_trust_file_no_record_is_written_and_inline_groups_are_kept_inline() {
         let original = "[hooks]\nPermissionRequest = [{ matcher = \"Bash\", hooks = [{ type = \"command\", command = \"x\" }] }]\n";
         let mut config = doc(original);
-        add(&mut config, BECKON, None).unwrap();
+        connect(&mut config, BECKON, None).unwrap();
         let text = config.to_string();
         assert!(!text.contains("trusted_hash"), "{text}");
         assert_eq!(text.matches("[[").count(), 0, "{text}");
         assert!(text.contains("/usr/bin/beckon hook codex"), "{text}");
         assert_eq!(state(&config, BECKON, None), State::Connected);
-        remove(&mut config, None);
+        disconnect(&mut config, BECKON, None);
         assert_eq!(config.to_string(), original);
+    }
+
+    #[test]
+    fn a_hook_in_another_file_is_trusted_in_the_users_file() {
+        let project = "/home/ada/shop/.codex/config.toml";
+        let mut theirs = doc("[[hooks.PermissionRequest]]\nmatcher = \"Bash\"\nhooks = []\n");
+        let (_, place) = add(&mut theirs, BECKON).unwrap();
+        assert_eq!(place, HookPlace { group: 1, handler: 0, command: "/usr/bin/beckon hook codex".into() });
+        let original = "model = \"o3\"\n";
+        let mut user = doc(original);
+        assert!(trust(&mut user, project, &place).unwrap());
+        let key = format!("{project}:permission_request:1:0");
+        assert_eq!(
+            user["hooks"]["state"][key.as_str()]["trusted_hash"].as_str(),
+            Some(trusted_hash(&place.command).as_str())
+        );
+        assert!(!trust(&mut user, project, &place).unwrap());
+        let (_, commands) = remove(&mut theirs);
+        assert!(untrust(&mut user, project, &commands));
+        assert_eq!(user.to_string(), original);
     }
 
     #[test]
     fn a_key_that_is_not_a_table_is_refused() {
         let mut config = doc("mcp_servers = 3\n");
-        assert_eq!(add(&mut config, BECKON, None), Err(NotATable("mcp_servers".into())));
+        assert_eq!(connect(&mut config, BECKON, None), Err(NotATable("mcp_servers".into())));
         let mut server_named_beckon = doc("[mcp_servers.beckon]\ncommand = \"other\"\nargs = [\"serve\"]\n");
-        assert!(!remove(&mut server_named_beckon, None), "a server named beckon that is not ours stays");
+        assert!(!disconnect(&mut server_named_beckon, BECKON, None), "a server named beckon that is not ours stays");
     }
 }
