@@ -1,12 +1,12 @@
 //! What connecting writes into Codex's `config.toml`, as edits of a TOML document that keep
 //! every other key, comment and table as they were: Beckon's MCP server (its tools approved, so
-//! they run unattended), a `PermissionRequest` hook that runs `beckon hook codex`, and, in the
-//! user's own file, Codex's record that the person trusts that hook.
+//! they run unattended), the hooks that run `beckon hook codex` ([`HOOKS`]), and, in the user's
+//! own file, Codex's record that the person trusts them.
 //!
 //! Codex runs a hook from a person's files only once its definition is trusted: a
-//! `[hooks.state."<file>:permission_request:<group>:<handler>"]` table whose `trusted_hash` is
-//! the hash of the hook's definition ([`trusted_hash`]). Codex reads those records from the
-//! user's `config.toml` only, so a project's file cannot carry them.
+//! `[hooks.state."<file>:<event>:<group>:<handler>"]` table whose `trusted_hash` is the hash of
+//! the hook's definition ([`trusted_hash`]). Codex reads those records from the user's
+//! `config.toml` only, so a project's file cannot carry them.
 //!
 //! Every entry Beckon adds is recognised by the `beckon` command it runs, so adding is
 //! idempotent and updates in place, and removing takes out only Beckon's entries and the
@@ -20,15 +20,38 @@ use crate::shell;
 
 /// The MCP server's name, and so its tools' prefix (`mcp__beckon__ask_user_question`).
 pub const SERVER: &str = "beckon";
-/// How long Codex lets the hook wait for the person, in seconds (a day).
+/// How long Codex lets the permission hook wait for the person, in seconds (a day).
 pub const HOOK_TIMEOUT_SECONDS: i64 = 86_400;
+/// How long Codex lets the hook that only tells Beckon something run, in seconds.
+const SHORT_TIMEOUT_SECONDS: i64 = 10;
 /// Who the hook runs for.
 const AGENT: &str = "codex";
-/// The hook event, as config.toml names it and as Codex's trust keys and hashes name it.
-const EVENT: &str = "PermissionRequest";
-const EVENT_LABEL: &str = "permission_request";
-/// Every tool call that needs permission.
-const MATCHER: &str = ".*";
+
+/// One hook event Beckon takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hook {
+    /// The event as config.toml names it.
+    pub event: &'static str,
+    /// The event as Codex's trust keys and hashes name it.
+    label: &'static str,
+    /// Which tools it is for (`None`: an event Codex does not match on).
+    matcher: Option<&'static str>,
+    /// How long Codex lets it run, in seconds.
+    timeout: i64,
+}
+
+/// The hooks Beckon takes: permission requests, which it puts to the person, and the person
+/// going on at Codex's prompt, which withdraws a request Codex gave up waiting for (the person
+/// interrupted the turn, and Codex killed the hook before it could withdraw it).
+pub const HOOKS: [Hook; 2] = [
+    Hook {
+        event: "PermissionRequest",
+        label: "permission_request",
+        matcher: Some(".*"),
+        timeout: HOOK_TIMEOUT_SECONDS,
+    },
+    Hook { event: "UserPromptSubmit", label: "user_prompt_submit", matcher: None, timeout: SHORT_TIMEOUT_SECONDS },
+];
 
 /// A key of the document that holds something other than a table where a table belongs
 /// (Codex would refuse such a file too); nothing was changed.
@@ -40,26 +63,31 @@ pub fn hook_command(program: &str) -> String {
     shell::hook_command(program, AGENT)
 }
 
-/// The hash Codex records when the person trusts Beckon's hook running `command`: SHA-256 of
-/// the hook's normalized definition as JSON with sorted keys and no spaces.
-pub fn trusted_hash(command: &str) -> String {
+/// The hash Codex records when the person trusts Beckon's `hook` running `command`: SHA-256
+/// of the hook's normalized definition as JSON with sorted keys and no spaces.
+pub fn trusted_hash(hook: &Hook, command: &str) -> String {
     // Keys in sorted order: this map keeps insertion order.
-    let identity = json!({"event_name": EVENT_LABEL, "hooks": [{"async": false, "command": command,
-        "timeout": HOOK_TIMEOUT_SECONDS, "type": "command"}], "matcher": MATCHER});
+    let mut identity = json!({"event_name": hook.label, "hooks": [{"async": false, "command": command,
+        "timeout": hook.timeout, "type": "command"}]});
+    if let Some(matcher) = hook.matcher {
+        identity["matcher"] = json!(matcher);
+    }
     let digest = Sha256::digest(identity.to_string().as_bytes());
     let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
     format!("sha256:{hex}")
 }
 
-/// The key of the trust record for the hook at `group`/`handler` of the file at `file`.
-fn trust_key(file: &str, group: usize, handler: usize) -> String {
-    format!("{file}:{EVENT_LABEL}:{group}:{handler}")
+/// The key of the trust record for the hook at `place` of the file at `file`.
+fn trust_key(file: &str, place: &HookPlace) -> String {
+    format!("{file}:{}:{}:{}", place.hook.label, place.group, place.handler)
 }
 
 /// Where Beckon's hook sits in a file, and what it runs: what a trust record names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HookPlace {
-    /// Its group's index among the file's `PermissionRequest` groups.
+    /// Which hook.
+    pub hook: Hook,
+    /// Its group's index among the file's groups for its event.
     pub group: usize,
     /// Its index among the group's handlers.
     pub handler: usize,
@@ -67,9 +95,9 @@ pub struct HookPlace {
     pub command: String,
 }
 
-/// Adds Beckon's MCP server and hook to `doc`. Says whether the text changed, and where the
-/// hook is.
-pub fn add(doc: &mut DocumentMut, program: &str) -> Result<(bool, HookPlace), NotATable> {
+/// Adds Beckon's MCP server and hooks to `doc`. Says whether the text changed, and where the
+/// hooks are.
+pub fn add(doc: &mut DocumentMut, program: &str) -> Result<(bool, Vec<HookPlace>), NotATable> {
     let before = doc.to_string();
     let servers = table_under(doc.as_table_mut(), "mcp_servers")?;
     let server = match servers.get_mut(SERVER).and_then(Item::as_table_like_mut) {
@@ -85,13 +113,17 @@ pub fn add(doc: &mut DocumentMut, program: &str) -> Result<(bool, HookPlace), No
 
     let command = hook_command(program);
     let hooks = table_under(doc.as_table_mut(), "hooks")?;
-    let (group, handler) = put_hook(hooks, &command)?;
-    Ok((doc.to_string() != before, HookPlace { group, handler, command }))
+    let mut places = Vec::new();
+    for hook in HOOKS {
+        let (group, handler) = put_hook(hooks, &hook, &command)?;
+        places.push(HookPlace { hook, group, handler, command: command.clone() });
+    }
+    Ok((doc.to_string() != before, places))
 }
 
-/// Takes Beckon's MCP server and hook out of `doc`. Says whether the text changed, and the
-/// commands the hooks taken out ran.
-pub fn remove(doc: &mut DocumentMut) -> (bool, Vec<String>) {
+/// Takes Beckon's MCP server and hooks out of `doc`. Says whether the text changed, and the
+/// hooks taken out with the commands they ran.
+pub fn remove(doc: &mut DocumentMut) -> (bool, Vec<(Hook, String)>) {
     let before = doc.to_string();
     let root = doc.as_table_mut();
     if let Some(servers) = root.get_mut("mcp_servers").and_then(Item::as_table_like_mut) {
@@ -105,59 +137,68 @@ pub fn remove(doc: &mut DocumentMut) -> (bool, Vec<String>) {
         }
     }
     drop_if_empty(root, "mcp_servers");
-    let mut commands = Vec::new();
+    let mut taken = Vec::new();
     if let Some(hooks) = root.get_mut("hooks").and_then(Item::as_table_like_mut) {
-        commands = take_hooks(hooks);
-        drop_if_empty_like(hooks, EVENT);
+        for hook in HOOKS {
+            taken.extend(take_hooks(hooks, &hook).into_iter().map(|command| (hook, command)));
+            drop_if_empty_like(hooks, hook.event);
+        }
     }
     drop_if_empty(root, "hooks");
-    (doc.to_string() != before, commands)
+    (doc.to_string() != before, taken)
 }
 
-/// Records in `doc` (the user's `config.toml`) that the person trusts Beckon's hook at `place`
-/// of the file at `file` (its absolute path, as Codex names it), dropping older records of it
-/// at other places of that file. Says whether the text changed.
-pub fn trust(doc: &mut DocumentMut, file: &str, place: &HookPlace) -> Result<bool, NotATable> {
+/// Records in `doc` (the user's `config.toml`) that the person trusts Beckon's hooks at
+/// `places` of the file at `file` (its absolute path, as Codex names it), dropping older
+/// records of them at other places of that file. Says whether the text changed.
+pub fn trust(doc: &mut DocumentMut, file: &str, places: &[HookPlace]) -> Result<bool, NotATable> {
     let before = doc.to_string();
-    let key = trust_key(file, place.group, place.handler);
-    let hash = trusted_hash(&place.command);
     let hooks = table_under(doc.as_table_mut(), "hooks")?;
     let states = table_under(hooks, "state")?;
-    let prefix = format!("{file}:{EVENT_LABEL}:");
-    let stale: Vec<String> = states
-        .iter()
-        .filter(|(other, state)| {
-            *other != key && other.starts_with(&prefix) && record_hash(state) == Some(hash.as_str())
-        })
-        .map(|(other, _)| other.to_owned())
-        .collect();
-    for other in stale {
-        states.remove(&other);
-    }
-    let state = match states.get_mut(&key).and_then(Item::as_table_like_mut) {
-        Some(state) => state,
-        None => {
-            states.insert(&key, Item::Table(Table::new()));
-            states.get_mut(&key).and_then(Item::as_table_like_mut).ok_or_else(|| not_a_table("hooks.state"))?
+    for place in places {
+        let key = trust_key(file, place);
+        let hash = trusted_hash(&place.hook, &place.command);
+        let prefix = format!("{file}:{}:", place.hook.label);
+        let stale: Vec<String> = states
+            .iter()
+            .filter(|(other, state)| {
+                *other != key && other.starts_with(&prefix) && record_hash(state) == Some(hash.as_str())
+            })
+            .map(|(other, _)| other.to_owned())
+            .collect();
+        for other in stale {
+            states.remove(&other);
         }
-    };
-    set(state, "trusted_hash", Value::from(hash.as_str()));
+        let state = match states.get_mut(&key).and_then(Item::as_table_like_mut) {
+            Some(state) => state,
+            None => {
+                states.insert(&key, Item::Table(Table::new()));
+                states.get_mut(&key).and_then(Item::as_table_like_mut).ok_or_else(|| not_a_table("hooks.state"))?
+            }
+        };
+        set(state, "trusted_hash", Value::from(hash.as_str()));
+    }
     Ok(doc.to_string() != before)
 }
 
-/// Takes out of `doc` the trust records for Beckon's hooks running any of `commands` in the
-/// file at `file`, and the implicit tables that held only them. Says whether the text changed.
-pub fn untrust(doc: &mut DocumentMut, file: &str, commands: &[String]) -> bool {
+/// Takes out of `doc` the trust records for Beckon's hooks in the file at `file` that ran the
+/// `taken` commands, and the implicit tables that held only them. Says whether the text
+/// changed.
+pub fn untrust(doc: &mut DocumentMut, file: &str, taken: &[(Hook, String)]) -> bool {
     let before = doc.to_string();
     let root = doc.as_table_mut();
     if let Some(hooks) = root.get_mut("hooks").and_then(Item::as_table_like_mut) {
         if let Some(states) = hooks.get_mut("state").and_then(Item::as_table_like_mut) {
-            let prefix = format!("{file}:{EVENT_LABEL}:");
-            let hashes: Vec<String> = commands.iter().map(|command| trusted_hash(command)).collect();
+            let records: Vec<(String, String)> = taken
+                .iter()
+                .map(|(hook, command)| (format!("{file}:{}:", hook.label), trusted_hash(hook, command)))
+                .collect();
             let ours: Vec<String> = states
                 .iter()
                 .filter(|(key, state)| {
-                    key.starts_with(&prefix) && record_hash(state).is_some_and(|hash| hashes.iter().any(|h| h == hash))
+                    records
+                        .iter()
+                        .any(|(prefix, hash)| key.starts_with(prefix.as_str()) && record_hash(state) == Some(hash))
                 })
                 .map(|(key, _)| key.to_owned())
                 .collect();
@@ -174,9 +215,9 @@ pub fn untrust(doc: &mut DocumentMut, file: &str, commands: &[String]) -> bool {
 /// Beckon's entries in the user's own file: the server, the hook, and (with `file`, the file's
 /// absolute path) the record that trusts the hook. Says whether the text changed.
 pub fn connect(doc: &mut DocumentMut, program: &str, file: Option<&str>) -> Result<bool, NotATable> {
-    let (added, place) = add(doc, program)?;
+    let (added, places) = add(doc, program)?;
     let trusted = match file {
-        Some(file) => trust(doc, file, &place)?,
+        Some(file) => trust(doc, file, &places)?,
         None => false,
     };
     Ok(added || trusted)
@@ -185,9 +226,9 @@ pub fn connect(doc: &mut DocumentMut, program: &str, file: Option<&str>) -> Resu
 /// Takes out of the user's own file what [`connect`] put there (the trust record of a hook
 /// that ran this `program`'s command too). Says whether the text changed.
 pub fn disconnect(doc: &mut DocumentMut, program: &str, file: Option<&str>) -> bool {
-    let (removed, mut commands) = remove(doc);
-    commands.push(hook_command(program));
-    let untrusted = file.is_some_and(|file| untrust(doc, file, &commands));
+    let (removed, mut taken) = remove(doc);
+    taken.extend(HOOKS.map(|hook| (hook, hook_command(program))));
+    let untrusted = file.is_some_and(|file| untrust(doc, file, &taken));
     removed || untrusted
 }
 
@@ -250,9 +291,9 @@ fn handlers_mut(group: &mut dyn TableLike) -> Vec<&mut dyn TableLike> {
     }
 }
 
-/// The `PermissionRequest` groups, in order.
-fn groups_mut(hooks: &mut dyn TableLike) -> Vec<&mut dyn TableLike> {
-    match hooks.get_mut(EVENT) {
+/// The groups for `hook`'s event, in order.
+fn groups_mut<'a>(hooks: &'a mut dyn TableLike, hook: &Hook) -> Vec<&'a mut dyn TableLike> {
+    match hooks.get_mut(hook.event) {
         Some(Item::ArrayOfTables(list)) => list.iter_mut().map(|t| t as &mut dyn TableLike).collect(),
         Some(Item::Value(Value::Array(list))) => {
             list.iter_mut().filter_map(Value::as_inline_table_mut).map(|t| t as &mut dyn TableLike).collect()
@@ -261,58 +302,67 @@ fn groups_mut(hooks: &mut dyn TableLike) -> Vec<&mut dyn TableLike> {
     }
 }
 
-fn set_handler(handler: &mut dyn TableLike, command: &str) {
+fn set_handler(handler: &mut dyn TableLike, hook: &Hook, command: &str) {
     set(handler, "type", Value::from("command"));
     set(handler, "command", Value::from(command));
-    set(handler, "timeout", Value::from(HOOK_TIMEOUT_SECONDS));
+    set(handler, "timeout", Value::from(hook.timeout));
 }
 
-/// Puts Beckon's `PermissionRequest` hook in place (updating the one there, else adding a
-/// group); says where it is: (group, handler).
-fn put_hook(hooks: &mut dyn TableLike, command: &str) -> Result<(usize, usize), NotATable> {
-    for (group_index, group) in groups_mut(hooks).into_iter().enumerate() {
+/// Puts Beckon's handler for `hook` in place (updating the one there, else adding a group);
+/// says where it is: (group, handler).
+fn put_hook(hooks: &mut dyn TableLike, hook: &Hook, command: &str) -> Result<(usize, usize), NotATable> {
+    for (group_index, group) in groups_mut(hooks, hook).into_iter().enumerate() {
         let mut found = None;
         for (handler_index, handler) in handlers_mut(group).into_iter().enumerate() {
             if our_command(handler).is_some() {
-                set_handler(handler, command);
+                set_handler(handler, hook, command);
                 found = Some(handler_index);
                 break;
             }
         }
         if let Some(handler_index) = found {
-            set(group, "matcher", Value::from(MATCHER));
+            match hook.matcher {
+                Some(matcher) => set(group, "matcher", Value::from(matcher)),
+                None => {
+                    group.remove("matcher");
+                }
+            }
             return Ok((group_index, handler_index));
         }
     }
-    let item = hooks.entry(EVENT).or_insert_with(|| Item::ArrayOfTables(ArrayOfTables::new()));
+    let item = hooks.entry(hook.event).or_insert_with(|| Item::ArrayOfTables(ArrayOfTables::new()));
     match item {
         Item::ArrayOfTables(list) => {
             let mut handler = Table::new();
-            set_handler(&mut handler, command);
+            set_handler(&mut handler, hook, command);
             let mut handlers = ArrayOfTables::new();
             handlers.push(handler);
             let mut group = Table::new();
-            group.insert("matcher", Item::Value(Value::from(MATCHER)));
+            if let Some(matcher) = hook.matcher {
+                group.insert("matcher", Item::Value(Value::from(matcher)));
+            }
             group.insert("hooks", Item::ArrayOfTables(handlers));
             list.push(group);
             Ok((list.len() - 1, 0))
         }
         Item::Value(Value::Array(list)) => {
             let mut handler = InlineTable::new();
-            set_handler(&mut handler, command);
+            set_handler(&mut handler, hook, command);
             let mut group = InlineTable::new();
-            group.insert("matcher", Value::from(MATCHER));
+            if let Some(matcher) = hook.matcher {
+                group.insert("matcher", Value::from(matcher));
+            }
             group.insert("hooks", Value::Array([Value::InlineTable(handler)].into_iter().collect()));
             list.push(Value::InlineTable(group));
             Ok((list.len() - 1, 0))
         }
-        _ => Err(not_a_table("hooks.PermissionRequest")),
+        _ => Err(not_a_table(&format!("hooks.{}", hook.event))),
     }
 }
 
-/// Takes Beckon's handlers out of the `PermissionRequest` groups, and the groups left with
+/// Takes Beckon's handlers out of the groups for `hook`'s event, and the groups left with
 /// none; gives the commands they ran.
-fn take_hooks(hooks: &mut dyn TableLike) -> Vec<String> {
+fn take_hooks(hooks: &mut dyn TableLike, hook: &Hook) -> Vec<String> {
     let mut taken = Vec::new();
     let mut keep_handler = |handler: &dyn TableLike| match our_command(handler) {
         Some(command) => {
@@ -326,7 +376,7 @@ fn take_hooks(hooks: &mut dyn TableLike) -> Vec<String> {
         Some(Item::Value(Value::Array(list))) => !list.is_empty(),
         _ => true,
     };
-    match hooks.get_mut(EVENT) {
+    match hooks.get_mut(hook.event) {
         Some(Item::ArrayOfTables(groups)) => {
             for group in groups.iter_mut() {
                 retain_handlers(group, &mut keep_handler);
@@ -404,8 +454,12 @@ mod tests {
     fn the_trust_hash_is_the_one_codex_computes() {
         // As `codex app-server` hooks/list reports it for this hook.
         assert_eq!(
-            trusted_hash("/usr/bin/beckon hook codex"),
+            trusted_hash(&HOOKS[0], "/usr/bin/beckon hook codex"),
             "sha256:b40abd85be5536a971d936affb6b6333509b0ef553587d2ad0302149a2b29925"
+        );
+        assert_eq!(
+            trusted_hash(&HOOKS[1], "/usr/bin/beckon hook codex"),
+            "sha256:82044360e352aba2c3b68df648c86c98089ea948a1241dc6487da1490d463959"
         );
     }
 
@@ -432,7 +486,7 @@ mod tests {
         let key = format!("{FILE}:permission_request:1:0");
         assert_eq!(
             value["hooks"]["state"][key.as_str()]["trusted_hash"].as_str(),
-            Some(trusted_hash(&hook_command(BECKON)).as_str())
+            Some(trusted_hash(&HOOKS[0], &hook_command(BECKON)).as_str())
         );
         assert!(!connect(&mut config, BECKON, Some(FILE)).unwrap(), "a second add changes nothing");
         assert_eq!(config.to_string(), text);
@@ -460,8 +514,8 @@ mod tests {
         connect(&mut config, BECKON, Some(FILE)).unwrap();
         assert_eq!(state(&config, BECKON, Some(FILE)), State::Connected);
         let text = config.to_string();
-        assert_eq!(text.matches("hook codex").count(), 1, "{text}");
-        assert_eq!(text.matches("trusted_hash").count(), 1, "{text}");
+        assert_eq!(text.matches("hook codex").count(), HOOKS.len(), "{text}");
+        assert_eq!(text.matches("trusted_hash").count(), HOOKS.len(), "{text}");
         disconnect(&mut config, BECKON, Some(FILE));
         assert_eq!(config.to_string(), theirs());
     }
@@ -473,7 +527,12 @@ mod tests {
         connect(&mut config, BECKON, None).unwrap();
         let text = config.to_string();
         assert!(!text.contains("trusted_hash"), "{text}");
-        assert_eq!(text.matches("[[").count(), 0, "{text}");
+        assert!(
+            text.contains(
+                "{ matcher = \".*\", hooks = [{ type = \"command\", command = \"/usr/bin/beckon hook codex\""
+            ),
+            "{text}"
+        );
         assert!(text.contains("/usr/bin/beckon hook codex"), "{text}");
         assert_eq!(state(&config, BECKON, None), State::Connected);
         disconnect(&mut config, BECKON, None);
@@ -484,17 +543,26 @@ mod tests {
     fn a_hook_in_another_file_is_trusted_in_the_users_file() {
         let project = "/home/ada/shop/.codex/config.toml";
         let mut theirs = doc("[[hooks.PermissionRequest]]\nmatcher = \"Bash\"\nhooks = []\n");
-        let (_, place) = add(&mut theirs, BECKON).unwrap();
-        assert_eq!(place, HookPlace { group: 1, handler: 0, command: "/usr/bin/beckon hook codex".into() });
+        let (_, places) = add(&mut theirs, BECKON).unwrap();
+        let command = "/usr/bin/beckon hook codex".to_owned();
+        assert_eq!(
+            places,
+            vec![
+                HookPlace { hook: HOOKS[0], group: 1, handler: 0, command: command.clone() },
+                HookPlace { hook: HOOKS[1], group: 0, handler: 0, command: command.clone() },
+            ]
+        );
         let original = "model = \"o3\"\n";
         let mut user = doc(original);
-        assert!(trust(&mut user, project, &place).unwrap());
-        let key = format!("{project}:permission_request:1:0");
-        assert_eq!(
-            user["hooks"]["state"][key.as_str()]["trusted_hash"].as_str(),
-            Some(trusted_hash(&place.command).as_str())
-        );
-        assert!(!trust(&mut user, project, &place).unwrap());
+        assert!(trust(&mut user, project, &places).unwrap());
+        for (key, hook) in [("permission_request:1:0", &HOOKS[0]), ("user_prompt_submit:0:0", &HOOKS[1])] {
+            let key = format!("{project}:{key}");
+            assert_eq!(
+                user["hooks"]["state"][key.as_str()]["trusted_hash"].as_str(),
+                Some(trusted_hash(hook, &command).as_str())
+            );
+        }
+        assert!(!trust(&mut user, project, &places).unwrap());
         let (_, commands) = remove(&mut theirs);
         assert!(untrust(&mut user, project, &commands));
         assert_eq!(user.to_string(), original);

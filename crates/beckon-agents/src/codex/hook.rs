@@ -2,9 +2,13 @@
 //! the JSON Codex reads back. Pure: the caller reads stdin, talks to Beckon and prints.
 //!
 //! Codex asks its hooks before it shows its own approval prompt and shows the prompt only when
-//! no hook decided, so nothing can answer in the terminal while the hook waits, and there is
-//! no question to withdraw. A decision other than allow or deny (declined, expired, withdrawn)
-//! yields no output, and Codex's own approval (its reviewer, or its prompt) decides.
+//! no hook decided, so nothing can answer in the terminal while the hook waits. A decision
+//! other than allow or deny (declined, expired, withdrawn) yields no output, and Codex's own
+//! approval (its reviewer, or its prompt) decides.
+//!
+//! The person can still interrupt the turn in the terminal; Codex then kills the waiting hook
+//! outright, before it can withdraw its question. The next prompt they submit in that session
+//! ([`went_on`]) withdraws the session's approvals still pending ([`settles`]).
 //!
 //! Beckon's own MCP tools are allowed at once: they put their question to the person
 //! themselves.
@@ -48,6 +52,22 @@ pub fn ask(event: &Value) -> Option<Asked> {
         tool,
         event.get("tool_input").cloned().unwrap_or_else(|| json!({})),
     )))
+}
+
+/// The session whose person went on at Codex's prompt (submitted a prompt), when `event` says
+/// so: its approvals still pending were given up.
+pub fn went_on(event: &Value) -> Option<&str> {
+    if event.get("hook_event_name")?.as_str()? != "UserPromptSubmit" {
+        return None;
+    }
+    event.get("session_id")?.as_str()
+}
+
+/// Whether the pending question `view` (as `GET /v1/questions` lists it) is an approval Codex
+/// asked for in `session`.
+pub fn settles(session: &str, view: &Value) -> bool {
+    view.get("agent").and_then(Value::as_str) == Some(AGENT)
+        && view["input"]["approval"].get("session").and_then(Value::as_str) == Some(session)
 }
 
 /// The hook's output that allows the call.
@@ -159,6 +179,21 @@ mod tests {
         odd["session_id"] = json!("a b");
         let Some(Asked::Approval(body)) = ask(&odd) else { panic!("no approval") };
         assert!(body.get("session_key").is_none());
+    }
+
+    #[test]
+    fn a_prompt_submitted_settles_only_its_own_sessions_approvals() {
+        let submitted = json!({"session_id": "s1", "turn_id": "t2", "cwd": "/home/ada/shop",
+            "hook_event_name": "UserPromptSubmit", "prompt": "never mind"});
+        assert_eq!(went_on(&submitted), Some("s1"));
+        assert_eq!(ask(&submitted), None);
+        assert_eq!(went_on(&captured("Bash", json!({}))), None);
+        let Some(Asked::Approval(body)) = ask(&captured("Bash", json!({"command": "ls"}))) else { panic!() };
+        let view = json!({"agent": "codex", "input": {"questions": [], "approval": body["approval"]}});
+        let session = body["approval"]["session"].as_str().unwrap();
+        assert!(settles(session, &view));
+        assert!(!settles("s1", &view), "another session");
+        assert!(!settles(session, &json!({"agent": "claude-code", "input": view["input"]})));
     }
 
     #[test]

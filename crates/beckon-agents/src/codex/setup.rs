@@ -74,17 +74,18 @@ impl Setup {
             } else {
                 config::connect(&mut doc, &self.program, Some(&name)).map_err(|err| Self::refused(&self.file, err))?
             };
-            let what = "the MCP server \"beckon\" and a trusted hook for permission prompts";
+            let what = "the MCP server \"beckon\" and trusted hooks for permission prompts";
             return Ok(vec![Edited { path: self.file.clone(), doc, changed, what }]);
         }
         let mut user = self.read(&self.user_file)?;
         let (changed, trusted) = if remove {
-            let (removed, mut commands) = config::remove(&mut doc);
-            commands.push(config::hook_command(&self.program));
-            (removed, config::untrust(&mut user, &name, &commands))
+            let (removed, mut taken) = config::remove(&mut doc);
+            taken.extend(config::HOOKS.map(|hook| (hook, config::hook_command(&self.program))));
+            (removed, config::untrust(&mut user, &name, &taken))
         } else {
-            let (added, place) = config::add(&mut doc, &self.program).map_err(|err| Self::refused(&self.file, err))?;
-            let trusted = config::trust(&mut user, &name, &place).map_err(|err| Self::refused(&self.user_file, err))?;
+            let (added, places) = config::add(&mut doc, &self.program).map_err(|err| Self::refused(&self.file, err))?;
+            let trusted =
+                config::trust(&mut user, &name, &places).map_err(|err| Self::refused(&self.user_file, err))?;
             (added, trusted)
         };
         Ok(vec![
@@ -92,13 +93,13 @@ impl Setup {
                 path: self.file.clone(),
                 doc,
                 changed,
-                what: "the MCP server \"beckon\" and a hook for permission prompts",
+                what: "the MCP server \"beckon\" and hooks for permission prompts",
             },
             Edited {
                 path: self.user_file.clone(),
                 doc: user,
                 changed: trusted,
-                what: "your trust in the project's Beckon hook",
+                what: "your trust in the project's Beckon hooks",
             },
         ])
     }

@@ -5,6 +5,10 @@
 //! the hook waits. A decision other than allow or deny (declined, expired, withdrawn) yields no
 //! output, and Copilot's own prompt decides. Beckon's own MCP tools are allowed at once: they
 //! put their question to the person themselves.
+//!
+//! The person can still interrupt the turn in the terminal; Copilot then kills the waiting hook
+//! outright, before it can withdraw its question. The next prompt they submit in that session,
+//! or its end ([`went_on`]), withdraws the session's approvals still pending ([`settles`]).
 
 use serde_json::{Value, json};
 
@@ -37,6 +41,23 @@ pub fn ask(event: &Value) -> Option<Asked> {
         tool,
         event.get("toolInput").cloned().unwrap_or_else(|| json!({})),
     )))
+}
+
+/// The session whose person went on at Copilot's prompt (`userPromptSubmitted`, which carries
+/// the `prompt`) or which ended (`sessionEnd`, with its `reason`), when `event` says so: its
+/// approvals still pending were given up. (These events carry no `hookName`.)
+pub fn went_on(event: &Value) -> Option<&str> {
+    if event.get("toolName").is_some() || (event.get("prompt").is_none() && event.get("reason").is_none()) {
+        return None;
+    }
+    event.get("sessionId")?.as_str()
+}
+
+/// Whether the pending question `view` (as `GET /v1/questions` lists it) is an approval
+/// Copilot asked for in `session`.
+pub fn settles(session: &str, view: &Value) -> bool {
+    view.get("agent").and_then(Value::as_str) == Some(AGENT)
+        && view["input"]["approval"].get("session").and_then(Value::as_str) == Some(session)
 }
 
 /// The hook's output that allows the call.
@@ -81,6 +102,25 @@ mod tests {
         other["hookName"] = json!("preToolUse");
         assert_eq!(ask(&other), None);
         assert_eq!(ask(&json!({"sessionId": "s"})), None);
+    }
+
+    #[test]
+    fn a_prompt_submitted_or_the_session_ending_settles_only_its_own_sessions_approvals() {
+        // As Copilot CLI 1.0.102 sends them.
+        let submitted = json!({"sessionId": "s1", "timestamp": 1795659695881u64, "cwd": "/home/ada/shop",
+            "prompt": "never mind"});
+        let ended = json!({"sessionId": "s1", "timestamp": 1795659696386u64, "cwd": "/home/ada/shop",
+            "reason": "complete"});
+        assert_eq!(went_on(&submitted), Some("s1"));
+        assert_eq!(went_on(&ended), Some("s1"));
+        assert_eq!(ask(&submitted), None);
+        assert_eq!(went_on(&captured("bash", json!({}))), None);
+        let Some(Asked::Approval(body)) = ask(&captured("bash", json!({"command": "ls"}))) else { panic!() };
+        let view = json!({"agent": "copilot", "input": {"questions": [], "approval": body["approval"]}});
+        let session = body["approval"]["session"].as_str().unwrap();
+        assert!(settles(session, &view));
+        assert!(!settles("s1", &view));
+        assert!(!settles(session, &json!({"agent": "codex", "input": view["input"]})));
     }
 
     #[test]

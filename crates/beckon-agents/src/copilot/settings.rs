@@ -1,5 +1,5 @@
-//! What connecting writes into Copilot CLI's configuration, as edits of JSON values: the
-//! `permissionRequest` hook (in the user's `settings.json`, or a project's hooks file) and
+//! What connecting writes into Copilot CLI's configuration, as edits of JSON values: the hooks
+//! ([`HOOKS`], in the user's `settings.json` or a project's hooks file) and
 //! Beckon's MCP server (in `mcp-config.json`, or the project's `.github/mcp.json`). Pure:
 //! [`super::setup`] reads and writes the files.
 //!
@@ -15,12 +15,22 @@ use crate::shell;
 
 /// The MCP server's name.
 pub const SERVER: &str = "beckon";
-/// How long Copilot lets the hook wait for the person, in seconds (a day; its default is 30).
+/// How long Copilot lets the permission hook wait for the person, in seconds (a day; its
+/// default is 30).
 pub const HOOK_TIMEOUT_SECONDS: u64 = 86_400;
+/// How long Copilot lets the hooks that only tell Beckon something run, in seconds.
+const SHORT_TIMEOUT_SECONDS: u64 = 10;
 /// Who the hook runs for.
 const AGENT: &str = "copilot";
-/// The hook event, as Copilot's configuration names it.
-const EVENT: &str = "permissionRequest";
+/// The hook events Beckon takes, as Copilot's configuration names them, with their timeouts:
+/// permission requests, which it puts to the person, and the person going on at Copilot's
+/// prompt or the session ending, which withdraw a request Copilot gave up waiting for (the
+/// person interrupted the turn, and Copilot killed the hook before it could withdraw it).
+pub const HOOKS: [(&str, u64); 3] = [
+    ("permissionRequest", HOOK_TIMEOUT_SECONDS),
+    ("userPromptSubmitted", SHORT_TIMEOUT_SECONDS),
+    ("sessionEnd", SHORT_TIMEOUT_SECONDS),
+];
 
 /// The hook command for `beckon` at `program`.
 pub fn hook_command(program: &str) -> String {
@@ -31,9 +41,9 @@ fn is_ours(hook: &Value) -> bool {
     hook.get("bash").and_then(Value::as_str).is_some_and(|command| shell::is_hook_command(command, AGENT))
 }
 
-/// The hook entry for `beckon` at `program`.
-pub fn hook_entry(program: &str) -> Value {
-    json!({"type": "command", "bash": hook_command(program), "timeoutSec": HOOK_TIMEOUT_SECONDS})
+/// The hook entry for `beckon` at `program`, with `timeout`.
+pub fn hook_entry(program: &str, timeout: u64) -> Value {
+    json!({"type": "command", "bash": hook_command(program), "timeoutSec": timeout})
 }
 
 /// The MCP server entry for `beckon` at `program`.
@@ -41,35 +51,43 @@ pub fn server_entry(program: &str) -> Value {
     json!({"type": "local", "command": program, "args": ["mcp"], "tools": ["*"]})
 }
 
-/// Adds the hook under `hooks` of `holder` (settings.json, or a hooks file with its `version`);
-/// says whether it changed.
+/// Adds the hooks under `hooks` of `holder` (settings.json, or a hooks file with its
+/// `version`); says whether it changed.
 pub fn add_hook(holder: &mut Value, program: &str) -> bool {
-    let wanted = hook_entry(program);
     let root = object(holder);
     let hooks = object(root.entry("hooks").or_insert_with(|| json!({})));
-    let list = array(hooks.entry(EVENT).or_insert_with(|| json!([])));
-    match list.iter_mut().find(|hook| is_ours(hook)) {
-        Some(hook) if *hook == wanted => false,
-        Some(hook) => {
-            *hook = wanted;
-            true
-        }
-        None => {
-            list.push(wanted);
-            true
+    let mut changed = false;
+    for (event, timeout) in HOOKS {
+        let wanted = hook_entry(program, timeout);
+        let list = array(hooks.entry(event).or_insert_with(|| json!([])));
+        match list.iter_mut().find(|hook| is_ours(hook)) {
+            Some(hook) if *hook == wanted => {}
+            Some(hook) => {
+                *hook = wanted;
+                changed = true;
+            }
+            None => {
+                list.push(wanted);
+                changed = true;
+            }
         }
     }
+    changed
 }
 
-/// Takes Beckon's hook out of `holder`; says whether it changed.
+/// Takes Beckon's hooks out of `holder`; says whether it changed.
 pub fn remove_hook(holder: &mut Value) -> bool {
     let Some(root) = holder.as_object_mut() else { return false };
     let Some(Value::Object(hooks)) = root.get_mut("hooks") else { return false };
-    let Some(Value::Array(list)) = hooks.get_mut(EVENT) else { return false };
-    let before = list.len();
-    list.retain(|hook| !is_ours(hook));
-    let changed = list.len() != before;
-    drop_if_empty(hooks, EVENT);
+    let mut changed = false;
+    for (event, _) in HOOKS {
+        if let Some(Value::Array(list)) = hooks.get_mut(event) {
+            let before = list.len();
+            list.retain(|hook| !is_ours(hook));
+            changed |= list.len() != before;
+        }
+        drop_if_empty(hooks, event);
+    }
     drop_if_empty(root, "hooks");
     changed
 }
@@ -129,6 +147,13 @@ mod tests {
             settings["hooks"]["permissionRequest"],
             json!([{"type": "command", "bash": "/usr/bin/beckon hook copilot", "timeoutSec": 86400}])
         );
+        for event in ["userPromptSubmitted", "sessionEnd"] {
+            assert_eq!(
+                settings["hooks"][event],
+                json!([{"type": "command", "bash": "/usr/bin/beckon hook copilot", "timeoutSec": 10}]),
+                "{event}"
+            );
+        }
         let once = settings.clone();
         assert!(!add_hook(&mut settings, BECKON));
         assert_eq!(settings, once);

@@ -96,7 +96,7 @@ impl Connection for Setup {
             changes: vec![
                 Change {
                     place: self.hooks.display().to_string(),
-                    what: "a hook for permission prompts",
+                    what: "hooks for permission prompts",
                     changed: hooks_changed,
                 },
                 Change {
@@ -163,7 +163,9 @@ mod tests {
         assert_eq!(
             read(&hooks),
             json!({"hooks": {"permissionRequest": [{"type": "command", "bash": "/usr/bin/beckon hook copilot",
-                "timeoutSec": 86400}]}, "version": 1})
+                "timeoutSec": 86400}], "userPromptSubmitted": [{"type": "command",
+                "bash": "/usr/bin/beckon hook copilot", "timeoutSec": 10}], "sessionEnd": [{"type": "command",
+                "bash": "/usr/bin/beckon hook copilot", "timeoutSec": 10}]}, "version": 1})
         );
         assert_eq!(read(&dir.path().join("shop/.github/mcp.json"))["mcpServers"]["beckon"]["command"], BECKON);
         assert_eq!(setup.state().unwrap(), State::Connected);
