@@ -27,8 +27,25 @@ pub async fn request_in(
     let found: Value =
         eventually("gateway.json", || std::fs::read_to_string(&file).ok().and_then(|t| serde_json::from_str(&t).ok()))
             .await?;
-    let address = found["url"].as_str().and_then(|url| url.strip_prefix("http://")).ok_or("gateway.json has no url")?;
     let token = found["token"].as_str().ok_or("gateway.json has no token")?;
+    request_as(data_dir, token, method, path, body).await
+}
+
+/// Sends one request with an optional JSON body to the app whose data folder is `data_dir`,
+/// carrying `token` as its bearer token (another than the person's, an agent's token); the
+/// status line and the parsed body.
+pub async fn request_as(
+    data_dir: &Path,
+    token: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> Result<(String, Value), Failure> {
+    let file = data_dir.join("gateway.json");
+    let found: Value =
+        eventually("gateway.json", || std::fs::read_to_string(&file).ok().and_then(|t| serde_json::from_str(&t).ok()))
+            .await?;
+    let address = found["url"].as_str().and_then(|url| url.strip_prefix("http://")).ok_or("gateway.json has no url")?;
     let body = body.map(Value::to_string).unwrap_or_default();
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {token}\r\n\
