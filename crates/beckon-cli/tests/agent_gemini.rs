@@ -236,13 +236,26 @@ impl Terminal {
         assert!(self.tmux().args(["send-keys", "-t", "g"]).args(keys).status().unwrap().success());
     }
 
-    /// Types `text` into Gemini's input and sends it once the input shows it.
-    fn prompt(&self, text: &str) {
+    /// Types `text` into Gemini's input and sends it once the input shows it, until the model
+    /// gets it (Enter is sent again if the first is lost, as when it comes while the last turn
+    /// winds down).
+    fn prompt(&self, text: &str, model: &FakeGemini) {
+        let sent = || model.requests().iter().any(|request| last_prompt(request) == text);
         self.keys(&["-l", text]);
         self.wait_for_screen("the typed prompt", Duration::from_secs(10), |screen| {
             screen.contains(&format!("> {text}"))
         });
-        self.keys(&["Enter"]);
+        for _ in 0..5 {
+            self.keys(&["Enter"]);
+            let deadline = Instant::now() + Duration::from_secs(3);
+            while Instant::now() < deadline {
+                if sent() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+        panic!("the model never got {text:?}; Gemini shows:\n{}", self.screen());
     }
 
     /// Answers Gemini's permission prompt with `key` once it shows, sending it again while the
@@ -311,7 +324,7 @@ async fn a_permission_prompt_is_a_notice_until_the_person_answers_it_in_the_term
     assert!(notices(&gateway).await.is_empty());
 
     // Allowed in the terminal: the command runs, and the notice goes.
-    terminal.prompt("Please run: echo allowed > a.txt");
+    terminal.prompt("Please run: echo allowed > a.txt", &model);
     let notice = wait_for_notice(&gateway, &terminal).await;
     assert_eq!(notice["agent"], "gemini");
     assert_eq!(notice["project"], home.project.display().to_string());
@@ -323,14 +336,15 @@ async fn a_permission_prompt_is_a_notice_until_the_person_answers_it_in_the_term
 
     // Refused in the terminal: Gemini tells no hook, so the notice stays until the person types
     // the next prompt.
-    terminal.prompt("Please run: echo refused > b.txt");
+    terminal.wait_for_screen("the turn's end", Duration::from_secs(30), |screen| screen.contains("Done."));
+    terminal.prompt("Please run: echo refused > b.txt", &model);
     let refused = wait_for_notice(&gateway, &terminal).await;
     assert_eq!(refused["key"], notice["key"], "one notice key per Gemini session");
     assert!(refused["message"].as_str().unwrap().contains("`echo refused > b.txt`"), "{refused}");
     terminal.answer("Escape");
     terminal.wait_for_screen("the refusal", Duration::from_secs(30), |screen| screen.contains("Request cancelled"));
     assert_eq!(notices(&gateway).await.len(), 1, "nothing told Beckon of the refusal");
-    terminal.prompt("Never mind");
+    terminal.prompt("Never mind", &model);
     wait_until_cleared(&gateway, &terminal).await;
     assert!(!home.project.join("b.txt").exists());
 }
@@ -382,7 +396,7 @@ async fn with_beckon_not_running_the_hook_ends_at_once_and_geminis_prompt_decide
 
     let model = FakeGemini::start(running_commands()).await;
     let terminal = Terminal::open(&home, &model);
-    terminal.prompt("Please run: echo alone > c.txt");
+    terminal.prompt("Please run: echo alone > c.txt", &model);
     let asked = Instant::now();
     terminal.wait_for_screen("permission prompt", Duration::from_secs(30), asks_permission);
     let shown = asked.elapsed();
