@@ -1,8 +1,9 @@
 //! Gemini CLI's permission prompts as Beckon notices. Gemini lets no hook approve a tool call,
 //! so Beckon cannot answer these prompts; what it can do is tell the person, wherever they are,
 //! that Gemini waits for them and for what. Its `Notification` hook (`ToolPermission`) fires as
-//! the prompt appears and names what is asked; the events that show the session going on take
-//! the notice away:
+//! the prompt appears (a command, an edit, an MCP tool, a fetch, or a question of Gemini's own
+//! `ask_user` tool) and names what is asked; the events that show the session going on take the
+//! notice away:
 //!
 //! - `AfterTool`: the call ran, so it was allowed;
 //! - `BeforeAgent`: the person typed the next prompt (a refused call ends the turn, and Gemini
@@ -73,6 +74,9 @@ fn asked(event: &Value) -> String {
             Some(server) => format!("{TITLE} asks to use {} of the MCP server {}", quoted(tool), quoted(server)),
             None => format!("{TITLE} asks to use {}", quoted(tool)),
         }),
+        // Gemini's own question tool: its questions are not in the details, and are answered
+        // in the terminal too.
+        "ask_user" => Some(format!("{TITLE} asks you a question")),
         "info" if !urls.is_empty() => Some(format!("{TITLE} asks to fetch {}", quoted(&urls.join(", ")))),
         _ => None,
     };
@@ -178,6 +182,11 @@ mod tests {
         assert!(
             message(notice_change(&fetch, None))
                 .starts_with("Gemini CLI asks to fetch https://a.example, https://b.example.")
+        );
+        let question = permission(json!({"type": "ask_user", "title": "Ask User"}));
+        assert_eq!(
+            message(notice_change(&question, None)),
+            "Gemini CLI asks you a question. Answer it in Gemini CLI's terminal."
         );
         let unknown = permission(json!({"type": "exit_plan_mode", "title": "Ready to build?"}));
         assert!(message(notice_change(&unknown, None)).starts_with("Gemini CLI asks for permission: Ready to build?."));
