@@ -153,7 +153,8 @@ async fn a_question_asked_over_mcp_is_answered_in_beckon_and_reaches_the_model()
     let mut run = tokio::process::Command::new(gemini());
     run.args(["-p", "Pick a banner color with me", "-o", "stream-json"]).current_dir(&home.project).env_clear();
     run.envs(home.env(&model)).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true);
-    let mut run = run.spawn().unwrap();
+    let mut run = run.process_group(0).spawn().unwrap();
+    let _group = Group(run.id().unwrap());
 
     let deadline = Instant::now() + Duration::from_secs(60);
     let pending = loop {
@@ -290,7 +291,29 @@ impl Terminal {
 
 impl Drop for Terminal {
     fn drop(&mut self) {
+        // Gemini outlives its terminal's hangup: end it, the copy it restarts itself as and its
+        // MCP server, by the pane's process group.
+        if let Ok(panes) = self.tmux().args(["list-panes", "-t", "g", "-F", "#{pane_pid}"]).output() {
+            for pid in String::from_utf8_lossy(&panes.stdout).split_whitespace() {
+                end_group(pid);
+            }
+        }
         let _ = self.tmux().arg("kill-server").status();
+    }
+}
+
+/// Ends the process group `leader` leads.
+fn end_group(leader: &str) {
+    let _ = Command::new("kill").args(["-KILL", "--", &format!("-{leader}")]).stderr(Stdio::null()).status();
+}
+
+/// Ends a headless Gemini's process group when dropped (the copy Gemini restarts itself as
+/// outlives its parent).
+struct Group(u32);
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        end_group(&self.0.to_string());
     }
 }
 
