@@ -22,6 +22,8 @@ const TITLE: &str = "Gemini CLI";
 const SESSION_KEY_MAX: usize = 150;
 /// Most of a command, path or URL quoted in a notice, in bytes (a notice's message holds 1024).
 const QUOTED_MAX_BYTES: usize = 600;
+/// Most of the project's path in a notice, in bytes (a notice's project holds 4096).
+const PROJECT_MAX_BYTES: usize = 4000;
 
 /// What a hook event changes about the session's notice.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,7 +52,7 @@ pub fn notice_change(event: &Value, project_dir: Option<&str>) -> Option<NoticeC
             let mut body = json!({"agent": AGENT, "message": message});
             let project = event.get("cwd").and_then(Value::as_str).or(project_dir).filter(|p| !p.trim().is_empty());
             if let Some(project) = project {
-                body["project"] = json!(shown(project, usize::MAX));
+                body["project"] = json!(shown(project, PROJECT_MAX_BYTES));
             }
             Some(NoticeChange::Post { key, body })
         }
@@ -70,7 +72,7 @@ fn asked(event: &Value) -> String {
     let said = match kind {
         "exec" => text("command").map(|command| format!("{TITLE} asks to run `{}`", quoted(command))),
         "edit" => text("filePath").or(text("fileName")).map(|file| format!("{TITLE} asks to change {}", quoted(file))),
-        "mcp" => text("toolDisplayName").or(text("toolName")).map(|tool| match text("serverName") {
+        "mcp" => text("toolName").or(text("toolDisplayName")).map(|tool| match text("serverName") {
             Some(server) => format!("{TITLE} asks to use {} of the MCP server {}", quoted(tool), quoted(server)),
             None => format!("{TITLE} asks to use {}", quoted(tool)),
         }),
@@ -172,10 +174,10 @@ mod tests {
             "Gemini CLI asks to change /s/a.rs. Answer it in Gemini CLI's terminal."
         );
         let mcp = permission(json!({"type": "mcp", "title": "Confirm MCP Tool", "serverName": "github",
-            "toolName": "create_issue", "toolDisplayName": "create_issue (github MCP Server)"}));
+            "toolName": "create_issue", "toolDisplayName": "mcp_github_create_issue"}));
         assert!(
             message(notice_change(&mcp, None))
-                .starts_with("Gemini CLI asks to use create_issue (github MCP Server) of the MCP server github.")
+                .starts_with("Gemini CLI asks to use create_issue of the MCP server github.")
         );
         let fetch = permission(json!({"type": "info", "title": "Confirm Web Fetch", "prompt": "p",
             "urls": ["https://a.example", "https://b.example"]}));
