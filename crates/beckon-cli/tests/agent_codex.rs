@@ -268,10 +268,12 @@ async fn setup_keeps_the_persons_file_codex_reads_and_trusts_it_and_remove_gives
     let listed = rig.codex(&["mcp", "list"]).output().await.unwrap();
     assert!(served::text(&listed.stdout).contains("beckon"), "{}", served::text(&listed.stdout));
     let hooks = listed_hooks(&rig).await;
-    assert_eq!(hooks.len(), 1, "{hooks:?}");
-    assert_eq!(hooks[0]["eventName"], "permissionRequest");
-    assert_eq!(hooks[0]["command"], format!("{} hook codex", beckon.display()));
-    assert_eq!(hooks[0]["trustStatus"], "trusted", "{hooks:?}");
+    let events: Vec<&str> = hooks.iter().filter_map(|hook| hook["eventName"].as_str()).collect();
+    assert_eq!(events, ["permissionRequest", "userPromptSubmit"], "{hooks:?}");
+    for hook in &hooks {
+        assert_eq!(hook["command"], format!("{} hook codex", beckon.display()));
+        assert_eq!(hook["trustStatus"], "trusted", "{hook}");
+    }
 
     let removed = rig.setup(&["--remove"]).await;
     assert!(removed.contains("Removed Beckon from"), "{removed}");
@@ -403,12 +405,90 @@ async fn the_project_scope_writes_the_projects_file_and_trusts_its_hook_for_the_
     let listed = rig.codex(&["mcp", "list"]).output().await.unwrap();
     assert!(served::text(&listed.stdout).contains("beckon"), "{}", served::text(&listed.stdout));
     let hooks = listed_hooks(&rig).await;
-    assert_eq!(hooks.len(), 1, "{hooks:?}");
-    assert_eq!(hooks[0]["source"], "project", "{hooks:?}");
-    assert_eq!(hooks[0]["trustStatus"], "trusted", "{hooks:?}");
+    assert_eq!(hooks.len(), 2, "{hooks:?}");
+    for hook in &hooks {
+        assert_eq!(hook["source"], "project", "{hook}");
+        assert_eq!(hook["trustStatus"], "trusted", "{hook}");
+    }
 
     let removed = rig.setup(&["--scope", "project", "--remove"]).await;
     assert!(removed.contains("Removed Beckon from"), "{removed}");
     assert!(!project.join(".codex/config.toml").exists());
     assert_eq!(std::fs::read_to_string(rig.config()).unwrap(), theirs, "the person's file byte for byte as before");
+}
+
+/// Runs tmux on a server of the test's own.
+fn tmux(socket: &str, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("tmux").arg("-L").arg(socket).args(args).stdin(Stdio::null()).output().unwrap()
+}
+
+/// Ends the test's tmux server however the test ends.
+struct TmuxServer(String);
+
+impl Drop for TmuxServer {
+    fn drop(&mut self) {
+        tmux(&self.0, &["kill-server"]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn interrupting_codex_while_beckon_asks_withdraws_the_approval_at_the_next_prompt() {
+    let rig = Rig::start(calling("call_sh", "exec_command", None, escalated("echo hi > made.txt")), true).await;
+    let project = rig.project().canonicalize().unwrap();
+    let theirs = format!("{}\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n", rig.theirs(), project.display());
+    std::fs::write(rig.config(), theirs).unwrap();
+    rig.setup(&[]).await;
+    let socket = TmuxServer(format!("beckon-codex-{}", std::process::id()));
+    let env: Vec<String> = [
+        ("PATH", std::env::var("PATH").unwrap_or_default()),
+        ("TERM", "xterm-256color".into()),
+        ("HOME", rig.home().display().to_string()),
+        ("CODEX_HOME", rig.codex_home().display().to_string()),
+        ("FAKE_API_KEY", "sk-fake".into()),
+    ]
+    .into_iter()
+    .map(|(name, value)| format!("{name}={value}"))
+    .collect();
+    let codex = codex().display().to_string();
+    let project_dir = project.display().to_string();
+    let mut args = vec!["new-session", "-d", "-s", "cx", "-x", "160", "-y", "45", "-c", &project_dir, "env", "-i"];
+    args.extend(env.iter().map(String::as_str));
+    args.extend([codex.as_str(), "--no-daemon", "--no-alt-screen", "-a", "on-request", "-s", "workspace-write"]);
+    args.push("Write the file please");
+    assert!(tmux(&socket.0, &args).status.success(), "tmux did not start");
+
+    let approval = rig.pending().await;
+    let id = approval["request_id"].as_str().unwrap().to_owned();
+    // The person interrupts the turn in the terminal; Codex kills the waiting hook outright.
+    assert!(tmux(&socket.0, &["send-keys", "-t", "cx", "Escape"]).status.success());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let screen = served::text(&tmux(&socket.0, &["capture-pane", "-p", "-t", "cx"]).stdout);
+        if screen.contains("interrupted") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the turn was not interrupted:\n{screen}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let url = format!("{}/v1/questions/{id}", rig.gateway().url);
+    let view: Value = rig.http.get(&url).bearer_auth(&rig.gateway().token).send().await.unwrap().json().await.unwrap();
+    assert_eq!(view["status"], "pending", "nothing withdrew it yet: {view}");
+    // Their next prompt in that session withdraws it.
+    assert!(tmux(&socket.0, &["send-keys", "-t", "cx", "-l", "Never mind"]).status.success());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(tmux(&socket.0, &["send-keys", "-t", "cx", "Enter"]).status.success());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let view = loop {
+        let view: Value =
+            rig.http.get(&url).bearer_auth(&rig.gateway().token).send().await.unwrap().json().await.unwrap();
+        if view["status"] != "pending" {
+            break view;
+        }
+        let screen = served::text(&tmux(&socket.0, &["capture-pane", "-p", "-t", "cx"]).stdout);
+        assert!(Instant::now() < deadline, "the approval stayed pending; Codex shows:\n{screen}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(view["status"], "cancelled", "{view}");
+    assert_eq!(view["outcome"]["reason"], "the person went on in Codex", "{view}");
+    assert!(!rig.project().join("made.txt").exists());
 }

@@ -345,3 +345,87 @@ async fn with_beckon_not_running_the_hook_steps_aside_and_copilot_decides_at_onc
     assert!(!rig.project().join("made.txt").exists());
     eprintln!("copilot decided without Beckon in {:?}", started.elapsed());
 }
+
+/// Runs tmux on a server of the test's own.
+fn tmux(socket: &str, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("tmux").arg("-L").arg(socket).args(args).stdin(Stdio::null()).output().unwrap()
+}
+
+/// Ends the test's tmux server however the test ends.
+struct TmuxServer(String);
+
+impl Drop for TmuxServer {
+    fn drop(&mut self) {
+        tmux(&self.0, &["kill-server"]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn interrupting_copilot_while_beckon_asks_withdraws_the_approval_at_the_next_prompt() {
+    let rig = Rig::start(calling("call_sh", "bash", write_file("made.txt")), true).await;
+    rig.setup(&[]).await;
+    let socket = TmuxServer(format!("beckon-copilot-{}", std::process::id()));
+    let env: Vec<String> = [
+        ("PATH", std::env::var("PATH").unwrap_or_default()),
+        ("TERM", "xterm-256color".into()),
+        ("HOME", rig.home().display().to_string()),
+        ("COPILOT_HOME", rig.copilot_home().display().to_string()),
+        ("COPILOT_OFFLINE", "true".into()),
+        ("COPILOT_PROVIDER_BASE_URL", rig.model.url.clone()),
+        ("COPILOT_PROVIDER_WIRE_API", "responses".into()),
+        ("COPILOT_PROVIDER_API_KEY", "sk-fake".into()),
+        ("COPILOT_MODEL", "fake-model".into()),
+    ]
+    .into_iter()
+    .map(|(name, value)| format!("{name}={value}"))
+    .collect();
+    let copilot = copilot().display().to_string();
+    let project = rig.project().display().to_string();
+    let mut args = vec!["new-session", "-d", "-s", "cp", "-x", "160", "-y", "45", "-c", &project, "env", "-i"];
+    args.extend(env.iter().map(String::as_str));
+    args.extend([copilot.as_str(), "--no-auto-update", "-i", "Write the file please"]);
+    assert!(tmux(&socket.0, &args).status.success(), "tmux did not start");
+    let screen = || served::text(&tmux(&socket.0, &["capture-pane", "-p", "-t", "cp"]).stdout);
+
+    // Copilot asks once whether the person trusts the folder; they say yes.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while rig.model.requests().is_empty() {
+        if screen().contains("Do you trust the files in this folder?") {
+            assert!(tmux(&socket.0, &["send-keys", "-t", "cp", "Enter"]).status.success());
+        }
+        assert!(Instant::now() < deadline, "Copilot did not ask the model; it shows:\n{}", screen());
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let approval = rig.pending().await;
+    let id = approval["request_id"].as_str().unwrap().to_owned();
+    // The person interrupts the turn in the terminal; Copilot kills the waiting hook outright.
+    for _ in 0..2 {
+        assert!(tmux(&socket.0, &["send-keys", "-t", "cp", "Escape"]).status.success());
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !screen().contains("cancelled by user") {
+        assert!(Instant::now() < deadline, "the turn was not interrupted:\n{}", screen());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let url = format!("{}/v1/questions/{id}", rig.gateway().url);
+    let view: Value = rig.http.get(&url).bearer_auth(&rig.gateway().token).send().await.unwrap().json().await.unwrap();
+    assert_eq!(view["status"], "pending", "nothing withdrew it yet: {view}");
+    // Their next prompt in that session withdraws it.
+    assert!(tmux(&socket.0, &["send-keys", "-t", "cp", "-l", "Never mind"]).status.success());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(tmux(&socket.0, &["send-keys", "-t", "cp", "Enter"]).status.success());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let view = loop {
+        let view: Value =
+            rig.http.get(&url).bearer_auth(&rig.gateway().token).send().await.unwrap().json().await.unwrap();
+        if view["status"] != "pending" {
+            break view;
+        }
+        assert!(Instant::now() < deadline, "the approval stayed pending; Copilot shows:\n{}", screen());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(view["status"], "cancelled", "{view}");
+    assert_eq!(view["outcome"]["reason"], "the person went on in Copilot CLI", "{view}");
+    assert!(!rig.project().join("made.txt").exists());
+}

@@ -3,8 +3,12 @@
 //! the person answers in Beckon; when Beckon is not running, refuses the question, or the
 //! approval ends without a decision, it prints nothing and Codex's own approval decides. If
 //! Codex ends the hook (the session stops), the question is withdrawn.
+//!
+//! When the person interrupts the turn, Codex kills the waiting hook outright; the next prompt
+//! they submit (the `UserPromptSubmit` hook) withdraws that session's approvals still pending.
 
 use beckon_agents::codex::hook::{self as codex, Asked};
+use beckon_gateway::GatewayClient;
 
 use super::put::{Put, put, read_event};
 use crate::cli::Connection;
@@ -16,6 +20,11 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
     // withdraws it.
     let mut signals = Signals::listen_with_hangup().map_err(|err| format!("cannot listen for signals: {err}"))?;
     let event = read_event()?;
+    if let Some(session) = codex::went_on(&event) {
+        // No Beckon: nothing to withdraw.
+        let Ok(client) = connection.client() else { return Ok(()) };
+        return withdraw_given_up(&client, session).await;
+    }
     let body = match codex::ask(&event) {
         None => return Ok(()),
         Some(Asked::OwnTool) => {
@@ -29,6 +38,19 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
         && let Some(output) = codex::reply(&view)
     {
         println!("{output}");
+    }
+    Ok(())
+}
+
+/// The reason a question is withdrawn with when the person went on at Codex's prompt.
+const WENT_ON: &str = "the person went on in Codex";
+
+/// Withdraws `session`'s approvals still pending: Codex gave up waiting for them.
+async fn withdraw_given_up(client: &GatewayClient, session: &str) -> Result<(), String> {
+    let pending = client.pending().await.map_err(|err| err.to_string())?;
+    for view in pending.iter().filter(|view| codex::settles(session, view)) {
+        let Some(id) = view["request_id"].as_str() else { continue };
+        client.cancel(id, WENT_ON).await.map_err(|err| format!("cannot withdraw {id}: {err}"))?;
     }
     Ok(())
 }

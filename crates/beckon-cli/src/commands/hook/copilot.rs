@@ -3,8 +3,12 @@
 //! in its terminal; when Beckon is not running, refuses the question, or the approval ends
 //! without a decision, it prints nothing and Copilot's own prompt decides. If Copilot ends the
 //! hook, the question is withdrawn.
+//!
+//! When the person interrupts the turn, Copilot kills the waiting hook outright; the next prompt
+//! they submit, or the session's end, withdraws that session's approvals still pending.
 
 use beckon_agents::copilot::hook::{self as copilot, Asked};
+use beckon_gateway::GatewayClient;
 
 use super::put::{Put, put, read_event};
 use crate::cli::Connection;
@@ -16,6 +20,11 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
     // withdraws it.
     let mut signals = Signals::listen_with_hangup().map_err(|err| format!("cannot listen for signals: {err}"))?;
     let event = read_event()?;
+    if let Some(session) = copilot::went_on(&event) {
+        // No Beckon: nothing to withdraw.
+        let Ok(client) = connection.client() else { return Ok(()) };
+        return withdraw_given_up(&client, session).await;
+    }
     let body = match copilot::ask(&event) {
         None => return Ok(()),
         Some(Asked::OwnTool) => {
@@ -29,6 +38,19 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
         && let Some(output) = copilot::reply(&view)
     {
         println!("{output}");
+    }
+    Ok(())
+}
+
+/// The reason a question is withdrawn with when the person went on at Copilot's prompt.
+const WENT_ON: &str = "the person went on in Copilot CLI";
+
+/// Withdraws `session`'s approvals still pending: Copilot gave up waiting for them.
+async fn withdraw_given_up(client: &GatewayClient, session: &str) -> Result<(), String> {
+    let pending = client.pending().await.map_err(|err| err.to_string())?;
+    for view in pending.iter().filter(|view| copilot::settles(session, view)) {
+        let Some(id) = view["request_id"].as_str() else { continue };
+        client.cancel(id, WENT_ON).await.map_err(|err| format!("cannot withdraw {id}: {err}"))?;
     }
     Ok(())
 }
