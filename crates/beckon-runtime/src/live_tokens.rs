@@ -66,7 +66,10 @@ impl LiveTokens {
         self.write().insert(record.secret_hash, live);
     }
 
-    /// Takes the live token named `name` out; what it held, to put back if revoking fails.
+    /// Takes the live token named `name` out; what it held, to put back with [`insert`] if
+    /// revoking fails (its creation time is not kept here, and reads as 0).
+    ///
+    /// [`insert`]: LiveTokens::insert
     pub(crate) fn remove(&self, name: &str) -> Option<TokenRecord> {
         let mut tokens = self.write();
         let hash = *tokens.iter().find(|(_, live)| live.holder.name == name)?.0;

@@ -65,10 +65,11 @@ impl Beckon {
     /// Who holds `secret`, when it is a live token's; checked in memory, never in the
     /// database. A token's use is written at most once a minute, without waiting for it.
     pub fn token_holder(&self, secret: &str) -> Option<TokenHolder> {
-        let (holder, record_use) = self.tokens.check(secret, self.rt.clock.now_ms())?;
+        let now_ms = self.rt.clock.now_ms();
+        let (holder, record_use) = self.tokens.check(secret, now_ms)?;
         if record_use {
-            let (id, at_ms) = (holder.id, self.rt.clock.now_ms());
-            self.rt.db.write_detached("token use", move |tx| tx.token_used(id, at_ms));
+            let id = holder.id;
+            self.rt.db.write_detached("token use", move |tx| tx.token_used(id, now_ms));
         }
         Some(holder)
     }
