@@ -84,14 +84,19 @@ async fn use_is_written_once_a_minute_and_tokens_outlive_a_restart() {
     assert_eq!(beckon.token_holder(&made.secret).unwrap().name, "devbox", "live after a restart");
     beckon.shutdown().await;
 
-    // The database and whatever its write-ahead log still holds.
-    let mut stored = Vec::new();
-    for entry in std::fs::read_dir(dir.path()).unwrap() {
-        let path = entry.unwrap().path();
-        if path.file_name().unwrap().to_string_lossy().starts_with("beckon.db") {
-            stored.extend(std::fs::read(&path).unwrap());
+    // The database and whatever its write-ahead log still holds, read whole: the log may be
+    // folded into the database and removed while the store closes, and then it is read again.
+    let stored = loop {
+        let files: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.file_name().unwrap().to_string_lossy().starts_with("beckon.db"))
+            .collect();
+        let read: Result<Vec<Vec<u8>>, _> = files.iter().map(std::fs::read).collect();
+        if let Ok(read) = read {
+            break read.concat();
         }
-    }
+    };
     assert!(!stored.is_empty());
     let secret = made.secret.as_bytes();
     assert!(!stored.windows(secret.len()).any(|w| w == secret), "the secret is not in the database");
