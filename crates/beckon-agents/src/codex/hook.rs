@@ -47,6 +47,7 @@ pub fn ask(event: &Value) -> Option<Asked> {
     let text = |key: &str| event.get(key).and_then(Value::as_str);
     Some(Asked::Approval(approval_body(
         AGENT,
+        "Codex",
         text("session_id"),
         text("cwd"),
         tool,
@@ -106,12 +107,14 @@ pub(crate) fn decision(view: &Value) -> Option<Value> {
 /// The body of `POST /v1/questions` that puts one tool call to the person.
 pub(crate) fn approval_body(
     agent: &str,
+    by: &str,
     session: Option<&str>,
     project: Option<&str>,
     tool: &str,
     input: Value,
 ) -> Value {
-    let mut approval = json!({"tool_name": tool, "input": input});
+    // `by` names the agent in the question, and says it takes no edited input back.
+    let mut approval = json!({"tool_name": tool, "input": input, "by": by});
     let mut body = json!({"agent": agent});
     if let Some(project) = project {
         approval["project"] = json!(project);
@@ -155,7 +158,7 @@ mod tests {
             body,
             json!({"agent": "codex", "metadata": {"project": "/home/ada/shop"},
                 "session_key": "codex:01a21450-8e1f-7131-b8e6-f2770be8ef01",
-                "approval": {"tool_name": "Bash", "input": input, "project": "/home/ada/shop",
+                "approval": {"tool_name": "Bash", "input": input, "by": "Codex", "project": "/home/ada/shop",
                     "session": "01a21450-8e1f-7131-b8e6-f2770be8ef01"}})
         );
         let Some(Asked::Approval(mcp)) = ask(&captured("mcp__github__create_issue", json!({"title": "x"}))) else {

@@ -36,6 +36,7 @@ pub fn ask(event: &Value) -> Option<Asked> {
     let text = |key: &str| event.get(key).and_then(Value::as_str);
     Some(Asked::Approval(approval_body(
         AGENT,
+        "Copilot",
         text("sessionId"),
         text("cwd"),
         tool,
@@ -90,7 +91,7 @@ mod tests {
             body,
             json!({"agent": "copilot", "metadata": {"project": "/home/ada/shop"},
                 "session_key": "copilot:fc53f7cb-0da6-4267-a770-c8d9e2f63f5e",
-                "approval": {"tool_name": "bash", "input": input, "project": "/home/ada/shop",
+                "approval": {"tool_name": "bash", "input": input, "by": "Copilot", "project": "/home/ada/shop",
                     "session": "fc53f7cb-0da6-4267-a770-c8d9e2f63f5e"}})
         );
     }
