@@ -11,6 +11,7 @@
 use beckon_agents::claude_code::hook as claude_code;
 use beckon_agents::claude_code::waiting::{self, NoticeChange};
 use beckon_gateway::GatewayClient;
+use beckon_runtime::api::ErrorKind;
 use serde_json::Value;
 
 use super::ANSWERED_IN_TERMINAL;
@@ -65,7 +66,13 @@ async fn change_notice(client: &GatewayClient, change: NoticeChange) -> Result<(
 
 /// Withdraws the pending questions about a call that went on without Beckon.
 async fn withdraw_settled(client: &GatewayClient, event: &Value) -> Result<(), String> {
-    let pending = client.pending().await.map_err(|err| err.to_string())?;
+    let pending = match client.pending().await {
+        Ok(pending) => pending,
+        // An ask-only token (an agent on another machine) lists nothing: its question, if the
+        // terminal answered it, is withdrawn when Claude Code ends the hook that waits on it.
+        Err(err) if err.kind() == Some(ErrorKind::Forbidden) => return Ok(()),
+        Err(err) => return Err(err.to_string()),
+    };
     for view in pending.iter().filter(|view| claude_code::settles(event, view)) {
         let Some(id) = view["request_id"].as_str() else { continue };
         client.cancel(id, ANSWERED_IN_TERMINAL).await.map_err(|err| format!("cannot withdraw {id}: {err}"))?;
