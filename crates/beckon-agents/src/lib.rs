@@ -14,7 +14,9 @@ pub mod codex;
 pub mod connect;
 pub mod copilot;
 pub mod gemini;
+mod hook_groups;
 mod json_file;
+mod mcp_servers;
 pub mod opencode;
 mod shell;
 

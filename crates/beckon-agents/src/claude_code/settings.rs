@@ -6,15 +6,16 @@
 //! idempotent, an old entry (another path to `beckon`, another timeout) is replaced, and
 //! removing takes out only Beckon's entries, and the containers it left empty.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::hook::AGENT;
 pub use crate::connect::State;
 use crate::json_file::{array, drop_if_empty, object};
 use crate::shell;
+use crate::{hook_groups, mcp_servers};
 
 /// The MCP server's name, and so its tools' prefix (`mcp__beckon__ask_user_question`).
-pub const SERVER: &str = "beckon";
+pub const SERVER: &str = mcp_servers::SERVER;
 /// The permission rule that allows every tool of Beckon's server.
 pub const ALLOW_RULE: &str = "mcp__beckon";
 /// How long Claude Code lets a hook wait for the person, in seconds (a day: a prompt can be
@@ -64,18 +65,12 @@ pub fn server_entry(program: &str) -> Value {
 pub fn add_settings(settings: &mut Value, program: &str) -> bool {
     let before = settings.clone();
     remove_settings(settings);
-    let root = object(settings);
-    let hooks = object(root.entry("hooks").or_insert_with(|| json!({})));
     for hook in &HOOKS {
         let timeout = if hook.waits { HOOK_TIMEOUT_SECONDS } else { SHORT_TIMEOUT_SECONDS };
-        let mut group = Map::new();
-        if let Some(matcher) = hook.matcher {
-            group.insert("matcher".into(), json!(matcher));
-        }
-        group
-            .insert("hooks".into(), json!([{"type": "command", "command": hook_command(program), "timeout": timeout}]));
-        array(hooks.entry(hook.event).or_insert_with(|| json!([]))).push(Value::Object(group));
+        let handler = json!({"type": "command", "command": hook_command(program), "timeout": timeout});
+        hook_groups::add(settings, hook.event, hook.matcher, handler);
     }
+    let root = object(settings);
     let permissions = object(root.entry("permissions").or_insert_with(|| json!({})));
     array(permissions.entry("allow").or_insert_with(|| json!([]))).push(json!(ALLOW_RULE));
     *settings != before
@@ -86,20 +81,7 @@ pub fn add_settings(settings: &mut Value, program: &str) -> bool {
 pub fn remove_settings(settings: &mut Value) -> bool {
     let before = settings.clone();
     let Some(root) = settings.as_object_mut() else { return false };
-    if let Some(Value::Object(hooks)) = root.get_mut("hooks") {
-        for Hook { event, .. } in &HOOKS {
-            if let Some(Value::Array(groups)) = hooks.get_mut(*event) {
-                for group in groups.iter_mut() {
-                    if let Some(Value::Array(list)) = group.get_mut("hooks") {
-                        list.retain(|hook| !is_ours(hook));
-                    }
-                }
-                groups.retain(|group| group.get("hooks").and_then(Value::as_array).is_none_or(|list| !list.is_empty()));
-            }
-            drop_if_empty(hooks, event);
-        }
-    }
-    drop_if_empty(root, "hooks");
+    hook_groups::remove(root, HOOKS.iter().map(|hook| hook.event), is_ours);
     if let Some(Value::Object(permissions)) = root.get_mut("permissions") {
         if let Some(Value::Array(allow)) = permissions.get_mut("allow") {
             allow.retain(|rule| rule != ALLOW_RULE);
@@ -113,23 +95,12 @@ pub fn remove_settings(settings: &mut Value) -> bool {
 /// Adds the MCP server under `mcpServers` of `holder` (the `.mcp.json` root, `~/.claude.json`
 /// or one of its projects); says whether it changed.
 pub fn add_server(holder: &mut Value, program: &str) -> bool {
-    let servers = object(object(holder).entry("mcpServers").or_insert_with(|| json!({})));
-    let entry = server_entry(program);
-    let changed = servers.get(SERVER) != Some(&entry);
-    servers.insert(SERVER.into(), entry);
-    changed
+    mcp_servers::add(holder, server_entry(program))
 }
 
 /// Takes the MCP server out of `holder`, if it runs `beckon mcp`; says whether it changed.
 pub fn remove_server(holder: &mut Value) -> bool {
-    let Some(root) = holder.as_object_mut() else { return false };
-    let Some(Value::Object(servers)) = root.get_mut("mcpServers") else { return false };
-    let ours = servers.get(SERVER).is_some_and(|entry| entry.get("args") == Some(&json!(["mcp"])));
-    if ours {
-        servers.remove(SERVER);
-    }
-    drop_if_empty(root, "mcpServers");
-    ours
+    mcp_servers::remove(holder)
 }
 
 /// How a settings file and a server holder stand against what this `beckon` would write.

@@ -11,10 +11,11 @@ use serde_json::{Value, json};
 
 use crate::connect::State;
 use crate::json_file::{array, drop_if_empty, object};
+use crate::mcp_servers;
 use crate::shell;
 
 /// The MCP server's name.
-pub const SERVER: &str = "beckon";
+pub const SERVER: &str = mcp_servers::SERVER;
 /// How long Copilot lets the permission hook wait for the person, in seconds (a day; its
 /// default is 30).
 pub const HOOK_TIMEOUT_SECONDS: u64 = 86_400;
@@ -94,23 +95,12 @@ pub fn remove_hook(holder: &mut Value) -> bool {
 
 /// Adds the MCP server under `mcpServers` of `holder`; says whether it changed.
 pub fn add_server(holder: &mut Value, program: &str) -> bool {
-    let servers = object(object(holder).entry("mcpServers").or_insert_with(|| json!({})));
-    let entry = server_entry(program);
-    let changed = servers.get(SERVER) != Some(&entry);
-    servers.insert(SERVER.into(), entry);
-    changed
+    mcp_servers::add(holder, server_entry(program))
 }
 
 /// Takes the MCP server out of `holder`, if it runs `beckon mcp`; says whether it changed.
 pub fn remove_server(holder: &mut Value) -> bool {
-    let Some(root) = holder.as_object_mut() else { return false };
-    let Some(Value::Object(servers)) = root.get_mut("mcpServers") else { return false };
-    let ours = servers.get(SERVER).is_some_and(|entry| entry.get("args") == Some(&json!(["mcp"])));
-    if ours {
-        servers.shift_remove(SERVER);
-    }
-    drop_if_empty(root, "mcpServers");
-    ours
+    mcp_servers::remove(holder)
 }
 
 /// How a hooks holder and a servers holder stand against what this `beckon` would write.

@@ -6,12 +6,12 @@
 //! idempotent, an old entry (another path to `beckon`) is replaced, and removing takes out only
 //! Beckon's entries, and the containers it left empty.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::notice::AGENT;
 use crate::connect::State;
-use crate::json_file::{array, drop_if_empty, object};
 use crate::shell;
+use crate::{hook_groups, mcp_servers};
 
 /// The MCP server's name, and so its tools' prefix (`mcp_beckon_ask_user_question`).
 pub const SERVER: &str = "beckon";
@@ -57,20 +57,11 @@ pub fn server_entry(program: &str) -> Value {
 pub fn add(settings: &mut Value, program: &str) -> bool {
     let before = settings.clone();
     remove(settings);
-    let root = object(settings);
-    let servers = object(root.entry("mcpServers").or_insert_with(|| json!({})));
-    servers.insert(SERVER.into(), server_entry(program));
-    let hooks = object(root.entry("hooks").or_insert_with(|| json!({})));
+    mcp_servers::add(settings, server_entry(program));
     for hook in &HOOKS {
-        let mut group = Map::new();
-        if let Some(matcher) = hook.matcher {
-            group.insert("matcher".into(), json!(matcher));
-        }
-        group.insert(
-            "hooks".into(),
-            json!([{"name": HOOK_NAME, "type": "command", "command": hook_command(program), "timeout": HOOK_TIMEOUT_MS}]),
-        );
-        array(hooks.entry(hook.event).or_insert_with(|| json!([]))).push(Value::Object(group));
+        let handler =
+            json!({"name": HOOK_NAME, "type": "command", "command": hook_command(program), "timeout": HOOK_TIMEOUT_MS});
+        hook_groups::add(settings, hook.event, hook.matcher, handler);
     }
     *settings != before
 }
@@ -78,28 +69,9 @@ pub fn add(settings: &mut Value, program: &str) -> bool {
 /// Takes Beckon's MCP server and hooks out of a settings value; says whether it changed.
 pub fn remove(settings: &mut Value) -> bool {
     let before = settings.clone();
+    mcp_servers::remove(settings);
     let Some(root) = settings.as_object_mut() else { return false };
-    if let Some(Value::Object(servers)) = root.get_mut("mcpServers") {
-        let ours = servers.get(SERVER).is_some_and(|entry| entry.get("args") == Some(&json!(["mcp"])));
-        if ours {
-            servers.shift_remove(SERVER);
-        }
-    }
-    drop_if_empty(root, "mcpServers");
-    if let Some(Value::Object(hooks)) = root.get_mut("hooks") {
-        for Hook { event, .. } in &HOOKS {
-            if let Some(Value::Array(groups)) = hooks.get_mut(*event) {
-                for group in groups.iter_mut() {
-                    if let Some(Value::Array(list)) = group.get_mut("hooks") {
-                        list.retain(|hook| !is_ours(hook));
-                    }
-                }
-                groups.retain(|group| group.get("hooks").and_then(Value::as_array).is_none_or(|list| !list.is_empty()));
-            }
-            drop_if_empty(hooks, event);
-        }
-    }
-    drop_if_empty(root, "hooks");
+    hook_groups::remove(root, HOOKS.iter().map(|hook| hook.event), is_ours);
     *settings != before
 }
 
