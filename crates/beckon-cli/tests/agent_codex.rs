@@ -55,19 +55,7 @@ impl Rig {
             // Where `beckon` finds it from this home: Codex starts MCP servers with a filtered
             // environment, so `beckon mcp` finds Beckon by HOME, as a person's would.
             let data = root.path().join("home/.local/share/dev.beckon.desktop");
-            let serve = served::beckon(&data)
-                .args(["serve", "--port", "0"])
-                .env("BECKON_SCRIPTS_MAY_APPROVE", "1")
-                .spawn()
-                .unwrap();
-            let deadline = Instant::now() + Duration::from_secs(30);
-            let gateway = loop {
-                if let Ok(found) = Discovery::read(&data) {
-                    break found;
-                }
-                assert!(Instant::now() < deadline, "beckon serve did not write gateway.json");
-                tokio::time::sleep(Duration::from_millis(25)).await;
-            };
+            let (serve, gateway) = served::serve_approving(&data).await;
             (Some(serve), Some(gateway))
         } else {
             (None, None)

@@ -161,19 +161,7 @@ impl Rig {
 
     async fn open(folders: Folders, model: FakeChat, with_beckon: bool) -> Rig {
         let beckon = if with_beckon {
-            let serve = served::beckon(&folders.beckon_data)
-                .args(["serve", "--port", "0"])
-                .env("BECKON_SCRIPTS_MAY_APPROVE", "1")
-                .spawn()
-                .unwrap();
-            let deadline = Instant::now() + Duration::from_secs(30);
-            let gateway = loop {
-                if let Ok(found) = Discovery::read(&folders.beckon_data) {
-                    break found;
-                }
-                assert!(Instant::now() < deadline, "beckon serve did not write gateway.json");
-                tokio::time::sleep(Duration::from_millis(25)).await;
-            };
+            let (serve, gateway) = served::serve_approving(&folders.beckon_data).await;
             Some((serve, gateway))
         } else {
             None

@@ -57,19 +57,7 @@ impl Rig {
         let home = tempfile::tempdir().unwrap();
         let data = home.path().join("beckon-data");
         // The test answers approvals over HTTP, as a person's window would.
-        let serve = served::beckon(&data)
-            .args(["serve", "--port", "0"])
-            .env("BECKON_SCRIPTS_MAY_APPROVE", "1")
-            .spawn()
-            .unwrap();
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        let gateway = loop {
-            if let Ok(found) = Discovery::read(&data) {
-                break found;
-            }
-            assert!(tokio::time::Instant::now() < deadline, "beckon serve did not write gateway.json");
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        };
+        let (serve, gateway) = served::serve_approving(&data).await;
         let model = FakeAnthropic::start(script).await;
         Rig { home, data, _serve: serve, gateway, http: reqwest::Client::new(), model }
     }

@@ -97,19 +97,7 @@ impl Rig {
             .unwrap();
         assert!(setup.status.success(), "{}", String::from_utf8_lossy(&setup.stderr));
         let (serve, gateway) = if with_beckon {
-            let serve = served::beckon(&data)
-                .args(["serve", "--port", "0"])
-                .env("BECKON_SCRIPTS_MAY_APPROVE", "1")
-                .spawn()
-                .unwrap();
-            let deadline = Instant::now() + Duration::from_secs(30);
-            let gateway = loop {
-                if let Ok(found) = Discovery::read(&data) {
-                    break found;
-                }
-                assert!(Instant::now() < deadline, "beckon serve did not write gateway.json");
-                tokio::time::sleep(Duration::from_millis(25)).await;
-            };
+            let (serve, gateway) = served::serve_approving(&data).await;
             (Some(serve), Some(gateway))
         } else {
             (None, None)

@@ -37,6 +37,21 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// `beckon serve` on the data folder `data` and a free port, with scripts allowed to approve (so
+/// a test answers approvals over HTTP as the person's window would), once its `gateway.json` is
+/// written: the server and where it listens.
+pub async fn serve_approving(data: &Path) -> (Child, Discovery) {
+    let serve = beckon(data).args(["serve", "--port", "0"]).env("BECKON_SCRIPTS_MAY_APPROVE", "1").spawn().unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Ok(found) = Discovery::read(data) {
+            return (serve, found);
+        }
+        assert!(tokio::time::Instant::now() < deadline, "beckon serve did not write gateway.json");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
 /// `beckon serve` on a temporary folder and a free port.
 pub struct Served {
     /// The data folder.
