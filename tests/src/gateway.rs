@@ -23,12 +23,15 @@ pub async fn request_in(
     path: &str,
     body: Option<&Value>,
 ) -> Result<(String, Value), Failure> {
-    let file = data_dir.join("gateway.json");
-    let found: Value =
-        eventually("gateway.json", || std::fs::read_to_string(&file).ok().and_then(|t| serde_json::from_str(&t).ok()))
-            .await?;
+    let found = gateway_file(data_dir).await?;
     let token = found["token"].as_str().ok_or("gateway.json has no token")?;
     request_as(data_dir, token, method, path, body).await
+}
+
+/// The app's `gateway.json`, once it is written.
+async fn gateway_file(data_dir: &Path) -> Result<Value, Failure> {
+    let file = data_dir.join("gateway.json");
+    eventually("gateway.json", || std::fs::read_to_string(&file).ok().and_then(|t| serde_json::from_str(&t).ok())).await
 }
 
 /// Sends one request with an optional JSON body to the app whose data folder is `data_dir`,
@@ -41,10 +44,7 @@ pub async fn request_as(
     path: &str,
     body: Option<&Value>,
 ) -> Result<(String, Value), Failure> {
-    let file = data_dir.join("gateway.json");
-    let found: Value =
-        eventually("gateway.json", || std::fs::read_to_string(&file).ok().and_then(|t| serde_json::from_str(&t).ok()))
-            .await?;
+    let found = gateway_file(data_dir).await?;
     let address = found["url"].as_str().and_then(|url| url.strip_prefix("http://")).ok_or("gateway.json has no url")?;
     let body = body.map(Value::to_string).unwrap_or_default();
     let request = format!(
