@@ -256,3 +256,94 @@ async fn an_ask_only_token_is_refused_all_else_and_at_once_when_revoked_and_is_s
         db.query_row("SELECT secret_hash FROM tokens WHERE name = 'devbox'", [], |row| row.get(0)).unwrap();
     assert_eq!(hash, Sha256::digest(secret.as_bytes()).to_vec());
 }
+
+/// Another machine for `beckon remote ssh --install`: `ssh` and `scp` stand-ins (first on the
+/// PATH they return) that run commands in `home`, with none of this machine's environment and,
+/// on PATH, only the few system tools a fresh box has (so no `beckon`, even when this machine
+/// has one installed).
+#[cfg(unix)]
+fn other_machine(root: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let home = root.join("devbox-home");
+    let tools = root.join("devbox-tools");
+    let bin = root.join("here-bin");
+    for dir in [&home, &tools, &bin] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    for tool in ["sh", "uname", "mkdir", "cat", "chmod"] {
+        let found = ["/bin", "/usr/bin"].iter().map(|dir| Path::new(dir).join(tool)).find(|path| path.exists());
+        std::os::unix::fs::symlink(found.expect("a system tool"), tools.join(tool)).unwrap();
+    }
+    let ssh = format!(
+        "#!/bin/sh\n[ \"$1\" = -- ] && shift\necho \"$1\" >> '{log}'\nshift\ncd '{home}' || exit 255\n\
+         exec /usr/bin/env -i HOME='{home}' PATH='{tools}' /bin/sh -c \"$*\"\n",
+        log = root.join("hosts").display(),
+        home = home.display(),
+        tools = tools.display(),
+    );
+    let scp = format!(
+        "#!/bin/sh\n[ \"$1\" = -q ] && shift\n[ \"$1\" = -- ] && shift\ncd '{home}' && /bin/cp \"$1\" \"${{2#*:}}\"\n",
+        home = home.display(),
+    );
+    for (name, text) in [("ssh", ssh), ("scp", scp)] {
+        std::fs::write(bin.join(name), text).unwrap();
+        std::fs::set_permissions(bin.join(name), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    (bin, home)
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn remote_ssh_install_copies_beckon_writes_the_connection_file_and_connects_the_agents_there() {
+    use std::os::unix::fs::PermissionsExt;
+    let served = persons_beckon().await;
+    let root = tempfile::tempdir().unwrap();
+    let (bin, home) = other_machine(root.path());
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let output = served::output(
+        served.beckon().args(["remote", "ssh", "ada@devbox", "--install", "--agent", "claude-code"]).env("PATH", &path),
+    )
+    .await;
+    assert!(output.status.success(), "{}", served::text(&output.stderr));
+    let hosts = std::fs::read_to_string(root.path().join("hosts")).unwrap();
+    assert!(hosts.lines().all(|host| host == "ada@devbox") && hosts.lines().count() >= 3, "{hosts}");
+    let printed = served::text(&output.stdout);
+    assert!(printed.contains("-R ") && printed.contains("ada@devbox"), "it still says which tunnel to keep: {printed}");
+
+    // The box had no beckon: this one was copied there, runnable.
+    let copied = home.join(".local/bin/beckon");
+    assert_eq!(std::fs::read(&copied).unwrap(), std::fs::read(env!("CARGO_BIN_EXE_beckon")).unwrap());
+    assert_eq!(std::fs::metadata(&copied).unwrap().permissions().mode() & 0o111, 0o111);
+    // The connection file, private, with a token the person's Beckon lists.
+    let file = home.join(".local/share").join(beckon_runtime::APP_ID).join("remote.json");
+    assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+    let connection: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert!(connection["token"].as_str().unwrap().starts_with("bkn_ask_"), "{connection}");
+    let listed = served::output(served.beckon().args(["token", "list", "--json"])).await;
+    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(listed["tokens"][0]["name"], "devbox");
+    // Claude Code there runs the copied beckon's hook.
+    let settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(home.join(".claude/settings.json")).unwrap()).unwrap();
+    let hook = settings["hooks"]["PermissionRequest"][0]["hooks"][0]["command"].as_str().unwrap().to_owned();
+    assert!(hook.ends_with(".local/bin/beckon hook claude-code") && hook.contains("devbox-home"), "{hook}");
+
+    // And from there, with nothing but that home, a question reaches the person.
+    let asking = Command::new(&copied)
+        .args(["ask", "Deploy from the box?", "-o", "Yes", "-o", "No"])
+        .env_clear()
+        .env("HOME", &home)
+        .current_dir(&home)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let question = pending(&served).await;
+    assert_eq!(question["input"]["questions"][0]["question"], "Deploy from the box?");
+    served.client.answer(question["request_id"].as_str().unwrap(), &["No".into()]).await.unwrap();
+    let output = finished(asking).await;
+    assert!(output.status.success(), "{}", served::text(&output.stderr));
+    assert_eq!(served::text(&output.stdout).trim(), "No");
+}
