@@ -24,7 +24,11 @@ async fn the_settings_switch_writes_and_removes_the_autostart_entry() -> Result<
 
     // The switch is drawn over its input: a click on its label turns it, as a person's would.
     app.click(".settings-view .start-at-login label", "Start Beckon when I log in").await?;
-    let written = eventually("the autostart entry", || std::fs::read_to_string(&entry).ok()).await?;
+    // The entry is written in place, not renamed into it: wait until it is whole.
+    let written = eventually("the autostart entry", || {
+        std::fs::read_to_string(&entry).ok().filter(|text| text.lines().any(|line| line.starts_with("Exec=")))
+    })
+    .await?;
     let exec = written.lines().find_map(|line| line.strip_prefix("Exec=")).ok_or("no Exec line")?;
     assert_eq!(exec, format!("{} --hidden", beckon_e2e::app_binary().canonicalize()?.display()), "{written}");
     assert!(written.contains("Type=Application") && written.contains("Name=Beckon"), "{written}");
