@@ -17,6 +17,7 @@ pub mod gemini;
 mod hook_groups;
 mod json_file;
 mod mcp_servers;
+pub mod notice;
 pub mod opencode;
 mod shell;
 

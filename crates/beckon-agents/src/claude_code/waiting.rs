@@ -14,22 +14,7 @@ const WAITING: [&str; 3] = ["idle_prompt", "agent_needs_input", "worker_permissi
 /// What Beckon says when Claude Code gives no message.
 const DEFAULT_MESSAGE: &str = "Claude is waiting for your input";
 
-/// What a hook event changes about the session's notice.
-#[derive(Debug, Clone, PartialEq)]
-pub enum NoticeChange {
-    /// Show (or replace) the notice under `key`: the body of `PUT /v1/notices/{key}`.
-    Post {
-        /// The session's notice key.
-        key: String,
-        /// `agent`, `message` and `project`.
-        body: Value,
-    },
-    /// The session went on: take its notice away.
-    Clear {
-        /// The session's notice key.
-        key: String,
-    },
-}
+pub use crate::notice::NoticeChange;
 
 /// What `event` changes, if anything.
 pub fn notice_change(event: &Value) -> Option<NoticeChange> {

@@ -25,22 +25,7 @@ const QUOTED_MAX_BYTES: usize = 600;
 /// Most of the project's path in a notice, in bytes (a notice's project holds 4096).
 const PROJECT_MAX_BYTES: usize = 4000;
 
-/// What a hook event changes about the session's notice.
-#[derive(Debug, Clone, PartialEq)]
-pub enum NoticeChange {
-    /// Show (or replace) the notice under `key`: the body of `PUT /v1/notices/{key}`.
-    Post {
-        /// The session's notice key.
-        key: String,
-        /// `agent`, `message` and `project`.
-        body: Value,
-    },
-    /// The session went on: take its notice away.
-    Clear {
-        /// The session's notice key.
-        key: String,
-    },
-}
+pub use crate::notice::NoticeChange;
 
 /// What `event` changes, if anything. `project_dir` is Gemini's `GEMINI_PROJECT_DIR`, used when
 /// the event names no `cwd`.

@@ -9,13 +9,13 @@
 //! it away.
 
 use beckon_agents::claude_code::hook as claude_code;
-use beckon_agents::claude_code::waiting::{self, NoticeChange};
+use beckon_agents::claude_code::waiting;
 use beckon_gateway::GatewayClient;
 use beckon_runtime::api::ErrorKind;
 use serde_json::Value;
 
 use super::ANSWERED_IN_TERMINAL;
-use super::put::{Put, put, read_event};
+use super::put::{Put, change_notice, put, read_event};
 use crate::cli::Connection;
 use crate::signals::Signals;
 
@@ -39,7 +39,7 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
     };
     if let Some(change) = change {
         // A notice is a courtesy: failing to change it must not stop what follows.
-        if let Err(why) = change_notice(&client, change).await {
+        if let Err(why) = change_notice(&client, &change).await {
             eprintln!("beckon hook: {why}");
         }
     }
@@ -53,15 +53,6 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
         println!("{output}");
     }
     Ok(())
-}
-
-/// Shows or clears the session's notice.
-async fn change_notice(client: &GatewayClient, change: NoticeChange) -> Result<(), String> {
-    let done = match &change {
-        NoticeChange::Post { key, body } => client.post_notice(key, body).await,
-        NoticeChange::Clear { key } => client.clear_notice(key).await,
-    };
-    done.map(|_| ()).map_err(|err| format!("cannot change the notice: {err}"))
 }
 
 /// Withdraws the pending questions about a call that went on without Beckon.

@@ -10,9 +10,9 @@
 use std::io::Write;
 use std::time::Duration;
 
-use beckon_agents::gemini::notice::{self, NoticeChange};
+use beckon_agents::gemini::notice;
 
-use super::put::read_event;
+use super::put::{change_notice, read_event};
 use crate::cli::Connection;
 
 /// How long telling Beckon may take: Gemini waits for this hook before it shows its prompt.
@@ -27,15 +27,8 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
     let Some(change) = notice::notice_change(&event, project_dir.as_deref()) else { return Ok(()) };
     // No Beckon: nobody to tell.
     let Ok(client) = connection.client() else { return Ok(()) };
-    let told = async {
-        match &change {
-            NoticeChange::Post { key, body } => client.post_notice(key, body).await,
-            NoticeChange::Clear { key } => client.clear_notice(key).await,
-        }
-    };
-    match tokio::time::timeout(NOTICE_TIMEOUT, told).await {
-        Ok(Ok(_)) => Ok(()),
-        Ok(Err(err)) => Err(format!("cannot change the notice: {err}")),
+    match tokio::time::timeout(NOTICE_TIMEOUT, change_notice(&client, &change)).await {
+        Ok(done) => done,
         Err(_) => Err(format!("Beckon did not take the notice within {NOTICE_TIMEOUT:?}")),
     }
 }

@@ -4,6 +4,7 @@
 use std::io::Read;
 use std::time::Duration;
 
+use beckon_agents::notice::NoticeChange;
 use beckon_gateway::GatewayClient;
 use serde_json::Value;
 
@@ -59,4 +60,13 @@ async fn until_resolved(client: &GatewayClient, id: &str) -> Result<Value, Strin
             return Ok(view);
         }
     }
+}
+
+/// Shows or clears a session's notice.
+pub async fn change_notice(client: &GatewayClient, change: &NoticeChange) -> Result<(), String> {
+    let done = match change {
+        NoticeChange::Post { key, body } => client.post_notice(key, body).await,
+        NoticeChange::Clear { key } => client.clear_notice(key).await,
+    };
+    done.map(|_| ()).map_err(|err| format!("cannot change the notice: {err}"))
 }
