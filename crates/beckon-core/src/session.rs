@@ -42,6 +42,9 @@ pub enum AnsweredVia {
     Slack,
     /// A button or reply on Beckon's Telegram message.
     Telegram,
+    /// A rule the person made allowed it on their behalf; the answerer names the rule
+    /// ("rule 3").
+    Rule,
 }
 
 /// Who answered or declined: the front end, and the person when the front end knows them (a
@@ -98,6 +101,7 @@ names!(AnsweredVia {
     Cli => "cli",
     Slack => "slack",
     Telegram => "telegram",
+    Rule => "rule",
 });
 
 #[cfg(test)]

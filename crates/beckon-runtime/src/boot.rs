@@ -105,15 +105,14 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         base_backoff: options.callback_backoff,
         slack_webhooks: Arc::new(config.slack_webhooks.clone()),
     })));
-    if let Some(days) = config.retention_days {
-        workers.push(tokio::spawn(retention::run(Retention {
-            db: db.clone(),
-            clock: clock.clone(),
-            workspaces: config.workspaces_dir(),
-            days,
-            stop: signal.subscribe(),
-        })));
-    }
+    workers.push(tokio::spawn(retention::run(Retention {
+        db: db.clone(),
+        clock: clock.clone(),
+        workspaces: config.workspaces_dir(),
+        days: config.retention_days,
+        audit_days: config.audit_days,
+        stop: signal.subscribe(),
+    })));
     let public_url = PublicUrl::default();
     let executor = Arc::new(Executor {
         db: db.clone(),

@@ -49,6 +49,9 @@ impl std::fmt::Debug for ProviderSettings {
     }
 }
 
+/// How many days the audit trail keeps a decision unless told otherwise.
+pub const DEFAULT_AUDIT_DAYS: u32 = 365;
+
 /// A runtime's configuration.
 #[derive(Debug, Clone)]
 pub struct RuntimeConfig {
@@ -64,6 +67,8 @@ pub struct RuntimeConfig {
     pub default_provider: Option<ProviderKind>,
     /// Delete finished sessions older than this many days; `None` keeps everything.
     pub retention_days: Option<u32>,
+    /// Delete audit rows older than this many days (whether or not sessions are kept).
+    pub audit_days: u32,
     /// Whether HTTP, MCP and the CLI may allow a tool call waiting for approval. Off by
     /// default: the gateway's token is readable by the very agent that asks, which could
     /// otherwise approve itself.
@@ -106,6 +111,7 @@ impl RuntimeConfig {
             openai: ProviderSettings::default(),
             default_provider: None,
             retention_days: None,
+            audit_days: DEFAULT_AUDIT_DAYS,
             scripts_may_approve: false,
             slack_webhooks: Vec::new(),
         }

@@ -42,8 +42,8 @@ pub mod tools;
 pub use boot::StartOptions;
 pub use clock::{Clock, ManualClock, Sleep, SystemClock, now_ms};
 pub use config::{
-    APP_ID, ProviderSettings, RuntimeConfig, SCRIPTS_MAY_APPROVE_ENV, SLACK_WEBHOOKS_ENV, default_data_dir,
-    scripts_may_approve_from_env,
+    APP_ID, DEFAULT_AUDIT_DAYS, ProviderSettings, RuntimeConfig, SCRIPTS_MAY_APPROVE_ENV, SLACK_WEBHOOKS_ENV,
+    default_data_dir, scripts_may_approve_from_env,
 };
 pub use error::{Error, Result};
 pub use events::{Subscription, TextDelta};
@@ -52,5 +52,5 @@ pub use live_tokens::TokenHolder;
 pub use lock::DataDirLock;
 pub use notices::MAX_LIVE_NOTICES;
 pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, ResolvedNotice, Silent};
-pub use service::{AnswerReceipt, Beckon, Begun, Decision, SessionView};
+pub use service::{AUDIT_STREAM_CAPACITY, AnswerReceipt, Beckon, Begun, Decision, SessionView};
 pub use settings::Settings;

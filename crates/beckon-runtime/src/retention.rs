@@ -1,5 +1,7 @@
-//! Retention (off by default): finished sessions older than N days go, with their timelines,
-//! questions and workspace folders. Anything waiting or running stays.
+//! Retention: finished sessions older than N days go (off by default), with their timelines,
+//! questions and workspace folders; anything waiting or running stays. The audit trail is kept
+//! for its own period (a year by default), whether or not sessions are kept: an hourly pass
+//! drops the decisions older than that.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -10,6 +12,7 @@ use crate::db::Db;
 use crate::stop::Stop;
 
 const EVERY: Duration = Duration::from_secs(3600);
+const DAY_MS: i64 = 86_400_000;
 
 /// What retention works with.
 pub(crate) struct Retention {
@@ -17,31 +20,45 @@ pub(crate) struct Retention {
     pub(crate) clock: Arc<dyn Clock>,
     /// Where sessions' workspace folders live.
     pub(crate) workspaces: PathBuf,
-    /// How long a finished session is kept.
-    pub(crate) days: u32,
+    /// How long a finished session is kept; for ever when `None`.
+    pub(crate) days: Option<u32>,
+    /// How long an audit row is kept.
+    pub(crate) audit_days: u32,
     pub(crate) stop: Stop,
 }
 
 pub(crate) async fn run(retention: Retention) {
-    let Retention { db, clock, workspaces, days, stop } = retention;
+    let Retention { db, clock, workspaces, days, audit_days, stop } = retention;
     loop {
         let now = clock.now_ms();
-        let before = now - i64::from(days) * 86_400_000;
-        match db.write(move |tx| tx.prune_finished(before, now)).await {
-            Ok(pruned) if pruned.is_empty() => {}
-            Ok(pruned) => {
-                let workspaces = workspaces.clone();
-                let removed = tokio::task::spawn_blocking(move || remove_workspaces(&workspaces, &pruned)).await;
-                if let Ok(count) = removed {
-                    tracing::info!(pruned = count, days, "finished sessions and their workspaces removed by retention");
-                }
-            }
-            Err(err) => tracing::warn!(%err, "retention failed"),
+        if let Some(days) = days {
+            prune_sessions(&db, &workspaces, days, now).await;
+        }
+        let before = now - i64::from(audit_days) * DAY_MS;
+        match db.write(move |tx| tx.prune_audit(before)).await {
+            Ok(0) => {}
+            Ok(pruned) => tracing::info!(pruned, audit_days, "audit rows removed by retention"),
+            Err(err) => tracing::warn!(%err, "audit retention failed"),
         }
         tokio::select! {
             () = clock.sleep_until(now + EVERY.as_millis() as i64) => {}
             () = stop.stopping() => return,
         }
+    }
+}
+
+async fn prune_sessions(db: &Db, workspaces: &std::path::Path, days: u32, now: i64) {
+    let before = now - i64::from(days) * DAY_MS;
+    match db.write(move |tx| tx.prune_finished(before, now)).await {
+        Ok(pruned) if pruned.is_empty() => {}
+        Ok(pruned) => {
+            let workspaces = workspaces.to_path_buf();
+            let removed = tokio::task::spawn_blocking(move || remove_workspaces(&workspaces, &pruned)).await;
+            if let Ok(count) = removed {
+                tracing::info!(pruned = count, days, "finished sessions and their workspaces removed by retention");
+            }
+        }
+        Err(err) => tracing::warn!(%err, "retention failed"),
     }
 }
 

@@ -6,6 +6,7 @@
 //! carry a gap-free `seq` that front ends follow. The store is synchronous and never reads the
 //! clock: times are passed in.
 
+mod audit;
 mod channel_messages;
 mod codec;
 mod error;
@@ -18,19 +19,22 @@ mod outbox;
 mod questions;
 mod read;
 mod rows;
+mod rules;
 mod sessions;
 mod settings;
 mod store;
 mod tokens;
 
+pub use audit::AUDIT_PAGE_MAX;
 pub use codec::{JSON_MAX_BYTES, STATE_MAX_BYTES};
 pub use error::{Error, Result};
 pub use event_payload::{Appended, EventPayload, NoDetails, QuestionResolved, SessionStarted, StatusChanged};
 pub use open::SCHEMA_VERSION;
 pub use read::Reader;
 pub use rows::{
-    AgentMetrics, CallbackFormat, ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork, Deadline,
-    DeliveryState, DueCursor, EventKind, Latency, Metrics, NewCallback, NewQuestion, NewSession, NewToken, OutboxEntry,
+    AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AgentMetrics, AuditDecision, AuditFilter, AuditKind, AuditRow,
+    AuditVia, CallbackFormat, ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork, Deadline, DeliveryState,
+    DueCursor, EventKind, Latency, Metrics, NewCallback, NewQuestion, NewSession, NewToken, OutboxEntry,
     PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion, SessionCursor,
     SessionFilter, SessionPage, SessionRecord, SessionSummary, StoredEvent, TimelineEntry, TokenId, TokenKind,
     TokenRecord, title_from,

@@ -17,11 +17,12 @@ const MIGRATION_STEPS: &[M<'static>] = &[
     M::up(include_str!("../migrations/001_initial.sql")),
     M::up(include_str!("../migrations/002_channels.sql")),
     M::up(include_str!("../migrations/003_tokens.sql")),
+    M::up(include_str!("../migrations/004_triage.sql")),
 ];
 pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(MIGRATION_STEPS);
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 
 const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -184,6 +185,36 @@ mod tests {
         assert!(!path.exists());
         std::fs::write(&path, b"not a database at all, but long enough").unwrap();
         assert!(matches!(Store::open_read_only(&path), Err(Error::NotADatabase { .. })));
+    }
+
+    #[test]
+    fn rebuilding_questions_keeps_the_rows_that_point_at_them() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        configure(&conn).unwrap();
+        MIGRATIONS.to_version(&mut conn, 3).unwrap();
+        conn.execute_batch(
+            "INSERT INTO sessions (id, agent, origin, status, state, created_at, updated_at)
+                 VALUES ('s1', 'poet', 'external', 'waiting_for_input', '{}', 1, 1);
+             INSERT INTO questions (id, session_id, tool_use_id, agent, origin, request, status, created_at, answered_by)
+                 VALUES ('q1', 's1', 't1', 'poet', '{}', '{}', 'pending', 1, NULL);
+             INSERT INTO tokens (id, name, kind, secret_hash, created_at) VALUES (7, 'devbox', 'ask_only', zeroblob(32), 1);
+             INSERT INTO question_tokens (request_id, token_id) VALUES ('q1', 7);
+             INSERT INTO channel_messages (channel, request_id, state, next_attempt_at, created_at, updated_at)
+                 VALUES ('slack', 'q1', 'waiting', 1, 1, 1);",
+        )
+        .unwrap();
+        MIGRATIONS.to_latest(&mut conn).unwrap();
+        let count = |sql: &str| conn.query_row(sql, [], |row| row.get::<_, i64>(0)).unwrap();
+        assert_eq!(count("SELECT count(*) FROM questions"), 1);
+        assert_eq!(count("SELECT count(*) FROM question_tokens"), 1);
+        assert_eq!(count("SELECT count(*) FROM channel_messages"), 1);
+        assert_eq!(count("SELECT count(*) FROM sqlite_temp_schema"), 0, "nothing is left aside");
+        conn.execute(
+            "UPDATE questions SET status = 'answered', outcome = '{}', resolved_at = 2, answered_via = 'rule'",
+            [],
+        )
+        .unwrap();
+        assert_eq!(count("SELECT count(*) FROM pragma_foreign_key_check"), 0);
     }
 
     #[test]

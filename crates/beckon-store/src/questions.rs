@@ -116,6 +116,12 @@ impl Tx<'_> {
     /// Resolves a pending question. The first resolution wins; repeating it exactly succeeds
     /// without change; a different one fails with [`Error::AlreadyResolved`].
     pub fn resolve(&mut self, resolution: &Resolution) -> Result<Resolved> {
+        self.resolve_as(resolution, None)
+    }
+
+    /// Resolves a pending question, as `rule` (when one allowed it on the person's behalf),
+    /// writing its audit row with it.
+    pub(crate) fn resolve_as(&mut self, resolution: &Resolution, rule: Option<i64>) -> Result<Resolved> {
         let id = resolution.request_id;
         let current = resolution_state(self.tx, id)?.ok_or(Error::QuestionNotFound(id))?;
         if let Some(settled) = current.settled {
@@ -147,6 +153,7 @@ impl Tx<'_> {
         let body =
             to_raw("message", &AnswerEntry { kind: "answer", request_id: id, outcome: &outcome }, JSON_MAX_BYTES)?;
         self.append_entries(session, &[("answer", body)], resolution.at_ms)?;
+        self.record_audit(resolution, rule)?;
         let question = Some(record_json(self.tx, id)?);
         let resolved = QuestionResolved { status, outcome: outcome.clone(), answered_via: resolution.via, question };
         self.append_event(&EventPayload::QuestionResolved(resolved), Some(session), Some(id), resolution.at_ms)?;

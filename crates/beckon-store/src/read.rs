@@ -7,12 +7,12 @@ use rusqlite::Connection;
 
 use crate::error::Result;
 use crate::rows::{
-    ChannelMessage, ChannelScope, ChannelWork, Deadline, DeliveryState, DueCursor, Metrics, OutboxEntry,
-    PendingQuestion, QuestionRecord, QuestionStatus, SessionFilter, SessionPage, SessionRecord, SessionSummary,
-    StoredEvent, TimelineEntry, TokenId, TokenRecord,
+    AuditFilter, AuditRow, ChannelMessage, ChannelScope, ChannelWork, Deadline, DeliveryState, DueCursor, Metrics,
+    OutboxEntry, PendingQuestion, QuestionRecord, QuestionStatus, SessionFilter, SessionPage, SessionRecord,
+    SessionSummary, StoredEvent, TimelineEntry, TokenId, TokenRecord,
 };
 use crate::store::{Store, Tx};
-use crate::{channel_messages, events, messages, metrics, outbox, questions, sessions, settings, tokens};
+use crate::{audit, channel_messages, events, messages, metrics, outbox, questions, sessions, settings, tokens};
 
 /// Read-only access to the database.
 #[derive(Debug, Clone, Copy)]
@@ -186,6 +186,17 @@ impl Reader<'_> {
     /// How many messages `channel` has rows for.
     pub fn channel_message_count(&self, channel: &str) -> Result<i64> {
         channel_messages::count(self.conn, channel)
+    }
+
+    /// Up to `limit` (1..=[`AUDIT_PAGE_MAX`](crate::AUDIT_PAGE_MAX)) audit rows matching
+    /// `filter`, in id order; the last row's id as `after_id` reads the next page.
+    pub fn audit(&self, filter: &AuditFilter, limit: usize) -> Result<Vec<AuditRow>> {
+        audit::page(self.conn, filter, limit)
+    }
+
+    /// The audit row of a resolved question.
+    pub fn audit_of(&self, request: RequestId) -> Result<Option<AuditRow>> {
+        audit::of_question(self.conn, request)
     }
 
     /// A setting.

@@ -169,6 +169,7 @@ fn via_title(via: AnsweredVia) -> &'static str {
         AnsweredVia::Cli => "the beckon command",
         AnsweredVia::Slack => "Slack",
         AnsweredVia::Telegram => "Telegram",
+        AnsweredVia::Rule => "a rule",
     }
 }
 

@@ -153,6 +153,7 @@ fn via_name(via: AnsweredVia) -> &'static str {
         AnsweredVia::Cli => "the command line",
         AnsweredVia::Slack => "Slack",
         AnsweredVia::Telegram => "Telegram",
+        AnsweredVia::Rule => "a rule",
     }
 }
 

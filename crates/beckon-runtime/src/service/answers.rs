@@ -128,7 +128,9 @@ impl Beckon {
             | AnsweredVia::Tray
             | AnsweredVia::DeepLink
             | AnsweredVia::Slack
-            | AnsweredVia::Telegram => false,
+            | AnsweredVia::Telegram
+            // A rule the person made allows on their behalf; it is not a script.
+            | AnsweredVia::Rule => false,
         };
         if !by_script || !question.request.needs_the_person(answers) || self.scripts_may_approve() {
             return Ok(());

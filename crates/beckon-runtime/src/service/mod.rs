@@ -3,6 +3,7 @@
 //!
 //! - [`handle`]: starting, recovering and stopping a runtime;
 //! - [`answers`]: the one way a question is answered, declined or withdrawn;
+//! - [`audit`]: the audit trail of every decision;
 //! - [`sessions`]: starting, messaging and cancelling sessions;
 //! - [`reads`]: what front ends show (inbox, questions, sessions, figures, events);
 //! - [`configure`]: what the settings change while Beckon runs;
@@ -10,6 +11,7 @@
 //! - [`tokens`]: tokens for agents on other machines, and checking a request's token.
 
 mod answers;
+mod audit;
 mod configure;
 mod handle;
 mod outside;
@@ -18,6 +20,7 @@ mod sessions;
 mod tokens;
 
 pub use answers::{AnswerReceipt, Decision};
+pub use audit::AUDIT_STREAM_CAPACITY;
 pub use handle::Beckon;
 pub use reads::SessionView;
 pub use sessions::Begun;

@@ -29,6 +29,8 @@ pub struct SettingsFile {
     pub reminder_minutes: u32,
     /// Finished sessions older than this many days are deleted; never when unset.
     pub retention_days: Option<u32>,
+    /// Audit rows older than this many days are deleted (365 unless set).
+    pub audit_days: u32,
     /// The gateway's port on 127.0.0.1 (0 picks any).
     pub gateway_port: u16,
     /// HTTP, MCP and the CLI may allow tool calls waiting for approval.
@@ -53,6 +55,7 @@ impl Default for SettingsFile {
             do_not_disturb: false,
             reminder_minutes: DEFAULT_REMINDER_MINUTES,
             retention_days: None,
+            audit_days: crate::config::DEFAULT_AUDIT_DAYS,
             gateway_port: DEFAULT_GATEWAY_PORT,
             scripts_may_approve: false,
             slack: ChannelFile::default(),

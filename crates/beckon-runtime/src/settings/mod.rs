@@ -122,6 +122,7 @@ impl Settings {
             openai: self.openai(),
             default_provider: self.file.default_provider,
             retention_days: self.file.retention_days,
+            audit_days: self.file.audit_days,
             scripts_may_approve: self.scripts_may_approve(),
             slack_webhooks: crate::config::slack_webhooks_from_env(),
             ..RuntimeConfig::new(data_dir)

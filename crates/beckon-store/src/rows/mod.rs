@@ -3,6 +3,7 @@
 //! here touches SQLite or names a file outside this folder, so every other file may use these
 //! types and none of them leads back: the tables' files hold only the queries.
 
+mod audit;
 mod channel_messages;
 mod events;
 mod messages;
@@ -12,6 +13,9 @@ mod questions;
 mod sessions;
 mod tokens;
 
+pub use audit::{
+    AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AuditDecision, AuditFilter, AuditKind, AuditRow, AuditVia,
+};
 pub use channel_messages::{ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork};
 pub use events::{EventKind, StoredEvent};
 pub use messages::TimelineEntry;
