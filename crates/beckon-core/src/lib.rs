@@ -19,6 +19,7 @@ pub mod notice;
 pub mod outcome;
 pub mod problem;
 pub mod question;
+pub mod rules;
 pub mod session;
 #[cfg(test)]
 mod testing;
@@ -36,5 +37,6 @@ pub use notice::Notice;
 pub use outcome::{Outcome, OutcomeKind, ToolResultText, render_tool_result};
 pub use problem::{Problem, Problems};
 pub use question::{ChoiceQuestion, FieldSchema, FreeFormQuestion, QuestionItem, QuestionOption, QuestionRequest};
+pub use rules::{Matcher, OFFER_AFTER, RuleSpec, destructive};
 pub use session::{AnsweredVia, Answerer, SessionOrigin};
 pub use text::{check_name, is_bidi_control, is_bidi_mark};
