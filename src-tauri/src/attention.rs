@@ -148,7 +148,7 @@ impl Attention {
     async fn act(&mut self, key: Key, action: &str) {
         let id = match key {
             Key::Question(id) => id,
-            Key::Burst => {
+            Key::Burst(_) => {
                 crate::navigate::go(&self.app, NavTarget::Inbox);
                 return;
             }

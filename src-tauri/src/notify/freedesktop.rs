@@ -157,11 +157,11 @@ impl Backend {
                     tracing::info!("notifications work again");
                 }
                 tracing::info!(id, key = ?show.key, "notification shown");
-                if let Some(previous) = self.shown.insert(show.key, id) {
+                if let Some(previous) = self.shown.insert(show.key.clone(), id) {
                     self.showing().remove(&previous);
                 }
                 let actions = actions(show).into_iter().map(|(key, _)| key.to_owned()).collect();
-                self.showing().insert(id, Offered { key: show.key, actions });
+                self.showing().insert(id, Offered { key: show.key.clone(), actions });
                 Ok(())
             }
             Err(err) => {

@@ -3,6 +3,7 @@
 
 mod approval;
 mod availability;
+mod burst;
 #[cfg(all(unix, not(target_os = "macos")))]
 mod freedesktop;
 mod notice_board;

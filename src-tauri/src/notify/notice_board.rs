@@ -207,7 +207,7 @@ mod tests {
     }
 
     fn closed(commands: &[Command]) -> Vec<Key> {
-        commands.iter().filter_map(|c| if let Command::Close(k) = c { Some(*k) } else { None }).collect()
+        commands.iter().filter_map(|c| if let Command::Close(k) = c { Some(k.clone()) } else { None }).collect()
     }
 
     #[test]

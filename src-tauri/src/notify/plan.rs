@@ -1,18 +1,21 @@
 //! Which notifications to show, replace and withdraw — decided without I/O, so every rule
-//! (bursts coalesced, the catch-up at start, reminders, do not disturb, withdrawal on
-//! resolution, what an approval may offer, notices of agents waiting at their own prompt) is
-//! unit-tested.
+//! (bursts coalesced per agent and project, the catch-up at start, reminders, do not disturb,
+//! withdrawal on resolution, what an approval may offer, notices of agents waiting at their own
+//! prompt) is unit-tested.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap};
 
 use beckon_core::{Notice, QuestionItem, RequestId};
 use beckon_runtime::PendingNotice;
 
+use super::burst::{Asked, Bursts};
+pub use super::burst::{BurstSlot, Group};
 use super::notice_board::NoticeBoard;
 pub use super::notice_board::NoticeSlot;
 use super::text::cut;
 
-/// More than this many questions within [`BURST_WINDOW_MS`] become one notification.
+/// More than this many questions from one agent in one project (or notices) within
+/// [`BURST_WINDOW_MS`] become one notification.
 pub const BURST_LIMIT: usize = 3;
 /// The window for counting a burst.
 pub const BURST_WINDOW_MS: i64 = 5_000;
@@ -22,12 +25,13 @@ const BODY_MAX_CHARS: usize = 240;
 const MAX_BUTTONS: usize = 3;
 
 /// What a notification stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Key {
     /// One question.
     Question(RequestId),
-    /// Several questions that arrived together, or that were waiting when Beckon started.
-    Burst,
+    /// Several questions from one agent in one project that arrived together, or all that were
+    /// waiting when Beckon started.
+    Burst(BurstSlot),
     /// Agents waiting at their own prompts: one, or the summary of many.
     Notice(NoticeSlot),
     /// The test notification the person asked for (from the getting-started guide).
@@ -62,6 +66,8 @@ pub enum Command {
 #[derive(Debug, Clone)]
 struct Waiting {
     notice: PendingNotice,
+    /// Who asks it and where.
+    group: Group,
     /// When it was last brought to the person's attention.
     notified_ms: i64,
 }
@@ -71,13 +77,14 @@ struct Waiting {
 pub struct Planner {
     dnd: bool,
     reminder_ms: Option<i64>,
-    arrivals: VecDeque<i64>,
     waiting: HashMap<RequestId, Waiting>,
+    /// Questions shown on their own.
     shown: BTreeSet<RequestId>,
-    burst: BTreeSet<RequestId>,
-    /// Whether the burst notification stands for questions that waited while Beckon was closed
-    /// (until a new question joins it).
-    caught_up: bool,
+    /// Each agent's bursts, per project.
+    bursts: Bursts,
+    /// The questions the catch-up notification counts: those that waited while Beckon was
+    /// closed.
+    caught_up: BTreeSet<RequestId>,
     /// Notices of agents waiting at their own prompts.
     notices: NoticeBoard,
 }
@@ -155,40 +162,47 @@ impl Planner {
     fn withdraw_all(&mut self) -> Vec<Command> {
         let mut commands: Vec<Command> =
             std::mem::take(&mut self.shown).into_iter().map(|id| Command::Close(Key::Question(id))).collect();
-        self.caught_up = false;
-        if !std::mem::take(&mut self.burst).is_empty() {
-            commands.push(Command::Close(Key::Burst));
+        if !std::mem::take(&mut self.caught_up).is_empty() {
+            commands.push(Command::Close(Key::Burst(BurstSlot::CaughtUp)));
         }
+        commands.extend(self.bursts.withdraw_all());
         commands.extend(self.notices.withdraw_all());
         commands
     }
 
-    fn burst_notice(&self) -> Command {
-        let count = self.burst.len();
-        let summary = match (self.caught_up, count) {
-            (true, 1) => "1 question waited while Beckon was closed".to_owned(),
-            (true, _) => format!("{count} questions waited while Beckon was closed"),
-            (false, _) => format!("{count} agents are waiting"),
-        };
+    /// The catch-up notification, counting what still waits of it.
+    fn caught_up_notice(&self) -> Command {
+        let count = self.caught_up.len();
         Command::Show(Show {
-            key: Key::Burst,
-            summary,
+            key: Key::Burst(BurstSlot::CaughtUp),
+            summary: if count == 1 {
+                "1 question waited while Beckon was closed".to_owned()
+            } else {
+                format!("{count} questions waited while Beckon was closed")
+            },
             body: "Open the inbox to answer them.".into(),
             buttons: Vec::new(),
             opens: true,
         })
     }
 
+    /// Remembers `notice`, notified at `now_ms`; false when it was known already.
+    fn remember(&mut self, notice: &PendingNotice, now_ms: i64) -> bool {
+        if self.waiting.contains_key(&notice.request_id) {
+            return false;
+        }
+        let waiting = Waiting { notice: notice.clone(), group: Group::of(notice), notified_ms: now_ms };
+        self.waiting.insert(notice.request_id, waiting);
+        true
+    }
+
     /// Beckon started at `now_ms` with `waiting` already pending (asked while it was closed, or
     /// left from before): one notification for them all, never one each — the question itself
-    /// (with its buttons) when it is the only one, else a summary that opens the inbox. Nothing
-    /// under "do not disturb". All of them are remembered for reminders and withdrawal.
+    /// (with its buttons) when it is the only one, else a summary that opens the inbox, whoever
+    /// asked. Nothing under "do not disturb". All of them are remembered for reminders and
+    /// withdrawal.
     pub fn caught_up(&mut self, waiting: &[PendingNotice], now_ms: i64) -> Vec<Command> {
-        let fresh: Vec<&PendingNotice> =
-            waiting.iter().filter(|notice| !self.waiting.contains_key(&notice.request_id)).collect();
-        for notice in &fresh {
-            self.waiting.insert(notice.request_id, Waiting { notice: (*notice).clone(), notified_ms: now_ms });
-        }
+        let fresh: Vec<&PendingNotice> = waiting.iter().filter(|notice| self.remember(notice, now_ms)).collect();
         if self.dnd {
             return Vec::new();
         }
@@ -199,60 +213,60 @@ impl Planner {
                 vec![Command::Show(for_question(only, false))]
             }
             several => {
-                self.burst.extend(several.iter().map(|notice| notice.request_id));
-                self.caught_up = true;
-                vec![self.burst_notice()]
+                self.caught_up.extend(several.iter().map(|notice| notice.request_id));
+                vec![self.caught_up_notice()]
             }
         }
     }
 
-    /// A question became pending at `now_ms`. A question already known (one the catch-up at
-    /// start found as well) is not announced twice.
+    /// A question became pending at `now_ms`: shown on its own, or counted in its agent's
+    /// burst in its project (see [`super::burst`]), which withdraws the ones of that agent and
+    /// project shown on their own. A question already known (one the catch-up at start found
+    /// as well) is not announced twice.
     pub fn pending(&mut self, notice: &PendingNotice, now_ms: i64) -> Vec<Command> {
-        if self.waiting.contains_key(&notice.request_id) {
+        if !self.remember(notice, now_ms) || self.dnd {
             return Vec::new();
         }
-        self.waiting.insert(notice.request_id, Waiting { notice: notice.clone(), notified_ms: now_ms });
-        if self.dnd {
-            return Vec::new();
-        }
-        while self.arrivals.front().is_some_and(|at| now_ms - at > BURST_WINDOW_MS) {
-            self.arrivals.pop_front();
-        }
-        self.arrivals.push_back(now_ms);
-        if self.arrivals.len() <= BURST_LIMIT && self.burst.is_empty() {
+        let group = Group::of(notice);
+        if !self.bursts.arrive(&group, now_ms) {
             self.shown.insert(notice.request_id);
             return vec![Command::Show(for_question(notice, false))];
         }
-        // A burst: one notification for all of them.
-        let mut commands: Vec<Command> = std::mem::take(&mut self.shown)
-            .into_iter()
-            .map(|id| {
-                self.burst.insert(id);
-                Command::Close(Key::Question(id))
-            })
+        // A burst: one notification for all of this agent's in this project.
+        let absorbed: Vec<(RequestId, Asked)> = self
+            .shown
+            .iter()
+            .filter_map(|id| self.waiting.get(id))
+            .filter(|waiting| waiting.group == group)
+            .map(|waiting| (waiting.notice.request_id, Asked::of(&waiting.notice)))
             .collect();
-        self.burst.insert(notice.request_id);
-        // Now it counts questions arriving, not only those that waited.
-        self.caught_up = false;
-        commands.push(self.burst_notice());
+        let mut commands = Vec::with_capacity(absorbed.len() + 1);
+        for (id, _) in &absorbed {
+            self.shown.remove(id);
+            commands.push(Command::Close(Key::Question(*id)));
+        }
+        let joining = absorbed.into_iter().chain([(notice.request_id, Asked::of(notice))]);
+        commands.push(self.bursts.join(&group, joining));
         commands
     }
 
-    /// A question was resolved (anywhere): its notification is withdrawn.
+    /// A question was resolved (anywhere): its notification is withdrawn, and a burst or the
+    /// catch-up that counted it counts one fewer (withdrawn with the last).
     pub fn resolved(&mut self, id: RequestId) -> Vec<Command> {
-        self.waiting.remove(&id);
+        let waiting = self.waiting.remove(&id);
         let mut commands = Vec::new();
         if self.shown.remove(&id) {
             commands.push(Command::Close(Key::Question(id)));
         }
-        if self.burst.remove(&id) {
-            if self.burst.is_empty() {
-                self.caught_up = false;
-                commands.push(Command::Close(Key::Burst));
+        if self.caught_up.remove(&id) {
+            if self.caught_up.is_empty() {
+                commands.push(Command::Close(Key::Burst(BurstSlot::CaughtUp)));
             } else {
-                commands.push(self.burst_notice());
+                commands.push(self.caught_up_notice());
             }
+        }
+        if let Some(waiting) = waiting {
+            commands.extend(self.bursts.resolved(&waiting.group, id));
         }
         commands
     }
@@ -281,16 +295,27 @@ impl Planner {
         commands
     }
 
+    /// Each question that has waited a whole interval since last notified is shown again — by
+    /// its burst's notification, once for all of them, when a burst counts it.
     fn remind(&mut self, now_ms: i64) -> Vec<Command> {
         let (Some(interval), false) = (self.reminder_ms, self.dnd) else { return Vec::new() };
         let mut due: Vec<&mut Waiting> =
             self.waiting.values_mut().filter(|w| now_ms - w.notified_ms >= interval).collect();
-        due.sort_by_key(|w| w.notice.created_at_ms);
+        due.sort_by_key(|w| (w.notice.created_at_ms, w.notice.request_id));
+        let mut reminded: BTreeSet<&Group> = BTreeSet::new();
         let mut commands = Vec::new();
         for waiting in due {
             waiting.notified_ms = now_ms;
-            self.shown.insert(waiting.notice.request_id);
-            commands.push(Command::Show(for_question(&waiting.notice, true)));
+            let waiting: &Waiting = waiting;
+            let id = waiting.notice.request_id;
+            if self.bursts.counts(&waiting.group, id) {
+                if reminded.insert(&waiting.group) {
+                    commands.extend(self.bursts.reminder(&waiting.group));
+                }
+            } else {
+                self.shown.insert(id);
+                commands.push(Command::Show(for_question(&waiting.notice, true)));
+            }
         }
         commands
     }
@@ -330,11 +355,11 @@ mod tests {
     }
 
     fn shows(commands: &[Command]) -> Vec<Key> {
-        commands.iter().filter_map(|c| if let Command::Show(s) = c { Some(s.key) } else { None }).collect()
+        commands.iter().filter_map(|c| if let Command::Show(s) = c { Some(s.key.clone()) } else { None }).collect()
     }
 
     fn closes(commands: &[Command]) -> Vec<Key> {
-        commands.iter().filter_map(|c| if let Command::Close(k) = c { Some(*k) } else { None }).collect()
+        commands.iter().filter_map(|c| if let Command::Close(k) = c { Some(k.clone()) } else { None }).collect()
     }
 
     #[test]
@@ -422,29 +447,221 @@ mod tests {
         assert!(planner.resolved(yes_no(1).request_id).is_empty(), "only once");
     }
 
+    fn burst_of(agent: &str, project: Option<&str>) -> Key {
+        Key::Burst(BurstSlot::Group(Group { agent: agent.into(), project: project.map(str::to_owned) }))
+    }
+
+    /// A question asked by `agent` (no project: only approvals name one).
+    fn question_by(n: u128, agent: &str) -> PendingNotice {
+        PendingNotice { agent: agent.into(), origin: Origin::agent(agent), ..yes_no(n) }
+    }
+
+    /// An approval asked by `agent`, working in `project`.
+    fn approval_by(n: u128, agent: &str, project: Option<&str>) -> PendingNotice {
+        let mut call = json!({"tool_name": "Bash", "input": {"command": format!("make test-{n}")}});
+        if let Some(project) = project {
+            call["project"] = json!(project);
+        }
+        let approval = beckon_core::Approval::parse(&call, "").unwrap();
+        PendingNotice { request: QuestionRequest::for_approval(approval), ..question_by(n, agent) }
+    }
+
+    /// What the person sees after `commands`: every notification shown and not withdrawn.
+    fn on_screen(screen: &mut HashMap<Key, Show>, commands: Vec<Command>) {
+        for command in commands {
+            match command {
+                Command::Show(show) => {
+                    screen.insert(show.key.clone(), show);
+                }
+                Command::Close(key) => {
+                    assert!(screen.remove(&key).is_some(), "{key:?} was withdrawn but not shown");
+                }
+            }
+        }
+    }
+
+    fn sorted_summaries(screen: &HashMap<Key, Show>) -> Vec<&str> {
+        let mut summaries: Vec<&str> = screen.values().map(|show| show.summary.as_str()).collect();
+        summaries.sort();
+        summaries
+    }
+
     #[test]
-    fn more_than_three_at_once_become_one_notification() {
+    fn more_than_three_from_one_agent_at_once_become_one_notification_that_counts_them() {
         let mut planner = Planner::new(false, 30);
         for n in 1..=3 {
             assert_eq!(shows(&planner.pending(&yes_no(n), n as i64 * 100)), vec![Key::Question(yes_no(n).request_id)]);
         }
         let fourth = planner.pending(&yes_no(4), 400);
-        assert_eq!(closes(&fourth).len(), 3, "the individual ones are withdrawn");
+        assert_eq!(
+            closes(&fourth),
+            (1..=3).map(|n| Key::Question(yes_no(n).request_id)).collect::<Vec<_>>(),
+            "the single ones are withdrawn"
+        );
         let Some(Command::Show(burst)) = fourth.last() else { panic!("{fourth:?}") };
-        assert_eq!(burst.summary, "4 agents are waiting");
+        assert_eq!(burst.key, burst_of("summariser", None));
+        assert_eq!(burst.summary, "summariser (no project): 4 questions waiting");
+        assert_eq!(burst.body, "Open the inbox to answer them.");
+        assert!(burst.opens && burst.buttons.is_empty(), "only Open, at the inbox");
         let fifth = planner.pending(&yes_no(5), 500);
-        assert!(
-            matches!(fifth.as_slice(), [Command::Show(Show { key: Key::Burst, summary, .. })] if summary == "5 agents are waiting")
-        );
-        assert!(
-            matches!(planner.resolved(yes_no(1).request_id).as_slice(), [Command::Show(Show { summary, .. })] if summary == "4 agents are waiting")
-        );
-        for n in 2..=4 {
+        assert_eq!(summaries(&fifth), ["summariser (no project): 5 questions waiting"]);
+        assert_eq!(shows(&fifth), vec![burst.key.clone()], "it joins the same notification");
+        for n in 1..=4 {
             planner.resolved(yes_no(n).request_id);
         }
-        assert_eq!(closes(&planner.resolved(yes_no(5).request_id)), vec![Key::Burst]);
+        assert_eq!(closes(&planner.resolved(yes_no(5).request_id)), vec![burst.key.clone()]);
         // Well after the burst, questions show one by one again.
         assert_eq!(shows(&planner.pending(&yes_no(9), 60_000)), vec![Key::Question(yes_no(9).request_id)]);
+    }
+
+    #[test]
+    fn two_agents_bursting_at_once_are_counted_apart_and_a_third_keeps_its_buttons() {
+        let mut planner = Planner::new(false, 30);
+        let mut screen = HashMap::new();
+        // Interleaved, within one second: 12 from one agent, 5 from another, same project.
+        for n in 0..12 {
+            on_screen(
+                &mut screen,
+                planner.pending(&approval_by(n, "claude-code", Some("/home/ada/shop")), n as i64 * 50),
+            );
+            if n < 5 {
+                on_screen(
+                    &mut screen,
+                    planner.pending(&approval_by(100 + n, "opencode", Some("/home/ada/shop")), n as i64 * 50),
+                );
+            }
+        }
+        assert_eq!(
+            sorted_summaries(&screen),
+            ["claude-code in shop: 12 approvals waiting", "opencode in shop: 5 approvals waiting"]
+        );
+        // A third agent asks once in the middle of it: its own notification, with its buttons.
+        let single = question_by(200, "deploy-bot");
+        let commands = planner.pending(&single, 700);
+        assert_eq!(commands, vec![Command::Show(for_question(&single, false))]);
+        let [Command::Show(show)] = commands.as_slice() else { panic!("{commands:?}") };
+        assert_eq!(show.buttons, vec![("answer:0".into(), "Yes".into()), ("answer:1".into(), "No".into())]);
+        on_screen(&mut screen, commands);
+        assert_eq!(screen.len(), 3);
+        // One more from a bursting agent joins its burst and touches nothing else.
+        let joined = planner.pending(&approval_by(12, "claude-code", Some("/home/ada/shop")), 800);
+        assert_eq!(summaries(&joined), ["claude-code in shop: 13 approvals waiting"]);
+        assert!(closes(&joined).is_empty());
+    }
+
+    #[test]
+    fn one_agent_bursts_apart_in_each_project() {
+        let mut planner = Planner::new(false, 30);
+        let mut screen = HashMap::new();
+        for n in 0..4 {
+            on_screen(&mut screen, planner.pending(&approval_by(n, "claude-code", Some("/home/ada/shop")), n as i64));
+            on_screen(&mut screen, planner.pending(&approval_by(10 + n, "claude-code", Some("/srv/api/")), n as i64));
+            on_screen(&mut screen, planner.pending(&approval_by(20 + n, "claude-code", None), n as i64));
+        }
+        assert_eq!(
+            sorted_summaries(&screen),
+            [
+                "claude-code (no project): 4 approvals waiting",
+                "claude-code in api: 4 approvals waiting",
+                "claude-code in shop: 4 approvals waiting"
+            ]
+        );
+        assert!(screen.contains_key(&burst_of("claude-code", Some("/srv/api/"))));
+    }
+
+    #[test]
+    fn a_burst_counts_approvals_questions_or_both() {
+        let mut planner = Planner::new(false, 30);
+        let mut last = Vec::new();
+        for n in 0..5 {
+            last = planner.pending(&approval_by(n, "deploy-bot", None), n as i64);
+        }
+        assert_eq!(summaries(&last), ["deploy-bot (no project): 5 approvals waiting"]);
+        assert_eq!(
+            summaries(&planner.pending(&question_by(5, "deploy-bot"), 10)),
+            ["deploy-bot (no project): 5 approvals and 1 question waiting"]
+        );
+        assert_eq!(
+            summaries(&planner.pending(&question_by(6, "deploy-bot"), 20)),
+            ["deploy-bot (no project): 5 approvals and 2 questions waiting"]
+        );
+        for n in 0..5 {
+            planner.resolved(approval_by(n, "deploy-bot", None).request_id);
+        }
+        let shrunk = planner.resolved(question_by(5, "deploy-bot").request_id);
+        let [Command::Show(show)] = shrunk.as_slice() else { panic!("{shrunk:?}") };
+        assert_eq!(show.summary, "deploy-bot (no project): 1 question waiting");
+        assert_eq!(show.body, "Open the inbox to answer it.");
+        let mut planner = Planner::new(false, 30);
+        let mut last = Vec::new();
+        for n in 0..4 {
+            last = planner.pending(&question_by(n, "research"), n as i64);
+        }
+        assert_eq!(summaries(&last), ["research (no project): 4 questions waiting"]);
+    }
+
+    #[test]
+    fn resolving_shrinks_a_burst_and_withdraws_it_at_zero() {
+        let mut planner = Planner::new(false, 30);
+        let asked: Vec<PendingNotice> = (0..4).map(|n| approval_by(n, "claude-code", Some("/home/ada/shop"))).collect();
+        let single = question_by(9, "deploy-bot");
+        planner.pending(&single, 0);
+        for (n, notice) in asked.iter().enumerate() {
+            planner.pending(notice, n as i64);
+        }
+        let key = burst_of("claude-code", Some("/home/ada/shop"));
+        for (left, notice) in (1..4).rev().zip(&asked) {
+            let commands = planner.resolved(notice.request_id);
+            assert_eq!(shows(&commands), vec![key.clone()]);
+            let expected = if left == 1 { "1 approval".to_owned() } else { format!("{left} approvals") };
+            assert_eq!(summaries(&commands), [format!("claude-code in shop: {expected} waiting")]);
+        }
+        assert_eq!(planner.resolved(asked[3].request_id), vec![Command::Close(key)]);
+        assert!(planner.resolved(asked[3].request_id).is_empty(), "only once");
+        // The other agent's question was never part of it.
+        assert_eq!(closes(&planner.resolved(single.request_id)), vec![Key::Question(single.request_id)]);
+    }
+
+    #[test]
+    fn a_burst_is_reminded_of_once_for_all_it_counts() {
+        let mut planner = Planner::new(false, 30);
+        for n in 0..4 {
+            planner.pending(&approval_by(n, "claude-code", Some("/home/ada/shop")), n as i64);
+        }
+        planner.pending(&question_by(9, "deploy-bot"), 10);
+        assert!(planner.tick(29 * 60_000).is_empty());
+        let reminded = planner.tick(30 * 60_000 + 10);
+        assert_eq!(
+            summaries(&reminded),
+            ["Still waiting — claude-code in shop: 4 approvals waiting", "Still waiting — deploy-bot asks: Deploy"]
+        );
+        assert!(planner.tick(31 * 60_000).is_empty(), "not again until another interval passes");
+        // A reminded burst still shrinks and goes as its questions are answered.
+        for n in 0..3 {
+            planner.resolved(approval_by(n, "claude-code", None).request_id);
+        }
+        assert_eq!(
+            closes(&planner.resolved(approval_by(3, "claude-code", None).request_id)),
+            vec![burst_of("claude-code", Some("/home/ada/shop"))]
+        );
+    }
+
+    #[test]
+    fn do_not_disturb_withdraws_bursts_and_they_start_afresh() {
+        let mut planner = Planner::new(false, 30);
+        for n in 0..4 {
+            planner.pending(&approval_by(n, "claude-code", Some("/home/ada/shop")), n as i64);
+            planner.pending(&question_by(10 + n, "research"), n as i64);
+        }
+        assert_eq!(
+            closes(&planner.set_dnd(true)),
+            vec![burst_of("claude-code", Some("/home/ada/shop")), burst_of("research", None)]
+        );
+        assert!(planner.pending(&question_by(20, "research"), 10).is_empty());
+        assert!(planner.resolved(question_by(10, "research").request_id).is_empty(), "nothing shows to update");
+        planner.set_dnd(false);
+        let again = question_by(21, "research");
+        assert_eq!(shows(&planner.pending(&again, 60_000)), vec![Key::Question(again.request_id)]);
     }
 
     #[test]
@@ -483,21 +700,23 @@ mod tests {
     #[test]
     fn questions_waiting_at_start_are_notified_once_for_all_of_them() {
         let mut planner = Planner::new(false, 30);
-        let waiting: Vec<PendingNotice> = (1..=3).map(yes_no).collect();
+        let waiting = [yes_no(1), approval_by(2, "claude-code", Some("/home/ada/shop")), question_by(3, "deploy-bot")];
         let start = planner.caught_up(&waiting, 1_000);
         let [Command::Show(show)] = start.as_slice() else { panic!("one notification: {start:?}") };
-        assert_eq!(show.key, Key::Burst);
+        let caught_up = Key::Burst(BurstSlot::CaughtUp);
+        assert_eq!(show.key, caught_up, "whoever asked");
         assert_eq!(show.summary, "3 questions waited while Beckon was closed");
+        assert_eq!(show.body, "Open the inbox to answer them.");
         assert!(show.opens && show.buttons.is_empty(), "it opens the inbox");
         // The runtime may report one of them as it starts: it is not announced again.
-        assert!(planner.pending(&yes_no(2), 1_100).is_empty());
+        assert!(planner.pending(&waiting[1], 1_100).is_empty());
         assert_eq!(summaries(&planner.resolved(yes_no(1).request_id)), ["2 questions waited while Beckon was closed"]);
-        // A new question joins the same notification, which now counts what arrives.
-        assert_eq!(summaries(&planner.pending(&yes_no(4), 2_000)), ["3 agents are waiting"]);
-        for n in [2, 3] {
-            assert_eq!(shows(&planner.resolved(yes_no(n).request_id)), vec![Key::Burst]);
-        }
-        assert_eq!(closes(&planner.resolved(yes_no(4).request_id)), vec![Key::Burst]);
+        // A new question shows on its own, with its buttons; the catch-up counts only what waited.
+        let new = question_by(4, "deploy-bot");
+        assert_eq!(planner.pending(&new, 2_000), vec![Command::Show(for_question(&new, false))]);
+        assert_eq!(summaries(&planner.resolved(waiting[1].request_id)), ["1 question waited while Beckon was closed"]);
+        assert_eq!(closes(&planner.resolved(waiting[2].request_id)), vec![caught_up]);
+        assert_eq!(closes(&planner.resolved(new.request_id)), vec![Key::Question(new.request_id)]);
         // Later questions show one by one again.
         assert_eq!(shows(&planner.pending(&yes_no(5), 60_000)), vec![Key::Question(yes_no(5).request_id)]);
     }
@@ -546,10 +765,10 @@ mod tests {
         later.message = "Claude needs your permission to use Bash".into();
         later.posted_at_ms = 60_000;
         let again = planner.notice(&later);
-        assert_eq!(shows(&again), vec![show.key], "the same notification is replaced");
+        assert_eq!(shows(&again), vec![show.key.clone()], "the same notification is replaced");
         let other = planner.notice(&waiting("claude-code:b", None));
-        assert_ne!(shows(&other), vec![show.key]);
-        assert_eq!(closes(&planner.notice_cleared("claude-code:a")), vec![show.key]);
+        assert_ne!(shows(&other), vec![show.key.clone()]);
+        assert_eq!(closes(&planner.notice_cleared("claude-code:a")), vec![show.key.clone()]);
         assert!(planner.notice_cleared("claude-code:a").is_empty(), "only once");
         assert!(planner.tick(1_000 * 60_000).is_empty(), "notices are not reminded of");
         for n in 1..=5 {
