@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { openApp, startHarness, until } from "./harness.mjs";
+import { openApp, startHarness, until, openRow } from "./harness.mjs";
 
 let harness;
 before(async () => {
@@ -61,7 +61,7 @@ test("number keys and Enter answer a card only once the person has clicked into 
 
 test("a free-form card shows the backend's validation error beside the field", async () => {
   const { page } = await openApp(harness);
-  const card = page.getByRole("article", { name: /triage asks/ });
+  const card = await openRow(page, { text: "How severe" });
   await card.getByRole("combobox", { name: /How severe/ }).selectOption("p1");
   await card.getByRole("textbox", { name: "Who should own the follow-up?" }).fill("not-an-email");
   await card.getByRole("button", { name: "Submit" }).click();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { openApp, startHarness, until } from "./harness.mjs";
+import { openApp, startHarness, until, openRow } from "./harness.mjs";
 
 let harness;
 before(async () => {
@@ -38,7 +38,7 @@ test("a new chat streams the agent's text, asks in place, and resumes after the 
 
 test("a navigate request to a question opens its session at the card; a problem shows a banner", async () => {
   const { page } = await openApp(harness);
-  const requestId = await page.getByRole("article", { name: /research › summariser asks/ }).getAttribute("data-request-id");
+  const requestId = await (await openRow(page, { text: "Which sources" })).getAttribute("data-request-id");
   await page.getByRole("button", { name: "Settings" }).click();
   await page.evaluate((id) => window.__beckonMock.navigate({ to: "question", id }), requestId);
   await page.getByRole("heading", { name: "Summarise 14 sources on vector search" }).waitFor();

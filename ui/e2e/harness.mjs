@@ -80,3 +80,16 @@ export async function until(page, check, what, arg) {
     throw new Error(`timed out waiting for ${what}`);
   }
 }
+
+/**
+ * Opens a question's card in the inbox's detail pane by clicking its row (found by its request
+ * id, or by text in it) and returns the card.
+ */
+export async function openRow(page, { id, text }) {
+  const row = id ? page.locator(`.inbox-row[data-request-id-row="${id}"]`) : page.locator(".inbox-row", { hasText: text }).first();
+  await row.click();
+  const cardId = id ?? (await row.getAttribute("data-request-id-row"));
+  const card = page.locator(`.inbox-detail article[data-request-id="${cardId}"]`);
+  await card.waitFor();
+  return card;
+}

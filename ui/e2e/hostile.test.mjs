@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { openApp, startHarness } from "./harness.mjs";
+import { openApp, startHarness, openRow } from "./harness.mjs";
 
 const HOSTILE = "<img src=x onerror=alert(1)>";
 const LONG_URL = `https://example.com/${"a-very-long-path-segment".repeat(12)}?q=${"x".repeat(120)}`;
@@ -47,8 +47,7 @@ test("markup in agent text is shown literally everywhere and long strings wrap i
     await dialog.dismiss();
   });
   await hostileSession(page);
-  const card = page.getByRole("article", { name: new RegExp(`${HOSTILE.replace(/[()]/g, "\\$&")} asks`) });
-  await card.waitFor();
+  const card = await openRow(page, { text: `Open ${LONG_URL}` });
   const text = await card.textContent();
   assert.ok(text.includes(`Open ${LONG_URL} or ${HOSTILE}?`), "the question is literal");
   assert.ok(text.includes(`Because ${HOSTILE}`), "the description is literal");

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
-import { openApp, startHarness } from "./harness.mjs";
+import { openApp, startHarness, openRow } from "./harness.mjs";
 
 const CORPUS = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "tests", "hostile", "texts.json");
 
@@ -39,7 +39,6 @@ test("hostile texts from agents are shown literally and nothing in them runs, lo
     await dialog.dismiss();
   });
   const before = await page.evaluate((active) => document.querySelectorAll(active).length, ACTIVE);
-  const earlier = await page.locator(".inbox-list > li").count();
   const asked = await page.evaluate((texts) => {
     const { backend } = window.__beckonMock;
     return texts.map(({ name, text }) => {
@@ -62,12 +61,12 @@ test("hostile texts from agents are shown literally and nothing in them runs, lo
     });
   }, TEXTS);
 
-  const inbox = page.getByRole("list", { name: "Pending questions" });
-  for (const [index, { name, text, requestId }] of asked.entries()) {
-    // Cards far down the inbox are drawn as they scroll near.
-    await page.evaluate((n) => document.querySelectorAll(".inbox-list > li")[n]?.scrollIntoView(), earlier + index);
-    const card = inbox.locator(`article[data-request-id="${requestId}"]`);
-    await card.waitFor({ state: "attached" });
+  for (const { name, text, requestId } of asked) {
+    // Each question's row opens its card beside the list.
+    await page.locator(`.inbox-row[data-request-id-row="${requestId}"]`).scrollIntoViewIfNeeded();
+    const card = await openRow(page, { id: requestId });
+    const rowText = await page.locator(`.inbox-row[data-request-id-row="${requestId}"]`).textContent();
+    assert.ok(rowText.includes(`Q ${name}: ${text}`.slice(0, 40)), `${name}: the row is literal`);
     const shown = await card.textContent();
     for (const part of [`Q ${name}: ${text}`, `Because ${text}`, `${text} asks`]) {
       assert.ok(shown.includes(part), `${name}: ${JSON.stringify(part.slice(0, 60))} is shown literally`);
@@ -83,7 +82,9 @@ test("hostile texts from agents are shown literally and nothing in them runs, lo
 
   // A session's timeline: the assistant's message and the question card, once the text streamed in.
   const { name, text } = asked.find((entry) => entry.name === "script_after_textarea");
-  await inbox.locator("article", { hasText: `Q ${name}:` }).getByRole("button", { name: /Open session/ }).click();
+  await page.getByRole("searchbox", { name: "Search questions" }).fill(`Q ${name}:`);
+  const opened = await openRow(page, { text: `Q ${name}:` });
+  await opened.getByRole("button", { name: /Open session/ }).click();
   await page.getByText(`Said: ${text}`, { exact: true }).waitFor();
 
   const after = await page.evaluate((active) => [...document.querySelectorAll(active)].map((node) => node.outerHTML.slice(0, 120)), ACTIVE);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { openApp, startHarness } from "./harness.mjs";
+import { openApp, startHarness, until } from "./harness.mjs";
 
 let harness;
 before(async () => {
@@ -10,16 +10,18 @@ after(async () => {
   await harness?.close();
 });
 
-test("the inbox lists the three pending questions oldest first, with who asks and how long it waited", async () => {
+test("the inbox lists the three pending questions oldest first as rows, the oldest one's card beside them", async () => {
   const { page, problems } = await openApp(harness);
-  const list = page.getByRole("list", { name: "Pending questions" });
-  const cards = list.getByRole("article");
-  assert.equal(await cards.count(), 3);
-  const origins = await list.locator(".qcard-origin").allTextContents();
-  assert.deepEqual(origins, ["deploy-bot asks", "research › summariser asks", "triage asks"]);
-  const waits = await list.locator(".qcard-wait").allTextContents();
-  assert.deepEqual(waits, ["waiting 2 h 14 min", "waiting 26 min", "waiting 4 min"]);
-  assert.match(await cards.first().textContent(), /expires in 3 h 4\d min/);
+  const list = page.getByRole("listbox", { name: "Pending questions" });
+  const rows = list.getByRole("option");
+  assert.equal(await rows.count(), 3);
+  const agents = await list.locator(".inbox-row-agent").allTextContents();
+  assert.deepEqual(agents, ["deploy-bot", "summariser", "triage"]);
+  assert.deepEqual(await list.locator(".inbox-row-age").allTextContents(), ["2 h", "26 min", "4 min"]);
+  const card = page.locator(".inbox-detail").getByRole("article");
+  assert.equal(await card.locator(".qcard-origin").textContent(), "deploy-bot asks");
+  assert.equal(await card.locator(".qcard-wait").textContent(), "waiting 2 h 14 min");
+  assert.match(await card.textContent(), /expires in 3 h 4\d min/);
   assert.equal(await page.getByRole("button", { name: /Inbox.*3 pending/ }).count(), 1);
   assert.deepEqual(problems, { errors: [], external: [] });
   await page.close();
@@ -44,25 +46,91 @@ test("the sidebar lists top-level sessions with their status and hides sub-agent
   await page.close();
 });
 
-test("a long inbox draws the oldest cards first and the rest as they scroll near, and a link reaches any of them", async () => {
-  const { page, problems } = await openApp(harness, { query: "?waiting=400" });
-  const list = page.getByRole("list", { name: "Pending questions" });
-  await list.getByRole("article").first().waitFor();
-  assert.equal(await list.locator(":scope > li").count(), 403, "every pending question has its place");
-  const drawn = await list.getByRole("article").count();
-  assert.ok(drawn >= 3 && drawn < 60, `only the cards near the view are drawn (${drawn})`);
+test("10,000 waiting questions: a windowed list, filters, search and a keyboard walk", async () => {
+  const { page, problems } = await openApp(harness, { query: "?triage=10000" });
+  const list = page.getByRole("listbox", { name: "Pending questions" });
+  await list.getByRole("option").first().waitFor();
+  assert.equal(await page.locator(".inbox-count").textContent(), "10,003 questions");
+  const drawn = await list.getByRole("option").count();
+  assert.ok(drawn > 5 && drawn < 200, `only the rows near the view are drawn (${drawn})`);
 
-  await page.locator(".inbox-view .view-body").evaluate((body) => body.scrollTo(0, body.scrollHeight));
-  const last = list.locator(":scope > li").last();
-  await last.getByRole("article").waitFor();
-  assert.match(await last.textContent(), /Ship release candidate 399 to the staging fleet\?/);
-  assert.ok((await list.getByRole("article").count()) < 403, "the middle is still not drawn");
+  const scroller = page.locator(".inbox-scroller");
+  await scroller.evaluate((node) => node.scrollTo(0, node.scrollHeight));
+  await until(page, () => {
+    const node = document.querySelector(".inbox-scroller");
+    const last = [...document.querySelectorAll(".inbox-row, .inbox-group")].map((row) => row.getBoundingClientRect().bottom).sort((a, b) => b - a)[0] ?? 0;
+    return node !== null && last >= node.getBoundingClientRect().bottom - 2;
+  }, "the last rows drawn");
+  const atBottom = await page.locator(".inbox-row").count();
+  assert.ok(atBottom > 5 && atBottom < 200, `at the bottom the DOM holds ${atBottom} rows`);
 
-  const middle = await page.evaluate(() => [...document.querySelectorAll(".inbox-list > li [data-request-id]")].map((el) => el.getAttribute("data-request-id"))[200]);
-  await page.evaluate((id) => window.__beckonMock.navigate({ to: "question", id }), middle);
-  const target = page.locator(`.qcard-highlighted[data-request-id="${middle}"]`);
-  await target.waitFor();
-  assert.ok(await target.isVisible(), "the card navigated to is drawn and on screen");
+  const search = page.getByRole("searchbox", { name: "Search questions" });
+  const counted = async (text) => until(page, (want) => document.querySelector(".inbox-count")?.textContent?.startsWith(want) ?? false, `the count ${text}`, text);
+  await page.getByRole("combobox", { name: "Kind" }).selectOption("approval");
+  await counted("3,334 of 10,003");
+  await search.fill("NPM TEST");
+  await counted("477 of 10,003");
+  await page.getByRole("combobox", { name: "Kind" }).selectOption("all");
+  await search.fill("agent-07");
+  await counted("500 of 10,003");
+  await search.fill("");
+  await page.getByRole("combobox", { name: "Project" }).selectOption("/home/you/src/shop");
+  await counted("1,667 of 10,003");
+  await page.getByRole("combobox", { name: "Project" }).selectOption("");
+  await counted("10,003 questions");
+
+  // Keys typed into the search box stay there.
+  await search.focus();
+  await page.keyboard.type("as");
+  assert.equal(await search.inputValue(), "as");
+  await search.fill("");
+  await page.keyboard.press("Escape");
+
+  // A keyboard walk: each step focuses the next row, keeps it on screen and shows its card.
+  await scroller.evaluate((node) => node.scrollTo(0, 0));
+  await list.getByRole("option").first().click();
+  const focusedId = () => page.evaluate(() => document.querySelector(".inbox-row.is-focused")?.getAttribute("data-request-id-row"));
+  const shownId = () => page.evaluate(() => document.querySelector(".inbox-detail article")?.getAttribute("data-request-id"));
+  const order = await list.getByRole("option").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-request-id-row")));
+  for (let step = 1; step <= 3; step += 1) await page.keyboard.press("j");
+  assert.equal(await focusedId(), order[3]);
+  await until(page, (id) => document.querySelector(".inbox-detail article")?.getAttribute("data-request-id") === id, "the focused row's card", order[3]);
+  await page.keyboard.press("ArrowUp");
+  assert.equal(await focusedId(), order[2]);
+  for (let step = 0; step < 40; step += 1) await page.keyboard.press("ArrowDown");
+  const far = await focusedId();
+  const onScreen = await page.evaluate((id) => {
+    const row = document.querySelector(`.inbox-row[data-request-id-row="${id}"]`);
+    const view = document.querySelector(".inbox-scroller")?.getBoundingClientRect();
+    const box = row?.getBoundingClientRect();
+    return box !== undefined && view !== undefined && box.top >= view.top - 1 && box.bottom <= view.bottom + 1;
+  }, far);
+  assert.ok(onScreen, "the focused row was scrolled into view");
+  assert.equal(await shownId(), far);
+  await page.keyboard.press("x");
+  await page.getByRole("toolbar", { name: "Selected questions" }).getByText("1 selected").waitFor();
+  await page.keyboard.press("?");
+  await page.getByRole("dialog", { name: "Keyboard" }).waitFor();
+  await page.keyboard.press("Escape");
+  assert.equal(await page.getByRole("dialog").count(), 0);
+  assert.deepEqual(await page.evaluate(() => window.__beckonMock.backend.calls.filter((call) => call.cmd === "answer" || call.cmd === "answer_batch")), []);
   assert.deepEqual(problems, { errors: [], external: [] });
+  await page.close();
+});
+
+test("a link reaches a question far down a long inbox and answers nothing", async () => {
+  const { page } = await openApp(harness, { query: "?waiting=400" });
+  const list = page.getByRole("listbox", { name: "Pending questions" });
+  await list.getByRole("option").first().waitFor();
+  const id = await page.evaluate(async () => (await window.__beckonMock.backend.handle("list_pending", {}))[300].id);
+  await page.evaluate((question) => window.__beckonMock.navigate({ to: "question", id: question }), id);
+  const card = page.locator(`.qcard-highlighted[data-request-id="${id}"]`);
+  await card.waitFor();
+  assert.ok(await card.isVisible(), "the card navigated to is drawn and on screen");
+  assert.equal(await page.evaluate(() => document.activeElement?.closest("article") ?? null), null);
+  await page.keyboard.press("1");
+  await page.keyboard.press("a");
+  await page.keyboard.press("Enter");
+  assert.deepEqual(await page.evaluate(() => window.__beckonMock.backend.calls.filter((call) => call.cmd === "answer")), []);
   await page.close();
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { openApp, SCREENSHOTS, startHarness } from "./harness.mjs";
+import { openApp, SCREENSHOTS, startHarness, openRow } from "./harness.mjs";
 
 let harness;
 before(async () => {
@@ -54,7 +54,7 @@ for (const colorScheme of ["light", "dark"]) {
 test("screenshots for the docs", async () => {
   const shoot = async (name, options, action) => {
     const { page } = await openApp(harness, options);
-    await page.getByRole("list", { name: "Pending questions" }).waitFor();
+    await page.getByRole("listbox", { name: "Pending questions" }).waitFor();
     const target = (await action?.(page)) ?? page;
     await page.mouse.move(1, 1);
     await target.screenshot({ path: join(SCREENSHOTS, name) });
@@ -64,7 +64,7 @@ test("screenshots for the docs", async () => {
   await shoot("inbox-dark.png", { width: 1440, height: 900, colorScheme: "dark" });
   await shoot("inbox-800x600.png", { width: 800, height: 600, colorScheme: "light" });
   await shoot("question-card.png", { width: 1440, height: 900, colorScheme: "light" }, async (page) => {
-    const card = page.getByRole("article", { name: /research › summariser asks/ });
+    const card = await openRow(page, { text: "Which sources" });
     await card.getByRole("checkbox", { name: /Independent papers/ }).check();
     await card.getByRole("checkbox", { name: /Our load tests/ }).check();
     await card.getByRole("button", { name: "Add a comment" }).click();

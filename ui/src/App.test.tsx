@@ -95,9 +95,9 @@ describe("the window", () => {
     push(asked(9, "q-stale"));
     push(asked(11, "q-2"));
     push(asked(11, "q-dup"));
-    expect(screen.queryByRole("article", { name: /Late q-stale/ })).not.toBeInTheDocument();
-    expect(screen.queryByRole("article", { name: /Late q-dup/ })).not.toBeInTheDocument();
-    expect(screen.getByRole("article", { name: /Late q-2/ })).toBeInTheDocument();
+    expect(screen.queryByRole("option", { name: /Late q-stale/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole("option", { name: /Late q-dup/ })).not.toBeInTheDocument();
+    expect(screen.getByRole("option", { name: /Late q-2/ })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: /Inbox, 2 pending/ })).toBeInTheDocument();
   });
 

@@ -17,6 +17,7 @@ import type { SettingsInput } from "../bindings/SettingsInput";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { TelegramPairing } from "../bindings/TelegramPairing";
 import { CommandError, toErrorBody } from "./errors";
+import type { AuditFormat, BatchDecision, BatchReceipt, RuleOffer, RuleRecord, RuleSpec } from "./triage";
 
 async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
   try {
@@ -57,6 +58,14 @@ export const commands = {
   beckonCommand: () => call<string | null>("beckon_command"),
   sendTestNotification: () => call<NotificationTest>("send_test_notification"),
   dismissGuide: () => call<SettingsView>("dismiss_guide"),
+  answerBatch: (requestIds: RequestId[], decision: BatchDecision) => call<BatchReceipt>("answer_batch", { requestIds, decision }),
+  rules: (includeRevoked: boolean) => call<RuleRecord[]>("rules", { includeRevoked }),
+  createRule: (spec: RuleSpec) => call<RuleRecord>("create_rule", { spec }),
+  revokeRule: (id: number) => call<RuleRecord>("revoke_rule", { id }),
+  ruleOffers: () => call<RuleOffer[]>("rule_offers"),
+  dismissRuleOffer: (key: string) => call<null>("dismiss_rule_offer", { key }),
+  /** Writes the audit log to a file; the path written comes back. */
+  exportAudit: (format: AuditFormat) => call<string>("export_audit", { format }),
 };
 
 export type Commands = typeof commands;

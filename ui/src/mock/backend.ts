@@ -31,6 +31,8 @@ import type { UiEvent } from "../bindings/UiEvent";
 import { emit as emitEvent } from "@tauri-apps/api/event";
 import { buildFixture, fixtureId, type Fixture } from "./fixtures";
 import { validateAnswers } from "./validate";
+import type { BatchDecision } from "../api/triage";
+import { MockRules, triageQuestion } from "./triage";
 
 type Args = Record<string, unknown>;
 
@@ -116,6 +118,8 @@ export class MockBackend {
   private secret = "b7c41e9d05a2f68c3e1d9b07a4f2c6e8d1b3a5c7e9f0a2b4c6d8e0f1a3b5c7d9";
   private readonly fixture: Fixture;
   private nextId = 1;
+  /** Rules, rule offers and the audit export. */
+  readonly rules: MockRules;
 
   constructor(now = Date.now()) {
     this.fixture = buildFixture(now);
@@ -123,6 +127,40 @@ export class MockBackend {
     for (const [id, entries] of Object.entries(this.fixture.timelines)) this.timelines.set(id, entries);
     for (const question of this.fixture.questions) this.questions.set(question.id, question);
     this.settings = this.fixture.settings;
+    this.rules = new MockRules(now);
+  }
+
+  /** Adds `n` pending questions from 20 agents over 6 projects, quietly (for a large inbox before start). */
+  seedTriage(n: number, now = Date.now()): void {
+    const sessions = new Map<string, string>();
+    const sessionOf = (agent: string) => {
+      let id = sessions.get(agent);
+      if (!id) {
+        id = this.addSession(agent, `Work of ${agent}`);
+        sessions.set(agent, id);
+      }
+      return id;
+    };
+    for (let i = 0; i < n; i += 1) {
+      const question = triageQuestion(i, sessionOf, now);
+      this.questions.set(question.id, question);
+    }
+  }
+
+  private resolveInBatch(requestId: string, decision: BatchDecision): ResolvedQuestion {
+    const question = this.questions.get(requestId) ?? fail("not_found", "That question no longer exists.");
+    if (question.status !== "pending") fail("already_resolved", "It was already resolved.");
+    const approval = question.request.approval !== undefined;
+    if (decision.kind === "allow_once") {
+      if (!approval) fail("invalid_input", "Only approvals can be allowed.");
+      return this.resolve(requestId, { outcome: "answered", answers: [{ selected: ["Allow"] }] }, "window");
+    }
+    if (decision.kind === "deny" && approval) {
+      const message = decision.message?.trim();
+      return this.resolve(requestId, { outcome: "answered", answers: [message ? { selected: ["Deny"], comment: message } : { selected: ["Deny"] }] }, "window");
+    }
+    const reason = decision.kind === "decline" ? decision.reason : decision.message;
+    return this.resolve(requestId, { outcome: "declined", reason: reason ?? null }, "window");
   }
 
   async handle(cmd: string, args: Args): Promise<unknown> {
@@ -131,11 +169,14 @@ export class MockBackend {
       return await this.dispatch(cmd, args);
     } catch (error) {
       if (error instanceof Failure) throw error.body;
+      if (typeof error === "object" && error !== null && "kind" in error && "message" in error) throw error;
       throw { kind: "internal", message: String(error) } satisfies ErrorBody;
     }
   }
 
   private async dispatch(cmd: string, args: Args): Promise<unknown> {
+    const triage = this.rules.handle(cmd, args, Date.now(), (id, decision) => this.resolveInBatch(id, decision));
+    if (triage) return triage.value;
     switch (cmd) {
       case "bootstrap":
         return this.bootstrap();

@@ -14,7 +14,8 @@ declare global {
  * Stands the mock backend in for the Rust side before the app mounts. `?unavailable` in the
  * address makes `bootstrap` fail as it does when the runtime cannot start; `?start=question:<id>`
  * (or `session:<id>`, `problem:<text>`) plays a deep link that launched the app; `?waiting=<n>`
- * adds n more pending questions, one session each, for a long inbox; `?firstrun` starts as a
+ * adds n more pending questions, one session each, for a long inbox; `?triage=<n>` adds n
+ * approvals, questions and forms from 20 agents over 6 projects; `?firstrun` starts as a
  * new Beckon does, empty and on its getting-started guide.
  */
 export function installMockBackend(): void {
@@ -34,6 +35,8 @@ export function installMockBackend(): void {
       questions: [{ question: `Ship release candidate ${i} to the staging fleet?`, header: "Release", multiSelect: false, options: [{ label: "Ship", description: "Roll it out now" }, { label: "Wait" }] }],
     });
   }
+  const triage = Math.min(Number(new URLSearchParams(window.location.search).get("triage") ?? 0) || 0, 20_000);
+  if (triage > 0) backend.seedTriage(triage);
   mockWindows("main");
   mockIPC((cmd, args) => backend.handle(cmd, (args ?? {}) as Record<string, unknown>), { shouldMockEvents: true });
   window.__beckonMock = { backend, navigate: (target) => emit("navigate", target) };

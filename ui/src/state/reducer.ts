@@ -32,6 +32,34 @@ function upsertQuestion(state: AppState, incoming: QuestionInfo): AppState {
   return { ...state, questions, pending, recentlyResolved };
 }
 
+/** `upsertQuestion` for many at once, copying the maps once (a snapshot can hold thousands). */
+function upsertQuestions(state: AppState, incoming: readonly QuestionInfo[]): AppState {
+  let questions = state.questions;
+  let pending = state.pending;
+  let recentlyResolved = state.recentlyResolved;
+  for (const question of incoming) {
+    if (state.deleted[question.session_id]) continue;
+    const known = questions[question.id];
+    const merged = mergeQuestion(known, question);
+    if (!(known && sameQuestion(known, merged))) {
+      if (questions === state.questions) questions = { ...questions };
+      questions[merged.id] = merged;
+    }
+    if (merged.status === "pending") {
+      if (!pending[merged.id]) {
+        if (pending === state.pending) pending = { ...pending };
+        pending[merged.id] = true;
+      }
+    } else if (pending[merged.id]) {
+      if (pending === state.pending) pending = { ...pending };
+      delete pending[merged.id];
+      recentlyResolved = [...recentlyResolved, merged.id];
+    }
+  }
+  if (questions === state.questions && pending === state.pending) return state;
+  return { ...state, questions, pending, recentlyResolved };
+}
+
 function upsertSession(state: AppState, summary: SessionSummary): AppState {
   if (state.deleted[summary.id]) return state;
   const known = state.sessions[summary.id];
@@ -167,8 +195,7 @@ export function reducer(state: AppState, action: Action): AppState {
         gateway: { url: data.gateway_url, problem: data.gateway_problem },
       };
       for (const summary of data.sessions.sessions) next = upsertSession(next, summary);
-      for (const question of data.pending) next = upsertQuestion(next, fromPending(question));
-      return next;
+      return upsertQuestions(next, data.pending.map(fromPending));
     }
     case "live":
       if (action.event.seq <= state.lastSeq) return state;

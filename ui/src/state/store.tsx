@@ -8,6 +8,7 @@ import type { SettingsView } from "../bindings/SettingsView";
 import type { ErrorBody } from "../bindings/ErrorBody";
 import { commands, type Commands } from "../api/commands";
 import { errorBodyOf } from "../api/errors";
+import type { BatchDecision, BatchReceipt } from "../api/triage";
 import { initialState } from "./initial";
 import { reducer } from "./reducer";
 import { useToasts } from "./toasts";
@@ -28,6 +29,8 @@ export interface Actions {
   callbackSecret: () => Promise<{ ok: true; secret: string } | { ok: false; error: ErrorBody }>;
   /** Replaces the callback signing secret; the new one comes back. */
   rotateCallbackSecret: () => Promise<{ ok: true; secret: string } | { ok: false; error: ErrorBody }>;
+  /** Resolves several questions with one decision; what each came to, or why none was tried. */
+  answerBatch: (requestIds: RequestId[], decision: BatchDecision) => Promise<{ ok: true; receipt: BatchReceipt } | { ok: false; error: ErrorBody }>;
   /** Puts the getting-started guide away for good; whether that was saved. */
   dismissGuide: () => Promise<boolean>;
 }
@@ -96,6 +99,15 @@ function makeActions(api: Commands, dispatch: Dispatch<Action>, toast: (message:
   return {
     answer: (requestId, answers) => resolve(() => api.answer(requestId, answers)),
     decline: (requestId) => resolve(() => api.decline(requestId)),
+    answerBatch: async (requestIds, decision) => {
+      try {
+        const receipt = await api.answerBatch(requestIds, decision);
+        for (const question of receipt.resolved) dispatch({ type: "resolved", question });
+        return { ok: true, receipt };
+      } catch (error) {
+        return { ok: false, error: errorBodyOf(error) };
+      }
+    },
     cancel: async (sessionId) => {
       await attempt(() => api.cancel(sessionId), "Could not cancel the session");
     },

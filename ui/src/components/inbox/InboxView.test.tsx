@@ -11,6 +11,7 @@ import { InboxView } from "./InboxView";
 
 afterEach(() => {
   vi.useRealTimers();
+  window.localStorage.clear();
 });
 
 const three = snapshot({
@@ -22,16 +23,27 @@ const three = snapshot({
 });
 
 describe("the inbox view", () => {
-  it("shows every pending question oldest first with who asks and how long it has waited", () => {
+  it("lists every pending question oldest first as a row and shows the oldest one's card beside it", () => {
     renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(three) });
-    const cards = within(screen.getByRole("list", { name: "Pending questions" })).getAllByRole("article");
-    expect(cards.map((card) => card.getAttribute("data-request-id"))).toEqual(["q-old", "q-mid", "q-new"]);
-    expect(within(cards[0] as HTMLElement).getByText("deploy-bot asks")).toBeInTheDocument();
-    expect(within(cards[0] as HTMLElement).getByText("waiting 1 h 30 min")).toBeInTheDocument();
-    expect(within(cards[0] as HTMLElement).getByText("expires in 30 min")).toBeInTheDocument();
-    expect(within(cards[1] as HTMLElement).getByText("research › summariser asks")).toBeInTheDocument();
-    expect(within(cards[2] as HTMLElement).getByText("waiting 2 min")).toBeInTheDocument();
+    const rows = within(screen.getByRole("listbox", { name: "Pending questions" })).getAllByRole("option");
+    expect(rows.map((row) => row.getAttribute("data-request-id-row"))).toEqual(["q-old", "q-mid", "q-new"]);
+    expect(rows[0]).toHaveTextContent("deploy-bot");
+    expect(rows[0]).toHaveTextContent("Pick · Deploy now?");
+    expect(rows[0]).toHaveTextContent("1 h");
+    const card = screen.getByRole("article");
+    expect(card).toHaveAttribute("data-request-id", "q-old");
+    expect(within(card).getByText("deploy-bot asks")).toBeInTheDocument();
+    expect(within(card).getByText("waiting 1 h 30 min")).toBeInTheDocument();
+    expect(within(card).getByText("expires in 30 min")).toBeInTheDocument();
     expect(screen.getByText("3 questions are waiting")).toBeInTheDocument();
+  });
+
+  it("opens a row's card when the row is clicked", async () => {
+    renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(three) });
+    await userEvent.click(screen.getByRole("option", { name: /Severity\?/ }));
+    const card = screen.getByRole("article");
+    expect(within(card).getByText("waiting 2 min")).toBeInTheDocument();
+    expect(within(card).getByText("triage asks")).toBeInTheDocument();
   });
 
   it("opens without moving keyboard focus into a card, so keys typed meanwhile answer nothing", async () => {
@@ -64,6 +76,7 @@ describe("the inbox view", () => {
   it("links each question to its session", async () => {
     const onOpenSession = vi.fn();
     renderWithStore(<InboxView onOpenSession={onOpenSession} />, { state: stateFrom(three) });
+    await userEvent.click(screen.getByRole("option", { name: /Which sources/ }));
     const card = screen.getByRole("article", { name: /research › summariser asks/ });
     await userEvent.click(within(card).getByRole("button", { name: /Open session/ }));
     expect(onOpenSession).toHaveBeenCalledWith("s-q-mid");

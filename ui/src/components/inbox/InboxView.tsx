@@ -1,65 +1,403 @@
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
+import type { BatchDecision } from "../../api/triage";
 import type { RequestId } from "../../bindings/RequestId";
 import type { SessionId } from "../../bindings/SessionId";
-import { useQuestionReveal } from "../../hooks/useQuestionReveal";
-import { inboxQuestions } from "../../state/selectors";
-import { sameItems, useAppSelector, useBackendHandles } from "../../state/store";
+import { useNow } from "../../hooks/now";
+import { useActions, useAppSelector, useBackendHandles } from "../../state/store";
+import {
+  count,
+  facets,
+  filterRows,
+  groupRows,
+  inboxRows,
+  isFiltered,
+  keyMayAct,
+  listEntries,
+  moveFocus,
+  NO_FILTER,
+  rangeBetween,
+  summarise,
+  type GroupBy,
+  type TriageFilter,
+  type TriageRow,
+} from "../../state/triage";
+import { approvalAnswer } from "../question/approval";
+import { isChoice } from "../question/items";
 import { Icon } from "../common/Icon";
-import { MountWhenNear } from "../common/MountWhenNear";
 import { ConnectedQuestionCard } from "../question/ConnectedQuestionCard";
+import { BatchBar, BatchConfirm, BatchResult, type BatchKind, type BatchOutcome } from "./BatchBar";
+import { GroupHeader, InboxRow, rowDomId } from "./InboxRow";
+import { InboxToolbar } from "./InboxToolbar";
+import { isTextField, pickOption } from "./inboxKeys";
+import { DenyPrompt, KeyHelp } from "./Overlays";
+import { RuleOfferBanner } from "./RuleOfferBanner";
+import { rowOnScreen, scrollRowIntoView, VirtualList } from "./VirtualList";
 
-/** The oldest cards are drawn with the first frame; the rest as they scroll near. */
-const EAGER_CARDS = 8;
-/** A typical card's height, for the placeholders of cards not drawn yet. */
-const CARD_ESTIMATE_PX = 260;
+/** Every line of the list (row or group header) is this tall, so the list can be windowed. */
+export const LINE_PX = 52;
+const GROUP_BY_KEY = "beckon.inbox.groupBy";
+
+function storedGroupBy(): GroupBy {
+  try {
+    const stored = window.localStorage.getItem(GROUP_BY_KEY);
+    return stored === "agent" || stored === "none" || stored === "project" ? stored : "project";
+  } catch {
+    return "project";
+  }
+}
+
+type Overlay = { kind: "keys" } | { kind: "deny"; id: RequestId; what: string } | { kind: "batch"; decision: BatchKind } | null;
 
 /**
- * Every pending question across sessions, oldest first, each answerable in place. A long
- * inbox draws its cards as they scroll near, so a thousand waiting questions open as fast as
- * ten.
+ * Every pending question across sessions as a compact list — grouped, filtered, searched, drawn
+ * only where it is on screen — beside the focused question's card, answerable in place. Keys
+ * (j/k, a, d, s, x, 1–4) act only from the list, on a row that is on screen and whose card is
+ * shown; several rows can be answered at once after a confirmation.
  */
 export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: SessionId) => void; highlightId?: RequestId }) {
   const { dispatch } = useBackendHandles();
+  const actions = useActions();
+  const now = useNow();
+  const rows = useAppSelector(inboxRows);
+  const [groupBy, setGroupByState] = useState<GroupBy>(storedGroupBy);
+  const [filter, setFilter] = useState<TriageFilter>(NO_FILTER);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
+  const [focusedId, setFocusedId] = useState<RequestId | null>(highlightId ?? null);
+  const [selected, setSelected] = useState<ReadonlySet<RequestId>>(() => new Set());
+  const [anchor, setAnchor] = useState<RequestId | null>(null);
+  const [overlay, setOverlay] = useState<Overlay>(null);
+  const [outcome, setOutcome] = useState<BatchOutcome | null>(null);
+  const scrollerRef = useRef<HTMLDivElement | null>(null);
   const listRef = useRef<HTMLDivElement | null>(null);
-  const questions = useAppSelector(inboxQuestions, sameItems);
-  const waiting = questions.filter((question) => question.status === "pending");
-  useQuestionReveal(listRef, waiting[0]?.id ?? null, highlightId ?? null);
+  const detailRef = useRef<HTMLDivElement | null>(null);
+  const searchRef = useRef<HTMLInputElement | null>(null);
   // Answered cards stay on screen, read-only, until the inbox is left.
   useEffect(() => () => dispatch({ type: "inbox_left" }), [dispatch]);
 
+  const setGroupBy = (by: GroupBy) => {
+    setGroupByState(by);
+    try {
+      window.localStorage.setItem(GROUP_BY_KEY, by);
+    } catch {
+      // Without storage the choice lasts until the window closes.
+    }
+  };
+
+  // The age filter needs the time; the minute is enough, and no filter needs it at all.
+  const ageNow = filter.age === "any" ? 0 : Math.floor(now / 60_000) * 60_000;
+  const shown = useMemo(() => filterRows(rows, filter, ageNow), [rows, filter, ageNow]);
+  const groups = useMemo(() => groupRows(shown, groupBy), [shown, groupBy]);
+  const entries = useMemo(() => listEntries(groups, groupBy, collapsed), [groups, groupBy, collapsed]);
+  const { order, lineOf } = useMemo(() => {
+    const ids: RequestId[] = [];
+    const lines = new Map<RequestId, number>();
+    entries.forEach((entry, line) => {
+      if (entry.type === "row") {
+        ids.push(entry.row.id);
+        lines.set(entry.row.id, line);
+      }
+    });
+    return { order: ids, lineOf: lines };
+  }, [entries]);
+  const { agents, projects } = useMemo(() => facets(rows), [rows]);
+  const waiting = useMemo(() => rows.reduce((n, row) => n + (row.question.status === "pending" ? 1 : 0), 0), [rows]);
+
+  const current = focusedId !== null && lineOf.has(focusedId) ? focusedId : (order[0] ?? null);
+  const currentRow = useMemo(() => (current === null ? null : (shown.find((row) => row.id === current) ?? null)), [shown, current]);
+  const picked = useMemo(() => shown.filter((row) => selected.has(row.id) && row.question.status === "pending"), [shown, selected]);
+  const summary = useMemo(() => summarise(picked), [picked]);
+
+  // A link to a question focuses its row, showing it even if filters or a closed group hid it.
+  const [linked, setLinked] = useState(highlightId);
+  if (linked !== highlightId) {
+    setLinked(highlightId);
+    if (highlightId) {
+      setFocusedId(highlightId);
+      setFilter(NO_FILTER);
+      setCollapsed(new Set());
+    }
+  }
+
+  const reveal = useCallback(
+    (id: RequestId | null) => {
+      const line = id === null ? undefined : lineOf.get(id);
+      if (line !== undefined && scrollerRef.current) scrollRowIntoView(scrollerRef.current, line, LINE_PX);
+    },
+    [lineOf],
+  );
+  // Keep the focused row on screen when it changes (not when the list merely updates).
+  const revealed = useRef<RequestId | null>(null);
+  useEffect(() => {
+    if (current === null || revealed.current === current) return;
+    revealed.current = current;
+    reveal(current);
+  }, [current, reveal]);
+
+  const focusRow = (id: RequestId | null) => {
+    if (id !== null) setFocusedId(id);
+  };
+
+  const toggle = (id: RequestId) =>
+    setSelected((old) => {
+      const next = new Set(old);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const addAll = (ids: readonly RequestId[]) =>
+    setSelected((old) => {
+      const next = new Set(old);
+      for (const id of ids) next.add(id);
+      return next;
+    });
+
+  const onRowClick = (row: TriageRow, event: MouseEvent, fromBox: boolean) => {
+    event.stopPropagation();
+    listRef.current?.focus({ preventScroll: true });
+    if (event.shiftKey) addAll(rangeBetween(order, anchor ?? current, row.id));
+    else {
+      if (fromBox || event.ctrlKey || event.metaKey) toggle(row.id);
+      setAnchor(row.id);
+    }
+    setFocusedId(row.id);
+  };
+
+  const advance = (from: RequestId) => focusRow(moveFocus(order, from, 1));
+
+  const allow = async (row: TriageRow) => {
+    const result = await actions.answer(row.id, [approvalAnswer({ kind: "allow", always: false, edited: null })]);
+    if (result.ok) advance(row.id);
+  };
+  const deny = async (id: RequestId, message: string) => {
+    setOverlay(null);
+    listRef.current?.focus({ preventScroll: true });
+    const result = await actions.answer(id, [approvalAnswer({ kind: "deny", message })]);
+    if (result.ok) advance(id);
+  };
+  const skip = async (row: TriageRow) => {
+    const result = await actions.decline(row.id);
+    if (result.ok) advance(row.id);
+  };
+
+  const runBatch = async (decision: BatchDecision) => {
+    setOverlay(null);
+    const ids = picked.map((row) => row.id);
+    const result = await actions.answerBatch(ids, decision);
+    listRef.current?.focus({ preventScroll: true });
+    if (!result.ok) {
+      setOutcome({ resolved: 0, failed: [], error: result.error.message });
+      return;
+    }
+    const what = new Map(picked.map((row) => [row.id, row.summary]));
+    setOutcome({
+      resolved: result.receipt.resolved.length,
+      failed: result.receipt.failed.map((failure) => ({ what: what.get(failure.id) ?? failure.id, message: failure.message })),
+      error: null,
+    });
+    const done = new Set(result.receipt.resolved.map((question) => question.id));
+    setSelected((old) => new Set([...old].filter((id) => !done.has(id))));
+  };
+  const chooseBatch = (kind: BatchKind) => {
+    if (summary.approvals > 0) setOverlay({ kind: "batch", decision: kind });
+    else void runBatch(kind === "deny" ? { kind: "deny" } : kind === "decline" ? { kind: "decline" } : { kind: "allow_once" });
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.nativeEvent.isComposing) return;
+    const target = event.target;
+    const inText = isTextField(target);
+    const inDetail = target instanceof Node && (detailRef.current?.contains(target) ?? false);
+    if (event.key === "Escape") {
+      if (inText && target instanceof HTMLElement) target.blur();
+      return;
+    }
+    // The open card answers its own keys; text fields keep theirs.
+    if (inText || inDetail || overlay !== null) return;
+    switch (event.key) {
+      case "/":
+        event.preventDefault();
+        searchRef.current?.focus();
+        return;
+      case "?":
+        event.preventDefault();
+        setOverlay({ kind: "keys" });
+        return;
+      case "j":
+      case "ArrowDown":
+        event.preventDefault();
+        focusRow(moveFocus(order, current, 1));
+        revealed.current = null;
+        return;
+      case "k":
+      case "ArrowUp":
+        event.preventDefault();
+        focusRow(moveFocus(order, current, -1));
+        revealed.current = null;
+        return;
+    }
+    const line = current === null ? undefined : lineOf.get(current);
+    const cardId = detailRef.current?.querySelector<HTMLElement>("[data-request-id]")?.dataset.requestId ?? null;
+    const mayAct = keyMayAct({
+      inInbox: true,
+      inTextField: inText,
+      focusedId: current,
+      focusedVisible: line !== undefined && scrollerRef.current !== null && rowOnScreen(scrollerRef.current, line, LINE_PX),
+      detailId: cardId,
+    });
+    if (!mayAct || !currentRow || !detailRef.current) return;
+    const row = currentRow;
+    const pending = row.question.status === "pending";
+    const first = row.question.request.questions[0];
+    if (event.key === "Enter") {
+      event.preventDefault();
+      detailRef.current.querySelector<HTMLElement>("input:not([disabled]), textarea:not([disabled]), select:not([disabled]), button:not([disabled])")?.focus();
+    } else if (/^[1-4]$/.test(event.key) && pending && first && isChoice(first) && !first.multiSelect) {
+      event.preventDefault();
+      pickOption(detailRef.current, Number(event.key) - 1, first.options.map((option) => option.label));
+    } else if (event.key === "a" && pending && row.kind === "approval") {
+      event.preventDefault();
+      void allow(row);
+    } else if (event.key === "d" && pending && row.kind === "approval") {
+      event.preventDefault();
+      setOverlay({ kind: "deny", id: row.id, what: row.summary });
+    } else if (event.key === "s" && pending) {
+      event.preventDefault();
+      void skip(row);
+    } else if (event.key === "x") {
+      event.preventDefault();
+      toggle(row.id);
+      setAnchor(row.id);
+    }
+  };
+
+  const filtered = isFiltered(filter);
   return (
-    <section className="view inbox-view" aria-labelledby="inbox-title">
+    <section className="view inbox-view" aria-labelledby="inbox-title" onKeyDown={onKeyDown}>
       <header className="view-head">
         <div>
           <h1 id="inbox-title">Inbox</h1>
           <p className="view-sub">
-            {waiting.length === 0 ? "Nothing is waiting for you" : waiting.length === 1 ? "1 question is waiting" : `${waiting.length} questions are waiting`}
+            {waiting === 0 ? "Nothing is waiting for you" : waiting === 1 ? "1 question is waiting" : `${count(waiting)} questions are waiting`}
           </p>
         </div>
+        <button type="button" className="button button-quiet inbox-keys-button" onClick={() => setOverlay({ kind: "keys" })} aria-label="Keyboard shortcuts">
+          <kbd>?</kbd> Keys
+        </button>
       </header>
-      <div className="view-body" ref={listRef}>
-        {questions.length === 0 ? (
+      <RuleOfferBanner />
+      {rows.length === 0 ? (
+        <div className="view-body">
           <div className="empty">
             <Icon name="inbox" size={40} />
             <p className="empty-title">All caught up</p>
             <p className="muted">When an agent needs a decision, its question shows up here.</p>
           </div>
-        ) : (
-          <ol className="inbox-list" aria-label="Pending questions">
-            {questions.map((question, index) => (
-              <li key={question.id}>
-                <MountWhenNear scroller={listRef} eager={index < EAGER_CARDS || question.id === highlightId} id={question.id} estimate={CARD_ESTIMATE_PX}>
-                  <ConnectedQuestionCard
-                    question={question}
-                    highlighted={question.id === highlightId}
-                    onOpenSession={() => onOpenSession(question.session_id)}
-                  />
-                </MountWhenNear>
-              </li>
-            ))}
-          </ol>
-        )}
-      </div>
+        </div>
+      ) : (
+        <div className="inbox-body">
+          <div className="inbox-side">
+            <InboxToolbar filter={filter} onFilter={setFilter} groupBy={groupBy} onGroupBy={setGroupBy} agents={agents} projects={projects} searchRef={searchRef} />
+            <p className="inbox-count" aria-live="polite">
+              {filtered ? `${count(shown.length)} of ${count(rows.length)}` : `${count(rows.length)} ${rows.length === 1 ? "question" : "questions"}`}
+              {filtered ? (
+                <button type="button" className="link-button" onClick={() => setFilter(NO_FILTER)}>
+                  Clear filters
+                </button>
+              ) : null}
+            </p>
+            {summary.count > 0 ? <BatchBar summary={summary} onChoose={chooseBatch} onClear={() => setSelected(new Set())} /> : null}
+            {outcome ? <BatchResult outcome={outcome} onClose={() => setOutcome(null)} /> : null}
+            <div className="inbox-scroller" ref={scrollerRef}>
+              <div
+                ref={listRef}
+                className="inbox-list"
+                role="listbox"
+                aria-label="Pending questions"
+                aria-multiselectable="true"
+                aria-activedescendant={current === null ? undefined : rowDomId(current)}
+                tabIndex={0}
+              >
+                <VirtualList
+                  scroller={scrollerRef}
+                  count={entries.length}
+                  rowHeight={LINE_PX}
+                  renderRow={(line, style) => {
+                    const entry = entries[line];
+                    if (!entry) return null;
+                    if (entry.type === "header") {
+                      const key = entry.group.key;
+                      return (
+                        <GroupHeader
+                          key={`group:${key}`}
+                          group={entry.group}
+                          collapsed={entry.collapsed}
+                          top={style.top}
+                          height={style.height}
+                          onToggleCollapsed={() =>
+                            setCollapsed((old) => {
+                              const next = new Set(old);
+                              if (next.has(key)) next.delete(key);
+                              else next.add(key);
+                              return next;
+                            })
+                          }
+                          onSelectAll={() => addAll(entry.group.rows.filter((row) => row.question.status === "pending").map((row) => row.id))}
+                        />
+                      );
+                    }
+                    const row = entry.row;
+                    return (
+                      <InboxRow
+                        key={row.id}
+                        row={row}
+                        top={style.top}
+                        height={style.height}
+                        focused={row.id === current}
+                        selected={selected.has(row.id)}
+                        now={now}
+                        onClick={(event) => onRowClick(row, event, false)}
+                        onToggle={(event) => onRowClick(row, event, true)}
+                      />
+                    );
+                  }}
+                />
+              </div>
+              {shown.length === 0 ? <p className="muted inbox-none">No question matches.</p> : null}
+            </div>
+          </div>
+          <div className="inbox-detail" ref={detailRef}>
+            {currentRow ? (
+              <ConnectedQuestionCard
+                key={currentRow.id}
+                question={currentRow.question}
+                highlighted={currentRow.id === highlightId}
+                onOpenSession={() => onOpenSession(currentRow.question.session_id)}
+              />
+            ) : (
+              <p className="muted">Pick a question on the left.</p>
+            )}
+          </div>
+        </div>
+      )}
+      {overlay?.kind === "keys" ? (
+        <KeyHelp
+          onClose={() => {
+            setOverlay(null);
+            listRef.current?.focus({ preventScroll: true });
+          }}
+        />
+      ) : null}
+      {overlay?.kind === "deny" ? (
+        <DenyPrompt
+          what={overlay.what}
+          onDeny={(message) => void deny(overlay.id, message)}
+          onClose={() => {
+            setOverlay(null);
+            listRef.current?.focus({ preventScroll: true });
+          }}
+        />
+      ) : null}
+      {overlay?.kind === "batch" ? <BatchConfirm kind={overlay.decision} summary={summary} onConfirm={(decision) => void runBatch(decision)} onClose={() => setOverlay(null)} /> : null}
     </section>
   );
 }

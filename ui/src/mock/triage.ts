@@ -1,0 +1,118 @@
+import type { QuestionRecord } from "../bindings/QuestionRecord";
+import type { QuestionRequest } from "../bindings/QuestionRequest";
+import type { ResolvedQuestion } from "../bindings/ResolvedQuestion";
+import type { AuditFormat, BatchDecision, BatchReceipt, RuleOffer, RuleRecord, RuleSpec } from "../api/triage";
+import { fixtureId } from "./fixtures";
+
+const MIN = 60_000;
+
+/** The projects and agents a seeded triage inbox spreads its questions over. */
+export const TRIAGE_PROJECTS = ["/home/you/src/shop", "/home/you/src/api", "/home/you/src/docs", "/home/you/src/infra", "/home/you/src/mobile", "/home/you/src/site"];
+export const TRIAGE_AGENTS = Array.from({ length: 20 }, (_, i) => `agent-${String(i + 1).padStart(2, "0")}`);
+const COMMANDS = ["npm test", "npm run build", "git push origin main", "cargo test", "rm -rf dist", "docker compose up", "make deploy"];
+
+/** An approval's request as Claude Code's hook sends it to Beckon. */
+export function approvalRequest(tool: string, input: Record<string, string>, project: string): QuestionRequest {
+  const what = input.command ?? input.file_path ?? tool;
+  return {
+    questions: [
+      {
+        question: `Allow ${tool}: ${what}?`,
+        header: tool,
+        multiSelect: false,
+        options: [{ label: "Allow", description: "Run it once", preview: `\`\`\`\n${what}\n\`\`\`` }, { label: "Allow always", description: `${tool} ${what} in this project` }, { label: "Deny" }],
+      },
+    ],
+    approval: { tool_name: tool, input, project },
+  };
+}
+
+/**
+ * The `n`th question of a seeded triage inbox: approvals, questions and forms in turn, from 20
+ * agents over 6 projects, asked between a minute and two days before `now`.
+ */
+export function triageQuestion(n: number, sessionOf: (agent: string) => string, now: number): QuestionRecord {
+  const agent = TRIAGE_AGENTS[n % TRIAGE_AGENTS.length] ?? "agent-01";
+  const project = TRIAGE_PROJECTS[n % TRIAGE_PROJECTS.length] ?? "/home/you/src/shop";
+  const kind = n % 3;
+  const request: QuestionRequest =
+    kind === 0
+      ? approvalRequest("Bash", { command: `${COMMANDS[n % COMMANDS.length] ?? "npm test"} #${n}` }, project)
+      : kind === 1
+        ? { questions: [{ question: `Ship build ${n} to staging?`, header: "Release", multiSelect: false, options: [{ label: "Ship", description: "Now" }, { label: "Wait", description: "Later" }] }], metadata: { project } }
+        : { questions: [{ question: `Estimate for ticket ${n}?`, header: "Estimate", schema: { type: "integer", minimum: 0 } }], metadata: { project } };
+  const id = fixtureId(3, n + 1);
+  return {
+    id, session_id: sessionOf(agent), tool_use_id: `toolu_t${n}`, agent, origin: [agent], request, status: "pending", outcome: null, answered_via: null, callback_url: null,
+    // Spread over two days, oldest first by n.
+    created_at_ms: now - MIN - Math.floor(((n * 7919) % 2880) * MIN), resolved_at_ms: null, expires_at_ms: null, expiry_policy: null,
+  };
+}
+
+/** How the mock resolves one question (the backend's own resolve). */
+export type Resolve = (id: string, decision: BatchDecision) => ResolvedQuestion;
+
+/** The mock's rules, rule offers and audit export. */
+export class MockRules {
+  rules: RuleRecord[] = [];
+  offers: RuleOffer[];
+  /** Paths the audit export "wrote", newest last. */
+  exports: string[] = [];
+  private nextId = 1;
+
+  constructor(now: number) {
+    this.offers = [{ key: "Bash:npm test:/home/you/src/shop", spec: { tool: "Bash", matcher: { kind: "command", prefix: "npm test" }, project: "/home/you/src/shop" }, description: "Always allow `npm test` in shop?", allowed: 3, last_allowed_at_ms: now - 5 * MIN }];
+    this.rules.push({ id: this.nextId++, spec: { tool: "Read", matcher: { kind: "tool" }, project: "/home/you/src/docs" }, description: "Every Read in docs", source: "hand", created_at_ms: now - 3 * 24 * 60 * MIN, fired: 12, last_fired_at_ms: now - 40 * MIN, revoked_at_ms: null });
+  }
+
+  /** Stores a rule after checking it as the backend does; errors name their field. */
+  create(spec: RuleSpec, source: RuleRecord["source"], now: number): RuleRecord {
+    if (spec.tool.trim() === "") throw { kind: "invalid_input", message: "Name the tool the rule allows.", field: "tool" };
+    if (spec.project.trim() === "" || !spec.project.startsWith("/")) throw { kind: "invalid_input", message: "The project must be an absolute folder path.", field: "project" };
+    if (spec.matcher.kind === "command" && spec.matcher.prefix.trim() === "") throw { kind: "invalid_input", message: "A command rule needs the start of the command.", field: "prefix" };
+    if (spec.matcher.kind === "path" && !spec.matcher.under.startsWith("/")) throw { kind: "invalid_input", message: "The path must be absolute.", field: "under" };
+    const what = spec.matcher.kind === "command" ? `\`${spec.matcher.prefix}\`` : spec.matcher.kind === "path" ? `${spec.tool} under ${spec.matcher.under}` : `every ${spec.tool}`;
+    const rule: RuleRecord = { id: this.nextId++, spec, description: `Allow ${what} in ${spec.project.split("/").pop() ?? spec.project}`, source, created_at_ms: now, fired: 0, last_fired_at_ms: null, revoked_at_ms: null };
+    this.rules.push(rule);
+    this.offers = this.offers.filter((offer) => JSON.stringify(offer.spec) !== JSON.stringify(spec));
+    return rule;
+  }
+
+  /** Answers the rule and audit commands; undefined for any other command. */
+  handle(cmd: string, args: Record<string, unknown>, now: number, resolve: Resolve): { value: unknown } | undefined {
+    switch (cmd) {
+      case "rules":
+        return { value: this.rules.filter((rule) => args.includeRevoked === true || rule.revoked_at_ms === null) };
+      case "create_rule":
+        return { value: this.create(args.spec as RuleSpec, "hand", now) };
+      case "revoke_rule": {
+        const rule = this.rules.find((candidate) => candidate.id === Number(args.id));
+        if (!rule) throw { kind: "not_found", message: "No such rule." };
+        rule.revoked_at_ms = now;
+        return { value: rule };
+      }
+      case "rule_offers":
+        return { value: this.offers };
+      case "dismiss_rule_offer":
+        this.offers = this.offers.filter((offer) => offer.key !== args.key);
+        return { value: null };
+      case "export_audit": {
+        const path = `/home/you/Downloads/beckon-audit.${(args.format as AuditFormat) === "csv" ? "csv" : "jsonl"}`;
+        this.exports.push(path);
+        return { value: path };
+      }
+      case "answer_batch": {
+        const receipt: BatchReceipt = { resolved: [], failed: [] };
+        for (const id of args.requestIds as string[]) {
+          try {
+            receipt.resolved.push(resolve(id, args.decision as BatchDecision));
+          } catch (error) {
+            receipt.failed.push({ id, message: (error as { message?: string }).message ?? String(error) });
+          }
+        }
+        return { value: receipt };
+      }
+    }
+    return undefined;
+  }
+}
