@@ -16,9 +16,9 @@ pub(crate) struct Segment {
 const OPERATOR_CHARS: [char; 10] = [';', '&', '|', '<', '>', '`', '$', '(', ')', '\n'];
 
 /// Whether `text` holds a shell operator, redirection, substitution, expansion or control
-/// character anywhere, even quoted: such a command is never covered by a rule.
+/// character other than a tab anywhere, even quoted: such a command is never covered by a rule.
 pub(crate) fn has_operators(text: &str) -> bool {
-    text.chars().any(|c| OPERATOR_CHARS.contains(&c) || c.is_control())
+    text.chars().any(|c| OPERATOR_CHARS.contains(&c) || (c.is_control() && c != '\t'))
 }
 
 /// The words of `text` when it is a single simple command with no redirection, or `None`.

@@ -2,6 +2,8 @@
 //! however often the person allowed something like them. When a command cannot be read with
 //! confidence it counts as destructive too.
 
+use std::cell::Cell;
+
 use super::command::{Segment, flattened, segments};
 use super::path::{guarded, inside, is_absolute};
 use super::tool::{self, ToolKind, command_texts, file_path};
@@ -9,6 +11,9 @@ use crate::approval::Approval;
 
 /// How deep `bash -c '…'` and `eval` are followed before giving up.
 const MAX_DEPTH: usize = 6;
+/// Most readings of nested command text (`bash -c`, `eval`, text after a wrapper) for one
+/// command; past it the command counts as destructive.
+const MAX_READINGS: u32 = 512;
 /// Most words read in one simple command.
 const MAX_WORDS: usize = 512;
 
@@ -28,7 +33,7 @@ pub fn destructive(approval: &Approval) -> Option<&'static str> {
 
 /// Why running the shell command `text` is destructive, or `None`.
 pub(crate) fn command_reason(text: &str) -> Option<&'static str> {
-    analyze(text, 0)
+    analyze(text, 0, &Cell::new(MAX_READINGS))
 }
 
 /// Why a file tool's write is destructive: outside the project, into a guarded place, or to a
@@ -48,16 +53,21 @@ fn write_reason(approval: &Approval) -> Option<&'static str> {
     }
 }
 
-fn analyze(text: &str, depth: usize) -> Option<&'static str> {
+fn analyze(text: &str, depth: usize, budget: &Cell<u32>) -> Option<&'static str> {
     if depth > MAX_DEPTH {
         return Some("nests commands too deeply to read");
     }
+    if budget.get() == 0 {
+        return Some("is too involved to read");
+    }
+    budget.set(budget.get() - 1);
     let flat = flattened(text);
     if let Some(reason) = text_reason(text).or_else(|| text_reason(&flat)) {
         return Some(reason);
     }
     let Some(parsed) = segments(text) else { return Some("leaves a quote open") };
-    segments_reason(&parsed, depth).or_else(|| segments(&flat).and_then(|flat| segments_reason(&flat, depth)))
+    segments_reason(&parsed, depth, budget)
+        .or_else(|| segments(&flat).and_then(|flat| segments_reason(&flat, depth, budget)))
 }
 
 /// Patterns seen in the text itself, whatever its quoting: fork bombs and SQL that drops data.
@@ -76,7 +86,7 @@ fn text_reason(text: &str) -> Option<&'static str> {
     None
 }
 
-fn segments_reason(parsed: &[Segment], depth: usize) -> Option<&'static str> {
+fn segments_reason(parsed: &[Segment], depth: usize, budget: &Cell<u32>) -> Option<&'static str> {
     let names = |list: &[&str]| parsed.iter().flat_map(|s| &s.words).any(|w| list.contains(&program(w).as_str()));
     if names(&DOWNLOADERS) && names(&RUNNERS) {
         return Some("runs downloaded code (curl or wget with a shell)");
@@ -89,7 +99,7 @@ fn segments_reason(parsed: &[Segment], depth: usize) -> Option<&'static str> {
         if segment.piped && words.iter().any(|w| RUNNERS.contains(&program(w).as_str())) {
             return Some("pipes text into a shell or interpreter");
         }
-        if let Some(reason) = simple_reason(words, depth) {
+        if let Some(reason) = simple_reason(words, depth, budget) {
             return Some(reason);
         }
     }
@@ -170,7 +180,7 @@ fn is_disk_device(word: &str) -> bool {
 
 /// One simple command, looking behind wrappers (`env`, `nohup`, `xargs`, `timeout 5`, …): every
 /// word after a wrapper is tried as the start of the real command.
-fn simple_reason(words: &[String], depth: usize) -> Option<&'static str> {
+fn simple_reason(words: &[String], depth: usize, budget: &Cell<u32>) -> Option<&'static str> {
     let words = without_assignments(words);
     let first = program(words.first()?);
     if words.len() > MAX_WORDS {
@@ -178,28 +188,28 @@ fn simple_reason(words: &[String], depth: usize) -> Option<&'static str> {
     }
     if WRAPPERS.contains(&first.as_str()) || KEYWORDS.contains(&first.as_str()) {
         for start in 1..words.len() {
-            if let Some(reason) = core_reason(without_assignments(&words[start..]), depth) {
+            if let Some(reason) = core_reason(without_assignments(&words[start..]), depth, budget) {
                 return Some(reason);
             }
         }
-        return analyze(&words[1..].join(" "), depth + 1);
+        return analyze(&words[1..].join(" "), depth + 1, budget);
     }
-    core_reason(words, depth)
+    core_reason(words, depth, budget)
 }
 
 /// One simple command whose first word is the program it runs.
-fn core_reason(words: &[String], depth: usize) -> Option<&'static str> {
+fn core_reason(words: &[String], depth: usize, budget: &Cell<u32>) -> Option<&'static str> {
     let name = program(words.first()?);
     let args = &words[1..];
     let any = |test: &dyn Fn(&str) -> bool| args.iter().any(|a| test(a));
     let has = |word: &str| args.iter().any(|a| a == word);
     match name.as_str() {
         n if AS_ROOT.contains(&n) => Some("runs as another user (sudo)"),
-        n if tool::is_shell_program(n) => shell_reason(args, depth),
-        "eval" | "exec" => analyze(&args.join(" "), depth + 1),
+        n if tool::is_shell_program(n) => shell_reason(args, depth, budget),
+        "eval" => analyze(&args.join(" "), depth + 1, budget),
         "rm" => rm_reason(args),
         "git" => git_reason(args),
-        "find" => find_reason(args, depth),
+        "find" => find_reason(args, depth, budget),
         "dd" => any(&|a| a.starts_with("of=")).then_some("writes raw blocks (dd of=)"),
         n if n.starts_with("mkfs") => Some("formats a disk (mkfs)"),
         "mke2fs" | "mkswap" | "fdisk" | "sfdisk" | "gdisk" | "parted" | "wipefs" | "shred" => {
@@ -246,11 +256,11 @@ fn recursive(args: &[String]) -> bool {
     args.iter().any(|a| short_has(a, &['R']) || long_matches(a, &["recursive"]))
 }
 
-fn shell_reason(args: &[String], depth: usize) -> Option<&'static str> {
+fn shell_reason(args: &[String], depth: usize, budget: &Cell<u32>) -> Option<&'static str> {
     let flag = args.iter().position(|a| short_has(a, &['c']) || a == "-c")?;
     let rest = &args[flag + 1..];
     let script = rest.first()?;
-    analyze(script, depth + 1).or_else(|| analyze(&rest.join(" "), depth + 1))
+    analyze(script, depth + 1, budget).or_else(|| analyze(&rest.join(" "), depth + 1, budget))
 }
 
 fn rm_reason(args: &[String]) -> Option<&'static str> {
@@ -287,7 +297,7 @@ fn git_reason(args: &[String]) -> Option<&'static str> {
             break;
         }
     }
-    let Some(sub) = args.get(i) else { return None };
+    let sub = args.get(i)?;
     let rest = &args[i + 1..];
     let any = |test: &dyn Fn(&str) -> bool| rest.iter().any(|a| test(a));
     let everything = |a: &str| matches!(a, "." | ":/" | "*" | "./" | ":/*");
@@ -298,12 +308,9 @@ fn git_reason(args: &[String]) -> Option<&'static str> {
                 || a.starts_with('+')
                 || (a.starts_with(':') && a.len() > 1)
                 || a.contains(":+")
-                || a.contains(" +")
         })
         .then_some("force-pushes or deletes remote branches (git push --force)"),
-        "reset" => {
-            any(&|a| long_matches(a, &["hard"]) && a.len() > 3).then_some("discards local changes (git reset --hard)")
-        }
+        "reset" => any(&|a| long_matches(a, &["hard"])).then_some("discards local changes (git reset --hard)"),
         "clean" => any(&|a| long_matches(a, &["force"]) || short_has(a, &['f']))
             .then_some("deletes untracked files (git clean -f)"),
         "checkout" => any(&|a| everything(a) || long_matches(a, &["force"]) || short_has(a, &['f']))
@@ -338,7 +345,7 @@ fn git_reason(args: &[String]) -> Option<&'static str> {
     }
 }
 
-fn find_reason(args: &[String], depth: usize) -> Option<&'static str> {
+fn find_reason(args: &[String], depth: usize, budget: &Cell<u32>) -> Option<&'static str> {
     if args.iter().any(|a| a == "-delete") {
         return Some("deletes what it finds (find -delete)");
     }
@@ -346,7 +353,7 @@ fn find_reason(args: &[String], depth: usize) -> Option<&'static str> {
     while let Some(start) = rest.iter().position(|a| matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")) {
         let after = &rest[start + 1..];
         let end = after.iter().position(|a| a == ";" || a == "+").unwrap_or(after.len());
-        if let Some(reason) = simple_reason(&after[..end], depth + 1) {
+        if let Some(reason) = simple_reason(&after[..end], depth + 1, budget) {
             return Some(reason);
         }
         rest = &after[end..];

@@ -227,3 +227,17 @@ fn file_writes_outside_the_project_or_into_guarded_places() {
     assert_eq!(destructive(&call("mcp__github__create_issue", json!({"title": "x"}))), None);
     let _ = SHOP;
 }
+
+#[test]
+fn deeply_nested_or_endlessly_wrapped_commands_are_read_in_bounded_time_and_refused() {
+    let shells = format!("nice {}", "bash -c 'x' ".repeat(300));
+    assert!(is_destructive(&shells));
+    let wrappers = "nohup ".repeat(2000) + "ls";
+    assert!(is_destructive(&wrappers), "too long to read");
+    let nested = (0..10).fold("rm -rf x".to_owned(), |inner, _| format!("bash -c {}", quote_for_shell(&inner)));
+    assert!(is_destructive(&nested));
+}
+
+fn quote_for_shell(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
