@@ -186,7 +186,7 @@ fn simple_reason(words: &[String], depth: usize, budget: &Cell<u32>) -> Option<&
     if words.len() > MAX_WORDS {
         return Some("is too long to read");
     }
-    if WRAPPERS.contains(&first.as_str()) || KEYWORDS.contains(&first.as_str()) {
+    if WRAPPERS.contains(&first.as_str()) || KEYWORDS.contains(&first.as_str()) || runs_others(&first, words) {
         for start in 1..words.len() {
             if let Some(reason) = core_reason(without_assignments(&words[start..]), depth, budget) {
                 return Some(reason);
@@ -195,6 +195,19 @@ fn simple_reason(words: &[String], depth: usize, budget: &Cell<u32>) -> Option<&
         return analyze(&words[1..].join(" "), depth + 1, budget);
     }
     core_reason(words, depth, budget)
+}
+
+/// Whether a command runs another command given in its words: package runners
+/// (`npx`, `npm exec`, `uv run`), containers (`docker run`, `kubectl exec`) and `ssh`.
+fn runs_others(first: &str, words: &[String]) -> bool {
+    let second = words.get(1).map(|w| w.to_ascii_lowercase()).unwrap_or_default();
+    match first {
+        "npx" | "bunx" | "pnpx" | "uvx" | "ssh" => true,
+        "npm" | "pnpm" | "yarn" | "bun" => matches!(second.as_str(), "exec" | "x" | "dlx"),
+        "uv" | "poetry" | "pipenv" | "pdm" | "hatch" => matches!(second.as_str(), "run" | "tool"),
+        "docker" | "podman" | "nerdctl" | "kubectl" | "oc" => matches!(second.as_str(), "run" | "exec"),
+        _ => false,
+    }
 }
 
 /// One simple command whose first word is the program it runs.
@@ -348,6 +361,12 @@ fn git_reason(args: &[String]) -> Option<&'static str> {
 fn find_reason(args: &[String], depth: usize, budget: &Cell<u32>) -> Option<&'static str> {
     if args.iter().any(|a| a == "-delete") {
         return Some("deletes what it finds (find -delete)");
+    }
+    if args.iter().any(|a| matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")) {
+        return Some("runs a command on every file it finds (find -exec)");
+    }
+    if args.iter().any(|a| matches!(a.as_str(), "-fprint" | "-fprint0" | "-fprintf" | "-fls")) {
+        return Some("writes files (find -fprint)");
     }
     let mut rest = args;
     while let Some(start) = rest.iter().position(|a| matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")) {

@@ -37,7 +37,9 @@ const SHELLS: [&str; 12] = [
     "container.exec",
 ];
 const OTHER_SHELLS: [&str; 4] = ["powershell", "pwsh", "cmd", "run_powershell"];
-const FILE_WRITES: [&str; 12] = [
+const FILE_WRITES: [&str; 14] = [
+    "apply_patch",
+    "patch",
     "edit",
     "write",
     "multiedit",

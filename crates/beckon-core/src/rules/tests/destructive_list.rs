@@ -174,7 +174,16 @@ fn wrappers_and_nested_shells_do_not_hide_the_command() {
         "if true; then rm -rf x; fi",
         "env -S 'rm -rf x'",
         "bash -c \"bash -c 'rm -rf x'\"",
+        "npx -y rm -rf x",
+        "npm exec -- rm -rf x",
+        "uv run sudo ls",
+        "docker run img rm -rf /",
+        "kubectl exec pod -- rm -rf /data",
+        "ssh host sudo reboot",
+        "find . -exec rm {} +",
+        "find . -execdir sh -c 'x' \\;",
     ]);
+    none_destructive(&["npx prettier --check .", "docker run img ls", "ssh host uptime", "npm test -- rm"]);
 }
 
 #[test]
@@ -223,6 +232,7 @@ fn file_writes_outside_the_project_or_into_guarded_places() {
     assert!(destructive(&call_in("Write", json!({"file_path": "/abs/x"}), None)).is_some());
     assert_eq!(destructive(&call_in("Write", json!({"file_path": "src/x"}), None)), None);
     assert_eq!(destructive(&call("Read", json!({"file_path": "/etc/hosts"}))), None, "reads are not writes");
+    assert!(destructive(&call("apply_patch", json!({"input": "*** Begin Patch"}))).is_some(), "paths it cannot see");
     assert!(destructive(&call("external_directory", json!({}))).is_some());
     assert_eq!(destructive(&call("mcp__github__create_issue", json!({"title": "x"}))), None);
     let _ = SHOP;
