@@ -439,3 +439,17 @@ describe("option previews", () => {
     expect(figure).toHaveTextContent("[image: x]");
   });
 });
+
+describe("a question a rule answered", () => {
+  it("says which rule allowed it", () => {
+    const question = questionInfo([choice("Allow Bash: npm test?", ["Allow", "Allow always", "Deny"])], {
+      status: "answered",
+      outcome: { outcome: "answered", answers: [{ selected: ["Allow"] }] },
+      answered_via: "rule",
+      answered_by: "rule 3",
+      resolved_at_ms: NOW,
+    });
+    renderAt(<QuestionCard question={question} resumed={false} onAnswer={() => Promise.resolve({ ok: true })} onDecline={() => Promise.resolve({ ok: true })} />);
+    expect(screen.getByText("Allowed by rule 3")).toBeInTheDocument();
+  });
+});

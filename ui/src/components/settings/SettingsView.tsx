@@ -9,6 +9,8 @@ import { CallbackSecret } from "./CallbackSecret";
 import { ChannelsSection } from "./ChannelsSection";
 import { AgentConnections } from "./AgentConnections";
 import { AgentTokens } from "./AgentTokens";
+import { AuditSection } from "./AuditSection";
+import { RulesSection } from "./RulesSection";
 import { ProviderFields } from "./ProviderFields";
 import { StartAtLogin } from "./StartAtLogin";
 import { draftFrom, toSettingsInput, type SettingsDraft } from "./settingsDraft";
@@ -210,6 +212,8 @@ function SettingsForm({ settings, onShowGuide }: { settings: Settings; onShowGui
       />
       <AgentConnections />
       <AgentTokens />
+      <RulesSection />
+      <AuditSection />
       <CallbackSecret />
       <p className="settings-paths muted">
         Settings file: <code>{settings.file}</code>
