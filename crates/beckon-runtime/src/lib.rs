@@ -52,5 +52,8 @@ pub use live_tokens::TokenHolder;
 pub use lock::DataDirLock;
 pub use notices::MAX_LIVE_NOTICES;
 pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, ResolvedNotice, Silent};
-pub use service::{AUDIT_STREAM_CAPACITY, AnswerReceipt, Beckon, Begun, Decision, SessionView};
+pub use service::{
+    AUDIT_STREAM_CAPACITY, AnswerReceipt, BATCH_MAX, BatchDecision, BatchFailure, BatchReceipt, Beckon, Begun,
+    Decision, SessionView, StoreCounts,
+};
 pub use settings::Settings;

@@ -35,8 +35,8 @@ pub use rows::{
     AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AgentMetrics, AuditDecision, AuditFilter, AuditKind, AuditRow,
     AuditVia, CallbackFormat, ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork, Deadline, DeliveryState,
     DueCursor, EventKind, Latency, Metrics, NewCallback, NewQuestion, NewSession, NewToken, OutboxEntry,
-    PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion, SessionCursor,
-    SessionFilter, SessionPage, SessionRecord, SessionSummary, StoredEvent, TimelineEntry, TokenId, TokenKind,
-    TokenRecord, title_from,
+    PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion, RuleOffer, RuleRecord,
+    RuleSource, SessionCursor, SessionFilter, SessionPage, SessionRecord, SessionSummary, StoredEvent, TimelineEntry,
+    TokenId, TokenKind, TokenRecord, rule_name, title_from,
 };
 pub use store::{Committed, Store, Tx, Written};

@@ -53,6 +53,19 @@ impl Tx<'_> {
     /// Puts a question to a person: the question, the session (and its ancestors) waiting for
     /// input, the timeline entry, the `question_pending` event and the callbacks, together.
     pub fn ask(&mut self, question: &NewQuestion) -> Result<()> {
+        self.put(question, true)
+    }
+
+    /// Stores a question that is resolved in the same transaction before anyone sees it (a
+    /// rule allowed it): its timeline entry, but no `question_pending` event, no pending
+    /// callbacks and no waiting status.
+    pub(crate) fn ask_quietly(&mut self, question: &NewQuestion) -> Result<()> {
+        self.put(question, false)
+    }
+
+    /// Stores a question; `announce` sets the session waiting and appends the pending event and
+    /// callbacks.
+    fn put(&mut self, question: &NewQuestion, announce: bool) -> Result<()> {
         let session = question.session_id;
         let (status, parent) = sessions::status_and_parent(self.tx, session)?.ok_or(Error::SessionNotFound(session))?;
         let request = to_raw("question request", &question.request, JSON_MAX_BYTES)?;
@@ -86,8 +99,10 @@ impl Tx<'_> {
             }
             return Err(err.into());
         }
-        self.change_status(session, &status, SessionStatus::WaitingForInput, None, question.at_ms)?;
-        if parent.is_some() {
+        if announce {
+            self.change_status(session, &status, SessionStatus::WaitingForInput, None, question.at_ms)?;
+        }
+        if announce && parent.is_some() {
             self.set_ancestors_status(session, SessionStatus::Running, SessionStatus::WaitingForInput, question.at_ms)?;
         }
         let entry = QuestionEntry {
@@ -99,6 +114,9 @@ impl Tx<'_> {
         };
         let body = to_raw("message", &entry, JSON_MAX_BYTES)?;
         self.append_entries(session, &[("question", body)], question.at_ms)?;
+        if !announce {
+            return Ok(());
+        }
         let pending = PendingQuestion {
             id: question.id,
             session_id: session,
@@ -117,6 +135,32 @@ impl Tx<'_> {
     /// without change; a different one fails with [`Error::AlreadyResolved`].
     pub fn resolve(&mut self, resolution: &Resolution) -> Result<Resolved> {
         self.resolve_as(resolution, None)
+    }
+
+    /// Resolves each of `resolutions` in its own savepoint: one that fails is undone alone and
+    /// gets its error, and the others stand (a batch decided at once commits together).
+    pub fn resolve_each(&mut self, resolutions: &[Resolution]) -> Vec<Result<Resolved>> {
+        resolutions
+            .iter()
+            .map(|resolution| {
+                let (events, callbacks_queued, count) = (self.events.len(), self.callbacks_queued, self.resolutions);
+                self.savepoint("SAVEPOINT resolve_each")?;
+                let resolved = self.resolve(resolution);
+                if resolved.is_err() {
+                    self.events.truncate(events);
+                    self.callbacks_queued = callbacks_queued;
+                    self.resolutions = count;
+                    self.savepoint("ROLLBACK TO resolve_each")?;
+                }
+                self.savepoint("RELEASE resolve_each")?;
+                resolved
+            })
+            .collect()
+    }
+
+    fn savepoint(&self, sql: &str) -> Result<()> {
+        self.tx.prepare_cached(sql)?.execute([])?;
+        Ok(())
     }
 
     /// Resolves a pending question, as `rule` (when one allowed it on the person's behalf),
@@ -169,6 +213,7 @@ impl Tx<'_> {
             )?;
         }
         self.enqueue_callbacks(&resolution.callbacks, resolution.at_ms)?;
+        self.resolutions += 1;
         Ok(Resolved::Now(ResolvedQuestion {
             id,
             session_id: session,

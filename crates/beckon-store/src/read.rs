@@ -8,11 +8,11 @@ use rusqlite::Connection;
 use crate::error::Result;
 use crate::rows::{
     AuditFilter, AuditRow, ChannelMessage, ChannelScope, ChannelWork, Deadline, DeliveryState, DueCursor, Metrics,
-    OutboxEntry, PendingQuestion, QuestionRecord, QuestionStatus, SessionFilter, SessionPage, SessionRecord,
-    SessionSummary, StoredEvent, TimelineEntry, TokenId, TokenRecord,
+    OutboxEntry, PendingQuestion, QuestionRecord, QuestionStatus, RuleOffer, RuleRecord, SessionFilter, SessionPage,
+    SessionRecord, SessionSummary, StoredEvent, TimelineEntry, TokenId, TokenRecord,
 };
 use crate::store::{Store, Tx};
-use crate::{audit, channel_messages, events, messages, metrics, outbox, questions, sessions, settings, tokens};
+use crate::{audit, channel_messages, events, messages, metrics, outbox, questions, rules, sessions, settings, tokens};
 
 /// Read-only access to the database.
 #[derive(Debug, Clone, Copy)]
@@ -197,6 +197,22 @@ impl Reader<'_> {
     /// The audit row of a resolved question.
     pub fn audit_of(&self, request: RequestId) -> Result<Option<AuditRow>> {
         audit::of_question(self.conn, request)
+    }
+
+    /// Every rule, newest first; revoked ones too when `revoked` is set.
+    pub fn rules(&self, revoked: bool) -> Result<Vec<RuleRecord>> {
+        rules::list(self.conn, revoked)
+    }
+
+    /// A rule.
+    pub fn rule(&self, id: i64) -> Result<Option<RuleRecord>> {
+        rules::get(self.conn, id)
+    }
+
+    /// Rules to offer: allowed by the person at least `min_allowed` times, with no live rule
+    /// and not turned down; most allowed first.
+    pub fn rule_offers(&self, min_allowed: u32) -> Result<Vec<RuleOffer>> {
+        rules::offers(self.conn, min_allowed)
     }
 
     /// A setting.

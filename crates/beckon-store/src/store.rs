@@ -14,6 +14,7 @@ pub struct Store {
     conn: Connection,
     path: Option<PathBuf>,
     commits: u64,
+    resolutions: u64,
 }
 
 /// What a committed write returns: its value and the events it appended, in `seq` order, to
@@ -44,11 +45,13 @@ pub struct Tx<'c> {
     pub(crate) tx: &'c Connection,
     pub(crate) events: Vec<StoredEvent>,
     pub(crate) callbacks_queued: bool,
+    /// Questions this transaction resolved.
+    pub(crate) resolutions: u64,
 }
 
 impl Store {
     pub(crate) fn from_connection(conn: Connection, path: Option<PathBuf>) -> Store {
-        Store { conn, path, commits: 0 }
+        Store { conn, path, commits: 0, resolutions: 0 }
     }
 
     /// The database file, or `None` in memory.
@@ -60,7 +63,7 @@ impl Store {
     /// than fail half-way) and commits it if `f` succeeds. Nothing is written if it fails.
     pub fn write<T>(&mut self, f: impl FnOnce(&mut Tx<'_>) -> Result<T>) -> Result<Committed<T>> {
         self.exec("BEGIN IMMEDIATE")?;
-        let mut tx = Tx { tx: &self.conn, events: Vec::new(), callbacks_queued: false };
+        let mut tx = Tx { tx: &self.conn, events: Vec::new(), callbacks_queued: false, resolutions: 0 };
         let outcome = f(&mut tx).and_then(|value| {
             self.exec("COMMIT")?;
             Ok(value)
@@ -68,6 +71,7 @@ impl Store {
         match outcome {
             Ok(value) => {
                 self.commits += 1;
+                self.resolutions += tx.resolutions;
                 Ok(Committed { value, events: tx.events, callbacks_queued: tx.callbacks_queued })
             }
             Err(err) => {
@@ -96,7 +100,7 @@ impl Store {
             let detail = err.to_string();
             return jobs.iter().map(|_| Err(Error::GroupFailed(detail.clone()))).collect();
         }
-        let mut tx = Tx { tx: &self.conn, events: Vec::new(), callbacks_queued: false };
+        let mut tx = Tx { tx: &self.conn, events: Vec::new(), callbacks_queued: false, resolutions: 0 };
         let mut outcomes: Vec<Result<Written>> = Vec::with_capacity(jobs.len());
         let mut broken: Option<String> = None;
         for job in jobs.iter_mut() {
@@ -109,6 +113,7 @@ impl Store {
                 outcomes.push(Ok(Written::default()));
                 continue;
             }
+            let resolutions_before = tx.resolutions;
             match run(job, &mut tx) {
                 Ok(()) => {
                     let released = self.exec("RELEASE job");
@@ -122,6 +127,7 @@ impl Store {
                 Err(err) => {
                     tx.events.clear();
                     tx.callbacks_queued = false;
+                    tx.resolutions = resolutions_before;
                     // A failure SQLite answered by ending the whole transaction leaves nothing
                     // to roll back to: the group is lost.
                     if self.conn.is_autocommit() {
@@ -143,6 +149,7 @@ impl Store {
         match committed {
             Ok(_) => {
                 self.commits += 1;
+                self.resolutions += tx.resolutions;
                 outcomes
             }
             Err(detail) => {
@@ -167,6 +174,11 @@ impl Store {
     /// How many write transactions this handle has committed: each one a sync to disk.
     pub fn commits(&self) -> u64 {
         self.commits
+    }
+
+    /// How many questions the transactions this handle committed resolved.
+    pub fn resolutions(&self) -> u64 {
+        self.resolutions
     }
 
     /// The underlying connection, for tests and benchmarks that need raw SQL.

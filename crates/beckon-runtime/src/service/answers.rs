@@ -58,9 +58,9 @@ impl From<Resolved> for AnswerReceipt {
 
 /// A question with its session and, while it waits in a session Beckon runs, what that
 /// session's task will need.
-struct Found {
-    question: QuestionRecord,
-    session: SessionRecord,
+pub(super) struct Found {
+    pub(super) question: QuestionRecord,
+    pub(super) session: SessionRecord,
     known: Option<Preread>,
 }
 
@@ -118,7 +118,7 @@ impl Beckon {
     /// approval, or answering a question an agent's own interface asked the person — unless
     /// scripts may approve: the agent that asked can reach those routes too, and must not
     /// answer for the person. Denying and declining stay open to everyone.
-    fn check_approver(&self, question: &QuestionRecord, outcome: &Outcome, via: AnsweredVia) -> Result<()> {
+    pub(super) fn check_approver(&self, question: &QuestionRecord, outcome: &Outcome, via: AnsweredVia) -> Result<()> {
         let Outcome::Answered { answers } = outcome else { return Ok(()) };
         // Every front end is named, so a new one must be placed on one side or the other.
         let by_script = match via {
@@ -149,7 +149,12 @@ impl Beckon {
     /// Settles a pending question with a checked outcome — the one place the two kinds of
     /// session part: an external agent's question is resolved in the store for that agent to
     /// read; a question of a session Beckon runs is delivered to its task, which resumes it.
-    async fn settle(&self, found: Found, outcome: Outcome, answerer: Option<Answerer>) -> Result<AnswerReceipt> {
+    pub(super) async fn settle(
+        &self,
+        found: Found,
+        outcome: Outcome,
+        answerer: Option<Answerer>,
+    ) -> Result<AnswerReceipt> {
         let Found { question, session, known } = found;
         if session.origin == SessionOrigin::External {
             let resolved =
@@ -185,23 +190,40 @@ impl Beckon {
     /// A question with its session, and, while it waits in a session Beckon runs, that
     /// session's facts for the task its answer wakes: all in one read.
     async fn question_and_session(&self, id: RequestId) -> Result<Found> {
+        let mut found = self.questions_and_sessions(vec![id]).await?;
+        found.pop().map_or(Err(Error::QuestionNotFound(id)), |(_, found)| found)
+    }
+
+    /// Questions with their sessions (and facts, as [`question_and_session`] reads them), all
+    /// in one read: each id with what was found, in order.
+    ///
+    /// [`question_and_session`]: Self::question_and_session
+    pub(super) async fn questions_and_sessions(&self, ids: Vec<RequestId>) -> Result<Vec<(RequestId, Result<Found>)>> {
         let revisions = self.rt.executor.tasks.revisions().clone();
-        let found = self
-            .rt
+        self.rt
             .db
             .call(move |store| {
-                let Some(question) = store.read().question(id)? else { return Ok(None) };
-                let Some(session) = store.read().session(question.session_id)? else { return Ok(None) };
-                let known = if session.origin != SessionOrigin::External && question.resolution().is_none() {
-                    let revision = revisions.of(session.id);
-                    Some(Preread { facts: Facts::of(store, session.clone())?, revision })
-                } else {
-                    None
-                };
-                Ok(Some(Found { question, session, known }))
+                let mut out = Vec::with_capacity(ids.len());
+                for id in ids {
+                    let found = match store.read().question(id)? {
+                        None => None,
+                        Some(question) => store.read().session(question.session_id)?.map(|session| (question, session)),
+                    };
+                    let Some((question, session)) = found else {
+                        out.push((id, Err(Error::QuestionNotFound(id))));
+                        continue;
+                    };
+                    let known = if session.origin != SessionOrigin::External && question.resolution().is_none() {
+                        let revision = revisions.of(session.id);
+                        Some(Preread { facts: Facts::of(store, session.clone())?, revision })
+                    } else {
+                        None
+                    };
+                    out.push((id, Ok(Found { question, session, known })));
+                }
+                Ok(out)
             })
-            .await?;
-        found.ok_or(Error::QuestionNotFound(id))
+            .await
     }
 }
 

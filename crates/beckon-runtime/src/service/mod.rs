@@ -4,6 +4,7 @@
 //! - [`handle`]: starting, recovering and stopping a runtime;
 //! - [`answers`]: the one way a question is answered, declined or withdrawn;
 //! - [`audit`]: the audit trail of every decision;
+//! - [`batch`]: deciding many questions at once;
 //! - [`sessions`]: starting, messaging and cancelling sessions;
 //! - [`reads`]: what front ends show (inbox, questions, sessions, figures, events);
 //! - [`configure`]: what the settings change while Beckon runs;
@@ -12,6 +13,7 @@
 
 mod answers;
 mod audit;
+mod batch;
 mod configure;
 mod handle;
 mod outside;
@@ -21,6 +23,7 @@ mod tokens;
 
 pub use answers::{AnswerReceipt, Decision};
 pub use audit::AUDIT_STREAM_CAPACITY;
+pub use batch::{BATCH_MAX, BatchDecision, BatchFailure, BatchReceipt};
 pub use handle::Beckon;
-pub use reads::SessionView;
+pub use reads::{SessionView, StoreCounts};
 pub use sessions::Begun;

@@ -27,7 +27,22 @@ pub struct SessionView {
     pub questions: Vec<QuestionRecord>,
 }
 
+/// What the store has committed since this runtime started: for benchmarks and tests that
+/// check how many syncs to disk a piece of work costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoreCounts {
+    /// Write transactions committed (each a sync to disk).
+    pub commits: u64,
+    /// Questions those transactions resolved.
+    pub resolutions: u64,
+}
+
 impl Beckon {
+    /// How many transactions the store committed, and how many questions they resolved.
+    pub async fn store_counts(&self) -> Result<StoreCounts> {
+        self.rt.db.call(|store| Ok(StoreCounts { commits: store.commits(), resolutions: store.resolutions() })).await
+    }
+
     /// Every pending question, oldest first (the inbox).
     pub async fn pending(&self) -> Result<Vec<PendingQuestion>> {
         self.rt.db.call(|store| store.read().pending_questions()).await

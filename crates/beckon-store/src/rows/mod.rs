@@ -10,6 +10,7 @@ mod messages;
 mod metrics;
 mod outbox;
 mod questions;
+mod rules;
 mod sessions;
 mod tokens;
 
@@ -24,5 +25,6 @@ pub use outbox::{CallbackFormat, DeliveryState, DueCursor, NewCallback, OutboxEn
 pub use questions::{
     Deadline, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion,
 };
+pub use rules::{RuleOffer, RuleRecord, RuleSource, rule_name};
 pub use sessions::{NewSession, SessionCursor, SessionFilter, SessionPage, SessionRecord, SessionSummary, title_from};
 pub use tokens::{NewToken, TokenId, TokenKind, TokenRecord};

@@ -1,0 +1,212 @@
+//! Deciding many questions at once from the inbox: deny (or allow once) a set of approvals, or
+//! decline a set of questions. Each question is checked as a single decision would be, and
+//! one that cannot be decided is reported without holding up the rest. Never "Allow always"
+//! in bulk: a remembered permission is chosen one call at a time.
+//!
+//! External agents' questions are resolved in one transaction — one sync to disk for the whole
+//! batch — each in its own savepoint; questions of sessions Beckon runs go to their sessions'
+//! tasks one by one, as [`Beckon::resolve`] does.
+
+use beckon_core::approval::{ALLOW, DENY};
+use beckon_core::conversation::SessionStatus;
+use beckon_core::outcome::check_reason;
+use beckon_core::{Answer, Answerer, Answers, Outcome, Problems, RequestId, SessionOrigin};
+use beckon_store::{QuestionRecord, Resolution, Resolved, ResolvedQuestion};
+use serde::{Deserialize, Serialize};
+
+use super::answers::Found;
+use super::handle::Beckon;
+use crate::api::ErrorBody;
+use crate::callbacks;
+use crate::error::{Error, Result};
+
+/// Most questions one batch decides.
+pub const BATCH_MAX: usize = 1000;
+
+/// What a batch does with each of its questions.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "decision", rename_all = "snake_case")]
+pub enum BatchDecision {
+    /// Denies approvals, as "Deny" in the window does, with `message` as what the model is
+    /// told (a default sentence when `None`).
+    Deny {
+        /// What the model is told.
+        #[serde(default)]
+        message: Option<String>,
+    },
+    /// Declines questions (not approvals: those are denied).
+    Decline {
+        /// Why, for the agent.
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    /// Allows approvals once each; a person's decision only, never a script's.
+    AllowOnce,
+}
+
+/// A question a batch could not decide, and why.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BatchFailure {
+    /// The question.
+    pub request_id: RequestId,
+    /// Why it was not decided (for `already_resolved`, the winner).
+    pub error: ErrorBody,
+}
+
+/// What a batch did.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BatchReceipt {
+    /// The questions decided (or already decided exactly so), as they now stand.
+    pub resolved: Vec<ResolvedQuestion>,
+    /// The questions not decided.
+    pub failed: Vec<BatchFailure>,
+}
+
+impl BatchReceipt {
+    fn fail(&mut self, request_id: RequestId, err: &Error) {
+        self.failed.push(BatchFailure { request_id, error: ErrorBody::from(err) });
+    }
+
+    fn settled(&mut self, request_id: RequestId, outcome: Result<Resolved>) {
+        match outcome {
+            Ok(resolved) => self.resolved.push(resolved.question().clone()),
+            Err(err) => self.fail(request_id, &err),
+        }
+    }
+}
+
+impl Beckon {
+    /// Decides every question of `ids` as `decision` says, on behalf of `by`. Each question is
+    /// checked as a single decision would be (an approval allowed only by a person, a reason
+    /// within bounds); one that is unknown, of the wrong kind or already decided otherwise is
+    /// listed in [`BatchReceipt::failed`] and the others go on. An id given twice counts once.
+    pub async fn resolve_batch(
+        &self,
+        ids: Vec<RequestId>,
+        by: impl Into<Answerer>,
+        decision: BatchDecision,
+    ) -> Result<BatchReceipt> {
+        let answerer = by.into();
+        if ids.len() > BATCH_MAX {
+            return Err(Error::InvalidInput(Problems::one(
+                "ids",
+                format!("holds {} questions; a batch decides at most {BATCH_MAX}", ids.len()),
+            )));
+        }
+        match &decision {
+            BatchDecision::Deny { message } => check_reason(message.as_deref()),
+            BatchDecision::Decline { reason } => check_reason(reason.as_deref()),
+            BatchDecision::AllowOnce => Ok(()),
+        }
+        .map_err(Error::InvalidInput)?;
+        let mut unique = ids;
+        let mut seen = std::collections::HashSet::new();
+        unique.retain(|id| seen.insert(*id));
+
+        let mut receipt = BatchReceipt::default();
+        let mut external: Vec<(QuestionRecord, Outcome)> = Vec::new();
+        let mut in_app: Vec<(Found, Outcome)> = Vec::new();
+        for (id, found) in self.questions_and_sessions(unique).await? {
+            let planned = found.and_then(|found| {
+                let outcome = self.batch_outcome(&found.question, &decision, &answerer)?;
+                Ok((found, outcome))
+            });
+            let (found, outcome) = match planned {
+                Ok(planned) => planned,
+                Err(err) => {
+                    receipt.fail(id, &err);
+                    continue;
+                }
+            };
+            if let Some(winner) = found.question.resolution() {
+                receipt.settled(id, winner.again(&outcome).map_err(Error::AlreadyResolved));
+            } else if found.session.origin == SessionOrigin::External {
+                external.push((found.question, outcome));
+            } else {
+                in_app.push((found, outcome));
+            }
+        }
+        self.resolve_external(external, &answerer, &mut receipt).await?;
+        for (found, outcome) in in_app {
+            let id = found.question.id;
+            match self.settle(found, outcome, Some(answerer.clone())).await {
+                Ok(answered) => receipt.resolved.push(answered.question),
+                Err(err) => receipt.fail(id, &err),
+            }
+        }
+        Ok(receipt)
+    }
+
+    /// The outcome `decision` gives `question`, checked as a single decision by `answerer`.
+    fn batch_outcome(
+        &self,
+        question: &QuestionRecord,
+        decision: &BatchDecision,
+        answerer: &Answerer,
+    ) -> Result<Outcome> {
+        let request = &question.request;
+        let wrong_kind =
+            |detail: &str| Error::InvalidInput(Problems::one("decision", format!("question {} {detail}", question.id)));
+        let answer = match (decision, request.approval()) {
+            (BatchDecision::Decline { reason }, None) => return Ok(Outcome::Declined { reason: reason.clone() }),
+            (BatchDecision::Decline { .. }, Some(_)) => {
+                return Err(wrong_kind("asks permission for a tool call; deny it rather than decline it"));
+            }
+            (BatchDecision::Deny { .. } | BatchDecision::AllowOnce, None) => {
+                return Err(wrong_kind("is not a tool call waiting for permission; decline it instead"));
+            }
+            (BatchDecision::Deny { message }, Some(_)) => {
+                let deny = Answer::select([DENY]);
+                match message.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
+                    Some(message) => deny.with_comment(message),
+                    None => deny,
+                }
+            }
+            (BatchDecision::AllowOnce, Some(_)) => Answer::select([ALLOW]),
+        };
+        let answers = Answers::new(vec![answer], request).map_err(Error::InvalidAnswer)?;
+        let outcome = Outcome::Answered { answers };
+        self.check_approver(question, &outcome, answerer.via)?;
+        Ok(outcome)
+    }
+
+    /// Resolves external agents' questions in one transaction, each in its own savepoint.
+    async fn resolve_external(
+        &self,
+        questions: Vec<(QuestionRecord, Outcome)>,
+        answerer: &Answerer,
+        receipt: &mut BatchReceipt,
+    ) -> Result<()> {
+        if questions.is_empty() {
+            return Ok(());
+        }
+        let at_ms = self.rt.clock.now_ms();
+        let resolutions: Vec<Resolution> = questions
+            .into_iter()
+            .map(|(question, outcome)| Resolution {
+                request_id: question.id,
+                callbacks: callbacks::for_resolved(
+                    question.callback_url.as_deref(),
+                    question.id,
+                    question.session_id,
+                    &question.agent,
+                    &outcome,
+                ),
+                outcome,
+                via: Some(answerer.via),
+                by: answerer.by.clone(),
+                at_ms,
+                session_status: Some(SessionStatus::Completed),
+            })
+            .collect();
+        let ids: Vec<RequestId> = resolutions.iter().map(|r| r.request_id).collect();
+        let outcomes = self.rt.db.write(move |tx| Ok(tx.resolve_each(&resolutions))).await?;
+        for (id, outcome) in ids.into_iter().zip(outcomes) {
+            receipt.settled(id, outcome.map_err(Error::from));
+        }
+        Ok(())
+    }
+}
