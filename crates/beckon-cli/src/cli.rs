@@ -71,6 +71,10 @@ pub enum Command {
     Token(TokenArgs),
     /// Connect the agents on another machine to this Beckon.
     Remote(RemoteArgs),
+    /// Export the audit trail: every resolved question and approval, who asked, what, when,
+    /// who answered, via what (window, notification, Slack, a rule, the terminal…) and the
+    /// decision, as JSON Lines or CSV, streamed as it is read.
+    Audit(AuditArgs),
 }
 
 /// The agents `beckon setup` connects and `beckon hook` serves.
@@ -142,6 +146,36 @@ pub struct HookArgs {
     /// Whose hook this is.
     #[arg(value_enum)]
     pub agent: AgentName,
+}
+
+/// `beckon audit`.
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// Only what was resolved at or after this: a date (2026-11-01), a time in UTC
+    /// (2026-11-01T09:30:00Z), Unix milliseconds, or a span back from now (90m, 12h, 7d).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Only what was resolved before this (as --since).
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
+    /// Only this agent's questions.
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// The format.
+    #[arg(long, value_enum, default_value_t = AuditFormatArg::Jsonl)]
+    pub format: AuditFormatArg,
+    /// Write to this file (whole or not at all) instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// The formats `beckon audit` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AuditFormatArg {
+    /// One JSON object per line.
+    Jsonl,
+    /// Comma-separated values with a header row.
+    Csv,
 }
 
 /// `beckon token`.

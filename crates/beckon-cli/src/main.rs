@@ -31,7 +31,8 @@ fn init_logs(command: &Command) {
         | Command::Hook(_)
         | Command::Setup(_)
         | Command::Token(_)
-        | Command::Remote(_) => return,
+        | Command::Remote(_)
+        | Command::Audit(_) => return,
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
     let colour = std::io::stderr().is_terminal();

@@ -344,21 +344,28 @@ impl GatewayClient {
     }
 
     async fn send(&self, request: reqwest::RequestBuilder, timeout: Duration) -> ClientResult<Value> {
+        let response = self.respond(request.timeout(timeout)).await?;
+        let bytes = self.read_bounded(response, RESPONSE_MAX_BYTES).await?;
+        Ok(serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    }
+
+    /// Sends `request` with the token, once the server has proved itself, and hands back a
+    /// successful response with its body unread; a refusal becomes [`ClientError::Api`].
+    async fn respond(&self, request: reqwest::RequestBuilder) -> ClientResult<reqwest::Response> {
         self.proved.get_or_try_init(|| self.check_server()).await?;
         let response = request
             .bearer_auth(&self.endpoint.token)
             .header("x-beckon-client", &self.name)
             .header(crate::views::VERSION_HEADER, "2")
-            .timeout(timeout)
             .send()
             .await
             .map_err(|err| self.transport(err))?;
         let status = response.status();
+        if status.is_success() {
+            return Ok(response);
+        }
         let bytes = self.read_bounded(response, RESPONSE_MAX_BYTES).await?;
         let value: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        if status.is_success() {
-            return Ok(value);
-        }
         let body = serde_json::from_value::<ErrorBody>(value["error"].clone()).unwrap_or_else(|_| ErrorBody {
             kind: kind_for(status),
             message: format!("the gateway answered {status}: {}", String::from_utf8_lossy(&bytes).trim()),
@@ -457,6 +464,25 @@ impl GatewayClient {
     pub async fn revoke_token(&self, name: &str) -> ClientResult<Value> {
         let request = self.http.delete(self.url(&format!("/v1/tokens/{}", path_segment(name))));
         self.send(request, REQUEST_MARGIN).await
+    }
+
+    /// `GET /v1/audit` with `query` (`since_ms`, `until_ms`, `agent`, `format`): the audit
+    /// trail written to `out` piece by piece as it arrives, never held whole; how many bytes.
+    pub async fn audit(&self, query: &[(&str, String)], out: &mut impl std::io::Write) -> ClientResult<u64> {
+        let mut response = self.respond(self.http.get(self.url("/v1/audit")).query(query)).await?;
+        let mut written = 0;
+        while let Some(chunk) = response.chunk().await.map_err(|err| self.transport(err))? {
+            out.write_all(&chunk).map_err(|err| ClientError::Transport {
+                url: self.address(),
+                detail: format!("could not write the export: {err}"),
+            })?;
+            written += chunk.len() as u64;
+        }
+        out.flush().map_err(|err| ClientError::Transport {
+            url: self.address(),
+            detail: format!("could not write the export: {err}"),
+        })?;
+        Ok(written)
     }
 
     /// `POST /v1/questions/{id}/decline`.

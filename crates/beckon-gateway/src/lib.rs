@@ -4,6 +4,7 @@
 //! socket in the data folder (see [`local_socket`]). Every handler calls the runtime's service
 //! API; no business rule lives here.
 
+pub mod audit;
 pub mod bodies;
 mod body;
 pub mod client;
@@ -72,6 +73,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/tokens"),
     ("get", "/v1/tokens"),
     ("delete", "/v1/tokens/{name}"),
+    ("get", "/v1/audit"),
 ];
 
 /// How the gateway runs.
@@ -172,6 +174,7 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
         .route("/v1/openapi.json", get(meta::openapi))
         .route("/v1/tokens", post(tokens::create).get(tokens::list))
         .route("/v1/tokens/{name}", axum::routing::delete(tokens::revoke))
+        .route("/v1/audit", get(audit::export))
         .layer(axum::middleware::map_response(rejections::as_json))
         .merge(mcp)
         .fallback(|| async { ApiError::new(ErrorKind::NotFound, "no such route; see /v1/openapi.json") })

@@ -51,6 +51,8 @@ pub enum Route {
     ListTokens,
     /// `DELETE /v1/tokens/{name}`.
     RevokeToken,
+    /// `GET /v1/audit`.
+    Audit,
     /// MCP over streamable HTTP, at [`MCP_PATH`].
     Mcp,
     /// Anything else.
@@ -102,6 +104,7 @@ impl Route {
             ("POST", ["tokens"]) => Route::CreateToken,
             ("GET", ["tokens"]) => Route::ListTokens,
             ("DELETE", ["tokens", _]) => Route::RevokeToken,
+            ("GET", ["audit"]) => Route::Audit,
             _ => Route::Unknown,
         }
     }
@@ -134,6 +137,7 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             | Route::CreateToken
             | Route::ListTokens
             | Route::RevokeToken
+            | Route::Audit
             | Route::Mcp
             | Route::Unknown,
             Principal::Person,
@@ -152,6 +156,7 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             | Route::CreateToken
             | Route::ListTokens
             | Route::RevokeToken
+            | Route::Audit
             // MCP over HTTP runs on the runtime in this process and cannot tell whose questions
             // are whose; an agent elsewhere uses `beckon mcp`, which goes through the routes
             // above.
@@ -222,6 +227,7 @@ mod tests {
             ("POST", "/v1/tokens".to_owned()),
             ("GET", "/v1/tokens".to_owned()),
             ("DELETE", "/v1/tokens/devbox".to_owned()),
+            ("GET", "/v1/audit".to_owned()),
             ("POST", "/mcp".to_owned()),
             ("GET", "/v1/questions/".to_owned()),
             ("HEAD", "/v1/questions".to_owned()),

@@ -1,6 +1,7 @@
 //! One module per command; each returns how the process exits.
 
 mod answer;
+mod audit;
 mod ask;
 mod hook;
 mod mcp;
@@ -35,6 +36,7 @@ pub async fn run(cli: Cli) -> CliResult<Exit> {
         Command::Setup(args) => setup::run(args),
         Command::Token(args) => token::run(&connection, args).await,
         Command::Remote(args) => remote::run(&connection, args).await,
+        Command::Audit(args) => audit::run(&connection, args, beckon_runtime::now_ms()).await,
     }
 }
 

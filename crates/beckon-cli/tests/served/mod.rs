@@ -70,7 +70,11 @@ impl Served {
 
     /// Starts it with `setup` applied to its command first (an environment variable, say).
     pub async fn start_with(client: &str, setup: impl FnOnce(&mut Command)) -> Served {
-        let dir = tempfile::tempdir().unwrap();
+        Self::start_on(tempfile::tempdir().unwrap(), client, setup).await
+    }
+
+    /// Starts it on the data folder `dir`, made ready beforehand (a database filled, say).
+    pub async fn start_on(dir: tempfile::TempDir, client: &str, setup: impl FnOnce(&mut Command)) -> Served {
         let mut command = beckon(dir.path());
         command.args(["serve", "--port", "0"]);
         setup(&mut command);
