@@ -134,3 +134,52 @@ test("a link reaches a question far down a long inbox and answers nothing", asyn
   assert.deepEqual(await page.evaluate(() => window.__beckonMock.backend.calls.filter((call) => call.cmd === "answer")), []);
   await page.close();
 });
+
+test("a batch of approvals from two projects is confirmed with its commands and projects, then resolved", async () => {
+  const { page, problems } = await openApp(harness, { query: "?triage=30" });
+  await page.getByRole("listbox", { name: "Pending questions" }).getByRole("option").first().waitFor();
+  // Group headers are drawn only near the view: scroll until each is there.
+  for (const project of ["shop", "infra"]) {
+    const button = page.getByRole("button", { name: `Select all in this group (${project})` });
+    await page.locator(".inbox-scroller").evaluate((node) => node.scrollTo(0, 0));
+    for (let step = 0; step < 20 && (await button.count()) === 0; step += 1) {
+      await page.locator(".inbox-scroller").evaluate((node) => node.scrollBy(0, 300));
+      await page.waitForFunction(() => true);
+    }
+    await button.click();
+  }
+  const bar = page.getByRole("toolbar", { name: "Selected questions" });
+  await bar.getByText("10 selected").waitFor();
+  await bar.getByRole("button", { name: "Allow once all" }).click();
+  const dialog = page.getByRole("dialog", { name: "Allow once 10 approvals?" });
+  await dialog.waitFor();
+  assert.match(await dialog.textContent(), /from 2 projects: (shop, infra|infra, shop)/);
+  assert.equal(await dialog.getByRole("list", { name: "Commands" }).getByRole("listitem").count(), 10);
+  await dialog.getByRole("button", { name: "Allow once 10 approvals" }).click();
+  await page.getByRole("status").filter({ hasText: "10 resolved" }).waitFor();
+  const calls = await page.evaluate(() => window.__beckonMock.backend.calls.filter((call) => call.cmd === "answer_batch").map((call) => call.args));
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0].requestIds.length, 10);
+  assert.deepEqual(calls[0].decision, { kind: "allow_once" });
+  assert.deepEqual(problems, { errors: [], external: [] });
+  await page.close();
+});
+
+test("Settings lists the rules, adds one by hand and exports the audit log", async () => {
+  const { page, problems } = await openApp(harness);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const rules = page.getByRole("list", { name: "Rules" });
+  await rules.getByText("Every Read in docs").waitFor();
+  const form = page.getByRole("group", { name: "Add a rule" });
+  await form.getByRole("textbox", { name: "Command prefix" }).fill("cargo test");
+  await form.getByRole("textbox", { name: "Project" }).fill("api");
+  await form.getByRole("button", { name: "Add the rule" }).click();
+  await form.getByText("The project must be an absolute folder path.").waitFor();
+  await form.getByRole("textbox", { name: "Project" }).fill("/home/you/src/api");
+  await form.getByRole("button", { name: "Add the rule" }).click();
+  await rules.getByText("cargo test").waitFor();
+  await page.getByRole("button", { name: "Export as CSV" }).click();
+  await page.getByRole("status").filter({ hasText: "Written to /home/you/Downloads/beckon-audit.csv" }).waitFor();
+  assert.deepEqual(problems, { errors: [], external: [] });
+  await page.close();
+});

@@ -94,8 +94,8 @@ export function GroupHeader({
         <span className="inbox-group-label">{group.label}</span>
         <span className="inbox-group-count">{count(group.rows.length)}</span>
       </button>
-      <button type="button" className="link-button inbox-group-select" onClick={onSelectAll}>
-        Select all in this group
+      <button type="button" className="link-button inbox-group-select" onClick={onSelectAll} aria-label={`Select all in this group (${group.label})`} title="Select all in this group">
+        Select all
       </button>
     </div>
   );

@@ -171,7 +171,7 @@ describe("batches", () => {
     const many = Array.from({ length: 25 }, (_, i) => approval(`a${i}`, 100 - i, `echo ${i}`, "/srv/shop"));
     const answerBatch = vi.fn((ids: RequestId[], decision: BatchDecision) => Promise.resolve({ resolved: [], failed: ids.map((id) => ({ id, message: `no ${decision.kind}` })) }));
     renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(snapshot({ pending: many })), api: fakeApi({ answerBatch }) });
-    await userEvent.click(screen.getByRole("button", { name: "Select all in this group" }));
+    await userEvent.click(screen.getByRole("button", { name: /Select all in this group/ }));
     const bar = screen.getByRole("toolbar", { name: "Selected questions" });
     expect(bar).toHaveTextContent("25 selected");
     await userEvent.click(within(bar).getByRole("button", { name: "Deny all" }));
