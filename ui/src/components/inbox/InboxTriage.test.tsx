@@ -125,7 +125,7 @@ describe("grouping and filtering", () => {
     await userEvent.selectOptions(screen.getByRole("combobox", { name: "Group by" }), "agent");
     expect(headers()).toEqual(["claude3", "deploy-bot1"]);
     expect(localStorage.getItem("beckon.inbox.groupBy")).toBe("agent");
-    await userEvent.click(screen.getByRole("button", { name: /claude/ }));
+    await userEvent.click(screen.getByRole("button", { name: /^claude/ }));
     expect(within(screen.getByRole("listbox")).getAllByRole("option")).toHaveLength(1);
     await userEvent.selectOptions(screen.getByRole("combobox", { name: "Kind" }), "approval");
     expect(screen.getByText("3 of 4")).toBeInTheDocument();
