@@ -104,6 +104,17 @@ describe("the inbox's keys", () => {
     expect(answer).not.toHaveBeenCalled();
   });
 
+  it("leave Enter on a button to the button", async () => {
+    const answer = vi.fn();
+    renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(mixed), api: fakeApi({ answer }) });
+    await userEvent.click(screen.getByRole("option", { name: /npm test/ }));
+    screen.getByRole("button", { name: /Select all in this group \(shop\)/ }).focus();
+    await userEvent.keyboard("{Enter}");
+    expect(screen.getByRole("toolbar", { name: "Selected questions" })).toHaveTextContent("2 selected");
+    await userEvent.keyboard("a");
+    expect(answer).not.toHaveBeenCalled();
+  });
+
   it("/ focuses the search, ? lists the keys, Escape closes the list", async () => {
     renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(mixed) });
     await userEvent.click(screen.getByRole("option", { name: /npm test/ }));

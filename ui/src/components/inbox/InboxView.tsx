@@ -235,10 +235,13 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
         revealed.current = null;
         return;
     }
+    // Answering keys come only from the list itself (or a row's box), never from a button.
+    const inList = target instanceof Node && (listRef.current?.contains(target) ?? false) && !(target instanceof HTMLButtonElement);
+    if (!inList) return;
     const line = current === null ? undefined : lineOf.get(current);
     const cardId = detailRef.current?.querySelector<HTMLElement>("[data-request-id]")?.dataset.requestId ?? null;
     const mayAct = keyMayAct({
-      inInbox: true,
+      inInbox: inList,
       inTextField: inText,
       focusedId: current,
       focusedVisible: line !== undefined && scrollerRef.current !== null && rowOnScreen(scrollerRef.current, line, LINE_PX),
