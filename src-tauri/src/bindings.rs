@@ -52,6 +52,11 @@ fn export(dir: &Path) {
     crate::dto::NewToken::export_all(&config).unwrap();
     beckon_core::Answer::export_all(&config).unwrap();
     beckon_store::SessionCursor::export_all(&config).unwrap();
+    beckon_runtime::BatchDecision::export_all(&config).unwrap();
+    beckon_runtime::BatchReceipt::export_all(&config).unwrap();
+    beckon_store::RuleRecord::export_all(&config).unwrap();
+    beckon_store::RuleOffer::export_all(&config).unwrap();
+    beckon_store::AuditRow::export_all(&config).unwrap();
 }
 
 #[test]

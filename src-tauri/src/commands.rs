@@ -19,7 +19,7 @@ use crate::state::App;
 pub struct CommandError(Box<ErrorBody>);
 
 impl CommandError {
-    fn new(kind: ErrorKind, message: impl Into<String>, field: Option<&str>) -> Self {
+    pub(crate) fn new(kind: ErrorKind, message: impl Into<String>, field: Option<&str>) -> Self {
         let mut body = ErrorBody::new(kind, message);
         body.field = field.map(str::to_owned);
         CommandError(Box::new(body))

@@ -18,6 +18,7 @@ mod start;
 mod state;
 mod tray;
 pub mod tray_model;
+mod triage;
 
 #[cfg(test)]
 mod bindings;
@@ -209,6 +210,13 @@ pub fn run() {
             commands::tokens,
             commands::create_token,
             commands::revoke_token,
+            triage::answer_batch,
+            triage::rules,
+            triage::create_rule,
+            triage::revoke_rule,
+            triage::rule_offers,
+            triage::dismiss_rule_offer,
+            triage::export_audit,
             commands::connect_agent,
             commands::start_at_login,
             commands::set_start_at_login,

@@ -3,4 +3,4 @@
 /**
  * Which front end a person used to answer or decline.
  */
-export type AnsweredVia = "window" | "notification" | "tray" | "deep_link" | "http" | "mcp" | "cli" | "slack" | "telegram";
+export type AnsweredVia = "window" | "notification" | "tray" | "deep_link" | "http" | "mcp" | "cli" | "slack" | "telegram" | "rule";

@@ -1,0 +1,155 @@
+//! The window's triage commands: deciding many questions at once, the rules that allow on the
+//! person's behalf, and exporting the audit trail. Thin adapters to the runtime, as in
+//! `commands.rs`.
+
+use std::path::{Path, PathBuf};
+
+use beckon_core::rules::RuleSpec;
+use beckon_core::{AnsweredVia, RequestId};
+use beckon_gateway::audit::{AuditEncoder, AuditFormat};
+use beckon_runtime::api::ErrorKind;
+use beckon_runtime::{BatchDecision, BatchReceipt, Beckon};
+use beckon_store::{AuditFilter, RuleOffer, RuleRecord, RuleSource};
+use tauri::{AppHandle, Manager, State};
+
+use crate::commands::CommandError;
+use crate::state::App;
+
+type Reply<T> = Result<T, CommandError>;
+
+fn beckon(app: &App) -> Reply<&Beckon> {
+    app.beckon.as_ref().map_err(|err| CommandError::new(ErrorKind::Unavailable, err.to_string(), None))
+}
+
+/// Decides the questions `request_ids` at once, as the person in the window: denies or allows
+/// once approvals, declines questions. Each is decided as it would be alone; those that cannot
+/// be are listed with why.
+#[tauri::command]
+pub async fn answer_batch(
+    app: State<'_, App>,
+    request_ids: Vec<String>,
+    decision: BatchDecision,
+) -> Reply<BatchReceipt> {
+    let ids = request_ids
+        .iter()
+        .map(|id| id.parse::<RequestId>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|err| CommandError::new(ErrorKind::InvalidInput, err.to_string(), Some("request_ids")))?;
+    Ok(beckon(&app)?.resolve_batch(ids, AnsweredVia::Window, decision).await?)
+}
+
+/// Every rule, newest first; revoked ones too with `include_revoked`.
+#[tauri::command]
+pub async fn rules(app: State<'_, App>, include_revoked: bool) -> Reply<Vec<RuleRecord>> {
+    Ok(beckon(&app)?.rules(include_revoked).await?)
+}
+
+/// Makes a rule from `spec` (`{tool, matcher, project}`), checked as a hand-written one is:
+/// problems come back by field.
+#[tauri::command]
+pub async fn create_rule(app: State<'_, App>, spec: serde_json::Value, source: RuleSource) -> Reply<RuleRecord> {
+    let spec = RuleSpec::parse(&spec, "spec").map_err(beckon_runtime::Error::InvalidInput)?;
+    Ok(beckon(&app)?.create_rule(spec, source).await?)
+}
+
+/// Revokes rule `id`.
+#[tauri::command]
+pub async fn revoke_rule(app: State<'_, App>, id: i64) -> Reply<RuleRecord> {
+    Ok(beckon(&app)?.revoke_rule(id).await?)
+}
+
+/// The rules Beckon offers after repeated allows.
+#[tauri::command]
+pub async fn rule_offers(app: State<'_, App>) -> Reply<Vec<RuleOffer>> {
+    Ok(beckon(&app)?.rule_offers().await?)
+}
+
+/// Turns down the offer of the rule with `key`.
+#[tauri::command]
+pub async fn dismiss_rule_offer(app: State<'_, App>, key: String) -> Reply<()> {
+    Ok(beckon(&app)?.dismiss_offer(key).await?)
+}
+
+/// Writes the whole audit trail as `format` (`jsonl` or `csv`) into the person's downloads
+/// folder (the data folder when there is none), whole or not at all; the file's path.
+#[tauri::command]
+pub async fn export_audit(handle: AppHandle, app: State<'_, App>, format: String) -> Reply<String> {
+    let format = AuditFormat::parse(&format)
+        .ok_or_else(|| CommandError::new(ErrorKind::InvalidInput, "format must be jsonl or csv", Some("format")))?;
+    let beckon = beckon(&app)?;
+    let folder = handle.path().download_dir().unwrap_or_else(|_| beckon.data_dir().to_path_buf());
+    let now_ms = beckon.clock().now_ms();
+    let file = folder.join(format!("beckon-audit-{}.{}", stamp(now_ms), format.as_str()));
+    let rows = beckon.audit(AuditFilter::default());
+    write_export(&file, format, rows).await.map_err(|err| {
+        CommandError::new(ErrorKind::Internal, format!("could not write {}: {err}", file.display()), None)
+    })?;
+    Ok(file.display().to_string())
+}
+
+/// Streams `rows` into `file` as `format`: into a hidden file beside it first, renamed into
+/// place once every row is on disk.
+async fn write_export(
+    file: &Path,
+    format: AuditFormat,
+    mut rows: tokio::sync::mpsc::Receiver<beckon_runtime::Result<beckon_store::AuditRow>>,
+) -> Result<(), String> {
+    use std::io::Write;
+
+    let partial = partial_path(file);
+    let written: Result<(), String> = async {
+        if let Some(folder) = file.parent() {
+            std::fs::create_dir_all(folder).map_err(|err| err.to_string())?;
+        }
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&partial).map_err(|err| err.to_string())?);
+        let encoder = AuditEncoder::new(format);
+        out.write_all(&encoder.start()?).map_err(|err| err.to_string())?;
+        while let Some(row) = rows.recv().await {
+            let row = row.map_err(|err| err.to_string())?;
+            out.write_all(&encoder.row(&row)?).map_err(|err| err.to_string())?;
+        }
+        let done = out.into_inner().map_err(|err| err.into_error().to_string())?;
+        done.sync_all().map_err(|err| err.to_string())?;
+        std::fs::rename(&partial, file).map_err(|err| err.to_string())
+    }
+    .await;
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written
+}
+
+fn partial_path(file: &Path) -> PathBuf {
+    let name = file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    file.with_file_name(format!(".{name}.partial"))
+}
+
+/// `2026-11-26-0534` (UTC) for Unix milliseconds: file names that sort by time.
+fn stamp(ms: i64) -> String {
+    let seconds = ms.div_euclid(1000);
+    let (days, of_day) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    // Days since 1970-01-01 to a civil date (proleptic Gregorian).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_from_march = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_from_march + 2) / 5 + 1;
+    let month = if month_from_march < 10 { month_from_march + 3 } else { month_from_march - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}-{:02}{:02}", of_day / 3600, of_day % 3600 / 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_read_as_utc_dates_and_times() {
+        assert_eq!(stamp(0), "1970-01-01-0000");
+        assert_eq!(stamp(951_868_800_000), "2000-03-01-0000");
+        assert_eq!(stamp(1_709_164_800_000 + 23 * 3_600_000 + 59 * 60_000), "2024-02-29-2359");
+        assert_eq!(stamp(1_793_525_400_000), "2026-11-01-0930");
+    }
+}
