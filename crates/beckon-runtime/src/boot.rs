@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::events::{Hub, Publisher, Waiters};
 use crate::executor::{Executor, Registry};
 use crate::expiry;
+use crate::live_rules::LiveRules;
 use crate::lock::DataDirLock;
 use crate::notifier::Notifier;
 use crate::private_folder;
@@ -81,6 +82,7 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
     };
     let db = Db::start(store, Arc::new(publisher))?;
     let callback_secret = Arc::new(CallbackSecret::load(&db).await?);
+    let rules = LiveRules::load(db.call(|store| store.read().rules(false)).await?);
     let agents = Agents::load(&config.agents_dir());
     let http = crate::providers::http_client().map_err(|err| Error::DataDir {
         path: config.data_dir.clone(),
@@ -139,6 +141,7 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         outbox,
         executor,
         deadlines,
+        rules,
         http,
         callback_secret,
         public_url,

@@ -5,10 +5,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_core::agent::OnTimeout;
+use beckon_core::approval::ALLOW;
 use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus, State};
 use beckon_core::outcome::check_reason;
-use beckon_core::{Answerer, Outcome, Problems, QuestionRequest, RequestId, SessionId, SessionOrigin, check_name};
-use beckon_store::{NewQuestion, NewSession, QuestionRecord, Resolution, Resolved};
+use beckon_core::{
+    Answer, AnsweredVia, Answerer, Answers, Outcome, Problems, QuestionRequest, RequestId, SessionId, SessionOrigin,
+    check_name,
+};
+use beckon_store::{NewQuestion, NewSession, QuestionRecord, Resolution, Resolved, rule_name};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -76,6 +80,10 @@ pub struct ExternalAsked {
     pub session_id: SessionId,
     /// When it expires (Unix ms).
     pub expires_at_ms: Option<i64>,
+    /// The rule that allowed it at once, when the question is an approval a live rule covers:
+    /// it was never pending, and the first read of it returns the allow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed_by_rule: Option<i64>,
 }
 
 fn check_url(field: &str, url: &str, problems: &mut Problems) {
@@ -124,7 +132,8 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
     };
     let asker = asked_by.map(|holder| holder.id);
     let public_url = rt.public_url.get();
-    let session_id = rt
+    let by_rule = allowed_by_rule(rt, &request);
+    let (session_id, rule) = rt
         .db
         .write(move |tx| {
             let existing = match &key {
@@ -163,12 +172,33 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
                 at_ms: now,
                 callbacks: Vec::new(),
             };
+            if let Some((rule, outcome)) = by_rule {
+                let resolution = Resolution {
+                    request_id,
+                    callbacks: callbacks::for_resolved(
+                        callback_url.as_deref(),
+                        request_id,
+                        session_id,
+                        &question.agent,
+                        &outcome,
+                    ),
+                    outcome,
+                    via: Some(AnsweredVia::Rule),
+                    by: Some(rule_name(rule)),
+                    at_ms: now,
+                    session_status: Some(SessionStatus::Completed),
+                };
+                let question = NewQuestion { expires_at_ms: None, expiry_policy: None, ..question.clone() };
+                if tx.ask_allowed_by_rule(&question, &resolution, rule, asker)?.is_some() {
+                    return Ok(Some((session_id, Some(rule))));
+                }
+            }
             let callbacks = callbacks::for_pending(public_url.as_deref(), callback_url.as_deref(), &question);
             tx.ask(&NewQuestion { callbacks, ..question })?;
             if let Some(token) = asker {
                 tx.mark_asked_by(request_id, token)?;
             }
-            Ok(Some(session_id))
+            Ok(Some((session_id, None)))
         })
         .await?
         .ok_or_else(|| {
@@ -177,10 +207,22 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
                 "names a session of an agent that runs in Beckon, not an external one; choose another agent name or key",
             ))
         })?;
+    if rule.is_some() {
+        tracing::info!(%request_id, rule, "a rule allowed the call");
+        return Ok(ExternalAsked { request_id, session_id, expires_at_ms: None, allowed_by_rule: rule });
+    }
     if let Some(at) = expires_at_ms {
         rt.deadlines.arm(request_id, at);
     }
-    Ok(ExternalAsked { request_id, session_id, expires_at_ms })
+    Ok(ExternalAsked { request_id, session_id, expires_at_ms, allowed_by_rule: None })
+}
+
+/// The live rule that allows `request` at once, with the allow it answers: only an approval,
+/// and never a destructive call (a rule's `covers` refuses those).
+fn allowed_by_rule(rt: &Runtime, request: &QuestionRequest) -> Option<(i64, Outcome)> {
+    let rule = rt.rules.covering(request.approval()?)?;
+    let answers = Answers::new(vec![Answer::select([ALLOW])], request).ok()?;
+    Some((rule, Outcome::Answered { answers }))
 }
 
 /// Resolves an external question; the session then shows `status`.

@@ -23,6 +23,7 @@ mod executor;
 mod expiry;
 mod external;
 pub mod http_error;
+mod live_rules;
 mod live_tokens;
 mod lock;
 mod notices;

@@ -12,6 +12,7 @@ use crate::db::Db;
 use crate::deadlines::Deadlines;
 use crate::events::{Hub, Waiters};
 use crate::executor::Executor;
+use crate::live_rules::LiveRules;
 use crate::lock::DataDirLock;
 use crate::public_url::PublicUrl;
 use crate::stop::StopSignal;
@@ -26,6 +27,8 @@ pub(crate) struct Runtime {
     /// Runs the sessions Beckon's own agents work in.
     pub(crate) executor: Arc<Executor>,
     pub(crate) deadlines: Deadlines,
+    /// The live rules, checked on every approval that arrives without the database.
+    pub(crate) rules: LiveRules,
     pub(crate) http: reqwest::Client,
     pub(crate) callback_secret: Arc<CallbackSecret>,
     /// The gateway's base URL once it listens, for answer links in callbacks.

@@ -8,7 +8,7 @@ use rusqlite::{Connection, Row, params};
 
 use crate::codec::{JSON_MAX_BYTES, from_json, name, to_json};
 use crate::error::Result;
-use crate::rows::{NewQuestion, Resolution, Resolved, RuleOffer, RuleRecord, RuleSource};
+use crate::rows::{NewQuestion, Resolution, Resolved, RuleOffer, RuleRecord, RuleSource, TokenId};
 use crate::store::Tx;
 
 /// The key and the JSON of the rule that would cover calls like `approval`, when one may.
@@ -86,12 +86,14 @@ impl Tx<'_> {
     /// transaction: it is never pending, so no `question_pending` event is appended and no
     /// pending callback queued — only the resolution's. The rule's count goes up. When rule
     /// `rule` is no longer live, nothing is written and `None` is returned: the caller asks
-    /// the person instead.
+    /// the person instead. `asked_by` is the token that asked, recorded as by
+    /// [`mark_asked_by`](Tx::mark_asked_by) before the audit row names it.
     pub fn ask_allowed_by_rule(
         &mut self,
         question: &NewQuestion,
         resolution: &Resolution,
         rule: i64,
+        asked_by: Option<TokenId>,
     ) -> Result<Option<Resolved>> {
         let fired = self
             .tx
@@ -103,6 +105,9 @@ impl Tx<'_> {
             return Ok(None);
         }
         self.ask_quietly(question)?;
+        if let Some(token) = asked_by {
+            self.mark_asked_by(question.id, token)?;
+        }
         self.resolve_as(resolution, Some(rule)).map(Some)
     }
 }

@@ -7,6 +7,7 @@
 //! - [`batch`]: deciding many questions at once;
 //! - [`sessions`]: starting, messaging and cancelling sessions;
 //! - [`reads`]: what front ends show (inbox, questions, sessions, figures, events);
+//! - [`rules`]: rules that allow on the person's behalf, and the ones Beckon offers;
 //! - [`configure`]: what the settings change while Beckon runs;
 //! - [`outside`]: agents Beckon does not run (their questions and notices);
 //! - [`tokens`]: tokens for agents on other machines, and checking a request's token.
@@ -18,6 +19,7 @@ mod configure;
 mod handle;
 mod outside;
 mod reads;
+mod rules;
 mod sessions;
 mod tokens;
 
