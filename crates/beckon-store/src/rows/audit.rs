@@ -182,3 +182,58 @@ pub struct AuditFilter {
     #[serde(default)]
     pub after_id: Option<i64>,
 }
+
+impl AuditRow {
+    /// The header line of a CSV export, naming [`to_csv_line`](Self::to_csv_line)'s columns.
+    pub const CSV_HEADER: &'static str = "id,request_id,kind,agent,project,machine,session,what,asked_at_ms,resolved_at_ms,status,decision,via,by,rule_id,message,rule_key";
+
+    /// The row as one CSV line (RFC 4180 quoting, no line ending). Text an agent wrote is
+    /// untrusted: a field a spreadsheet would read as a formula (starting with `=`, `+`, `-`,
+    /// `@`, a tab or a carriage return) is prefixed with `'` so it stays text.
+    pub fn to_csv_line(&self) -> String {
+        let text = |value: Option<&str>| value.map(csv_field).unwrap_or_default();
+        [
+            self.id.to_string(),
+            self.request_id.to_string(),
+            self.kind.as_str().to_owned(),
+            csv_field(&self.agent),
+            text(self.project.as_deref()),
+            text(self.machine.as_deref()),
+            csv_field(&self.session),
+            csv_field(&self.what),
+            self.asked_at_ms.to_string(),
+            self.resolved_at_ms.to_string(),
+            self.status.as_str().to_owned(),
+            self.decision.as_str().to_owned(),
+            self.via.map(|v| v.as_str().to_owned()).unwrap_or_default(),
+            text(self.by.as_deref()),
+            self.rule_id.map(|id| id.to_string()).unwrap_or_default(),
+            text(self.message.as_deref()),
+            text(self.rule_key.as_deref()),
+        ]
+        .join(",")
+    }
+}
+
+/// One CSV field: quoted when it holds a comma, quote or line break, and kept as text when a
+/// spreadsheet would otherwise run it as a formula.
+fn csv_field(value: &str) -> String {
+    let guarded =
+        if value.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{value}") } else { value.to_owned() };
+    if guarded.contains([',', '"', '\n', '\r']) { format!("\"{}\"", guarded.replace('"', "\"\"")) } else { guarded }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_are_quoted_and_formulas_stay_text() {
+        assert_eq!(csv_field("plain"), "plain");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\"\nthen"), "\"say \"\"hi\"\"\nthen\"");
+        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(csv_field("-rf"), "'-rf");
+        assert_eq!(AuditRow::CSV_HEADER.split(',').count(), 17);
+    }
+}
