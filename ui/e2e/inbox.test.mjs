@@ -160,7 +160,7 @@ test("a batch of approvals from two projects is confirmed with its commands and 
   const calls = await page.evaluate(() => window.__beckonMock.backend.calls.filter((call) => call.cmd === "answer_batch").map((call) => call.args));
   assert.equal(calls.length, 1);
   assert.equal(calls[0].requestIds.length, 10);
-  assert.deepEqual(calls[0].decision, { kind: "allow_once" });
+  assert.deepEqual(calls[0].decision, { decision: "allow_once" });
   assert.deepEqual(problems, { errors: [], external: [] });
   await page.close();
 });

@@ -17,7 +17,7 @@ import type { SettingsInput } from "../bindings/SettingsInput";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { TelegramPairing } from "../bindings/TelegramPairing";
 import { CommandError, toErrorBody } from "./errors";
-import type { AuditFormat, BatchDecision, BatchReceipt, RuleOffer, RuleRecord, RuleSpec } from "./triage";
+import type { AuditFormat, BatchDecision, BatchReceipt, RuleOffer, RuleRecord, RuleSource, RuleSpec } from "./triage";
 
 async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
   try {
@@ -60,7 +60,7 @@ export const commands = {
   dismissGuide: () => call<SettingsView>("dismiss_guide"),
   answerBatch: (requestIds: RequestId[], decision: BatchDecision) => call<BatchReceipt>("answer_batch", { requestIds, decision }),
   rules: (includeRevoked: boolean) => call<RuleRecord[]>("rules", { includeRevoked }),
-  createRule: (spec: RuleSpec) => call<RuleRecord>("create_rule", { spec }),
+  createRule: (spec: RuleSpec, source: RuleSource) => call<RuleRecord>("create_rule", { spec, source }),
   revokeRule: (id: number) => call<RuleRecord>("revoke_rule", { id }),
   ruleOffers: () => call<RuleOffer[]>("rule_offers"),
   dismissRuleOffer: (key: string) => call<null>("dismiss_rule_offer", { key }),

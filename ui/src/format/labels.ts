@@ -1,4 +1,4 @@
-import type { AnsweredHow } from "../api/triage";
+import type { AnsweredVia } from "../bindings/AnsweredVia";
 import type { Origin } from "../bindings/Origin";
 import type { QuestionStatus } from "../bindings/QuestionStatus";
 import type { SessionStatus } from "../bindings/SessionStatus";
@@ -9,7 +9,7 @@ export function asksLabel(origin: Origin, agent: string): string {
   return `${chain.join(" › ")} asks`;
 }
 
-const VIA: Record<AnsweredHow, string> = {
+const VIA: Record<AnsweredVia, string> = {
   window: "the window",
   notification: "a notification",
   tray: "the tray",
@@ -24,7 +24,7 @@ const VIA: Record<AnsweredHow, string> = {
 
 /** Where an answer came from, and who gave it when the front end knows: "via a notification",
  * "via Slack (ada)", "Allowed by rule 3". `by` is stored as "slack:U123 (ada)"; the person's name is shown. */
-export function viaLabel(via: AnsweredHow, by?: string | null): string {
+export function viaLabel(via: AnsweredVia, by?: string | null): string {
   // A standing rule answered: "Allowed by rule 3" (`by` is "rule 3").
   if (via === "rule") return by ? `Allowed by ${by}` : "Allowed by a rule";
   const person = by ? personName(by) : null;

@@ -151,15 +151,15 @@ export class MockBackend {
     const question = this.questions.get(requestId) ?? fail("not_found", "That question no longer exists.");
     if (question.status !== "pending") fail("already_resolved", "It was already resolved.");
     const approval = question.request.approval !== undefined;
-    if (decision.kind === "allow_once") {
+    if (decision.decision === "allow_once") {
       if (!approval) fail("invalid_input", "Only approvals can be allowed.");
       return this.resolve(requestId, { outcome: "answered", answers: [{ selected: ["Allow"] }] }, "window");
     }
-    if (decision.kind === "deny" && approval) {
+    if (decision.decision === "deny" && approval) {
       const message = decision.message?.trim();
       return this.resolve(requestId, { outcome: "answered", answers: [message ? { selected: ["Deny"], comment: message } : { selected: ["Deny"] }] }, "window");
     }
-    const reason = decision.kind === "decline" ? decision.reason : decision.message;
+    const reason = decision.decision === "decline" ? decision.reason : decision.message;
     return this.resolve(requestId, { outcome: "declined", reason: reason ?? null }, "window");
   }
 

@@ -1,7 +1,8 @@
+import type { ErrorBody } from "../bindings/ErrorBody";
 import type { QuestionRecord } from "../bindings/QuestionRecord";
 import type { QuestionRequest } from "../bindings/QuestionRequest";
 import type { ResolvedQuestion } from "../bindings/ResolvedQuestion";
-import type { AuditFormat, BatchDecision, BatchReceipt, RuleOffer, RuleRecord, RuleSpec } from "../api/triage";
+import type { AuditFormat, BatchDecision, BatchReceipt, RuleOffer, RuleRecord, RuleSource, RuleSpec } from "../api/triage";
 import { fixtureId } from "./fixtures";
 
 const MIN = 60_000;
@@ -62,17 +63,17 @@ export class MockRules {
 
   constructor(now: number) {
     this.offers = [{ key: "Bash:npm test:/home/you/src/shop", spec: { tool: "Bash", matcher: { kind: "command", prefix: "npm test" }, project: "/home/you/src/shop" }, description: "Always allow `npm test` in shop?", allowed: 3, last_allowed_at_ms: now - 5 * MIN }];
-    this.rules.push({ id: this.nextId++, spec: { tool: "Read", matcher: { kind: "tool" }, project: "/home/you/src/docs" }, description: "Every Read in docs", source: "hand", created_at_ms: now - 3 * 24 * 60 * MIN, fired: 12, last_fired_at_ms: now - 40 * MIN, revoked_at_ms: null });
+    this.rules.push({ id: this.nextId++, spec: { tool: "Read", matcher: { kind: "tool" }, project: "/home/you/src/docs" }, key: "Read::/home/you/src/docs", description: "Every Read in docs", source: "hand", created_at_ms: now - 3 * 24 * 60 * MIN, fired: 12, last_fired_at_ms: now - 40 * MIN, revoked_at_ms: null });
   }
 
   /** Stores a rule after checking it as the backend does; errors name their field. */
-  create(spec: RuleSpec, source: RuleRecord["source"], now: number): RuleRecord {
-    if (spec.tool.trim() === "") throw { kind: "invalid_input", message: "Name the tool the rule allows.", field: "tool" };
-    if (spec.project.trim() === "" || !spec.project.startsWith("/")) throw { kind: "invalid_input", message: "The project must be an absolute folder path.", field: "project" };
-    if (spec.matcher.kind === "command" && spec.matcher.prefix.trim() === "") throw { kind: "invalid_input", message: "A command rule needs the start of the command.", field: "prefix" };
-    if (spec.matcher.kind === "path" && !spec.matcher.under.startsWith("/")) throw { kind: "invalid_input", message: "The path must be absolute.", field: "under" };
+  create(spec: RuleSpec, source: RuleSource, now: number): RuleRecord {
+    if (spec.tool.trim() === "") throw { kind: "invalid_input", message: "Name the tool the rule allows.", field: "spec.tool" };
+    if (spec.project.trim() === "" || !spec.project.startsWith("/")) throw { kind: "invalid_input", message: "The project must be an absolute folder path.", field: "spec.project" };
+    if (spec.matcher.kind === "command" && spec.matcher.prefix.trim() === "") throw { kind: "invalid_input", message: "A command rule needs the start of the command.", field: "spec.matcher.prefix" };
+    if (spec.matcher.kind === "path" && !spec.matcher.under.startsWith("/")) throw { kind: "invalid_input", message: "The path must be absolute.", field: "spec.matcher.under" };
     const what = spec.matcher.kind === "command" ? `\`${spec.matcher.prefix}\`` : spec.matcher.kind === "path" ? `${spec.tool} under ${spec.matcher.under}` : `every ${spec.tool}`;
-    const rule: RuleRecord = { id: this.nextId++, spec, description: `Allow ${what} in ${spec.project.split("/").pop() ?? spec.project}`, source, created_at_ms: now, fired: 0, last_fired_at_ms: null, revoked_at_ms: null };
+    const rule: RuleRecord = { id: this.nextId++, spec, key: JSON.stringify(spec), description: `Allow ${what} in ${spec.project.split("/").pop() ?? spec.project}`, source, created_at_ms: now, fired: 0, last_fired_at_ms: null, revoked_at_ms: null };
     this.rules.push(rule);
     this.offers = this.offers.filter((offer) => JSON.stringify(offer.spec) !== JSON.stringify(spec));
     return rule;
@@ -84,7 +85,7 @@ export class MockRules {
       case "rules":
         return { value: this.rules.filter((rule) => args.includeRevoked === true || rule.revoked_at_ms === null) };
       case "create_rule":
-        return { value: this.create(args.spec as RuleSpec, "hand", now) };
+        return { value: this.create(args.spec as RuleSpec, args.source === "offered" ? "offered" : "hand", now) };
       case "revoke_rule": {
         const rule = this.rules.find((candidate) => candidate.id === Number(args.id));
         if (!rule) throw { kind: "not_found", message: "No such rule." };
@@ -107,7 +108,8 @@ export class MockRules {
           try {
             receipt.resolved.push(resolve(id, args.decision as BatchDecision));
           } catch (error) {
-            receipt.failed.push({ id, message: (error as { message?: string }).message ?? String(error) });
+            const body = error as { kind?: ErrorBody["kind"]; message?: string };
+            receipt.failed.push({ request_id: id, error: { kind: body.kind ?? "internal", message: body.message ?? String(error) } });
           }
         }
         return { value: receipt };

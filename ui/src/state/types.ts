@@ -1,7 +1,7 @@
 import type { AgentInfo } from "../bindings/AgentInfo";
 import type { AgentProblem } from "../bindings/AgentProblem";
+import type { AnsweredVia } from "../bindings/AnsweredVia";
 import type { Bootstrap } from "../bindings/Bootstrap";
-import type { AnsweredHow } from "../api/triage";
 import type { ErrorBody } from "../bindings/ErrorBody";
 import type { LiveEvent } from "../bindings/LiveEvent";
 import type { Metrics } from "../bindings/Metrics";
@@ -34,7 +34,7 @@ export interface QuestionInfo {
   status: QuestionStatus;
   outcome: Outcome | null;
   /** How it was answered: a front end, or a standing rule ("rule", with `answered_by` "rule 3"). */
-  answered_via: AnsweredHow | null;
+  answered_via: AnsweredVia | null;
   /** Who answered, when the front end knew them (a Slack or Telegram person). */
   answered_by?: string | null;
   created_at_ms: number | null;

@@ -7,7 +7,7 @@ import { Dialog } from "./Overlays";
 const LISTED_COMMANDS = 20;
 
 /** One of the batch decisions the bar offers. */
-export type BatchKind = BatchDecision["kind"];
+export type BatchKind = BatchDecision["decision"];
 
 const VERB: Record<BatchKind, string> = { deny: "Deny", decline: "Decline", allow_once: "Allow once" };
 
@@ -59,7 +59,7 @@ export function BatchConfirm({ kind, summary, onConfirm, onClose }: { kind: Batc
   const more = summary.commands.length - listed.length;
   const projects = projectsLine(summary);
   const decision = (): BatchDecision =>
-    kind === "deny" ? { kind: "deny", message: message.trim() || null } : kind === "decline" ? { kind: "decline", reason: message.trim() || null } : { kind: "allow_once" };
+    kind === "deny" ? { decision: "deny", message: message.trim() || null } : kind === "decline" ? { decision: "decline", reason: message.trim() || null } : { decision: "allow_once" };
   return (
     <Dialog title={confirmTitle(kind, summary)} onClose={onClose} className="batch-confirm">
       {projects ? (

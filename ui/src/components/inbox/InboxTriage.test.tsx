@@ -146,7 +146,7 @@ describe("grouping and filtering", () => {
 });
 
 describe("batches", () => {
-  const failing = (ids: RequestId[], decision: BatchDecision): Promise<BatchReceipt> => Promise.resolve({ resolved: [], failed: ids.map((id) => ({ id, message: `no ${decision.kind}` })) });
+  const failing = (ids: RequestId[], decision: BatchDecision): Promise<BatchReceipt> => Promise.resolve({ resolved: [], failed: ids.map((id) => ({ request_id: id, error: { kind: "invalid_input" as const, message: `no ${decision.decision}` } })) });
   function renderBatch(pendingQuestions: PendingQuestion[], answerBatch = vi.fn(failing)) {
     localStorage.setItem("beckon.inbox.groupBy", "none");
     renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(snapshot({ pending: pendingQuestions })), api: fakeApi({ answerBatch }) });
@@ -173,14 +173,14 @@ describe("batches", () => {
     expect(within(within(dialog).getByRole("list", { name: "Commands" })).getAllByRole("listitem").map((item) => item.textContent)).toEqual(["Bash: npm test", "Bash: rm -rf dist", "Bash: make docs"]);
     expect(dialog).not.toHaveTextContent("Allow always");
     await user.click(within(dialog).getByRole("button", { name: "Allow once 3 approvals" }));
-    expect(answerBatch).toHaveBeenCalledWith(["a1", "a2", "a3"], { kind: "allow_once" });
+    expect(answerBatch).toHaveBeenCalledWith(["a1", "a2", "a3"], { decision: "allow_once" });
     expect(await screen.findByText("0 resolved, 3 failed")).toBeInTheDocument();
     expect(screen.getByRole("status")).toHaveTextContent("Bash: npm test: no allow_once");
   });
 
   it("list the first twenty commands and how many more, for a whole group selected at once", async () => {
     const many = Array.from({ length: 25 }, (_, i) => approval(`a${i}`, 100 - i, `echo ${i}`, "/srv/shop"));
-    const answerBatch = vi.fn((ids: RequestId[], decision: BatchDecision) => Promise.resolve({ resolved: [], failed: ids.map((id) => ({ id, message: `no ${decision.kind}` })) }));
+    const answerBatch = vi.fn((ids: RequestId[], decision: BatchDecision) => Promise.resolve({ resolved: [], failed: ids.map((id) => ({ request_id: id, error: { kind: "invalid_input" as const, message: `no ${decision.decision}` } })) }));
     renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(snapshot({ pending: many })), api: fakeApi({ answerBatch }) });
     await userEvent.click(screen.getByRole("button", { name: /Select all in this group/ }));
     const bar = screen.getByRole("toolbar", { name: "Selected questions" });
@@ -192,7 +192,7 @@ describe("batches", () => {
     expect(dialog).toHaveTextContent("and 5 more");
     await userEvent.type(within(dialog).getByRole("textbox", { name: /Message to the agents/ }), "stop");
     await userEvent.click(within(dialog).getByRole("button", { name: "Deny 25 approvals" }));
-    expect(answerBatch).toHaveBeenCalledWith(many.map((question) => question.id), { kind: "deny", message: "stop" });
+    expect(answerBatch).toHaveBeenCalledWith(many.map((question) => question.id), { decision: "deny", message: "stop" });
   });
 
   it("decline questions without a confirmation and show what was resolved", async () => {
@@ -201,7 +201,7 @@ describe("batches", () => {
     await userEvent.click(screen.getByRole("checkbox", { name: /One\?/ }));
     await userEvent.click(screen.getByRole("checkbox", { name: /Two\?/ }));
     await userEvent.click(screen.getByRole("button", { name: "Decline all" }));
-    expect(answerBatch).toHaveBeenCalledWith(["q1", "q2"], { kind: "decline" });
+    expect(answerBatch).toHaveBeenCalledWith(["q1", "q2"], { decision: "decline", reason: null });
     expect(await screen.findByText("2 resolved")).toBeInTheDocument();
   });
 });
@@ -210,7 +210,7 @@ describe("rule offers", () => {
   const offer: RuleOffer = { key: "k1", spec: { tool: "Bash", matcher: { kind: "command", prefix: "npm test" }, project: "/srv/shop" }, description: "Always allow `npm test` in shop?", allowed: 3, last_allowed_at_ms: NOW };
 
   it("offer a rule and make it, or put it off", async () => {
-    const createRule = vi.fn(() => Promise.resolve({ id: 3, spec: offer.spec, description: "Allow `npm test` in shop", source: "offered" as const, created_at_ms: NOW, fired: 0, last_fired_at_ms: null, revoked_at_ms: null }));
+    const createRule = vi.fn(() => Promise.resolve({ id: 3, spec: offer.spec, key: offer.key, description: "Allow `npm test` in shop", source: "offered" as const, created_at_ms: NOW, fired: 0, last_fired_at_ms: null, revoked_at_ms: null }));
     const dismissRuleOffer = vi.fn(() => Promise.resolve(null));
     let offers = [offer, { ...offer, key: "k2", description: "Always allow `cargo test` in api?", allowed: 4 }];
     const ruleOffers = vi.fn(() => Promise.resolve(offers));
@@ -220,7 +220,7 @@ describe("rule offers", () => {
     expect(within(banner).getByText("npm test").tagName).toBe("CODE");
     offers = offers.slice(1);
     await userEvent.click(within(banner).getByRole("button", { name: "Make it a rule" }));
-    expect(createRule).toHaveBeenCalledWith(offer.spec);
+    expect(createRule).toHaveBeenCalledWith(offer.spec, "offered");
     expect(await screen.findByText(/cargo test/)).toBeInTheDocument();
     offers = [];
     await userEvent.click(screen.getByRole("button", { name: "Not now" }));

@@ -191,7 +191,7 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
     const what = new Map(picked.map((row) => [row.id, row.summary]));
     setOutcome({
       resolved: result.receipt.resolved.length,
-      failed: result.receipt.failed.map((failure) => ({ what: what.get(failure.id) ?? failure.id, message: failure.message })),
+      failed: result.receipt.failed.map((failure) => ({ what: what.get(failure.request_id) ?? failure.request_id, message: failure.error.message })),
       error: null,
     });
     const done = new Set(result.receipt.resolved.map((question) => question.id));
@@ -199,7 +199,7 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
   };
   const chooseBatch = (kind: BatchKind) => {
     if (summary.approvals > 0) setOverlay({ kind: "batch", decision: kind });
-    else void runBatch(kind === "deny" ? { kind: "deny" } : kind === "decline" ? { kind: "decline" } : { kind: "allow_once" });
+    else void runBatch(kind === "deny" ? { decision: "deny", message: null } : kind === "decline" ? { decision: "decline", reason: null } : { decision: "allow_once" });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {

@@ -54,7 +54,7 @@ export function RuleOfferBanner() {
       </p>
       {error ? <p className="field-error" role="alert">{error}</p> : null}
       <div className="rule-offer-actions">
-        <button type="button" className="button button-primary" disabled={busy} onClick={() => void act(() => api.createRule(offer.spec))}>
+        <button type="button" className="button button-primary" disabled={busy} onClick={() => void act(() => api.createRule(offer.spec, "offered"))}>
           Make it a rule
         </button>
         <button type="button" className="button button-quiet" disabled={busy} onClick={() => void act(() => api.dismissRuleOffer(offer.key))}>

@@ -13,6 +13,7 @@ function rule(id: number, fields: Partial<RuleRecord> = {}): RuleRecord {
   return {
     id,
     spec: { tool: "Bash", matcher: { kind: "command", prefix: "npm test" }, project: "/home/ada/src/shop" },
+    key: `rule-${id}`,
     description: "Allow `npm test` in shop",
     source: "offered",
     created_at_ms: NOW - 3 * 60 * MINUTE,
@@ -34,10 +35,10 @@ function renderRules(start: RuleRecord[]) {
       calls.push(`revoke ${id}`);
       return Promise.resolve(rule(id, { revoked_at_ms: NOW }));
     },
-    createRule: (spec: RuleSpec) => {
-      calls.push(`create ${JSON.stringify(spec)}`);
-      if (!spec.project.startsWith("/")) return Promise.reject({ kind: "invalid_input", message: "The project must be an absolute folder path.", field: "project" });
-      if (spec.matcher.kind === "command" && spec.matcher.prefix === "") return Promise.reject({ kind: "invalid_input", message: "A command rule needs the start of the command.", field: "matcher.prefix" });
+    createRule: (spec: RuleSpec, source) => {
+      calls.push(`create ${source} ${JSON.stringify(spec)}`);
+      if (!spec.project.startsWith("/")) return Promise.reject({ kind: "invalid_input", message: "The project must be an absolute folder path.", field: "spec.project", problems: [{ path: "spec.project", message: "The project must be an absolute folder path." }] });
+      if (spec.matcher.kind === "command" && spec.matcher.prefix === "") return Promise.reject({ kind: "invalid_input", message: "A command rule needs the start of the command.", field: "spec.matcher.prefix" });
       return Promise.resolve(rule(9, { spec, description: "Allow `cargo test` in api", source: "hand", fired: 0, last_fired_at_ms: null }));
     },
   });
@@ -83,7 +84,7 @@ describe("Settings › Rules", () => {
     expect(project).not.toHaveAttribute("aria-invalid");
 
     await userEvent.type(prefix, "cargo test{Enter}");
-    expect(calls.at(-1)).toBe(`create ${JSON.stringify({ tool: "Bash", matcher: { kind: "command", prefix: "cargo test" }, project: "/srv/api" })}`);
+    expect(calls.at(-1)).toBe(`create hand ${JSON.stringify({ tool: "Bash", matcher: { kind: "command", prefix: "cargo test" }, project: "/srv/api" })}`);
     expect(await screen.findByRole("list", { name: "Rules" })).toHaveTextContent("Allow cargo test in api");
   });
 
@@ -95,7 +96,7 @@ describe("Settings › Rules", () => {
     expect(within(form).queryByRole("textbox", { name: /prefix|Folder/ })).not.toBeInTheDocument();
     await userEvent.type(within(form).getByRole("textbox", { name: "Project" }), "/srv/api");
     await userEvent.click(within(form).getByRole("button", { name: "Add the rule" }));
-    expect(calls.at(-1)).toBe(`create ${JSON.stringify({ tool: "Bash", matcher: { kind: "tool" }, project: "/srv/api" })}`);
+    expect(calls.at(-1)).toBe(`create hand ${JSON.stringify({ tool: "Bash", matcher: { kind: "tool" }, project: "/srv/api" })}`);
   });
 });
 

@@ -96,7 +96,7 @@ export function RulesSection() {
     setBusy(true);
     setErrors({});
     try {
-      const rule = await api.createRule(specOf(draft));
+      const rule = await api.createRule(specOf(draft), "hand");
       setRules((old) => [...(old ?? []), rule]);
       setDraft({ ...EMPTY_DRAFT, project: draft.project });
     } catch (failure) {
