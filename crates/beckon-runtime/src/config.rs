@@ -67,7 +67,8 @@ pub struct RuntimeConfig {
     pub default_provider: Option<ProviderKind>,
     /// Delete finished sessions older than this many days; `None` keeps everything.
     pub retention_days: Option<u32>,
-    /// Delete audit rows older than this many days (whether or not sessions are kept).
+    /// Delete audit rows older than this many days (whether or not sessions are kept); at
+    /// least one day.
     pub audit_days: u32,
     /// Whether HTTP, MCP and the CLI may allow a tool call waiting for approval. Off by
     /// default: the gateway's token is readable by the very agent that asks, which could

@@ -34,7 +34,8 @@ pub(crate) async fn run(retention: Retention) {
         if let Some(days) = days {
             prune_sessions(&db, &workspaces, days, now).await;
         }
-        let before = now - i64::from(audit_days) * DAY_MS;
+        // A day at least: a period of zero would empty the trail on every pass.
+        let before = now - i64::from(audit_days.max(1)) * DAY_MS;
         match db.write(move |tx| tx.prune_audit(before)).await {
             Ok(0) => {}
             Ok(pruned) => tracing::info!(pruned, audit_days, "audit rows removed by retention"),
