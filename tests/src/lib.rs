@@ -11,6 +11,7 @@ pub mod minimal_tauri;
 mod notifications;
 pub mod packages;
 pub mod procs;
+pub mod seed;
 mod transcript;
 mod tray;
 
@@ -40,6 +41,11 @@ pub fn target_dir() -> PathBuf {
 /// The desktop binary the tests drive (built by `scripts/test` before the suite runs).
 pub fn app_binary() -> PathBuf {
     target_dir().join("debug").join("beckon-desktop")
+}
+
+/// The `beckon` command, built beside the app by the same `cargo nextest run`.
+pub fn cli_binary() -> PathBuf {
+    target_dir().join("debug").join("beckon")
 }
 
 /// Where a test saves the screenshot `name`: the README's own folder when

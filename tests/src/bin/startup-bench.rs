@@ -19,17 +19,13 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use beckon_core::{Approval, QuestionRequest};
-use beckon_e2e::{App, Bus, Failure, Home, gateway, minimal_tauri, procs, target_dir};
-use beckon_runtime::{Beckon, ExternalAsk, RuntimeConfig, StartOptions};
+use beckon_e2e::{App, Bus, Failure, Home, gateway, minimal_tauri, procs, seed, target_dir};
 use serde_json::{Value, json};
 
 /// The first frame with this many questions pending must be out within that; counts between
 /// take the goal of the next count up, and counts beyond the last its goal.
 const FIRST_FRAME_GOALS: [(usize, Duration); 2] =
     [(1_000, Duration::from_millis(1_000)), (10_000, Duration::from_millis(1_500))];
-/// Projects the seeded questions come from.
-const PROJECTS: [&str; 5] = ["shop", "api", "docs", "infra", "mobile"];
 /// The app's idle memory may exceed the empty Tauri app's by at most this share.
 const MEMORY_GOAL: f64 = 0.20;
 /// A question asked over HTTP must reach the bus as a notification within this.
@@ -47,7 +43,8 @@ struct Options {
 }
 
 fn options() -> Result<Options, Failure> {
-    let mut options = Options { app: None, pending: vec![1_000, 10_000], runs: 5, idle: Duration::from_secs(10), asks: 9 };
+    let mut options =
+        Options { app: None, pending: vec![1_000, 10_000], runs: 5, idle: Duration::from_secs(10), asks: 9 };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
@@ -83,50 +80,6 @@ fn app_to_measure(given: Option<PathBuf>) -> Result<(PathBuf, &'static str), Fai
     // Canonical, so its name is what /proc shows as the process's executable.
     let path = path.canonicalize().map_err(|err| format!("cannot find the app at {}: {err}", path.display()))?;
     Ok((path, build))
-}
-
-/// Asks `count` questions as external agents would, straight through the runtime, two in
-/// three of them approvals, from twenty agents in five projects (with none, it only sets up the
-/// data folder as a first start does). Asks go in concurrently, as many agents' would.
-async fn seed(home: &Home, count: usize) -> Result<(), Failure> {
-    let beckon = Beckon::start(RuntimeConfig::new(home.data_dir()), StartOptions::default()).await?;
-    let mut asks = tokio::task::JoinSet::new();
-    for i in 0..count {
-        let project = PROJECTS[i % PROJECTS.len()];
-        let request = if i % 3 == 2 {
-            QuestionRequest::parse(&json!({"questions": [{
-                "question": format!("Ship release candidate {i} of {project} to the staging fleet?"),
-                "header": "Release",
-                "options": [{"label": "Ship", "description": "Roll it out now"}, {"label": "Wait"}]
-            }]}))
-        } else {
-            Approval::parse(
-                &json!({"tool_name": "Bash", "input": {"command": format!("npm run build -- --shard {i}")},
-                    "project": format!("/home/ada/{project}"), "session": format!("bench-{}", i % 20)}),
-                "approval",
-            )
-            .map(QuestionRequest::for_approval)
-        }
-        .map_err(|problems| format!("{problems:?}"))?;
-        let beckon = beckon.clone();
-        asks.spawn(async move {
-            beckon
-                .ask_external(ExternalAsk {
-                    agent: format!("release-bot-{}", i % 20),
-                    request: Some(request),
-                    ..Default::default()
-                })
-                .await
-        });
-        if asks.len() >= 64 {
-            asks.join_next().await.ok_or("no ask was running")???;
-        }
-    }
-    while let Some(asked) = asks.join_next().await {
-        asked??;
-    }
-    beckon.shutdown().await;
-    Ok(())
 }
 
 /// One process's memory: its name, RSS and PSS in bytes.
@@ -214,7 +167,7 @@ impl Subject {
 /// each until its `Notify` call is seen on the bus.
 async fn ask_to_notification(program: &Path, asks: usize) -> Result<Vec<Duration>, Failure> {
     let home = Home::new()?;
-    seed(&home, 0).await?;
+    seed::pending(&home, 0).await?;
     let mut bus = Bus::start()?;
     bus.start_notification_daemon(&home)?;
     let notifications = bus.record_notifications().await?;
@@ -296,7 +249,7 @@ async fn main() -> Result<(), Failure> {
         let home = Home::new()?;
         if let Some(count) = pending {
             let seeding = Instant::now();
-            seed(&home, count).await?;
+            seed::pending(&home, count).await?;
             eprintln!("seeded {count} pending questions in {:.1} s", seeding.elapsed().as_secs_f64());
         }
         subjects.push(Subject { label, program: program.clone(), home, launches: Vec::new() });
