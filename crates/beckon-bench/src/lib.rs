@@ -3,6 +3,9 @@
 //! figure is about the model's next request). `cargo run --release -p beckon-bench -- [--quick]`
 //! prints a table and one JSON line; see the README's Performance section.
 
+pub mod audit_db;
+pub mod audit_export;
+pub mod batch_deny;
 pub mod cycles;
 mod fake_llm_support;
 pub mod fixtures;
@@ -13,6 +16,7 @@ pub mod langgraph;
 pub mod latency;
 pub mod page_cache;
 pub mod progress;
+mod reap;
 pub mod rehydrate;
 pub mod rendezvous;
 pub mod rig;

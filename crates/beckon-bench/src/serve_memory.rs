@@ -61,8 +61,8 @@ pub fn beckon_binary() -> Result<PathBuf, Failure> {
     Ok(binary)
 }
 
-/// A kB figure from `/proc/<pid>/status`, in MiB.
-fn status_mib(pid: u32, key: &str) -> Result<f64, Failure> {
+/// A kB figure from `/proc/<pid>/status` ("VmRSS:", "VmHWM:"), in MiB.
+pub fn status_mib(pid: u32, key: &str) -> Result<f64, Failure> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
     let kib: f64 = status
         .lines()
@@ -72,7 +72,48 @@ fn status_mib(pid: u32, key: &str) -> Result<f64, Failure> {
     Ok(kib / 1024.0)
 }
 
-struct Server(Child);
+/// A running `beckon serve`, stopped (TERM, then KILL) when dropped.
+#[derive(Debug)]
+pub struct Server(Child);
+
+impl Server {
+    /// Starts `binary serve` on `data_dir` on a free port and waits until its gateway answers.
+    pub async fn start(binary: &Path, data_dir: &Path) -> Result<(Server, GatewayClient), Failure> {
+        let _ = std::fs::remove_file(beckon_gateway::Discovery::path(data_dir));
+        let started = Instant::now();
+        let child = Command::new(binary)
+            .arg("serve")
+            .arg("--data-dir")
+            .arg(data_dir)
+            .args(["--port", "0"])
+            .env("BECKON_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let server = Server(child);
+        let pid = server.pid();
+        let locator = Locator::new(data_dir);
+        loop {
+            if let Ok(endpoint) = locator.locate()
+                && endpoint.pid == Some(pid)
+            {
+                let client = GatewayClient::new(GatewayClient::http()?, endpoint, "bench");
+                if client.health().await.is_ok() {
+                    return Ok((server, client));
+                }
+            }
+            if started.elapsed() > Duration::from_secs(120) {
+                return Err("beckon serve did not start".into());
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.0.id()
+    }
+}
 
 impl Drop for Server {
     fn drop(&mut self) {
@@ -88,34 +129,9 @@ impl Drop for Server {
 
 /// Starts `binary serve` on `data_dir` (holding `sessions` waiting sessions) and measures it.
 pub async fn measure(binary: &Path, data_dir: &Path, sessions: usize, idle: Duration) -> Result<ServeMemory, Failure> {
-    let _ = std::fs::remove_file(beckon_gateway::Discovery::path(data_dir));
     let started = Instant::now();
-    let child = Command::new(binary)
-        .arg("serve")
-        .arg("--data-dir")
-        .arg(data_dir)
-        .args(["--port", "0"])
-        .env("BECKON_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()?;
-    let server = Server(child);
-    let pid = server.0.id();
-    let locator = Locator::new(data_dir);
-    let client = loop {
-        if let Ok(endpoint) = locator.locate()
-            && endpoint.pid == Some(pid)
-        {
-            let client = GatewayClient::new(GatewayClient::http()?, endpoint, "bench");
-            if client.health().await.is_ok() {
-                break client;
-            }
-        }
-        if started.elapsed() > Duration::from_secs(120) {
-            return Err("beckon serve did not start".into());
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    };
+    let (server, client) = Server::start(binary, data_dir).await?;
+    let pid = server.pid();
     let start = started.elapsed();
     let health = client.health().await?;
     let listed = health["pending"].as_u64().unwrap_or(0) as usize;
