@@ -157,6 +157,42 @@ impl App {
         }
     }
 
+    /// Waits for an element matching `css` whose text content holds `text`, and gives back that
+    /// text content. Unlike [`App::find`], this reads the page's own text, so it finds text
+    /// WebDriver does not render as visible (the inbox's rows, laid out in a windowed list).
+    pub async fn shown(&self, css: &str, text: &str) -> Result<String, Failure> {
+        let script = format!(
+            "return [...document.querySelectorAll({})].map(e => e.textContent).find(t => t.includes({})) ?? null",
+            serde_json::json!(css),
+            serde_json::json!(text)
+        );
+        let started = Instant::now();
+        loop {
+            if let Some(found) = self.eval(&script).await?.as_str() {
+                return Ok(found.to_owned());
+            }
+            if started.elapsed() > PATIENCE {
+                let page = self.text().await.unwrap_or_default();
+                return Err(
+                    format!("no {css:?} holding {text:?} within {PATIENCE:?}; the window shows:\n{page}").into()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Clicks the first element matching `css` whose text content holds `text` (see
+    /// [`App::shown`]), once there is one.
+    pub async fn click_shown(&self, css: &str, text: &str) -> Result<(), Failure> {
+        self.shown(css, text).await?;
+        let script = format!(
+            "[...document.querySelectorAll({})].find(e => e.textContent.includes({})).click(); return true",
+            serde_json::json!(css),
+            serde_json::json!(text)
+        );
+        self.eval(&script).await.map(|_| ())
+    }
+
     /// Clicks the first element matching `css` that contains `text`.
     pub async fn click(&self, css: &str, text: &str) -> Result<(), Failure> {
         self.find(css, text).await?.click().await?;

@@ -116,7 +116,7 @@ async fn questions_that_waited_while_beckon_was_closed_are_notified_once_for_all
     for build in 1..=3 {
         gateway::ask(&home, "deploy-bot", &format!("Deploy build {build}?")).await?;
     }
-    app.find(".inbox-view .qcard-pending", "Deploy build 3?").await?;
+    app.shown(".inbox-row", "Deploy build 3?").await?;
     app.quit().await?;
 
     let mut bus = Bus::start()?;

@@ -50,6 +50,8 @@ async fn an_edit_shows_as_a_diff_and_a_command_is_allowed_as_edited() -> Result<
 
     let bash = approval("Bash", json!({"command": "rm -rf build", "description": "Clean"}), json!([]));
     let bash_id = gateway::create(&home, &bash).await?;
+    // The inbox shows one card at a time: the command's is opened from its row.
+    app.click_shown(".inbox-row", "rm -rf build").await?;
     let scope = format!("[data-request-id='{bash_id}']");
     app.click(&format!("{scope} button"), "Edit the command before allowing").await?;
     let box_ = app.find(&format!("{scope} textarea.mono"), "").await?;
