@@ -1,8 +1,8 @@
 //! One module per command; each returns how the process exits.
 
 mod answer;
-mod audit;
 mod ask;
+mod audit;
 mod hook;
 mod mcp;
 mod pending;
