@@ -114,7 +114,7 @@ const RUNNERS: [&str; 20] = [
     "node", "php", "eval", "source", "sudo", "doas",
 ];
 /// Programs that run another command given after their own options.
-const WRAPPERS: [&str; 30] = [
+pub(crate) const WRAPPERS: [&str; 30] = [
     "env",
     "command",
     "builtin",

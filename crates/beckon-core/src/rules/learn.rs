@@ -2,7 +2,7 @@
 //! MCP tool, in the call's project. Nothing is offered for a call no rule may cover.
 
 use super::command::{is_plain, simple_words};
-use super::destructive::command_reason;
+use super::destructive::{WRAPPERS, command_reason};
 use super::path::{guarded, inside, normalize_absolute};
 use super::tool::{self, ToolKind, file_path, single_command};
 use super::{Matcher, RuleSpec, destructive};
@@ -60,47 +60,10 @@ const WITH_SCRIPT: [&str; 5] = ["npm", "pnpm", "yarn", "bun", "uv"];
 /// Interpreters: learned only with the script they run (`python manage.py`).
 const INTERPRETERS: [&str; 14] =
     ["python", "python3", "node", "ruby", "perl", "php", "bash", "sh", "zsh", "dash", "ksh", "fish", "tsx", "ts-node"];
-/// Programs that run whatever they are given or act elsewhere: no rule is offered for them.
-const NEVER: [&str; 38] = [
-    "env",
-    "command",
-    "builtin",
-    "exec",
-    "eval",
-    "source",
-    ".",
-    "nohup",
-    "time",
-    "nice",
-    "ionice",
-    "stdbuf",
-    "timeout",
-    "gtimeout",
-    "watch",
-    "xargs",
-    "parallel",
-    "flock",
-    "setsid",
-    "chrt",
-    "taskset",
-    "unbuffer",
-    "sudo",
-    "doas",
-    "su",
-    "pkexec",
-    "run0",
-    "ssh",
-    "scp",
-    "sftp",
-    "busybox",
-    "toybox",
-    "strace",
-    "ltrace",
-    "script",
-    "if",
-    "then",
-    "caffeinate",
-];
+/// Programs that run whatever they are given or act elsewhere, beyond the wrappers that run the
+/// command after them: no rule is offered for them.
+const NEVER: [&str; 12] =
+    ["eval", "source", ".", "sudo", "doas", "su", "pkexec", "run0", "ssh", "scp", "sftp", "script"];
 
 impl RuleSpec {
     /// The rule allowing this approval would teach, or `None` when none is safe to offer
@@ -136,7 +99,7 @@ pub(crate) fn prefix(command: &str) -> Option<String> {
         return None;
     }
     let name = first.to_ascii_lowercase();
-    if NEVER.contains(&name.as_str()) {
+    if NEVER.contains(&name.as_str()) || WRAPPERS.contains(&name.as_str()) {
         return None;
     }
     let word = |i: usize| words.get(i).filter(|w| is_plain(w) && !w.starts_with('-'));
