@@ -103,16 +103,35 @@ async fn each_question_is_checked_and_failures_do_not_stop_the_rest() {
     let row = row.iter().find(|r| r.request_id == first).unwrap();
     assert_eq!((row.decision, row.by.as_deref()), (AuditDecision::Allow, Some("slack:U1 (ada)")));
 
-    // Declining is for questions; an approval is denied instead.
+    // Declining takes any question; an approval declined is left to the agent's own prompt.
     let again = ask_approval(&beckon, "npm ci").await;
     let receipt = beckon
         .resolve_batch(vec![question, again], AnsweredVia::Cli, BatchDecision::Decline { reason: Some("later".into()) })
         .await
         .unwrap();
-    assert_eq!(receipt.resolved.iter().map(|r| r.id).collect::<Vec<_>>(), [question]);
-    assert_eq!(receipt.failed.iter().map(|f| f.request_id).collect::<Vec<_>>(), [again]);
-    let declined = beckon.question(question).await.unwrap();
-    assert_eq!(declined.outcome, Some(Outcome::Declined { reason: Some("later".into()) }));
+    assert_eq!(receipt.resolved.iter().map(|r| r.id).collect::<Vec<_>>(), [question, again]);
+    assert!(receipt.failed.is_empty(), "{:?}", receipt.failed);
+    for id in [question, again] {
+        let declined = beckon.question(id).await.unwrap();
+        assert_eq!(declined.outcome, Some(Outcome::Declined { reason: Some("later".into()) }));
+    }
+
+    // Denying a mixed batch denies its approvals and declines its other questions, with the
+    // message for both.
+    let (tool_call, other) = (ask_approval(&beckon, "npm run e2e").await, ask_question(&beckon).await);
+    let receipt = beckon
+        .resolve_batch(
+            vec![tool_call, other],
+            AnsweredVia::Window,
+            BatchDecision::Deny { message: Some("not today".into()) },
+        )
+        .await
+        .unwrap();
+    assert_eq!((receipt.resolved.len(), receipt.failed.len()), (2, 0), "{:?}", receipt.failed);
+    let declined = beckon.question(other).await.unwrap();
+    assert_eq!(declined.outcome, Some(Outcome::Declined { reason: Some("not today".into()) }));
+    let denied = beckon.question(tool_call).await.unwrap();
+    assert!(matches!(denied.outcome, Some(Outcome::Answered { .. })), "{:?}", denied.outcome);
 
     // Repeating a batch that already won is a success for each question.
     let repeat = beckon

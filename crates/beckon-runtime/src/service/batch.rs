@@ -29,13 +29,13 @@ pub const BATCH_MAX: usize = 1000;
 #[serde(tag = "decision", rename_all = "snake_case")]
 pub enum BatchDecision {
     /// Denies approvals, as "Deny" in the window does, with `message` as what the model is
-    /// told (a default sentence when `None`).
+    /// told (a default sentence when `None`); other questions in the batch are declined with it.
     Deny {
         /// What the model is told.
         #[serde(default)]
         message: Option<String>,
     },
-    /// Declines questions (not approvals: those are denied).
+    /// Declines each question; an approval declined is left to the agent's own prompt.
     Decline {
         /// Why, for the agent.
         #[serde(default)]
@@ -151,12 +151,12 @@ impl Beckon {
         let wrong_kind =
             |detail: &str| Error::InvalidInput(Problems::one("decision", format!("question {} {detail}", question.id)));
         let answer = match (decision, request.approval()) {
-            (BatchDecision::Decline { reason }, None) => return Ok(Outcome::Declined { reason: reason.clone() }),
-            (BatchDecision::Decline { .. }, Some(_)) => {
-                return Err(wrong_kind("asks permission for a tool call; deny it rather than decline it"));
-            }
-            (BatchDecision::Deny { .. } | BatchDecision::AllowOnce, None) => {
-                return Err(wrong_kind("is not a tool call waiting for permission; decline it instead"));
+            // Declining leaves an approval to the agent's own prompt, as "Leave to the terminal"
+            // does; denying a question that asks no permission declines it with the message.
+            (BatchDecision::Decline { reason }, _) => return Ok(Outcome::Declined { reason: reason.clone() }),
+            (BatchDecision::Deny { message }, None) => return Ok(Outcome::Declined { reason: message.clone() }),
+            (BatchDecision::AllowOnce, None) => {
+                return Err(wrong_kind("is not a tool call waiting for permission; only approvals are allowed"));
             }
             (BatchDecision::Deny { message }, Some(_)) => {
                 let deny = Answer::select([DENY]);
