@@ -1,8 +1,8 @@
 //! How much memory exporting the audit trail takes: the real `beckon serve` on a copy of a data
 //! folder of resolved questions, and the real `beckon audit` writing it to a file, in CSV and in
-//! JSON Lines. The client's peak comes from the kernel's account of the finished process
-//! (`wait4`), exact for that one process; the server's is its resident high-water mark, reset
-//! just before the export, less what it held when the export began. The file is read back
+//! JSON Lines. The client's peak is its resident high-water mark, watched until it exits (see
+//! the `reap` module for why not the kernel's `ru_maxrss`); the server's is its high-water
+//! mark, reset just before the export, less what it held when the export began. The file is read back
 //! into audit rows and counted: an export missing a row is a failure, not a figure.
 
 use std::fs::File;
@@ -109,8 +109,7 @@ async fn export(
         .stdout(File::create(&out)?)
         .stderr(File::create(&errors)?)
         .spawn()?;
-    let pid = child.id();
-    let (status, client_peak_mib) = tokio::task::spawn_blocking(move || crate::reap::reap(pid)).await??;
+    let (status, client_peak_mib) = tokio::task::spawn_blocking(move || crate::reap::reap(child)).await??;
     let wall = started.elapsed();
     let server_peak_mib = status_mib(server.pid(), "VmHWM:")?;
     if !status {
