@@ -316,14 +316,19 @@ impl Rig {
     }
 
     /// Waits for `file` in the project to be written.
+    /// The file's text once the command has written a whole line to it: the shell creates
+    /// the file before it writes, so an empty file is not yet the command's output.
     async fn written(&self, file: &str) -> String {
         let path = self.project().join(file);
         let deadline = Instant::now() + Duration::from_secs(30);
-        while !path.exists() {
+        loop {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            if text.ends_with('\n') {
+                return text;
+            }
             assert!(Instant::now() < deadline, "{file} was not written; OpenCode printed:\n{}", self.printed());
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        std::fs::read_to_string(path).unwrap()
     }
 }
 
