@@ -17,7 +17,7 @@ use serde_json::json;
 use support::*;
 
 fn approval(command: &str) -> Approval {
-    Approval::parse(&json!({"tool_name": "Bash", "input": {"command": command}, "project": "/work/shop"}), "approval")
+    Approval::parse(&json!({"tool_name": "Bash", "input": {"command": command}, "project": "/home/ada/shop"}), "approval")
         .unwrap()
 }
 

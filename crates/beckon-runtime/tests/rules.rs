@@ -17,7 +17,7 @@ use support::*;
 
 fn approval(command: &str) -> QuestionRequest {
     let approval =
-        Approval::parse(&json!({"tool_name": "Bash", "input": {"command": command}, "project": "/work/shop"}), "a")
+        Approval::parse(&json!({"tool_name": "Bash", "input": {"command": command}, "project": "/home/ada/shop"}), "a")
             .unwrap();
     QuestionRequest::for_approval(approval)
 }

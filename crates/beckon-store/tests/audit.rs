@@ -17,7 +17,7 @@ use common::{answered, new_question, new_session, request_id, session_id};
 
 fn approval(command: &str) -> QuestionRequest {
     let approval = Approval::parse(
-        &json!({"tool_name": "Bash", "input": {"command": command}, "project": "/work/app", "session": "cc-42"}),
+        &json!({"tool_name": "Bash", "input": {"command": command}, "project": "/home/ada/app", "session": "cc-42"}),
         "approval",
     )
     .unwrap();
@@ -139,7 +139,7 @@ fn every_way_a_question_ends_leaves_one_row() {
     assert_eq!((r.kind, r.decision, r.via), (AuditKind::Approval, AuditDecision::Allow, Some(AuditVia::Notification)));
     assert_eq!(
         (r.what.as_str(), r.project.as_deref(), r.session.as_str()),
-        ("Bash: cargo test", Some("/work/app"), "cc-42")
+        ("Bash: cargo test", Some("/home/ada/app"), "cc-42")
     );
 
     let r = row(&store, denied);
