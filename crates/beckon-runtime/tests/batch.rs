@@ -17,8 +17,11 @@ use serde_json::json;
 use support::*;
 
 fn approval(command: &str) -> Approval {
-    Approval::parse(&json!({"tool_name": "Bash", "input": {"command": command}, "project": "/home/ada/shop"}), "approval")
-        .unwrap()
+    Approval::parse(
+        &json!({"tool_name": "Bash", "input": {"command": command}, "project": "/home/ada/shop"}),
+        "approval",
+    )
+    .unwrap()
 }
 
 async fn ask_approval(beckon: &Beckon, command: &str) -> RequestId {
