@@ -18,6 +18,11 @@ use crate::tray_model::TrayQuestion;
 
 /// How often reminders are checked.
 const TICK: Duration = Duration::from_secs(30);
+/// How long the tray and the catch-up notification wait at start for the window's first frame:
+/// a tray update is work on the main thread, which also builds the window, and would hold its
+/// first frame back (by about 0.4 s with a thousand questions waiting). Anything that happens
+/// meanwhile ends the wait.
+const START_GRACE: Duration = Duration::from_millis(1500);
 /// The event that tells the window the person pressed the test notification (its action).
 pub const TEST_PRESSED_EVENT: &str = "test_notification_pressed";
 
@@ -72,10 +77,20 @@ pub async fn run(start: Start) {
     for notice in &initial {
         attention.pending.insert(notice.request_id, tray_question(notice));
     }
+    let early = tokio::select! {
+        input = inputs.recv() => match input {
+            Some(input) => Some(input),
+            None => return,
+        },
+        () = tokio::time::sleep(START_GRACE) => None,
+    };
     attention.refresh_tray();
     // Questions that waited while Beckon was closed: one notification for them all.
     let commands = attention.planner.caught_up(&initial, now_ms());
     attention.perform(commands).await;
+    if let Some(input) = early {
+        attention.handle(input).await;
+    }
     let mut tick = tokio::time::interval(TICK);
     loop {
         tokio::select! {

@@ -3,7 +3,8 @@
 //!
 //! - the time from the process starting to the window's first painted frame with everything
 //!   loaded (the UI's `beckon:ready` mark), with no question pending and with each count of
-//!   `--pending N[,N…]` (1,000 and 10,000 by default) from twenty agents in five projects;
+//!   `--pending N[,N…]` (1,000 and 10,000 by default) from twenty agents in five projects, and
+//!   where that time goes (page created, page parsed, snapshot in, view in the DOM);
 //! - the resident and proportional memory of each app and its WebKit processes once idle;
 //! - the time from a question asked over the gateway's HTTP API to the app's `Notify` call on
 //!   the session bus (as `dbus-monitor` timestamps it), with dunst as the notification daemon.
@@ -88,19 +89,35 @@ type ProcessMemory = (String, u64, u64);
 /// One launch.
 struct Launch {
     to_ready: Duration,
+    /// When each of [`STAGES`] was reached after the process started, where the page timed it.
+    stages: Vec<Option<Duration>>,
     /// Measured only when the launch was asked to idle.
     memory: Option<Vec<ProcessMemory>>,
 }
 
-/// Waits for the window's `beckon:ready` mark; when it was set, in milliseconds since the epoch.
-async fn ready_mark(app: &App) -> Result<f64, Failure> {
+/// Start-up's stages as the page times them, in the order they happen: what the page calls
+/// each (`null` when it has none) and the label printed for it.
+const STAGES: [(&str, &str); 5] = [
+    ("page", "page created"),
+    ("dom", "page parsed"),
+    ("snapshot", "snapshot in"),
+    ("rendered", "in the DOM"),
+    ("ready", "first frame"),
+];
+
+/// The page's script reading the stages, in milliseconds since the epoch.
+const STAGES_SCRIPT: &str = "const at = (name) => { const m = performance.getEntriesByName(name)[0]; return m ? performance.timeOrigin + m.startTime : null; };
+const nav = performance.getEntriesByType('navigation')[0];
+return { page: performance.timeOrigin, dom: nav ? performance.timeOrigin + nav.domContentLoadedEventEnd : null, snapshot: at('beckon:snapshot'), rendered: at('beckon:rendered'), ready: at('beckon:ready') };";
+
+/// Waits for the window's `beckon:ready` mark; then when each stage was reached, in
+/// milliseconds since the epoch (the last one, `ready`, always there).
+async fn ready_stages(app: &App) -> Result<Vec<Option<f64>>, Failure> {
     let started = Instant::now();
     loop {
-        let mark = app
-            .eval("const m = performance.getEntriesByName('beckon:ready')[0]; return m ? performance.timeOrigin + m.startTime : null")
-            .await?;
-        if let Some(at) = mark.as_f64() {
-            return Ok(at);
+        let stages = app.eval(STAGES_SCRIPT).await?;
+        if stages["ready"].as_f64().is_some() {
+            return Ok(STAGES.iter().map(|(name, _)| stages[name].as_f64()).collect());
         }
         if started.elapsed() > Duration::from_secs(120) {
             return Err("the window never became ready".into());
@@ -109,17 +126,24 @@ async fn ready_mark(app: &App) -> Result<f64, Failure> {
     }
 }
 
+/// Waits for the window's `beckon:ready` mark.
+async fn ready_mark(app: &App) -> Result<(), Failure> {
+    ready_stages(app).await.map(drop)
+}
+
 /// Launches `program` in `home` on a bus of its own, times its first frame and, with `idle`,
 /// measures its processes' memory after that long.
 async fn launch(program: &Path, home: &Home, idle: Option<Duration>) -> Result<Launch, Failure> {
     let app = App::launch_program(home, Bus::start()?, program).await?;
-    let ready = ready_mark(&app).await?;
+    let stages = ready_stages(&app).await?;
     let name = program.file_name().ok_or("the program has no file name")?.to_string_lossy();
     let variable = format!("BECKON_DATA_DIR={}", home.data_dir().display());
     let process = procs::find(&name, &variable).ok_or_else(|| format!("cannot find the process of {name}"))?;
     let began = procs::started_at(&process).ok_or("cannot read the app's start time")?;
     let began_ms = began.duration_since(UNIX_EPOCH)?.as_secs_f64() * 1000.0;
-    let to_ready = Duration::from_secs_f64(((ready - began_ms) / 1000.0).max(0.0));
+    let since_start = |at: f64| Duration::from_secs_f64(((at - began_ms) / 1000.0).max(0.0));
+    let stages: Vec<Option<Duration>> = stages.into_iter().map(|at| at.map(since_start)).collect();
+    let to_ready = stages.last().copied().flatten().ok_or("the page has no ready mark")?;
     let memory = match idle {
         Some(idle) => {
             tokio::time::sleep(idle).await;
@@ -133,7 +157,7 @@ async fn launch(program: &Path, home: &Home, idle: Option<Duration>) -> Result<L
         None => None,
     };
     app.quit().await?;
-    Ok(Launch { to_ready, memory })
+    Ok(Launch { to_ready, stages, memory })
 }
 
 /// The launches of one app in one home.
@@ -150,6 +174,23 @@ impl Subject {
         let mut times: Vec<u128> = self.launches.iter().map(|l| l.to_ready.as_millis()).collect();
         times.sort_unstable();
         (times[times.len() / 2], times[0], times[times.len() - 1])
+    }
+
+    /// The median time after the process started at which each of [`STAGES`] was reached, in
+    /// milliseconds, over the launches that timed it.
+    fn stages_ms(&self) -> Vec<Option<u128>> {
+        (0..STAGES.len())
+            .map(|stage| {
+                let mut times: Vec<u128> = self
+                    .launches
+                    .iter()
+                    .filter_map(|l| l.stages.get(stage).copied().flatten())
+                    .map(|d| d.as_millis())
+                    .collect();
+                times.sort_unstable();
+                times.get(times.len() / 2).copied()
+            })
+            .collect()
     }
 
     /// The idle memory of the launch that idled.
@@ -292,6 +333,25 @@ async fn main() -> Result<(), Failure> {
             mib(pss)
         );
     }
+    println!();
+    println!("where start-up's time goes (median ms after the process started)");
+    print!("  {:<34}", "");
+    for (_, label) in STAGES {
+        print!(" {label:>14}");
+    }
+    println!();
+    for subject in &subjects {
+        print!("  {:<34}", subject.label);
+        for stage in subject.stages_ms() {
+            match stage {
+                Some(ms) => print!(" {:>11} ms", ms),
+                None => print!(" {:>14}", "–"),
+            }
+        }
+        println!();
+    }
+    println!();
+    println!("idle memory by process");
     for subject in &subjects {
         println!("  {}:", subject.label);
         for (name, rss, pss) in subject.memory() {
@@ -347,7 +407,9 @@ async fn main() -> Result<(), Failure> {
     }
     let frames = |subject: &Subject| {
         let (median, min, max) = subject.first_frame_ms();
-        json!({"median": median, "min": min, "max": max})
+        let stages: serde_json::Map<String, Value> =
+            STAGES.iter().zip(subject.stages_ms()).map(|((name, _), ms)| ((*name).to_owned(), json!(ms))).collect();
+        json!({"median": median, "min": min, "max": max, "stages": stages})
     };
     println!(
         "{}",

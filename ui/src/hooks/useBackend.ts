@@ -5,6 +5,7 @@ import { errorBodyOf } from "../api/errors";
 import { opensOnGuide } from "../components/guide/firstRun";
 import { onNavigate, subscribe } from "../api/events";
 import { useBackendHandles } from "../state/store";
+import { SNAPSHOT_MARK, markOnce } from "./useReadyMark";
 
 export type Connection = { phase: "loading" } | { phase: "ready" } | { phase: "failed"; error: ErrorBody };
 
@@ -31,6 +32,7 @@ export function useBackend(onNavigateTo: (target: NavTarget) => void, onFirstRun
     void (async () => {
       try {
         const snapshot = await api.bootstrap();
+        markOnce(SNAPSHOT_MARK);
         if (!live) return;
         dispatch({ type: "bootstrap", data: snapshot });
         const unsubscribe = await subscribe(snapshot.last_seq, (event) => {

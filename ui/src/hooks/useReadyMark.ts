@@ -1,20 +1,30 @@
-import { useEffect } from "react";
+import { useEffect, useLayoutEffect } from "react";
 
 /** The User Timing mark set once the window has painted its first full view. */
 export const READY_MARK = "beckon:ready";
+/** Marks of start-up's stages before it: the snapshot received, and its view in the DOM. */
+export const SNAPSHOT_MARK = "beckon:snapshot";
+export const RENDERED_MARK = "beckon:rendered";
+
+/** Sets `name` unless this page already has it, so start-up's stages are timed once. */
+export function markOnce(name: string): void {
+  if (performance.getEntriesByName(name).length === 0) performance.mark(name);
+}
 
 /**
  * Marks (once per page) the first frame painted after start-up loaded everything, so start-up
- * time can be measured from outside (`performance.getEntriesByName(READY_MARK)`).
+ * time can be measured from outside (`performance.getEntriesByName(READY_MARK)`), and the
+ * moment that view was in the DOM, before style, layout and paint.
  */
 export function useReadyMark(ready: boolean): void {
+  useLayoutEffect(() => {
+    if (ready) markOnce(RENDERED_MARK);
+  }, [ready]);
   useEffect(() => {
     if (!ready || performance.getEntriesByName(READY_MARK).length > 0) return;
     // The callback runs before the next paint; the task after it runs once that frame is out.
     const frame = requestAnimationFrame(() => {
-      setTimeout(() => {
-        if (performance.getEntriesByName(READY_MARK).length === 0) performance.mark(READY_MARK);
-      }, 0);
+      setTimeout(() => markOnce(READY_MARK), 0);
     });
     return () => cancelAnimationFrame(frame);
   }, [ready]);

@@ -258,7 +258,9 @@ export function summarise(rows: readonly TriageRow[]): BatchSummary {
   };
 }
 
+const NUMBER = new Intl.NumberFormat("en-US");
+
 /** A number for people: 1,000. */
 export function count(n: number): string {
-  return n.toLocaleString("en-US");
+  return NUMBER.format(n);
 }

@@ -23,14 +23,16 @@ const three = snapshot({
 });
 
 describe("the inbox view", () => {
-  it("lists every pending question oldest first as a row and shows the oldest one's card beside it", () => {
+  it("lists every pending question oldest first as a row and shows the oldest one's card beside it, a frame later", async () => {
     renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(three) });
     const rows = within(screen.getByRole("listbox", { name: "Pending questions" })).getAllByRole("option");
     expect(rows.map((row) => row.getAttribute("data-request-id-row"))).toEqual(["q-old", "q-mid", "q-new"]);
     expect(rows[0]).toHaveTextContent("deploy-bot");
     expect(rows[0]).toHaveTextContent("Pick · Deploy now?");
     expect(rows[0]).toHaveTextContent("1 h");
-    const card = screen.getByRole("article");
+    // The list's first frame goes out without the card.
+    expect(screen.queryByRole("article")).not.toBeInTheDocument();
+    const card = await screen.findByRole("article");
     expect(card).toHaveAttribute("data-request-id", "q-old");
     expect(within(card).getByText("deploy-bot asks")).toBeInTheDocument();
     expect(within(card).getByText("waiting 1 h 30 min")).toBeInTheDocument();
@@ -48,7 +50,7 @@ describe("the inbox view", () => {
 
   it("opens without moving keyboard focus into a card, so keys typed meanwhile answer nothing", async () => {
     renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(three) });
-    const form = screen.getByRole("form", { name: "Answer: Deploy now?" });
+    const form = await screen.findByRole("form", { name: "Answer: Deploy now?" });
     expect(form).not.toHaveFocus();
     expect(document.activeElement).toBe(document.body);
     await userEvent.keyboard("1");
@@ -56,7 +58,7 @@ describe("the inbox view", () => {
   });
 
   it("updates the waiting label as time passes", () => {
-    vi.useFakeTimers({ now: NOW, toFake: ["Date", "setInterval", "clearInterval", "setTimeout", "clearTimeout"] });
+    vi.useFakeTimers({ now: NOW, toFake: ["Date", "setInterval", "clearInterval", "setTimeout", "clearTimeout", "requestAnimationFrame", "cancelAnimationFrame"] });
     render(
       <ToastProvider>
         <StoreProvider api={fakeApi()} initial={stateFrom(snapshot({ pending: [pending("q", NOW - 3 * MINUTE)] }))}>
@@ -66,6 +68,10 @@ describe("the inbox view", () => {
         </StoreProvider>
       </ToastProvider>,
     );
+    // The card follows the list's first frame.
+    act(() => {
+      vi.advanceTimersByTime(50);
+    });
     expect(screen.getByText("waiting 3 min")).toBeInTheDocument();
     act(() => {
       vi.advanceTimersByTime(2 * MINUTE);
@@ -91,7 +97,7 @@ describe("the inbox view", () => {
     const winner = { id: "q-old", session_id: "s-q-old", status: "answered" as const, outcome: { outcome: "answered" as const, answers: [{ selected: ["No"] }] }, answered_via: "notification" as const, resolved_at_ms: NOW };
     const answer = vi.fn(() => Promise.reject({ kind: "already_resolved", message: "already answered", winner }));
     renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(three), api: fakeApi({ answer }) });
-    const card = screen.getByRole("article", { name: /deploy-bot asks/ });
+    const card = await screen.findByRole("article", { name: /deploy-bot asks/ });
     await userEvent.click(within(card).getByRole("radio", { name: /Yes/ }));
     await userEvent.click(within(card).getByRole("button", { name: "Submit" }));
     expect(await within(card).findByText(/answered elsewhere first/)).toBeInTheDocument();

@@ -3,6 +3,7 @@ import type { BatchDecision } from "../../api/triage";
 import type { RequestId } from "../../bindings/RequestId";
 import type { SessionId } from "../../bindings/SessionId";
 import { useNow } from "../../hooks/now";
+import { useAfterFirstFrame } from "../../hooks/useAfterFirstFrame";
 import { useActions, useAppSelector, useBackendHandles } from "../../state/store";
 import {
   count,
@@ -71,6 +72,9 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
   const listRef = useRef<HTMLDivElement | null>(null);
   const detailRef = useRef<HTMLDivElement | null>(null);
   const searchRef = useRef<HTMLInputElement | null>(null);
+  // The focused question's card (Markdown, forms) is drawn a frame after the list, so the
+  // list is on screen sooner.
+  const listPainted = useAfterFirstFrame();
   // Answered cards stay on screen, read-only, until the inbox is left.
   useEffect(() => () => dispatch({ type: "inbox_left" }), [dispatch]);
 
@@ -369,7 +373,7 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
             </div>
           </div>
           <div className="inbox-detail" ref={detailRef}>
-            {currentRow ? (
+            {currentRow && !listPainted ? null : currentRow ? (
               <ConnectedQuestionCard
                 key={currentRow.id}
                 question={currentRow.question}
