@@ -120,8 +120,16 @@ async fn detail_id(app: &App) -> Result<Option<String>, Failure> {
     Ok(id.as_str().map(str::to_owned))
 }
 
-/// Presses `j` in the list until the detail pane shows question `id`.
+/// Presses `j` in the list until the detail pane shows question `id`, once it shows a card at
+/// all (the focused row's card follows the list's first frame).
 async fn walk_to(app: &App, list: &fantoccini::elements::Element, id: &str) -> Result<(), Failure> {
+    let started = Instant::now();
+    while detail_id(app).await?.is_none() {
+        if started.elapsed() > Duration::from_secs(10) {
+            return Err("the detail pane never showed a card".into());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     for _ in 0..10 {
         if detail_id(app).await?.as_deref() == Some(id) {
             return Ok(());
