@@ -59,6 +59,8 @@ test("markup in agent text is shown literally everywhere and long strings wrap i
 
   await card.getByRole("button", { name: /Open session/ }).click();
   await page.getByText(`Here you go ${HOSTILE}`, { exact: false }).waitFor();
+  // Rendered, not the text as written while the Markdown renderer loads.
+  await page.waitForFunction(() => document.querySelector(".md-loading") === null);
   assert.equal(await page.locator("img").count(), 0);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
   assert.deepEqual(dialogs, []);

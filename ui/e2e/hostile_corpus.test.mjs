@@ -86,6 +86,8 @@ test("hostile texts from agents are shown literally and nothing in them runs, lo
   const opened = await openRow(page, { text: `Q ${name}:` });
   await opened.getByRole("button", { name: /Open session/ }).click();
   await page.getByText(`Said: ${text}`, { exact: true }).waitFor();
+  // Rendered, not the text as written while the Markdown renderer loads.
+  await page.waitForFunction(() => document.querySelector(".md-loading") === null);
 
   const after = await page.evaluate((active) => [...document.querySelectorAll(active)].map((node) => node.outerHTML.slice(0, 120)), ACTIVE);
   assert.equal(after.length, before, `no element was made from agent text: ${after.join(" | ")}`);

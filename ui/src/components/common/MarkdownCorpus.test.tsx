@@ -1,5 +1,5 @@
 // The hostile Markdown corpus (tests/hostile/markdown.json) through the Markdown component.
-import { cleanup, render } from "@testing-library/react";
+import { cleanup, render, waitFor } from "@testing-library/react";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -27,8 +27,10 @@ const FORBIDDEN = "img, script, iframe, object, embed, style, form, input, svg, 
 afterEach(cleanup);
 
 describe("hostile Markdown", () => {
-  it.each(corpus.cases.map((c) => [c.name, c] as const))("%s is inert", (_, entry) => {
+  it.each(corpus.cases.map((c) => [c.name, c] as const))("%s is inert", async (_, entry) => {
     const { container } = render(<Markdown text={spec(entry.markdown)} />);
+    // Once rendered: until the renderer has loaded the text shows as written.
+    await waitFor(() => expect(container.querySelector(".md-loading")).toBeNull());
     expect(container.querySelector(FORBIDDEN)).toBeNull();
     expect([...container.querySelectorAll("a")].map((a) => a.getAttribute("href"))).toEqual(entry.links);
     for (const text of entry.text_contains) expect(container.textContent).toContain(text);

@@ -1,4 +1,4 @@
-import { screen } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { Answer } from "../../bindings/Answer";
@@ -64,9 +64,11 @@ describe("an approval card", () => {
     expect(screen.queryByRole("button", { name: /Edit the/ })).toBeNull();
   });
 
-  it("renders hostile tool input as text, never as HTML", () => {
+  it("renders hostile tool input as text, never as HTML", async () => {
     setup(bash, true, "````sh\n<img src=x onerror=alert(1)> [x](javascript:alert(1))\n````");
     const figure = screen.getByRole("figure", { name: "What it would do" });
+    // Rendered, not the text as written while the Markdown renderer loads.
+    await waitFor(() => expect(figure.querySelector(".md-loading")).toBeNull());
     expect(figure.querySelector("img")).toBeNull();
     expect(figure.querySelector("a")).toBeNull();
     expect(figure).toHaveTextContent("<img src=x onerror=alert(1)>");

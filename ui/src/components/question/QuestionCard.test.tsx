@@ -1,4 +1,4 @@
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { Answer } from "../../bindings/Answer";
@@ -402,7 +402,8 @@ describe("option previews", () => {
     expect(screen.queryByRole("figure")).toBeNull();
     await user.hover(screen.getByRole("radio", { name: /Table/ }).closest("label")!);
     const hovered = screen.getByRole("figure", { name: "Preview of Table" });
-    expect(within(hovered).getByRole("table")).toHaveTextContent("Tray");
+    // The Markdown renderer loads the first time a preview shows.
+    expect(await within(hovered).findByRole("table")).toHaveTextContent("Tray");
     await user.unhover(screen.getByRole("radio", { name: /Table/ }).closest("label")!);
     expect(screen.queryByRole("figure")).toBeNull();
 
@@ -417,10 +418,10 @@ describe("option previews", () => {
     expect(screen.queryByRole("figure")).toBeNull();
   });
 
-  it("shows the chosen option's preview in the resolved card", () => {
+  it("shows the chosen option's preview in the resolved card", async () => {
     setup(questionInfo([layouts], { status: "answered", outcome: { outcome: "answered", answers: [{ selected: ["Table"] }] }, answered_via: "window" }));
     const figure = screen.getByRole("figure", { name: "Preview of Table" });
-    expect(within(figure).getByRole("table")).toBeInTheDocument();
+    expect(await within(figure).findByRole("table")).toBeInTheDocument();
   });
 
   it("keeps a hostile preview inert", async () => {
@@ -434,6 +435,7 @@ describe("option previews", () => {
     const { user, view } = setup(questionInfo([hostile]));
     await user.click(screen.getByRole("radio", { name: /^A/ }));
     const figure = screen.getByRole("figure", { name: "Preview of A" });
+    await waitFor(() => expect(figure.querySelector(".md-loading")).toBeNull());
     expect(view.container.querySelector("img")).toBeNull();
     expect(within(figure).queryByRole("link")).toBeNull();
     expect(figure).toHaveTextContent("[image: x]");

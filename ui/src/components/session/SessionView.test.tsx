@@ -1,4 +1,4 @@
-import { act, screen, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Dispatch } from "react";
 import { describe, expect, it, vi } from "vitest";
@@ -72,6 +72,8 @@ describe("the session view", () => {
   it("renders hostile assistant and user text literally", async () => {
     const { container } = show(view("completed", [entry(1, { kind: "user", text: HOSTILE }), entry(2, { kind: "assistant", text: `Sure ${HOSTILE}` })]));
     expect(await screen.findByText(`Sure ${HOSTILE}`)).toBeInTheDocument();
+    // Rendered, not the text as written while the Markdown renderer loads.
+    await waitFor(() => expect(container.querySelector(".md-loading")).toBeNull());
     expect(screen.getByText(HOSTILE)).toBeInTheDocument();
     expect(container.querySelector("img")).toBeNull();
   });
