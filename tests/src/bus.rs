@@ -4,9 +4,10 @@
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::home::Home;
-use crate::{Failure, Notifications, TrayWatcher};
+use crate::{Failure, Notifications, PATIENCE, TrayWatcher};
 
 /// A running `dbus-daemon --session` and the programs started on it.
 #[derive(Debug)]
@@ -18,6 +19,17 @@ pub struct Bus {
     /// Where the daemon's menu program reads which action to choose (see
     /// [`Bus::daemon_action`]).
     choice: Option<PathBuf>,
+    /// The notification daemon, when this bus runs one.
+    daemon: Option<Daemon>,
+}
+
+/// How the notification daemon was started, to start it again, and where it writes.
+#[derive(Debug)]
+struct Daemon {
+    env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+    log: PathBuf,
+    /// Its index in `children`.
+    child: usize,
 }
 
 impl Bus {
@@ -58,7 +70,7 @@ impl Bus {
         let mut lines = text.lines();
         let address = lines.next().ok_or("dbus-daemon printed no address")?.trim().to_owned();
         let pid = lines.next().ok_or("dbus-daemon printed no pid")?.trim().parse()?;
-        Ok(Bus { address, pid, children: Vec::new(), choice: None })
+        Ok(Bus { address, pid, children: Vec::new(), choice: None, daemon: None })
     }
 
     /// A command that runs on this bus.
@@ -81,32 +93,61 @@ impl Bus {
         std::fs::set_permissions(&picker, std::os::unix::fs::PermissionsExt::from_mode(0o700))?;
         std::fs::write(config.join("dunstrc"), format!("[global]\n    dmenu = {}\n", picker.display()))?;
         self.choice = Some(choice);
-        let mut command = self.command("dunst");
+        let mut command = Command::new("dunst");
         home.apply(&mut command);
-        let child = command
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|err| format!("cannot start dunst: {err}"))?;
+        let env = command.get_envs().filter_map(|(key, value)| Some((key.to_owned(), value?.to_owned()))).collect();
+        self.daemon = Some(Daemon { env, log: home.path().join("dunst.log"), child: self.children.len() });
+        let child = self.spawn_daemon()?;
         self.children.push(child);
         Ok(())
     }
 
+    fn spawn_daemon(&self) -> Result<Child, Failure> {
+        let daemon = self.daemon.as_ref().ok_or("no notification daemon was asked for")?;
+        let mut command = self.command("dunst");
+        command.envs(daemon.env.iter().map(|(key, value)| (key, value)));
+        Ok(command
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&daemon.log)?)
+            .spawn()
+            .map_err(|err| format!("cannot start dunst: {err}"))?)
+    }
+
     /// Waits until the notification daemon owns its name on this bus (what an app starting now
-    /// needs for a notification shown at once).
-    pub async fn notification_daemon_ready(&self) -> Result<(), Failure> {
-        crate::eventually("dunst on the bus", || {
-            let owned = self
-                .call(
-                    "org.freedesktop.DBus",
-                    "/org/freedesktop/DBus",
-                    "org.freedesktop.DBus.NameHasOwner",
-                    &["org.freedesktop.Notifications"],
-                )
-                .ok()?;
-            owned.contains("true").then_some(())
-        })
-        .await
+    /// needs for a notification shown at once). A daemon that exited before that (as dunst now
+    /// and then does on a loaded machine, saying why in its log) is started again, twice at most.
+    pub async fn notification_daemon_ready(&mut self) -> Result<(), Failure> {
+        let started = Instant::now();
+        let mut restarts = 0;
+        loop {
+            let owned = self.call(
+                "org.freedesktop.DBus",
+                "/org/freedesktop/DBus",
+                "org.freedesktop.DBus.NameHasOwner",
+                &["org.freedesktop.Notifications"],
+            );
+            if owned.is_ok_and(|owned| owned.contains("true")) {
+                return Ok(());
+            }
+            let daemon = self.daemon.as_ref().ok_or("no notification daemon was started on this bus")?;
+            let said = || std::fs::read_to_string(&daemon.log).unwrap_or_default().trim().to_owned();
+            let exited = self.children.get_mut(daemon.child).and_then(|child| child.try_wait().ok().flatten());
+            if let Some(status) = exited {
+                if restarts == 2 {
+                    return Err(format!("dunst exited ({status}) three times; it said: {:?}", said()).into());
+                }
+                eprintln!("dunst exited ({status}) before it was on the bus, starting it again; it said: {:?}", said());
+                restarts += 1;
+                let child = self.spawn_daemon()?;
+                let index = daemon.child;
+                self.children[index] = child;
+            } else if started.elapsed() > PATIENCE {
+                return Err(
+                    format!("dunst on the bus: not within {} s; it said: {:?}", PATIENCE.as_secs(), said()).into()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// Starts recording the Notifications interface.
