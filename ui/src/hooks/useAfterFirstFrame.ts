@@ -1,21 +1,26 @@
 import { useEffect, useState } from "react";
 
 /**
+ * Runs `run` once the next frame has been painted (a frame callback runs before the paint, and
+ * the task it queues after it); returns what cancels it.
+ */
+export function afterNextPaint(run: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(run, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    if (timer !== undefined) clearTimeout(timer);
+  };
+}
+
+/**
  * False until the first frame with the calling component in it has been painted, then true:
  * for what can wait a frame so the first one comes sooner.
  */
 export function useAfterFirstFrame(): boolean {
   const [painted, setPainted] = useState(false);
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // The callback runs before the next paint; the task after it runs once that frame is out.
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setPainted(true), 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      if (timer !== undefined) clearTimeout(timer);
-    };
-  }, []);
+  useEffect(() => afterNextPaint(() => setPainted(true)), []);
   return painted;
 }

@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect } from "react";
+import { afterNextPaint } from "./useAfterFirstFrame";
 
 /** The User Timing mark set once the window has painted its first full view. */
 export const READY_MARK = "beckon:ready";
@@ -22,10 +23,6 @@ export function useReadyMark(ready: boolean): void {
   }, [ready]);
   useEffect(() => {
     if (!ready || performance.getEntriesByName(READY_MARK).length > 0) return;
-    // The callback runs before the next paint; the task after it runs once that frame is out.
-    const frame = requestAnimationFrame(() => {
-      setTimeout(() => markOnce(READY_MARK), 0);
-    });
-    return () => cancelAnimationFrame(frame);
+    return afterNextPaint(() => markOnce(READY_MARK));
   }, [ready]);
 }

@@ -373,16 +373,16 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
             </div>
           </div>
           <div className="inbox-detail" ref={detailRef}>
-            {currentRow && !listPainted ? null : currentRow ? (
+            {!currentRow ? (
+              <p className="muted">Pick a question on the left.</p>
+            ) : listPainted ? (
               <ConnectedQuestionCard
                 key={currentRow.id}
                 question={currentRow.question}
                 highlighted={currentRow.id === highlightId}
                 onOpenSession={() => onOpenSession(currentRow.question.session_id)}
               />
-            ) : (
-              <p className="muted">Pick a question on the left.</p>
-            )}
+            ) : null}
           </div>
         </div>
       )}
