@@ -5,7 +5,7 @@ const COMMANDS: &[&str] = &[
     "bootstrap",
     "list_sessions",
     "get_session",
-    "list_pending",
+    "get_question",
     "start_session",
     "send_message",
     "answer",

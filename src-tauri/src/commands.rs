@@ -4,7 +4,7 @@
 use beckon_core::{Answer, AnsweredVia, Answers, RequestId, SessionId};
 use beckon_runtime::api::{ErrorBody, ErrorKind, TokenView};
 use beckon_runtime::{AnswerReceipt, Beckon, Decision, SessionView};
-use beckon_store::{Metrics, PendingQuestion, SessionCursor, SessionFilter, SessionPage, TokenKind};
+use beckon_store::{Metrics, QuestionRecord, SessionCursor, SessionFilter, SessionPage, TokenKind};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State, Webview};
 
@@ -86,7 +86,7 @@ pub async fn bootstrap(app: State<'_, App>) -> Reply<Bootstrap> {
     // The seq first: anything committed after it arrives as an event, and applying an event
     // twice to the window's state is harmless.
     let last_seq = beckon.last_seq().await?;
-    let pending = beckon.pending().await?;
+    let pending = beckon.inbox().await?;
     let sessions =
         beckon.sessions(SessionFilter { top_level_only: true, limit: 100, ..SessionFilter::default() }).await?;
     let metrics = beckon.metrics().await?;
@@ -126,10 +126,10 @@ pub async fn get_session(app: State<'_, App>, session_id: String) -> Reply<Sessi
     Ok(beckon(&app)?.session(parse::<SessionId>(&session_id)?).await?)
 }
 
-/// Every pending question, oldest first.
+/// A question whole (the inbox's list holds only its line until it is opened).
 #[tauri::command]
-pub async fn list_pending(app: State<'_, App>) -> Reply<Vec<PendingQuestion>> {
-    Ok(beckon(&app)?.pending().await?)
+pub async fn get_question(app: State<'_, App>, request_id: String) -> Reply<QuestionRecord> {
+    Ok(beckon(&app)?.question(parse::<RequestId>(&request_id)?).await?)
 }
 
 /// Starts a session of `agent` with a first message; returns its id.

@@ -2,7 +2,7 @@
 
 use beckon_runtime::agents::{AgentInfo, AgentProblem};
 use beckon_runtime::api::{CreatedToken, LiveEvent, TokenView};
-use beckon_store::{Metrics, PendingQuestion, SessionPage};
+use beckon_store::{InboxEntry, Metrics, SessionPage};
 use serde::{Deserialize, Serialize};
 
 use crate::settings::SettingsView;
@@ -13,8 +13,9 @@ use crate::settings::SettingsView;
 pub struct Bootstrap {
     /// The snapshot is complete up to this event; subscribe after it.
     pub last_seq: i64,
-    /// Every pending question, oldest first.
-    pub pending: Vec<PendingQuestion>,
+    /// Every pending question's line in the inbox's list, oldest first (a question is fetched
+    /// whole with `get_question` when it is opened).
+    pub pending: Vec<InboxEntry>,
     /// The newest sessions.
     pub sessions: SessionPage,
     /// The agents, by name.

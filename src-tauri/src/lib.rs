@@ -22,6 +22,8 @@ mod triage;
 
 #[cfg(test)]
 mod bindings;
+#[cfg(test)]
+mod inbox_line_cases;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -191,7 +193,7 @@ pub fn run() {
             commands::bootstrap,
             commands::list_sessions,
             commands::get_session,
-            commands::list_pending,
+            commands::get_question,
             commands::start_session,
             commands::send_message,
             commands::answer,

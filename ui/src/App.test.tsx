@@ -5,13 +5,14 @@ import { emit } from "@tauri-apps/api/event";
 import type { Channel } from "@tauri-apps/api/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { LiveEvent } from "./bindings/LiveEvent";
+import type { PendingQuestion } from "./bindings/PendingQuestion";
 import type { UiEvent } from "./bindings/UiEvent";
 import { App } from "./App";
 import { FixedNow } from "./hooks/now";
 import { StoreProvider } from "./state/store";
 import { ToastProvider } from "./state/toasts";
-import { choice, MINUTE, NOW, pending, summary } from "../test/builders";
-import { snapshot } from "../test/state";
+import { choice, MINUTE, NOW, pending, recordOf, summary } from "../test/builders";
+import { snapshot, type Snapshot } from "../test/state";
 
 type Handler = (cmd: string, args: Record<string, unknown>) => unknown;
 
@@ -20,19 +21,30 @@ let calls: { cmd: string; args: Record<string, unknown> }[] = [];
 
 function backend(overrides: Record<string, Handler> = {}) {
   calls = [];
+  // The questions the last snapshot listed by their line, served whole by `get_question`.
+  let listed: PendingQuestion[] = [];
+  const remembered = (result: unknown) => {
+    if (result !== null && typeof result === "object" && "whole" in result) listed = (result as Snapshot).whole;
+    return result;
+  };
   mockIPC(
     (cmd, payload) => {
       const args = (payload ?? {}) as Record<string, unknown>;
       calls.push({ cmd, args });
       const override = overrides[cmd];
-      if (override) return override(cmd, args);
+      if (override) return remembered(override(cmd, args));
       switch (cmd) {
+        case "get_question": {
+          const question = listed.find((candidate) => candidate.id === args.requestId);
+          if (!question) throw { kind: "not_found", message: `no question ${String(args.requestId)}` };
+          return recordOf(question);
+        }
         case "bootstrap":
-          return snapshot({
+          return remembered(snapshot({
             last_seq: 10,
             pending: [pending("q-1", NOW - 5 * MINUTE, { session_id: "s-1" })],
             sessions: { sessions: [summary("s-1", { status: "waiting_for_input", title: "Deploy" })], next: null },
-          });
+          }));
         case "subscribe":
           channel = args.onEvent as Channel<UiEvent>;
           return null;

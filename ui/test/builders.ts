@@ -6,7 +6,10 @@ import type { PendingQuestion } from "../src/bindings/PendingQuestion";
 import type { QuestionItem } from "../src/bindings/QuestionItem";
 import type { SessionSummary } from "../src/bindings/SessionSummary";
 import type { TimelineEntry } from "../src/bindings/TimelineEntry";
-import type { QuestionInfo } from "../src/state/types";
+import type { InboxEntry } from "../src/bindings/InboxEntry";
+import type { QuestionRecord } from "../src/bindings/QuestionRecord";
+import { lineOf } from "../src/state/triage";
+import type { LoadedQuestion } from "../src/state/types";
 
 /** The fixed "now" of component tests. */
 export const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
@@ -20,7 +23,7 @@ export function freeForm(question: string, schema: FieldSchema, header = "Value"
   return { question, header, schema };
 }
 
-export function questionInfo(items: QuestionItem[], fields: Partial<QuestionInfo> = {}): QuestionInfo {
+export function questionInfo(items: QuestionItem[], fields: Partial<LoadedQuestion> = {}): LoadedQuestion {
   return {
     id: "q-1",
     session_id: "s-1",
@@ -28,6 +31,7 @@ export function questionInfo(items: QuestionItem[], fields: Partial<QuestionInfo
     agent: "deploy-bot",
     origin: ["deploy-bot"],
     request: { questions: items },
+    line: null,
     status: "pending",
     outcome: null,
     answered_via: null,
@@ -48,6 +52,26 @@ export function pending(id: string, createdAt: number, fields: Partial<PendingQu
     created_at_ms: createdAt,
     expires_at_ms: null,
     ...fields,
+  };
+}
+
+/** A pending question as the start-up snapshot lists it: by its line. */
+export function inboxEntry(question: PendingQuestion): InboxEntry {
+  const { request, ...rest } = question;
+  return { ...rest, line: lineOf(request) };
+}
+
+/** A pending question as `get_question` returns it whole. */
+export function recordOf(question: PendingQuestion): QuestionRecord {
+  return {
+    ...question,
+    tool_use_id: `toolu_${question.id}`,
+    status: "pending",
+    outcome: null,
+    answered_via: null,
+    callback_url: null,
+    resolved_at_ms: null,
+    expiry_policy: null,
   };
 }
 

@@ -20,7 +20,7 @@ export function fakeApi(overrides: Partial<Commands> = {}): Commands {
     bootstrap: missing("bootstrap"),
     listSessions: missing("listSessions"),
     getSession: missing("getSession"),
-    listPending: missing("listPending"),
+    getQuestion: missing("getQuestion"),
     startSession: missing("startSession"),
     sendMessage: missing("sendMessage"),
     answer: missing("answer"),

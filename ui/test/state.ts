@@ -1,14 +1,23 @@
 import type { Bootstrap } from "../src/bindings/Bootstrap";
+import type { PendingQuestion } from "../src/bindings/PendingQuestion";
+import { inboxEntry, recordOf } from "./builders";
 import type { SessionView } from "../src/bindings/SessionView";
 import { initialState } from "../src/state/initial";
 import { reducer } from "../src/state/reducer";
 import type { AppState } from "../src/state/types";
 
-/** A bootstrap snapshot with sensible empty defaults. */
-export function snapshot(fields: Partial<Bootstrap> = {}): Bootstrap {
+/** A bootstrap snapshot, and the pending questions it lists by their line, whole. */
+export type Snapshot = Bootstrap & { whole: PendingQuestion[] };
+
+/**
+ * A bootstrap snapshot with sensible empty defaults. Pending questions are given whole and
+ * listed by their line, as the backend lists them.
+ */
+export function snapshot({ pending = [], ...fields }: Partial<Omit<Bootstrap, "pending">> & { pending?: PendingQuestion[] } = {}): Snapshot {
   return {
+    whole: pending,
+    pending: pending.map(inboxEntry),
     last_seq: 10,
-    pending: [],
     sessions: { sessions: [], next: null },
     agents: [{ name: "assistant", description: "Helps", provider: null, questions: true, builtin: true }],
     agent_problems: [],
@@ -38,9 +47,13 @@ export function snapshot(fields: Partial<Bootstrap> = {}): Bootstrap {
   };
 }
 
-/** The state after a bootstrap (and optionally some loaded sessions). */
-export function stateFrom(data: Bootstrap, ...views: SessionView[]): AppState {
+/**
+ * The state after a bootstrap, with the pending questions it lists fetched whole (as once their
+ * cards were opened), and optionally some loaded sessions.
+ */
+export function stateFrom(data: Snapshot, ...views: SessionView[]): AppState {
   let state = reducer(initialState, { type: "bootstrap", data });
+  for (const question of data.whole) state = reducer(state, { type: "question_loaded", question: recordOf(question) });
   for (const view of views) state = reducer(state, { type: "session_loaded", view });
   return state;
 }

@@ -36,7 +36,10 @@ pub use link::{Link, LinkError};
 pub use notice::Notice;
 pub use outcome::{Outcome, OutcomeKind, ToolResultText, render_tool_result};
 pub use problem::{Problem, Problems};
-pub use question::{ChoiceQuestion, FieldSchema, FreeFormQuestion, QuestionItem, QuestionOption, QuestionRequest};
+pub use question::{
+    ChoiceQuestion, FieldSchema, FreeFormQuestion, InboxLine, QuestionItem, QuestionKind, QuestionOption,
+    QuestionRequest,
+};
 pub use rules::{Matcher, OFFER_AFTER, RuleSpec, destructive};
 pub use session::{AnsweredVia, Answerer, SessionOrigin};
 pub use text::{check_name, is_bidi_control, is_bidi_mark};

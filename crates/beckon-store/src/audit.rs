@@ -4,7 +4,7 @@
 
 use beckon_core::approval::{ALLOW, ALLOW_ALWAYS};
 use beckon_core::conversation::SessionStatus;
-use beckon_core::{Answer, Answers, Outcome, QuestionItem, QuestionRequest, RequestId};
+use beckon_core::{Answer, Answers, Outcome, QuestionKind, QuestionRequest, RequestId};
 use rusqlite::{Connection, Row, params};
 use serde_json::Value;
 
@@ -100,10 +100,10 @@ impl Entry {
     fn of(asked: &Asked, resolution: &Resolution, rule: Option<i64>) -> Entry {
         let request = &asked.request;
         let approval = request.approval();
-        let kind = match approval {
-            Some(_) => AuditKind::Approval,
-            None if request.items().iter().any(|item| matches!(item, QuestionItem::FreeForm(_))) => AuditKind::Form,
-            None => AuditKind::Question,
+        let kind = match request.kind() {
+            QuestionKind::Approval => AuditKind::Approval,
+            QuestionKind::Form => AuditKind::Form,
+            QuestionKind::Question => AuditKind::Question,
         };
         let first_answer = match &resolution.outcome {
             Outcome::Answered { answers } => answers.items().first(),

@@ -34,7 +34,7 @@ pub use read::Reader;
 pub use rows::{
     AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AgentMetrics, AuditDecision, AuditFilter, AuditKind, AuditRow,
     AuditVia, CallbackFormat, ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork, Deadline, DeliveryState,
-    DueCursor, EventKind, Latency, Metrics, NewCallback, NewQuestion, NewSession, NewToken, OutboxEntry,
+    DueCursor, EventKind, InboxEntry, Latency, Metrics, NewCallback, NewQuestion, NewSession, NewToken, OutboxEntry,
     PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion, RuleOffer, RuleRecord,
     RuleSource, SessionCursor, SessionFilter, SessionPage, SessionRecord, SessionSummary, StoredEvent, TimelineEntry,
     TokenId, TokenKind, TokenRecord, rule_name, title_from,

@@ -14,7 +14,8 @@ use crate::codec::{JSON_MAX_BYTES, from_json, name, parse, raw_from_json, to_jso
 use crate::error::{Error, Result};
 use crate::event_payload::{EventPayload, QuestionResolved};
 use crate::rows::{
-    Deadline, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion,
+    Deadline, InboxEntry, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved,
+    ResolvedQuestion,
 };
 use crate::sessions;
 use crate::store::Tx;
@@ -69,14 +70,15 @@ impl Tx<'_> {
         let session = question.session_id;
         let (status, parent) = sessions::status_and_parent(self.tx, session)?.ok_or(Error::SessionNotFound(session))?;
         let request = to_raw("question request", &question.request, JSON_MAX_BYTES)?;
+        let line = to_json("inbox line", &question.request.inbox_line(), JSON_MAX_BYTES)?;
         let origin = to_json("question origin", &question.origin, JSON_MAX_BYTES)?;
         let policy =
             question.expiry_policy.as_ref().map(|p| to_json("expiry policy", p, JSON_MAX_BYTES)).transpose()?;
         let inserted = self
             .tx
             .prepare_cached(
-                "INSERT INTO questions (id, session_id, tool_use_id, agent, origin, request, status, callback_url, created_at, expires_at, expiry_policy)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?8, ?9, ?10)",
+                "INSERT INTO questions (id, session_id, tool_use_id, agent, origin, request, status, callback_url, created_at, expires_at, expiry_policy, line)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?8, ?9, ?10, ?11)",
             )?
             .execute(params![
                 question.id.to_string(),
@@ -88,7 +90,8 @@ impl Tx<'_> {
                 question.callback_url,
                 question.at_ms,
                 question.expires_at_ms,
-                policy
+                policy,
+                line
             ]);
         if let Err(err) = inserted {
             // The database allows one pending question per session; say which one waits.
@@ -366,6 +369,48 @@ pub(crate) fn pending(conn: &Connection) -> Result<Vec<PendingQuestion>> {
         });
     }
     Ok(out)
+}
+
+/// The SQL that lists the inbox's lines; it must be answered from the covering index alone.
+pub(crate) const INBOX_SQL: &str = "SELECT id, session_id, agent, origin, line, created_at, expires_at
+     FROM questions WHERE status = 'pending' ORDER BY created_at, id";
+
+/// Every pending question's line, oldest first. A question stored before lines were kept gets
+/// its line made from its request.
+pub(crate) fn inbox(conn: &Connection) -> Result<Vec<InboxEntry>> {
+    let mut stmt = conn.prepare_cached(INBOX_SQL)?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        let id = parse("questions", "id", text(row, 0)?)?;
+        let line_json = match row.get_ref(4)?.as_str_or_null().map_err(|err| Error::InvalidData {
+            table: "questions",
+            column: "line",
+            detail: err.to_string(),
+        })? {
+            Some(line) => raw_from_json("questions", "line", line.to_owned())?,
+            None => line_from_request(conn, id)?,
+        };
+        out.push(InboxEntry {
+            id,
+            session_id: parse("questions", "session_id", text(row, 1)?)?,
+            agent: text(row, 2)?.to_owned(),
+            origin: from_json("questions", "origin", text(row, 3)?)?,
+            line_json,
+            created_at_ms: row.get(5)?,
+            expires_at_ms: row.get(6)?,
+        });
+    }
+    Ok(out)
+}
+
+/// The line of a question stored without one, made from its request.
+fn line_from_request(conn: &Connection, id: RequestId) -> Result<Box<RawValue>> {
+    let request: String = conn
+        .prepare_cached("SELECT request FROM questions WHERE id = ?1")?
+        .query_row([id.to_string()], |row| row.get(0))?;
+    let request: QuestionRequest = from_json("questions", "request", &request)?;
+    to_raw("inbox line", &request.inbox_line(), JSON_MAX_BYTES)
 }
 
 /// Questions in a status, newest first, up to `limit` (1..=500), created before `before_ms`.

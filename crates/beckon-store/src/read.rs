@@ -7,9 +7,9 @@ use rusqlite::Connection;
 
 use crate::error::Result;
 use crate::rows::{
-    AuditFilter, AuditRow, ChannelMessage, ChannelScope, ChannelWork, Deadline, DeliveryState, DueCursor, Metrics,
-    OutboxEntry, PendingQuestion, QuestionRecord, QuestionStatus, RuleOffer, RuleRecord, SessionFilter, SessionPage,
-    SessionRecord, SessionSummary, StoredEvent, TimelineEntry, TokenId, TokenRecord,
+    AuditFilter, AuditRow, ChannelMessage, ChannelScope, ChannelWork, Deadline, DeliveryState, DueCursor, InboxEntry,
+    Metrics, OutboxEntry, PendingQuestion, QuestionRecord, QuestionStatus, RuleOffer, RuleRecord, SessionFilter,
+    SessionPage, SessionRecord, SessionSummary, StoredEvent, TimelineEntry, TokenId, TokenRecord,
 };
 use crate::store::{Store, Tx};
 use crate::{audit, channel_messages, events, messages, metrics, outbox, questions, rules, sessions, settings, tokens};
@@ -108,6 +108,11 @@ impl Reader<'_> {
     /// Every pending question, oldest first (the inbox).
     pub fn pending_questions(&self) -> Result<Vec<PendingQuestion>> {
         questions::pending(self.conn)
+    }
+
+    /// Every pending question's line in the inbox's list, oldest first.
+    pub fn inbox(&self) -> Result<Vec<InboxEntry>> {
+        questions::inbox(self.conn)
     }
 
     /// Questions by status, newest first.

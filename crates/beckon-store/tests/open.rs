@@ -119,7 +119,12 @@ fn a_database_from_schema_v1_opens_with_its_data() {
     let pending: RequestId = "0190f1d2-0000-7000-8000-0000000000a2".parse().unwrap();
     let session: SessionId = "0190f1d2-0000-7000-8000-000000000002".parse().unwrap();
     assert_eq!(store.read().question(answered).unwrap().unwrap().status, QuestionStatus::Answered);
-    assert_eq!(store.read().pending_questions().unwrap().iter().map(|p| p.id).collect::<Vec<_>>(), [pending]);
+    let waiting = store.read().pending_questions().unwrap();
+    assert_eq!(waiting.iter().map(|p| p.id).collect::<Vec<_>>(), [pending]);
+    // Asked before lines were kept: its line is made from the request.
+    let inbox = store.read().inbox().unwrap();
+    assert_eq!(inbox.iter().map(|entry| entry.id).collect::<Vec<_>>(), [pending]);
+    assert_eq!(inbox[0].line().unwrap(), waiting[0].request().unwrap().inbox_line());
     assert_eq!(store.read().session(session).unwrap().unwrap().status, SessionStatus::WaitingForInput);
     assert_eq!(store.read().timeline(session).unwrap().len(), 2);
     assert_eq!(store.read().setting("install_secret").unwrap().as_deref(), Some("fixture-secret"));

@@ -237,6 +237,29 @@ fn pending_questions_list_oldest_first_from_the_covering_index() {
 }
 
 #[test]
+fn inbox_lines_list_oldest_first_from_their_covering_index() {
+    let (_dir, mut store) = file_store();
+    let (_, late) = asked(&mut store, "b", 300);
+    let (_, early) = asked(&mut store, "a", 100);
+    let (_, gone) = asked(&mut store, "d", 50);
+    store.write(|tx| tx.resolve(&resolution(gone, answered("Haiku"), 400))).unwrap();
+    let inbox = store.read().inbox().unwrap();
+    assert_eq!(inbox.iter().map(|entry| entry.id).collect::<Vec<_>>(), [early, late]);
+    assert_eq!(inbox[0].agent, "a");
+    assert_eq!(inbox[0].created_at_ms, 100);
+    assert_eq!(inbox[0].line().unwrap(), request().inbox_line());
+    let plan: Vec<String> = store
+        .connection()
+        .prepare("EXPLAIN QUERY PLAN SELECT id, session_id, agent, origin, line, created_at, expires_at FROM questions WHERE status = 'pending' ORDER BY created_at, id")
+        .unwrap()
+        .query_map([], |row| row.get::<_, String>(3))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(plan, ["SCAN questions USING COVERING INDEX questions_inbox"]);
+}
+
+#[test]
 fn sessions_page_newest_first_and_filter_by_status() {
     let (_dir, mut store) = file_store();
     let ids: Vec<_> = (0..7).map(|_| session_id()).collect();

@@ -7,7 +7,7 @@ import type { AnswerReceipt } from "../bindings/AnswerReceipt";
 import type { Bootstrap } from "../bindings/Bootstrap";
 import type { Metrics } from "../bindings/Metrics";
 import type { NotificationTest } from "../bindings/NotificationTest";
-import type { PendingQuestion } from "../bindings/PendingQuestion";
+import type { QuestionRecord } from "../bindings/QuestionRecord";
 import type { RequestId } from "../bindings/RequestId";
 import type { SessionCursor } from "../bindings/SessionCursor";
 import type { SessionId } from "../bindings/SessionId";
@@ -33,7 +33,7 @@ export const commands = {
   listSessions: (after: SessionCursor | null, limit?: number) =>
     call<SessionPage>("list_sessions", { after, limit }),
   getSession: (sessionId: SessionId) => call<SessionView>("get_session", { sessionId }),
-  listPending: () => call<PendingQuestion[]>("list_pending"),
+  getQuestion: (requestId: RequestId) => call<QuestionRecord>("get_question", { requestId }),
   startSession: (agent: string, message: string) => call<SessionId>("start_session", { agent, message }),
   sendMessage: (sessionId: SessionId, text: string) => call<null>("send_message", { sessionId, text }),
   answer: (requestId: RequestId, answers: Answer[]) => call<AnswerReceipt>("answer", { requestId, answers }),

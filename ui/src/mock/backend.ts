@@ -15,7 +15,7 @@ import type { Metrics } from "../bindings/Metrics";
 import type { NavTarget } from "../bindings/NavTarget";
 import type { NotificationTest } from "../bindings/NotificationTest";
 import type { Outcome } from "../bindings/Outcome";
-import type { PendingQuestion } from "../bindings/PendingQuestion";
+import type { InboxEntry } from "../bindings/InboxEntry";
 import type { QuestionRecord } from "../bindings/QuestionRecord";
 import type { QuestionRequest } from "../bindings/QuestionRequest";
 import type { ResolvedQuestion } from "../bindings/ResolvedQuestion";
@@ -33,6 +33,7 @@ import { buildFixture, fixtureId, type Fixture } from "./fixtures";
 import { validateAnswers } from "./validate";
 import type { BatchDecision } from "../api/triage";
 import { MockRules, triageQuestion } from "./triage";
+import { lineOf } from "../state/triage";
 
 type Args = Record<string, unknown>;
 
@@ -186,8 +187,8 @@ export class MockBackend {
         return { sessions: this.topLevel(), next: null };
       case "get_session":
         return this.sessionView(String(args.sessionId));
-      case "list_pending":
-        return this.pending();
+      case "get_question":
+        return this.questions.get(String(args.requestId)) ?? fail("not_found", `no question ${String(args.requestId)}`);
       case "start_session":
         return this.startSession(String(args.agent), String(args.message));
       case "send_message":
@@ -285,7 +286,7 @@ export class MockBackend {
     if (this.bootstrapError) throw new Failure(this.bootstrapError);
     return {
       last_seq: this.seq,
-      pending: this.pending(),
+      pending: this.inbox(),
       sessions: { sessions: this.topLevel(), next: null },
       agents: this.fixture.agents,
       agent_problems: [{ file: "agents/broken.md", message: "line 3: unknown provider \"antropic\" (did you mean anthropic?)" }],
@@ -306,7 +307,8 @@ export class MockBackend {
       .map(({ id, agent, origin, parent, title, status, created_at_ms, updated_at_ms }) => ({ id, agent, origin, parent, title, status, created_at_ms, updated_at_ms }));
   }
 
-  private pending(): PendingQuestion[] {
+  /** The inbox's lines, oldest first, as the backend lists them at start. */
+  private inbox(): InboxEntry[] {
     return [...this.questions.values()]
       .filter((question) => question.status === "pending")
       .sort((a, b) => a.created_at_ms - b.created_at_ms)
@@ -315,7 +317,7 @@ export class MockBackend {
         session_id: question.session_id,
         agent: question.agent,
         origin: question.origin,
-        request: question.request,
+        line: lineOf(question.request),
         created_at_ms: question.created_at_ms,
         expires_at_ms: question.expires_at_ms,
       }));

@@ -1,3 +1,4 @@
+import type { InboxEntry } from "../bindings/InboxEntry";
 import type { PendingQuestion } from "../bindings/PendingQuestion";
 import type { QuestionRecord } from "../bindings/QuestionRecord";
 import type { ResolvedQuestion } from "../bindings/ResolvedQuestion";
@@ -6,6 +7,25 @@ import type { SessionRecord } from "../bindings/SessionRecord";
 import type { SessionSummary } from "../bindings/SessionSummary";
 import type { Message } from "../bindings/Message";
 import type { QuestionInfo } from "./types";
+
+/** An inbox line from the start-up snapshot: the question as the list shows it, its request to be fetched. */
+export function fromInboxEntry(entry: InboxEntry): QuestionInfo {
+  return {
+    id: entry.id,
+    session_id: entry.session_id,
+    tool_use_id: null,
+    agent: entry.agent,
+    origin: entry.origin,
+    request: null,
+    line: entry.line,
+    status: "pending",
+    outcome: null,
+    answered_via: null,
+    created_at_ms: entry.created_at_ms,
+    resolved_at_ms: null,
+    expires_at_ms: entry.expires_at_ms,
+  };
+}
 
 /** A pending-list entry as a question record. */
 export function fromPending(question: PendingQuestion): QuestionInfo {
@@ -16,6 +36,7 @@ export function fromPending(question: PendingQuestion): QuestionInfo {
     agent: question.agent,
     origin: question.origin,
     request: question.request,
+    line: null,
     status: "pending",
     outcome: null,
     answered_via: null,
@@ -34,6 +55,7 @@ export function fromRecord(record: QuestionRecord): QuestionInfo {
     agent: record.agent,
     origin: record.origin,
     request: record.request,
+    line: null,
     status: record.status,
     outcome: record.outcome,
     answered_via: record.answered_via,
@@ -57,6 +79,7 @@ export function fromTimelineMessage(sessionId: SessionId, message: Message, atMs
       agent: message.origin[message.origin.length - 1] ?? "",
       origin: message.origin,
       request: message.request,
+      line: null,
       status: "pending",
       outcome: null,
       answered_via: null,
@@ -72,7 +95,8 @@ export function fromTimelineMessage(sessionId: SessionId, message: Message, atMs
       tool_use_id: null,
       agent: "",
       origin: [],
-      request: { questions: [] },
+      request: null,
+      line: null,
       status: message.outcome.outcome,
       outcome: message.outcome,
       answered_via: null,
@@ -92,7 +116,8 @@ export function fromResolution(resolved: ResolvedQuestion): QuestionInfo {
     tool_use_id: null,
     agent: "",
     origin: [],
-    request: { questions: [] },
+    request: null,
+    line: null,
     status: resolved.status,
     outcome: resolved.outcome,
     answered_via: resolved.answered_via,

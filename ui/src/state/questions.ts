@@ -1,4 +1,9 @@
-import type { QuestionInfo } from "./types";
+import type { LoadedQuestion, QuestionInfo } from "./types";
+
+/** Whether the question's request is known (not only its inbox line). */
+export function isLoaded(question: QuestionInfo): question is LoadedQuestion {
+  return question.request !== null;
+}
 
 /**
  * Merges what a source says about a question into what is known. A resolution is final: a
@@ -16,7 +21,8 @@ export function mergeQuestion(known: QuestionInfo | undefined, incoming: Questio
     tool_use_id: known.tool_use_id ?? incoming.tool_use_id,
     agent: known.agent || incoming.agent,
     origin: known.origin.length > 0 ? known.origin : incoming.origin,
-    request: known.request.questions.length > 0 ? known.request : incoming.request,
+    request: known.request ?? incoming.request,
+    line: known.line ?? incoming.line,
     status: base.status,
     outcome: base.outcome ?? (otherResolved ? other.outcome : null),
     answered_via: base.answered_via ?? (otherResolved ? other.answered_via : null),

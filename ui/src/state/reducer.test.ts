@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Bootstrap } from "../bindings/Bootstrap";
 import type { LiveEvent } from "../bindings/LiveEvent";
 import type { SessionView } from "../bindings/SessionView";
-import { choice, entry, MINUTE, NOW, pending, summary } from "../../test/builders";
+import { choice, entry, inboxEntry, MINUTE, NOW, pending, recordOf, summary } from "../../test/builders";
 import { fromRecord } from "./convert";
 import { initialState } from "./initial";
 import { reducer } from "./reducer";
@@ -69,10 +69,18 @@ describe("seq ordering and idempotence", () => {
     expect(twice).toBe(once);
   });
 
-  it("an event whose effect the snapshot already shows changes nothing visible", () => {
-    const state = boot({ pending: [pending("q-1", NOW - MINUTE, { session_id: "s-1", request, agent: "assistant", origin: ["assistant"] })] });
+  it("the snapshot lists a question by its line; its pending event or a fetch fills in the request and nothing else", () => {
+    const listed = pending("q-1", NOW - MINUTE, { session_id: "s-1", request, agent: "assistant", origin: ["assistant"] });
+    const state = boot({ pending: [inboxEntry(listed)] });
+    expect(state.questions["q-1"]?.request).toBeNull();
+    expect(state.questions["q-1"]?.line?.summary).toBe("Pick · Deploy now?");
+    const fetched = reducer(state, { type: "question_loaded", question: recordOf(listed) });
+    expect(fetched.questions["q-1"]?.request).toEqual(request);
+    expect(fetched.questions["q-1"]?.line).toBe(state.questions["q-1"]?.line);
+    expect(fetched.pending).toBe(state.pending);
+    expect(reducer(fetched, { type: "question_loaded", question: recordOf(listed) })).toBe(fetched);
     const after = apply(state, asked(11));
-    expect(after.questions).toBe(state.questions);
+    expect(after.questions["q-1"]?.request).toEqual(request);
     expect(after.pending).toBe(state.pending);
     expect(after.lastSeq).toBe(11);
   });

@@ -4,7 +4,7 @@ import type { SessionId } from "../bindings/SessionId";
 import type { SessionSummary } from "../bindings/SessionSummary";
 import type { SessionView } from "../bindings/SessionView";
 import type { TimelineEntry } from "../bindings/TimelineEntry";
-import { fromPending, fromRecord, fromResolution, fromTimelineMessage, summaryOf } from "./convert";
+import { fromInboxEntry, fromPending, fromRecord, fromResolution, fromTimelineMessage, summaryOf } from "./convert";
 import { mergeQuestion, sameQuestion } from "./questions";
 import { mergeEntries } from "./timeline";
 import type { Action, AppState, QuestionInfo } from "./types";
@@ -195,7 +195,7 @@ export function reducer(state: AppState, action: Action): AppState {
         gateway: { url: data.gateway_url, problem: data.gateway_problem },
       };
       for (const summary of data.sessions.sessions) next = upsertSession(next, summary);
-      return upsertQuestions(next, data.pending.map(fromPending));
+      return upsertQuestions(next, data.pending.map(fromInboxEntry));
     }
     case "live":
       if (action.event.seq <= state.lastSeq) return state;
@@ -205,6 +205,8 @@ export function reducer(state: AppState, action: Action): AppState {
       return { ...state, drafts: { ...state.drafts, [action.sessionId]: (state.drafts[action.sessionId] ?? "") + action.text } };
     case "session_loaded":
       return applySessionView(state, action.view);
+    case "question_loaded":
+      return upsertQuestion(state, fromRecord(action.question));
     case "sessions_page": {
       let next: AppState = { ...state, sessionsNext: action.page.next };
       for (const summary of action.page.sessions) next = upsertSession(next, summary);

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import { entry, MINUTE, NOW, pending, summary } from "../../test/builders";
+import { entry, inboxEntry, MINUTE, NOW, pending, summary } from "../../test/builders";
 import { initialState } from "./initial";
 import { reducer } from "./reducer";
 import { inboxQuestions, isResumed, pendingQuestionFor, topLevelSessions } from "./selectors";
@@ -11,7 +11,7 @@ function withPending(...questions: ReturnType<typeof pending>[]): AppState {
     type: "bootstrap",
     data: {
       last_seq: 1,
-      pending: questions,
+      pending: questions.map(inboxEntry),
       sessions: { sessions: [summary("s-new", { created_at_ms: NOW }), summary("s-old", { created_at_ms: NOW - 60 * MINUTE }), summary("s-child", { parent: "s-old" })], next: null },
       agents: [],
       agent_problems: [],

@@ -22,6 +22,8 @@ export interface Actions {
   startSession: (agent: string, message: string) => Promise<SessionId | null>;
   sendMessage: (sessionId: SessionId, text: string) => Promise<boolean>;
   loadSession: (sessionId: SessionId) => Promise<ErrorBody | null>;
+  /** Fetches a question whole (the inbox's list starts with its line only); why not, if it failed. */
+  loadQuestion: (requestId: RequestId) => Promise<ErrorBody | null>;
   loadMoreSessions: (after: SessionCursor) => Promise<void>;
   saveSettings: (settings: SettingsInput) => Promise<{ ok: true; settings: SettingsView } | { ok: false; error: ErrorBody }>;
   refreshMetrics: () => Promise<void>;
@@ -122,6 +124,14 @@ function makeActions(api: Commands, dispatch: Dispatch<Action>, toast: (message:
         // A missing session is said in its view; anything else may leave a stale view up.
         if (body.kind !== "not_found") toast(`Could not load the session: ${body.message}`);
         return body;
+      }
+    },
+    loadQuestion: async (requestId) => {
+      try {
+        dispatch({ type: "question_loaded", question: await api.getQuestion(requestId) });
+        return null;
+      } catch (error) {
+        return errorBodyOf(error);
       }
     },
     loadMoreSessions: async (after) => {

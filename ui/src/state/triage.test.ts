@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { choice, freeForm, MINUTE, NOW, pending, questionInfo } from "../../test/builders";
 import { snapshot, stateFrom } from "../../test/state";
+import type { InboxLine } from "../bindings/InboxLine";
+import type { QuestionRequest } from "../bindings/QuestionRequest";
+import inboxLineCases from "./inboxLineCases.json";
 import { reducer } from "./reducer";
 import {
   facets,
@@ -9,6 +12,7 @@ import {
   inboxRows,
   keyMayAct,
   lastFolder,
+  lineOf,
   listEntries,
   moveFocus,
   NO_FILTER,
@@ -17,9 +21,9 @@ import {
   triageRow,
   type KeyContext,
 } from "./triage";
-import type { QuestionInfo } from "./types";
+import type { LoadedQuestion } from "./types";
 
-function approval(id: string, command: string, project: string, fields: Partial<QuestionInfo> = {}): QuestionInfo {
+function approval(id: string, command: string, project: string, fields: Partial<LoadedQuestion> = {}): LoadedQuestion {
   return questionInfo([choice(`Allow Bash: ${command}?`, ["Allow", "Allow always", "Deny"], false, "Bash")], {
     id,
     request: { questions: [choice(`Allow Bash: ${command}?`, ["Allow", "Allow always", "Deny"], false, "Bash")], approval: { tool_name: "Bash", input: { command }, project } },
@@ -55,6 +59,24 @@ describe("triage rows", () => {
     const later = reducer(state, { type: "text_delta", sessionId: "s-q-a", text: "hello" });
     expect(later).not.toBe(state);
     expect(inboxRows(later)).toBe(first);
+  });
+});
+
+describe("inbox lines", () => {
+  it("are made in the window as the backend makes them for the start-up snapshot", () => {
+    expect(inboxLineCases.length).toBeGreaterThan(10);
+    for (const { request, line } of inboxLineCases as { request: QuestionRequest; line: InboxLine }[]) {
+      expect(lineOf(request)).toEqual(line);
+    }
+  });
+
+  it("give a row the same kind, summary and search text whether the question came whole or by its line", () => {
+    const whole = questionInfo([choice("Deploy now?", ["Yes", "No"], false, "Deploy")], { request: { questions: [choice("Deploy now?", ["Yes", "No"], false, "Deploy")], metadata: { cwd: "/srv/api" } } });
+    const byLine = { ...whole, request: null, line: lineOf(whole.request) };
+    const fromWhole = triageRow(whole);
+    const fromLine = triageRow(byLine);
+    expect({ ...fromLine, question: null }).toEqual({ ...fromWhole, question: null });
+    expect(fromLine.projectName).toBe("api");
   });
 });
 

@@ -1,10 +1,13 @@
 import type { RequestId } from "../bindings/RequestId";
+import type { InboxLine } from "../bindings/InboxLine";
+import type { QuestionKind } from "../bindings/QuestionKind";
+import type { QuestionRequest } from "../bindings/QuestionRequest";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { inboxQuestions } from "./selectors";
 import type { AppState, QuestionInfo } from "./types";
 
-/** What a question asks for: permission for a tool call, a choice, or free-form values. */
-export type TriageKind = "approval" | "question" | "form";
+/** What a question asks for: permission for a tool call, a choice, or a form. */
+export type TriageKind = QuestionKind;
 
 /** One inbox row: what the compact list shows and searches, derived from a question once. */
 export interface TriageRow {
@@ -57,23 +60,33 @@ function text(value: JsonValue | undefined): string | null {
   return typeof value === "string" && value.trim() !== "" ? value : null;
 }
 
-/** The project a question comes from: an approval's, else its metadata's `project` or `cwd`. */
-function projectOf(question: QuestionInfo): string {
-  const request = question.request;
-  return request.approval?.project ?? text(request.metadata?.project) ?? text(request.metadata?.cwd) ?? "";
-}
-
-/** The command, file or pattern an approval is for. */
+/** The command, file, pattern or URL an approval is for. */
 export function approvalTarget(input: Record<string, JsonValue | undefined>): string | null {
   return text(input.command) ?? text(input.file_path) ?? text(input.path) ?? text(input.pattern) ?? text(input.url) ?? null;
 }
 
-/** Whether a question is an approval, a form (free-form items only) or a question. */
-export function kindOf(question: QuestionInfo): TriageKind {
-  if (question.request.approval) return "approval";
-  const items = question.request.questions;
-  return items.length > 0 && items.every((item) => "schema" in item) ? "form" : "question";
+/**
+ * The inbox's line for a request, as the backend makes it (`QuestionRequest::inbox_line`) for the
+ * start-up snapshot; used for questions the window learned of whole. The two are checked against
+ * the same cases (`inboxLineCases.json`).
+ */
+export function lineOf(request: QuestionRequest): InboxLine {
+  const items = request.questions;
+  const approval = request.approval;
+  const project = approval?.project ?? text(request.metadata?.project) ?? text(request.metadata?.cwd) ?? "";
+  const lineText = items.map((item) => item.question).join("\n");
+  if (approval) {
+    const command = approvalTarget(approval.input);
+    const summary = command ? `${approval.tool_name}: ${command}` : approval.tool_name;
+    return { kind: "approval", project, summary, command, text: lineText };
+  }
+  const kind = items.some((item) => "schema" in item) ? "form" : "question";
+  const first = items[0];
+  const summary = [first?.header, first?.question].filter((part) => part !== undefined && part !== null && part !== "").join(" · ");
+  return { kind, project, summary, command: null, text: lineText };
 }
+
+const NO_LINE: InboxLine = { kind: "question", project: "", summary: "", command: null, text: "" };
 
 const rowCache = new WeakMap<QuestionInfo, TriageRow>();
 
@@ -81,21 +94,20 @@ const rowCache = new WeakMap<QuestionInfo, TriageRow>();
 export function triageRow(question: QuestionInfo): TriageRow {
   const cached = rowCache.get(question);
   if (cached) return cached;
-  const kind = kindOf(question);
-  const project = projectOf(question);
-  const approval = question.request.approval;
-  const command = approval ? approvalTarget(approval.input) : null;
-  const first = question.request.questions[0];
-  const summary = approval
-    ? command
-      ? `${approval.tool_name}: ${command}`
-      : approval.tool_name
-    : [first?.header, first?.question].filter((part) => part !== undefined && part !== "").join(" · ");
-  const projectName = lastFolder(project);
-  const haystack = [summary, ...question.request.questions.map((item) => item.question), command ?? "", question.agent, ...question.origin, project]
-    .join("\n")
-    .toLowerCase();
-  const row: TriageRow = { id: question.id, question, kind, agent: question.agent, project, projectName, summary, command, createdAt: question.created_at_ms ?? 0, haystack };
+  const line = question.line ?? (question.request ? lineOf(question.request) : NO_LINE);
+  const haystack = [line.summary, line.text, line.command ?? "", question.agent, ...question.origin, line.project].join("\n").toLowerCase();
+  const row: TriageRow = {
+    id: question.id,
+    question,
+    kind: line.kind,
+    agent: question.agent,
+    project: line.project,
+    projectName: lastFolder(line.project),
+    summary: line.summary,
+    command: line.command,
+    createdAt: question.created_at_ms ?? 0,
+    haystack,
+  };
   rowCache.set(question, row);
   return row;
 }

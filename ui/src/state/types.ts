@@ -3,10 +3,12 @@ import type { AgentProblem } from "../bindings/AgentProblem";
 import type { AnsweredVia } from "../bindings/AnsweredVia";
 import type { Bootstrap } from "../bindings/Bootstrap";
 import type { ErrorBody } from "../bindings/ErrorBody";
+import type { InboxLine } from "../bindings/InboxLine";
 import type { LiveEvent } from "../bindings/LiveEvent";
 import type { Metrics } from "../bindings/Metrics";
 import type { Origin } from "../bindings/Origin";
 import type { Outcome } from "../bindings/Outcome";
+import type { QuestionRecord } from "../bindings/QuestionRecord";
 import type { QuestionRequest } from "../bindings/QuestionRequest";
 import type { QuestionStatus } from "../bindings/QuestionStatus";
 import type { RequestId } from "../bindings/RequestId";
@@ -30,7 +32,10 @@ export interface QuestionInfo {
   tool_use_id: string | null;
   agent: string;
   origin: Origin;
-  request: QuestionRequest;
+  /** What is asked; null while only its inbox line is known (it is fetched when opened). */
+  request: QuestionRequest | null;
+  /** The inbox's line for it, as the backend made it (the list's start-up snapshot carries it). */
+  line: InboxLine | null;
   status: QuestionStatus;
   outcome: Outcome | null;
   /** How it was answered: a front end, or a standing rule ("rule", with `answered_by` "rule 3"). */
@@ -41,6 +46,9 @@ export interface QuestionInfo {
   resolved_at_ms: number | null;
   expires_at_ms: number | null;
 }
+
+/** A question whose request is known: what a card draws. */
+export type LoadedQuestion = QuestionInfo & { request: QuestionRequest };
 
 /** The window's copy of the backend's state, kept current by events. */
 export interface AppState {
@@ -87,6 +95,7 @@ export type Action =
   | { type: "live"; event: LiveEvent }
   | { type: "text_delta"; sessionId: SessionId; text: string }
   | { type: "session_loaded"; view: SessionView }
+  | { type: "question_loaded"; question: QuestionRecord }
   | { type: "sessions_page"; page: SessionPage }
   | { type: "resolved"; question: ResolvedQuestion }
   | { type: "metrics"; metrics: Metrics }

@@ -3,10 +3,12 @@
 //! JSON-Schema, read and checked in one pass that reports every problem with its path.
 
 mod format;
+mod inbox_line;
 mod request;
 mod schema;
 
 pub use format::StringFormat;
+pub use inbox_line::{InboxLine, QuestionKind};
 pub use request::{ChoiceQuestion, FreeFormQuestion, QuestionItem, QuestionOption, QuestionRequest, tool_error_text};
 pub use schema::{FieldKind, FieldSchema};
 

@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use beckon_core::{RequestId, SessionId};
 use beckon_store::{
-    Metrics, PendingQuestion, QuestionRecord, QuestionStatus, SessionFilter, SessionPage, SessionRecord, TimelineEntry,
+    InboxEntry, Metrics, PendingQuestion, QuestionRecord, QuestionStatus, SessionFilter, SessionPage, SessionRecord,
+    TimelineEntry,
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
@@ -46,6 +47,12 @@ impl Beckon {
     /// Every pending question, oldest first (the inbox).
     pub async fn pending(&self) -> Result<Vec<PendingQuestion>> {
         self.rt.db.call(|store| store.read().pending_questions()).await
+    }
+
+    /// Every pending question's line in the inbox's list, oldest first (the request itself is
+    /// fetched with [`Beckon::question`] when the person opens it).
+    pub async fn inbox(&self) -> Result<Vec<InboxEntry>> {
+        self.rt.db.call(|store| store.read().inbox()).await
     }
 
     /// A question.

@@ -23,7 +23,8 @@ pub use messages::TimelineEntry;
 pub use metrics::{AgentMetrics, Latency, Metrics};
 pub use outbox::{CallbackFormat, DeliveryState, DueCursor, NewCallback, OutboxEntry};
 pub use questions::{
-    Deadline, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion,
+    Deadline, InboxEntry, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved,
+    ResolvedQuestion,
 };
 pub use rules::{RuleOffer, RuleRecord, RuleSource, rule_name};
 pub use sessions::{NewSession, SessionCursor, SessionFilter, SessionPage, SessionRecord, SessionSummary, title_from};

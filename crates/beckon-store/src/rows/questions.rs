@@ -4,7 +4,7 @@
 use std::fmt;
 
 use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus};
-use beckon_core::{AnsweredVia, Outcome, OutcomeKind, QuestionRequest, RequestId, SessionId};
+use beckon_core::{AnsweredVia, InboxLine, Outcome, OutcomeKind, QuestionRequest, RequestId, SessionId};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
@@ -163,6 +163,37 @@ impl PartialEq for PendingQuestion {
             && self.request_json.get() == other.request_json.get()
             && self.created_at_ms == other.created_at_ms
             && self.expires_at_ms == other.expires_at_ms
+    }
+}
+
+/// A pending question as the inbox's list shows it: who asks, when, and its [`InboxLine`], without
+/// the request itself (fetch the question whole when it is opened). The line is kept as the JSON
+/// text it was stored as, so listing thousands costs no parsing.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InboxEntry {
+    /// Its id.
+    pub id: RequestId,
+    /// The session that asks.
+    pub session_id: SessionId,
+    /// The agent that asks.
+    pub agent: String,
+    /// Who asks.
+    pub origin: Origin,
+    /// What the list shows and searches.
+    #[serde(rename = "line")]
+    #[cfg_attr(feature = "ts", ts(as = "InboxLine"))]
+    pub line_json: Box<RawValue>,
+    /// Asked (Unix ms).
+    pub created_at_ms: i64,
+    /// Expires (Unix ms).
+    pub expires_at_ms: Option<i64>,
+}
+
+impl InboxEntry {
+    /// The line, typed.
+    pub fn line(&self) -> serde_json::Result<InboxLine> {
+        serde_json::from_str(self.line_json.get())
     }
 }
 

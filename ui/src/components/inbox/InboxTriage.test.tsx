@@ -154,7 +154,7 @@ describe("batches", () => {
   }
 
   it("select with boxes, shift-click ranges and ctrl-click toggles, and confirm approvals naming the count, the commands and the projects", async () => {
-    const answerBatch = renderBatch(mixed.pending);
+    const answerBatch = renderBatch(mixed.whole);
     const user = userEvent.setup();
     await user.click(screen.getByRole("checkbox", { name: /npm test/ }));
     await user.keyboard("{Shift>}");

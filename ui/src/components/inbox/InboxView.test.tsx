@@ -4,7 +4,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { NowProvider } from "../../hooks/now";
 import { StoreProvider } from "../../state/store";
 import { ToastProvider } from "../../state/toasts";
-import { choice, freeForm, MINUTE, NOW, pending } from "../../../test/builders";
+import { CommandError } from "../../api/errors";
+import type { QuestionRecord } from "../../bindings/QuestionRecord";
+import { initialState } from "../../state/initial";
+import { reducer } from "../../state/reducer";
+import { choice, freeForm, MINUTE, NOW, pending, recordOf } from "../../../test/builders";
 import { fakeApi, renderWithStore } from "../../../test/render";
 import { snapshot, stateFrom } from "../../../test/state";
 import { InboxView } from "./InboxView";
@@ -38,6 +42,42 @@ describe("the inbox view", () => {
     expect(within(card).getByText("waiting 1 h 30 min")).toBeInTheDocument();
     expect(within(card).getByText("expires in 30 min")).toBeInTheDocument();
     expect(screen.getByText("3 questions are waiting")).toBeInTheDocument();
+  });
+
+  it("lists questions by their line alone and fetches one whole when its card opens; nothing on it answers before", async () => {
+    let deliver: (record: QuestionRecord) => void = () => undefined;
+    const getQuestion = vi.fn(() => new Promise<QuestionRecord>((resolve) => (deliver = resolve)));
+    const light = reducer(initialState, { type: "bootstrap", data: three });
+    renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: light, api: fakeApi({ getQuestion }) });
+    const rows = within(screen.getByRole("listbox", { name: "Pending questions" })).getAllByRole("option");
+    expect(rows[0]).toHaveTextContent("Pick · Deploy now?");
+    expect(rows[1]).toHaveTextContent("summariser");
+    expect(rows[1]).toHaveTextContent("Which sources?");
+    expect(await screen.findByText("Loading the question…")).toBeInTheDocument();
+    expect(getQuestion).toHaveBeenCalledExactlyOnceWith("q-old");
+    // No card to act on yet: the keys look for one with the focused question's id.
+    expect(document.querySelector("[data-request-id]")).toBeNull();
+    expect(screen.queryByRole("form")).not.toBeInTheDocument();
+    const old = three.whole.find((question) => question.id === "q-old");
+    act(() => deliver(recordOf(old!)));
+    const form = await screen.findByRole("form", { name: "Answer: Deploy now?" });
+    expect(within(form).getByRole("radio", { name: /Yes/ })).toBeInTheDocument();
+    expect(screen.getByRole("article")).toHaveAttribute("data-request-id", "q-old");
+    expect(getQuestion).toHaveBeenCalledTimes(1);
+  });
+
+  it("says when a question cannot be fetched, and fetches it again when asked", async () => {
+    const old = three.whole.find((question) => question.id === "q-old")!;
+    const getQuestion = vi
+      .fn<(id: string) => Promise<QuestionRecord>>()
+      .mockRejectedValueOnce(new CommandError({ kind: "unavailable", message: "the store is closed" }))
+      .mockResolvedValueOnce(recordOf(old));
+    const light = reducer(initialState, { type: "bootstrap", data: three });
+    renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: light, api: fakeApi({ getQuestion }) });
+    expect(await screen.findByRole("alert")).toHaveTextContent("Could not load this question: the store is closed");
+    await userEvent.click(screen.getByRole("button", { name: "Try again" }));
+    expect(await screen.findByRole("form", { name: "Answer: Deploy now?" })).toBeInTheDocument();
+    expect(getQuestion).toHaveBeenCalledTimes(2);
   });
 
   it("opens a row's card when the row is clicked", async () => {

@@ -254,7 +254,7 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
     if (!mayAct || !currentRow || !detailRef.current) return;
     const row = currentRow;
     const pending = row.question.status === "pending";
-    const first = row.question.request.questions[0];
+    const first = row.question.request?.questions[0];
     if (event.key === "Enter") {
       event.preventDefault();
       detailRef.current.querySelector<HTMLElement>("input:not([disabled]), textarea:not([disabled]), select:not([disabled]), button:not([disabled])")?.focus();

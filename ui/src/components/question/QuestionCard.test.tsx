@@ -3,13 +3,13 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { Answer } from "../../bindings/Answer";
 import type { ChoiceQuestion } from "../../bindings/ChoiceQuestion";
-import type { QuestionInfo } from "../../state/types";
+import type { LoadedQuestion } from "../../state/types";
 import { choice, freeForm, HOSTILE, MINUTE, NOW, questionInfo } from "../../../test/builders";
 import { renderAt } from "../../../test/render";
 import { QuestionCard } from "./QuestionCard";
 import type { SubmitResult } from "./QuestionForm";
 
-function setup(question: QuestionInfo, { resumed = false, result = { ok: true } as SubmitResult } = {}) {
+function setup(question: LoadedQuestion, { resumed = false, result = { ok: true } as SubmitResult } = {}) {
   const onAnswer = vi.fn<(answers: Answer[]) => Promise<SubmitResult>>(() => Promise.resolve(result));
   const onDecline = vi.fn<() => Promise<SubmitResult>>(() => Promise.resolve(result));
   const user = userEvent.setup();

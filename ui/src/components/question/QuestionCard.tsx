@@ -3,7 +3,7 @@ import type { Answer } from "../../bindings/Answer";
 import { absoluteTime, agoLabel, expiryLabel, waitingLabel } from "../../format/duration";
 import { asksLabel, questionStatusLabel, viaLabel } from "../../format/labels";
 import { useNow } from "../../hooks/now";
-import type { QuestionInfo } from "../../state/types";
+import type { LoadedQuestion, QuestionInfo } from "../../state/types";
 import { Icon } from "../common/Icon";
 import { ApprovalForm } from "./ApprovalForm";
 import { isChoice } from "./items";
@@ -11,7 +11,7 @@ import { QuestionForm, type SubmitResult } from "./QuestionForm";
 import { ResolvedView } from "./ResolvedView";
 
 export interface QuestionCardProps {
-  question: QuestionInfo;
+  question: LoadedQuestion;
   /** The agent continued after this question. */
   resumed: boolean;
   onAnswer: (answers: Answer[]) => Promise<SubmitResult>;
