@@ -7,7 +7,7 @@ mod common;
 use beckon_core::conversation::{ExpiryPolicy, Message, Origin, SessionStatus, State, ToolCall, ToolResult};
 use beckon_core::{AnsweredVia, Outcome, SessionOrigin};
 use beckon_store::{
-    CallbackFormat, DeliveryState, Error, EventKind, NewCallback, QuestionStatus, Resolved, SessionFilter,
+    CallbackFormat, DeliveryState, Error, EventKind, NewCallback, QuestionStatus, Resolved, SessionFilter, Store,
 };
 use common::*;
 use serde_json::json;
@@ -213,6 +213,18 @@ fn a_sub_agent_question_makes_its_ancestors_wait_too() {
     }
 }
 
+/// How SQLite would run `sql`, one line per step.
+fn query_plan(store: &Store, sql: &str) -> Vec<String> {
+    store
+        .connection()
+        .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+        .unwrap()
+        .query_map([], |row| row.get::<_, String>(3))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
 #[test]
 fn pending_questions_list_oldest_first_from_the_covering_index() {
     let (_dir, mut store) = file_store();
@@ -225,15 +237,13 @@ fn pending_questions_list_oldest_first_from_the_covering_index() {
     assert_eq!(pending.iter().map(|p| p.id).collect::<Vec<_>>(), [early, middle, late]);
     assert_eq!(pending[0].agent, "a");
     assert_eq!(pending[0].request().unwrap(), request());
-    let plan: Vec<String> = store
-        .connection()
-        .prepare("EXPLAIN QUERY PLAN SELECT id, session_id, agent, origin, request, created_at, expires_at FROM questions WHERE status = 'pending' ORDER BY created_at, id")
-        .unwrap()
-        .query_map([], |row| row.get::<_, String>(3))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    assert_eq!(plan, ["SCAN questions USING COVERING INDEX questions_pending"]);
+    assert_eq!(
+        query_plan(
+            &store,
+            "SELECT id, session_id, agent, origin, request, created_at, expires_at FROM questions WHERE status = 'pending' ORDER BY created_at, id"
+        ),
+        ["SCAN questions USING COVERING INDEX questions_pending"]
+    );
 }
 
 #[test]
@@ -248,15 +258,13 @@ fn inbox_lines_list_oldest_first_from_their_covering_index() {
     assert_eq!(inbox[0].agent, "a");
     assert_eq!(inbox[0].created_at_ms, 100);
     assert_eq!(inbox[0].line().unwrap(), request().inbox_line());
-    let plan: Vec<String> = store
-        .connection()
-        .prepare("EXPLAIN QUERY PLAN SELECT id, session_id, agent, origin, line, created_at, expires_at FROM questions WHERE status = 'pending' ORDER BY created_at, id")
-        .unwrap()
-        .query_map([], |row| row.get::<_, String>(3))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    assert_eq!(plan, ["SCAN questions USING COVERING INDEX questions_inbox"]);
+    assert_eq!(
+        query_plan(
+            &store,
+            "SELECT id, session_id, agent, origin, line, created_at, expires_at FROM questions WHERE status = 'pending' ORDER BY created_at, id"
+        ),
+        ["SCAN questions USING COVERING INDEX questions_inbox"]
+    );
 }
 
 #[test]
