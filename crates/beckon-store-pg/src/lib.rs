@@ -4,7 +4,8 @@
 //! holds what every other part stands on: the schema's migrations, applied under a lock so
 //! replicas starting together migrate once, refusing a schema from a newer Beckon; and the
 //! event log, whose `seq` is gap-free in commit order so a reader following it never skips an
-//! event (see [`events`]).
+//! event (see [`events`]); and leases, so work that must happen once is done by one replica at a
+//! time and moves to another when its owner dies (see [`leases`]).
 //!
 //! The synchronous `postgres` client is used (tokio-postgres underneath, the most used and
 //! maintained PostgreSQL client in Rust): like SQLite's, the store runs on a thread of its own
@@ -12,10 +13,12 @@
 
 mod error;
 pub mod events;
+pub mod leases;
 mod migrate;
 #[cfg(feature = "testing")]
 pub mod testing;
 
 pub use error::{Error, Result};
 pub use events::{EVENTS_CHANNEL, NewEvent, StoredEvent};
+pub use leases::Lease;
 pub use migrate::{SCHEMA_VERSION, migrate};

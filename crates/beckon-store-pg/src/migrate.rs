@@ -6,7 +6,8 @@ use postgres::Client;
 use crate::error::{Error, Result};
 
 /// The migrations, in order; version N is the first N applied.
-const MIGRATIONS: &[&str] = &[include_str!("../migrations/001_events.sql")];
+const MIGRATIONS: &[&str] =
+    &[include_str!("../migrations/001_events.sql"), include_str!("../migrations/002_leases.sql")];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
