@@ -1,6 +1,7 @@
 //! Beckon's store on PostgreSQL, for a team server run as several replicas on one database.
 //!
-//! This crate grows into the second implementation of the store's typed operations. So far it
+//! This crate grows into the second implementation of the store's typed operations, on the row
+//! types of `beckon-store` (plain values, no SQLite: the seam both backends share). So far it
 //! holds what every other part stands on: the schema's migrations, applied under a lock so
 //! replicas starting together migrate once, refusing a schema from a newer Beckon; and the
 //! event log, whose `seq` is gap-free in commit order so a reader following it never skips an
@@ -19,6 +20,6 @@ mod migrate;
 pub mod testing;
 
 pub use error::{Error, Result};
-pub use events::{EVENTS_CHANNEL, NewEvent, StoredEvent};
+pub use events::EVENTS_CHANNEL;
 pub use leases::Lease;
 pub use migrate::{SCHEMA_VERSION, migrate};

@@ -4,14 +4,13 @@
 
 use std::sync::{Arc, Barrier};
 
+use beckon_store_pg::leases;
 use beckon_store_pg::testing::TestCluster;
-use beckon_store_pg::{leases, migrate};
 use postgres::{Client, NoTls};
 
 fn database(name: &str) -> (TestCluster, String) {
     let cluster = TestCluster::start(&[]).unwrap();
-    let url = cluster.create_database(name).unwrap();
-    migrate(&mut Client::connect(&url, NoTls).unwrap()).unwrap();
+    let url = cluster.migrated_database(name).unwrap();
     (cluster, url)
 }
 
