@@ -40,6 +40,7 @@ fn fill(path: &Path, questions: usize) -> Result<(), Failure> {
     conn.pragma_update(None, "synchronous", "OFF")?;
     let request_value = request()?;
     let request = serde_json::to_string(&request_value)?;
+    let line = serde_json::to_string(&request_value.inbox_line())?;
     let outcome = serde_json::to_string(&Outcome::Answered { answers: answers(&request_value)? })?;
     let origin = serde_json::to_string(&Origin::agent("poet"))?;
     let completed = serde_json::to_string(&State::Completed)?;
@@ -58,8 +59,8 @@ fn fill(path: &Path, questions: usize) -> Result<(), Failure> {
                  VALUES (?1, 'poet', 'chat', 'A poem', ?2, ?3, ?4, ?4)",
             )?;
             let mut question_insert = tx.prepare(
-                "INSERT INTO questions (id, session_id, tool_use_id, agent, origin, request, status, created_at) \
-                 VALUES (?1, ?2, ?3, 'poet', ?4, ?5, 'pending', ?6)",
+                "INSERT INTO questions (id, session_id, tool_use_id, agent, origin, request, line, status, created_at) \
+                 VALUES (?1, ?2, ?3, 'poet', ?4, ?5, ?6, 'pending', ?7)",
             )?;
             let mut answer = tx.prepare(
                 "UPDATE questions SET status = 'answered', outcome = ?2, answered_via = 'window', resolved_at = ?3 \
@@ -79,7 +80,7 @@ fn fill(path: &Path, questions: usize) -> Result<(), Failure> {
                     session_insert.execute(params![session_ids[slot], status, completed, at])?;
                 }
                 let id = Uuid::now_v7().to_string();
-                question_insert.execute(params![id, session_ids[slot], format!("toolu_{i}"), origin, request, at])?;
+                question_insert.execute(params![id, session_ids[slot], format!("toolu_{i}"), origin, request, line, at])?;
                 ids.push(id);
                 if i >= LAG && !stay_pending(i - LAG) {
                     answer.execute(params![ids[i - LAG], outcome, at])?;
@@ -122,6 +123,10 @@ mod tests {
             let session = store.read().session(question.session_id).unwrap().unwrap();
             assert_eq!(session.status, beckon_core::conversation::SessionStatus::WaitingForInput);
         }
+        // Each with its inbox line, as a question asked through the store has.
+        let inbox = store.read().inbox().unwrap();
+        assert_eq!(inbox.len(), 20);
+        assert_eq!(inbox[0].line().unwrap(), request().unwrap().inbox_line());
         let again = data_dir(cache.path(), 2_000).unwrap();
         assert_eq!(again, dir, "built once, then reused");
     }

@@ -281,6 +281,11 @@ async fn main() -> Result<(), Failure> {
             ms(rehydration.list_warm.median),
             ms(rehydration.list_warm.p99)
         );
+        println!(
+            "  their inbox lines (the window's start): warm {:.1} ms (p99 {:.1} ms)",
+            ms(rehydration.inbox_warm.median),
+            ms(rehydration.inbox_warm.p99)
+        );
         let warm_ms = ms(rehydration.list_warm.median);
         checks.push(Check::new(
             format!("listing {} pending at start-up under 100 ms warm", rehydration.pending),

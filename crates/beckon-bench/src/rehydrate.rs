@@ -1,6 +1,7 @@
 //! Start-up rehydration: the runtime opens a big database and lists every pending question
-//! with its session and agent, as the window's first screen needs — cold (the file's pages
-//! dropped from the OS cache first) and warm.
+//! with its session and agent — cold (the file's pages dropped from the OS cache first) and
+//! warm — whole, as the runtime's own start needs them, and by their inbox lines, as the
+//! window's first screen does.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -25,13 +26,16 @@ pub struct Rehydration {
     pub list_cold: Duration,
     /// Later listings.
     pub list_warm: Summary,
+    /// Listing their inbox lines (the window's start), warm.
+    pub inbox_warm: Summary,
 }
 
 impl Rehydration {
     /// As JSON.
     pub fn to_json(self) -> Value {
         json!({"questions": self.questions, "pending": self.pending, "open_cold_ms": ms(self.open_cold),
-               "list_cold_ms": ms(self.list_cold), "list_warm": self.list_warm.to_json()})
+               "list_cold_ms": ms(self.list_cold), "list_warm": self.list_warm.to_json(),
+               "inbox_warm": self.inbox_warm.to_json()})
     }
 }
 
@@ -58,6 +62,15 @@ pub async fn measure(data_dir: &Path, questions: usize, warm_rounds: usize) -> R
     if first.iter().any(|q| q.agent.is_empty()) {
         return Err("a pending question without its agent".into());
     }
+    let mut inbox_warm = Vec::with_capacity(warm_rounds);
+    for _ in 0..warm_rounds {
+        let started = Instant::now();
+        let lines = beckon.inbox().await?;
+        inbox_warm.push(started.elapsed());
+        if lines.len() != first.len() {
+            return Err("the inbox's lines and the pending questions differ".into());
+        }
+    }
     beckon.shutdown().await;
     Ok(Rehydration {
         questions,
@@ -65,6 +78,7 @@ pub async fn measure(data_dir: &Path, questions: usize, warm_rounds: usize) -> R
         open_cold,
         list_cold,
         list_warm: Summary::of(warm).ok_or("no warm rounds")?,
+        inbox_warm: Summary::of(inbox_warm).ok_or("no warm rounds")?,
     })
 }
 
