@@ -80,7 +80,15 @@ fn fill(path: &Path, questions: usize) -> Result<(), Failure> {
                     session_insert.execute(params![session_ids[slot], status, completed, at])?;
                 }
                 let id = Uuid::now_v7().to_string();
-                question_insert.execute(params![id, session_ids[slot], format!("toolu_{i}"), origin, request, line, at])?;
+                question_insert.execute(params![
+                    id,
+                    session_ids[slot],
+                    format!("toolu_{i}"),
+                    origin,
+                    request,
+                    line,
+                    at
+                ])?;
                 ids.push(id);
                 if i >= LAG && !stay_pending(i - LAG) {
                     answer.execute(params![ids[i - LAG], outcome, at])?;
