@@ -5,7 +5,6 @@
 use beckon_core::approval::{ALLOW, ALLOW_ALWAYS};
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{Answer, Answers, Outcome, QuestionKind, QuestionRequest, RequestId};
-use rusqlite::{Connection, Row, params};
 use serde_json::Value;
 
 use crate::codec::{from_json, name, parse};
@@ -14,6 +13,7 @@ use crate::rows::{
     AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AuditDecision, AuditFilter, AuditKind, AuditRow, AuditVia,
     QuestionStatus, Resolution,
 };
+use crate::sql::{Conn, Row, args};
 use crate::store::Tx;
 
 /// Most rows one page returns.
@@ -28,19 +28,24 @@ struct Asked {
     machine: Option<String>,
 }
 
-fn asked(conn: &Connection, id: RequestId) -> Result<Asked> {
-    let mut stmt = conn.prepare_cached(
+fn asked(conn: Conn<'_>, id: RequestId) -> Result<Asked> {
+    conn.query_one(
         "SELECT q.agent, q.request, q.created_at, q.session_id, t.name
          FROM questions q
          LEFT JOIN question_tokens qt ON qt.request_id = q.id
          LEFT JOIN tokens t ON t.id = qt.token_id
          WHERE q.id = ?1",
-    )?;
-    let row = stmt.query_row([id.to_string()], |row| {
-        Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get(2)?, row.get(3)?, row.get(4)?))
-    })?;
-    let (agent, request, asked_at_ms, session_id, machine) = row;
-    Ok(Asked { agent, request: from_json("questions", "request", &request)?, asked_at_ms, session_id, machine })
+        &args![id.to_string()],
+        |row| {
+            Ok(Asked {
+                agent: row.get(0)?,
+                request: from_json("questions", "request", row.text(1)?)?,
+                asked_at_ms: row.get(2)?,
+                session_id: row.get(3)?,
+                machine: row.get(4)?,
+            })
+        },
+    )
 }
 
 impl Tx<'_> {
@@ -49,13 +54,11 @@ impl Tx<'_> {
     pub(crate) fn record_audit(&mut self, resolution: &Resolution, rule: Option<i64>) -> Result<()> {
         let asked = asked(self.tx, resolution.request_id)?;
         let row = Entry::of(&asked, resolution, rule);
-        self.tx
-            .prepare_cached(
-                "INSERT INTO audit (request_id, kind, agent, project, machine, session, what, asked_at, resolved_at,
-                                    status, decision, via, answered_by, rule_id, message, rule_key, rule_spec)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
-            )?
-            .execute(params![
+        self.tx.execute(
+            "INSERT INTO audit (request_id, kind, agent, project, machine, session, what, asked_at, resolved_at,
+                                status, decision, via, answered_by, rule_id, message, rule_key, rule_spec)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+            &args![
                 resolution.request_id.to_string(),
                 row.kind.as_str(),
                 asked.agent,
@@ -73,13 +76,14 @@ impl Tx<'_> {
                 row.message,
                 row.rule_key,
                 row.rule_spec,
-            ])?;
+            ],
+        )?;
         Ok(())
     }
 
     /// Deletes audit rows of questions resolved before `before_ms`; returns how many went.
     pub fn prune_audit(&mut self, before_ms: i64) -> Result<usize> {
-        Ok(self.tx.prepare_cached("DELETE FROM audit WHERE resolved_at < ?1")?.execute([before_ms])?)
+        self.tx.execute("DELETE FROM audit WHERE resolved_at < ?1", &args![before_ms])
     }
 }
 
@@ -236,8 +240,8 @@ const COLUMNS: &str = "id, request_id, kind, agent, project, machine, session, w
 fn row(row: &Row<'_>) -> Result<AuditRow> {
     Ok(AuditRow {
         id: row.get(0)?,
-        request_id: parse("audit", "request_id", &row.get::<_, String>(1)?)?,
-        kind: name("audit", "kind", &row.get::<_, String>(2)?, AuditKind::parse)?,
+        request_id: parse("audit", "request_id", row.text(1)?)?,
+        kind: name("audit", "kind", row.text(2)?, AuditKind::parse)?,
         agent: row.get(3)?,
         project: row.get(4)?,
         machine: row.get(5)?,
@@ -245,9 +249,9 @@ fn row(row: &Row<'_>) -> Result<AuditRow> {
         what: row.get(7)?,
         asked_at_ms: row.get(8)?,
         resolved_at_ms: row.get(9)?,
-        status: name("audit", "status", &row.get::<_, String>(10)?, QuestionStatus::parse)?,
-        decision: name("audit", "decision", &row.get::<_, String>(11)?, AuditDecision::parse)?,
-        via: row.get::<_, Option<String>>(12)?.map(|v| name("audit", "via", &v, AuditVia::parse)).transpose()?,
+        status: name("audit", "status", row.text(10)?, QuestionStatus::parse)?,
+        decision: name("audit", "decision", row.text(11)?, AuditDecision::parse)?,
+        via: row.optional_text(12)?.map(|v| name("audit", "via", v, AuditVia::parse)).transpose()?,
         by: row.get(13)?,
         rule_id: row.get(14)?,
         message: row.get(15)?,
@@ -256,32 +260,28 @@ fn row(row: &Row<'_>) -> Result<AuditRow> {
 }
 
 /// Up to `limit` (1..=[`AUDIT_PAGE_MAX`]) rows matching `filter`, in id order.
-pub(crate) fn page(conn: &Connection, filter: &AuditFilter, limit: usize) -> Result<Vec<AuditRow>> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM audit
-         WHERE id > ?1 AND (?2 IS NULL OR resolved_at >= ?2) AND (?3 IS NULL OR resolved_at < ?3)
-           AND (?4 IS NULL OR agent = ?4)
-         ORDER BY id LIMIT ?5"
-    ))?;
-    let mut rows = stmt.query(params![
-        filter.after_id.unwrap_or(0),
-        filter.since_ms,
-        filter.until_ms,
-        filter.agent,
-        limit.clamp(1, AUDIT_PAGE_MAX) as i64
-    ])?;
-    let mut out = Vec::new();
-    while let Some(found) = rows.next()? {
-        out.push(row(found)?);
-    }
-    Ok(out)
+pub(crate) fn page(conn: Conn<'_>, filter: &AuditFilter, limit: usize) -> Result<Vec<AuditRow>> {
+    conn.query(
+        &format!(
+            "SELECT {COLUMNS} FROM audit
+             WHERE id > ?1 AND (CAST(?2 AS BIGINT) IS NULL OR resolved_at >= ?2) AND (CAST(?3 AS BIGINT) IS NULL OR resolved_at < ?3)
+               AND (CAST(?4 AS TEXT) IS NULL OR agent = ?4)
+             ORDER BY id LIMIT ?5"
+        ),
+        &args![
+            filter.after_id.unwrap_or(0),
+            filter.since_ms,
+            filter.until_ms,
+            filter.agent,
+            limit.clamp(1, AUDIT_PAGE_MAX) as i64
+        ],
+        row,
+    )
 }
 
 /// The audit row of a question, if it was resolved (and the row not yet pruned).
-pub(crate) fn of_question(conn: &Connection, id: RequestId) -> Result<Option<AuditRow>> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM audit WHERE request_id = ?1"))?;
-    let mut rows = stmt.query([id.to_string()])?;
-    rows.next()?.map(row).transpose()
+pub(crate) fn of_question(conn: Conn<'_>, id: RequestId) -> Result<Option<AuditRow>> {
+    conn.query_opt(&format!("SELECT {COLUMNS} FROM audit WHERE request_id = ?1"), &args![id.to_string()], row)
 }
 
 #[cfg(test)]

@@ -5,12 +5,12 @@
 //! A post that failed for certain waits as `waiting` for its next attempt.
 
 use beckon_core::RequestId;
-use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::codec::{name, parse};
 use crate::error::Result;
 use crate::questions;
 use crate::rows::{ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork, QuestionRecord};
+use crate::sql::{Conn, Row, args};
 use crate::store::Tx;
 
 const COLUMNS: &str = "channel, request_id, state, mark, conversation, message, attempts, next_attempt_at";
@@ -18,8 +18,8 @@ const COLUMNS: &str = "channel, request_id, state, mark, conversation, message, 
 fn row_of(row: &Row<'_>) -> Result<ChannelMessage> {
     Ok(ChannelMessage {
         channel: row.get(0)?,
-        request_id: parse("channel_messages", "request_id", &row.get::<_, String>(1)?)?,
-        state: name("channel_messages", "state", &row.get::<_, String>(2)?, ChannelMessageState::parse)?,
+        request_id: parse("channel_messages", "request_id", row.text(1)?)?,
+        state: name("channel_messages", "state", row.text(2)?, ChannelMessageState::parse)?,
         mark: row.get(3)?,
         conversation: row.get(4)?,
         message: row.get(5)?,
@@ -28,32 +28,35 @@ fn row_of(row: &Row<'_>) -> Result<ChannelMessage> {
     })
 }
 
-pub(crate) fn get(conn: &Connection, channel: &str, request_id: RequestId) -> Result<Option<ChannelMessage>> {
-    let mut stmt =
-        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM channel_messages WHERE channel = ?1 AND request_id = ?2"))?;
-    let mut rows = stmt.query(params![channel, request_id.to_string()])?;
-    rows.next()?.map(row_of).transpose()
+pub(crate) fn get(conn: Conn<'_>, channel: &str, request_id: RequestId) -> Result<Option<ChannelMessage>> {
+    conn.query_opt(
+        &format!("SELECT {COLUMNS} FROM channel_messages WHERE channel = ?1 AND request_id = ?2"),
+        &args![channel, request_id.to_string()],
+        row_of,
+    )
 }
 
 /// Rows of `channel` in `state` that are due, each with its question.
 fn due_rows(
-    conn: &Connection,
+    conn: Conn<'_>,
     channel: &str,
     state: ChannelMessageState,
     resolved_only: bool,
     now_ms: i64,
     limit: usize,
 ) -> Result<Vec<(ChannelMessage, QuestionRecord)>> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM channel_messages m
-         WHERE channel = ?1 AND state = ?2 AND next_attempt_at <= ?3
-           AND (NOT ?4 OR EXISTS (SELECT 1 FROM questions q WHERE q.id = m.request_id AND q.status <> 'pending'))
-         ORDER BY next_attempt_at LIMIT ?5"
-    ))?;
-    let mut rows = stmt.query(params![channel, state.as_str(), now_ms, resolved_only, limit as i64])?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next()? {
-        let message = row_of(row)?;
+    let messages = conn.query(
+        &format!(
+            "SELECT {COLUMNS} FROM channel_messages m
+             WHERE channel = ?1 AND state = ?2 AND next_attempt_at <= ?3
+               AND (?4 = 0 OR EXISTS (SELECT 1 FROM questions q WHERE q.id = m.request_id AND q.status <> 'pending'))
+             ORDER BY next_attempt_at, request_id LIMIT ?5"
+        ),
+        &args![channel, state.as_str(), now_ms, i64::from(resolved_only), limit as i64],
+        row_of,
+    )?;
+    let mut out = Vec::with_capacity(messages.len());
+    for message in messages {
         if let Some(question) = questions::get(conn, message.request_id)? {
             out.push((message, question));
         }
@@ -62,7 +65,7 @@ fn due_rows(
 }
 
 pub(crate) fn work(
-    conn: &Connection,
+    conn: Conn<'_>,
     channel: &str,
     now_ms: i64,
     scope: ChannelScope<'_>,
@@ -72,41 +75,47 @@ pub(crate) fn work(
     let in_doubt = due_rows(conn, channel, ChannelMessageState::Posting, false, i64::MAX, limit)?;
     let to_settle = due_rows(conn, channel, ChannelMessageState::Posted, true, now_ms, limit)?;
     let agents = scope.agents.map(|agents| serde_json::Value::from(agents.to_vec()).to_string());
-    let ids: Vec<String> = conn
-        .prepare_cached(
+    // The agents are a JSON array of names.
+    let agent_in = conn.pick(
+        "(?3 IS NULL OR q.agent IN (SELECT value FROM json_each(?3)))",
+        "(CAST(?3 AS TEXT) IS NULL OR q.agent IN (SELECT json_array_elements_text(CAST(?3 AS TEXT)::json)))",
+    );
+    let ids: Vec<RequestId> = conn.query(
+        &format!(
             "SELECT q.id FROM questions q
              LEFT JOIN channel_messages m ON m.channel = ?1 AND m.request_id = q.id
-             WHERE q.status = 'pending' AND q.created_at <= ?2
-               AND (?3 IS NULL OR q.agent IN (SELECT value FROM json_each(?3)))
+             WHERE q.status = 'pending' AND q.created_at <= ?2 AND {agent_in}
                AND (m.request_id IS NULL OR (m.state = 'waiting' AND m.next_attempt_at <= ?4))
-             ORDER BY q.created_at, q.id LIMIT ?5",
-        )?
-        .query_map(params![channel, scope.asked_by_ms, agents, now_ms, limit as i64], |row| row.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
+             ORDER BY q.created_at, q.id LIMIT ?5"
+        ),
+        &args![channel, scope.asked_by_ms, agents, now_ms, limit as i64],
+        |row| parse("questions", "id", row.text(0)?),
+    )?;
     let mut to_post = Vec::with_capacity(ids.len());
     for id in ids {
-        if let Some(question) = questions::get(conn, parse("questions", "id", &id)?)? {
+        if let Some(question) = questions::get(conn, id)? {
             to_post.push(question);
         }
     }
     // The next row to fall due, and the next pending question to come of age.
-    let next_row: Option<i64> = conn
-        .prepare_cached(
-            "SELECT min(next_attempt_at) FROM channel_messages m
+    let next_row: Option<i64> = conn.query_one(
+        "SELECT min(next_attempt_at) FROM channel_messages m
              WHERE channel = ?1 AND next_attempt_at > ?2
                AND (state = 'posting'
                     OR (state = 'waiting' AND EXISTS (SELECT 1 FROM questions q WHERE q.id = m.request_id AND q.status = 'pending'))
                     OR (state = 'posted' AND EXISTS (SELECT 1 FROM questions q WHERE q.id = m.request_id AND q.status <> 'pending')))",
-        )?
-        .query_row(params![channel, now_ms], |row| row.get(0))?;
-    let next_question: Option<i64> = conn
-        .prepare_cached(
+        &args![channel, now_ms],
+        |row| row.get(0),
+    )?;
+    let next_question: Option<i64> = conn.query_one(
+        &format!(
             "SELECT min(q.created_at) FROM questions q
-             WHERE q.status = 'pending' AND q.created_at > ?2
-               AND (?3 IS NULL OR q.agent IN (SELECT value FROM json_each(?3)))
-               AND NOT EXISTS (SELECT 1 FROM channel_messages m WHERE m.channel = ?1 AND m.request_id = q.id)",
-        )?
-        .query_row(params![channel, scope.asked_by_ms, agents], |row| row.get(0))?;
+             WHERE q.status = 'pending' AND q.created_at > ?2 AND {agent_in}
+               AND NOT EXISTS (SELECT 1 FROM channel_messages m WHERE m.channel = ?1 AND m.request_id = q.id)"
+        ),
+        &args![channel, scope.asked_by_ms, agents],
+        |row| row.get(0),
+    )?;
     let next_question = next_question.map(|at| at.saturating_add(scope.delay_ms));
     let next_due_ms = [next_row, next_question].into_iter().flatten().min();
     Ok(ChannelWork { in_doubt, to_post, to_settle, next_due_ms })
@@ -117,15 +126,10 @@ impl Tx<'_> {
     /// `mark`; false (and nothing written) when the question is no longer pending or its
     /// message is already posting or posted.
     pub fn begin_channel_post(&mut self, channel: &str, request_id: RequestId, mark: &str, at_ms: i64) -> Result<bool> {
-        let changed = self
-            .tx
-            .prepare_cached(
-                "INSERT INTO channel_messages (channel, request_id, state, mark, next_attempt_at, created_at, updated_at)
+        let changed = self.tx.execute("INSERT INTO channel_messages (channel, request_id, state, mark, next_attempt_at, created_at, updated_at)
                  SELECT ?1, ?2, 'posting', ?3, ?4, ?4, ?4 WHERE EXISTS (SELECT 1 FROM questions WHERE id = ?2 AND status = 'pending')
                  ON CONFLICT (channel, request_id) DO UPDATE SET state = 'posting', mark = excluded.mark, updated_at = excluded.updated_at
-                 WHERE state = 'waiting'",
-            )?
-            .execute(params![channel, request_id.to_string(), mark, at_ms])?;
+                 WHERE channel_messages.state = 'waiting'", &args![channel, request_id.to_string(), mark, at_ms])?;
         Ok(changed > 0)
     }
 
@@ -138,13 +142,12 @@ impl Tx<'_> {
         message: &str,
         at_ms: i64,
     ) -> Result<()> {
-        self.tx
-            .prepare_cached(
-                "UPDATE channel_messages SET state = 'posted', conversation = ?3, message = ?4, attempts = 0,
+        self.tx.execute(
+            "UPDATE channel_messages SET state = 'posted', conversation = ?3, message = ?4, attempts = 0,
                    last_error = NULL, next_attempt_at = ?5, updated_at = ?5
                  WHERE channel = ?1 AND request_id = ?2 AND state IN ('posting', 'waiting')",
-            )?
-            .execute(params![channel, request_id.to_string(), conversation, message, at_ms])?;
+            &args![channel, request_id.to_string(), conversation, message, at_ms],
+        )?;
         Ok(())
     }
 
@@ -161,24 +164,22 @@ impl Tx<'_> {
         at_ms: i64,
     ) -> Result<()> {
         let error: String = error.chars().take(1000).collect();
-        self.tx
-            .prepare_cached(
-                "UPDATE channel_messages SET state = ?3, attempts = attempts + 1, last_error = ?4,
+        self.tx.execute(
+            "UPDATE channel_messages SET state = ?3, attempts = attempts + 1, last_error = ?4,
                    next_attempt_at = ?5, updated_at = ?6
                  WHERE channel = ?1 AND request_id = ?2 AND state <> 'settled'",
-            )?
-            .execute(params![channel, request_id.to_string(), state.as_str(), error, retry_at_ms, at_ms])?;
+            &args![channel, request_id.to_string(), state.as_str(), error, retry_at_ms, at_ms],
+        )?;
         Ok(())
     }
 
     /// Records that the message shows how its question ended.
     pub fn channel_settled(&mut self, channel: &str, request_id: RequestId, at_ms: i64) -> Result<()> {
-        self.tx
-            .prepare_cached(
-                "UPDATE channel_messages SET state = 'settled', last_error = NULL, updated_at = ?3
+        self.tx.execute(
+            "UPDATE channel_messages SET state = 'settled', last_error = NULL, updated_at = ?3
                  WHERE channel = ?1 AND request_id = ?2 AND state = 'posted'",
-            )?
-            .execute(params![channel, request_id.to_string(), at_ms])?;
+            &args![channel, request_id.to_string(), at_ms],
+        )?;
         Ok(())
     }
 
@@ -186,35 +187,29 @@ impl Tx<'_> {
     /// empty conversation and message (none was posted), so the question is neither offered for
     /// posting nor settled on it again.
     pub fn channel_pass_over(&mut self, channel: &str, request_id: RequestId, at_ms: i64) -> Result<()> {
-        self.tx
-            .prepare_cached(
-                "INSERT INTO channel_messages
+        self.tx.execute(
+            "INSERT INTO channel_messages
                    (channel, request_id, state, conversation, message, next_attempt_at, created_at, updated_at)
                  VALUES (?1, ?2, 'settled', '', '', ?3, ?3, ?3)
                  ON CONFLICT (channel, request_id) DO UPDATE SET state = 'settled', conversation = '', message = '',
                    updated_at = excluded.updated_at
-                 WHERE state = 'waiting'",
-            )?
-            .execute(params![channel, request_id.to_string(), at_ms])?;
+                 WHERE channel_messages.state = 'waiting'",
+            &args![channel, request_id.to_string(), at_ms],
+        )?;
         Ok(())
     }
 
     /// Forgets a message that was never posted (its question ended first).
     pub fn channel_abandon(&mut self, channel: &str, request_id: RequestId) -> Result<()> {
-        self.tx
-            .prepare_cached(
-                "DELETE FROM channel_messages WHERE channel = ?1 AND request_id = ?2 AND state IN ('waiting', 'posting')",
-            )?
-            .execute(params![channel, request_id.to_string()])?;
+        self.tx.execute(
+            "DELETE FROM channel_messages WHERE channel = ?1 AND request_id = ?2 AND state IN ('waiting', 'posting')",
+            &args![channel, request_id.to_string()],
+        )?;
         Ok(())
     }
 }
 
 /// How many message rows `channel` has.
-pub(crate) fn count(conn: &Connection, channel: &str) -> Result<i64> {
-    Ok(conn
-        .prepare_cached("SELECT count(*) FROM channel_messages WHERE channel = ?1")?
-        .query_row([channel], |row| row.get(0))
-        .optional()?
-        .unwrap_or(0))
+pub(crate) fn count(conn: Conn<'_>, channel: &str) -> Result<i64> {
+    conn.query_one("SELECT count(*) FROM channel_messages WHERE channel = ?1", &args![channel], |row| row.get(0))
 }

@@ -92,9 +92,35 @@ pub enum Error {
     /// The group commit this write was part of failed as a whole; nothing of it was written.
     #[error("the transaction this write was committed with failed: {0}")]
     GroupFailed(String),
+    /// PostgreSQL could not be reached or refused the connection.
+    #[error("{database}: cannot connect to PostgreSQL: {detail}")]
+    Connect {
+        /// The database, without its password.
+        database: String,
+        /// Why.
+        detail: String,
+    },
+    /// The PostgreSQL database was migrated by a newer Beckon. It was not modified.
+    #[error(
+        "{database}: migrated by a newer Beckon (schema version {found}; this build knows up to {supported}); it was left untouched — upgrade Beckon on every replica"
+    )]
+    NewerDatabase {
+        /// The database, without its password.
+        database: String,
+        /// Its schema version.
+        found: i64,
+        /// The newest this build knows.
+        supported: i64,
+    },
+    /// A query that must return a row returned none.
+    #[error("the database returned no row for {0:?}")]
+    NoRow(String),
     /// Any other SQLite failure.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// Any other PostgreSQL failure.
+    #[error("database error: {0}")]
+    Postgres(#[from] postgres::Error),
 }
 
 /// Results in this crate.

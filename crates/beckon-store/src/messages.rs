@@ -3,7 +3,6 @@
 
 use beckon_core::SessionId;
 use beckon_core::conversation::{Message, ToolResult};
-use rusqlite::{Connection, params};
 use serde_json::value::RawValue;
 
 use crate::codec::{JSON_MAX_BYTES, from_json, to_raw};
@@ -11,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::event_payload::{Appended, EventPayload};
 use crate::rows::TimelineEntry;
 use crate::sessions;
+use crate::sql::{Conn, args};
 use crate::store::Tx;
 
 /// The timeline kind of a message, as stored.
@@ -55,17 +55,17 @@ impl Tx<'_> {
         at_ms: i64,
     ) -> Result<()> {
         let session = session_id.to_string();
-        let mut position: i64 = self
-            .tx
-            .prepare_cached("SELECT coalesce(max(position), 0) FROM messages WHERE session_id = ?1")?
-            .query_row([&session], |row| row.get(0))?;
+        let mut position: i64 = self.tx.query_one(
+            "SELECT coalesce(max(position), 0) FROM messages WHERE session_id = ?1",
+            &args![session],
+            |row| row.get(0),
+        )?;
         for (kind, body) in entries {
             position += 1;
-            self.tx
-                .prepare_cached(
-                    "INSERT INTO messages (session_id, position, kind, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-                )?
-                .execute(params![session, position, kind, body.get(), at_ms])?;
+            self.tx.execute(
+                "INSERT INTO messages (session_id, position, kind, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                &args![session, position, kind, body.get(), at_ms],
+            )?;
             let appended = Appended { position, message: body.clone() };
             self.append_event(&EventPayload::MessageAppended(appended), Some(session_id), None, at_ms)?;
         }
@@ -74,15 +74,16 @@ impl Tx<'_> {
 }
 
 /// A session's whole timeline, in order.
-pub(crate) fn timeline(conn: &Connection, session_id: SessionId) -> Result<Vec<TimelineEntry>> {
-    let mut stmt =
-        conn.prepare_cached("SELECT position, body, created_at FROM messages WHERE session_id = ?1 ORDER BY position")?;
-    let rows = stmt.query_map([session_id.to_string()], |row| {
-        Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?, row.get::<_, i64>(2)?))
-    })?;
-    rows.map(|row| {
-        let (position, body, at_ms) = row?;
-        Ok(TimelineEntry { position, message: from_json("messages", "body", &body)?, at_ms })
-    })
-    .collect()
+pub(crate) fn timeline(conn: Conn<'_>, session_id: SessionId) -> Result<Vec<TimelineEntry>> {
+    conn.query(
+        "SELECT position, body, created_at FROM messages WHERE session_id = ?1 ORDER BY position",
+        &args![session_id.to_string()],
+        |row| {
+            Ok(TimelineEntry {
+                position: row.get(0)?,
+                message: from_json("messages", "body", row.text(1)?)?,
+                at_ms: row.get(2)?,
+            })
+        },
+    )
 }

@@ -1,12 +1,11 @@
 //! Figures about how people answer: what waits, for how long, and how questions end.
 
-use rusqlite::{Connection, params};
-
 use crate::error::Result;
 use crate::rows::{AgentMetrics, Latency, Metrics};
+use crate::sql::{Conn, Row, args};
 
-fn count(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<u64> {
-    Ok(row.get::<_, Option<i64>>(index)?.unwrap_or(0).max(0) as u64)
+fn count(row: &Row<'_>, index: usize) -> Result<u64> {
+    Ok(row.get::<Option<i64>>(index)?.unwrap_or(0).max(0) as u64)
 }
 
 /// Nearest-rank percentile of sorted values.
@@ -19,14 +18,14 @@ fn percentile(sorted: &[i64], p: f64) -> Option<i64> {
 }
 
 /// Computes the figures for questions asked since `since_ms` (all with `None`), as of `now_ms`.
-pub(crate) fn compute(conn: &Connection, now_ms: i64, since_ms: Option<i64>) -> Result<Metrics> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT agent, count(*), sum(status = 'pending'), sum(status = 'answered'), sum(status = 'declined'),
-                sum(status = 'expired'), sum(status = 'cancelled'), sum(coalesce(resolved_at, ?1) - created_at)
-         FROM questions WHERE (?2 IS NULL OR created_at >= ?2) GROUP BY agent ORDER BY agent",
-    )?;
-    let agents = stmt
-        .query_map(params![now_ms, since_ms], |row| {
+pub(crate) fn compute(conn: Conn<'_>, now_ms: i64, since_ms: Option<i64>) -> Result<Metrics> {
+    let agents = conn.query(
+        "SELECT agent, count(*), count(*) FILTER (WHERE status = 'pending'), count(*) FILTER (WHERE status = 'answered'),
+                count(*) FILTER (WHERE status = 'declined'), count(*) FILTER (WHERE status = 'expired'),
+                count(*) FILTER (WHERE status = 'cancelled'), CAST(sum(coalesce(resolved_at, ?1) - created_at) AS BIGINT)
+         FROM questions WHERE (CAST(?2 AS BIGINT) IS NULL OR created_at >= ?2) GROUP BY agent ORDER BY agent",
+        &args![now_ms, since_ms],
+        |row| {
             Ok(AgentMetrics {
                 agent: row.get(0)?,
                 asked: count(row, 1)?,
@@ -37,16 +36,18 @@ pub(crate) fn compute(conn: &Connection, now_ms: i64, since_ms: Option<i64>) -> 
                 cancelled: count(row, 6)?,
                 waiting_ms: row.get(7)?,
             })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let (pending, oldest): (u64, Option<i64>) = conn
-        .prepare_cached("SELECT count(*), min(created_at) FROM questions WHERE status = 'pending'")?
-        .query_row([], |row| Ok((count(row, 0)?, row.get(1)?)))?;
-    let mut stmt = conn.prepare_cached(
-        "SELECT resolved_at - created_at FROM questions
-         WHERE status = 'answered' AND (?1 IS NULL OR created_at >= ?1) ORDER BY 1",
+        },
     )?;
-    let latencies = stmt.query_map([since_ms], |row| row.get::<_, i64>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let (pending, oldest): (u64, Option<i64>) =
+        conn.query_one("SELECT count(*), min(created_at) FROM questions WHERE status = 'pending'", &[], |row| {
+            Ok((count(row, 0)?, row.get(1)?))
+        })?;
+    let latencies: Vec<i64> = conn.query(
+        "SELECT resolved_at - created_at FROM questions
+         WHERE status = 'answered' AND (CAST(?1 AS BIGINT) IS NULL OR created_at >= ?1) ORDER BY 1",
+        &args![since_ms],
+        |row| row.get(0),
+    )?;
     let sum = |f: fn(&AgentMetrics) -> u64| agents.iter().map(f).sum::<u64>();
     let (declined, expired, cancelled) = (sum(|a| a.declined), sum(|a| a.expired), sum(|a| a.cancelled));
     let resolved = sum(|a| a.answered) + declined + expired + cancelled;

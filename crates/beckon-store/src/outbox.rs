@@ -1,11 +1,10 @@
 //! The `outbox` table: callbacks written in the same transaction as the change they report,
 //! delivered after commit, retried with backoff, each with a stable idempotency key.
 
-use rusqlite::{Connection, params};
-
 use crate::codec::{JSON_MAX_BYTES, from_json, name, to_json};
 use crate::error::Result;
 use crate::rows::{CallbackFormat, DeliveryState, DueCursor, NewCallback, OutboxEntry};
+use crate::sql::{Conn, args};
 use crate::store::Tx;
 
 impl Tx<'_> {
@@ -15,28 +14,28 @@ impl Tx<'_> {
         self.callbacks_queued |= !callbacks.is_empty();
         for callback in callbacks {
             let payload = to_json("callback payload", &callback.payload, JSON_MAX_BYTES)?;
-            self.tx
-                .prepare_cached(
-                    "INSERT INTO outbox (idempotency_key, target, format, kind, payload, state, next_attempt_at, created_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?6)
-                     ON CONFLICT (idempotency_key) DO NOTHING",
-                )?
-                .execute(params![
+            self.tx.execute(
+                "INSERT INTO outbox (idempotency_key, target, format, kind, payload, state, next_attempt_at, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?6)
+                 ON CONFLICT (idempotency_key) DO NOTHING",
+                &args![
                     callback.idempotency_key,
                     callback.target,
                     callback.format.as_str(),
                     callback.kind,
                     payload,
                     at_ms
-                ])?;
+                ],
+            )?;
         }
         Ok(())
     }
 
     /// Records a successful delivery.
     pub fn mark_delivered(&mut self, id: i64, at_ms: i64) -> Result<()> {
-        self.tx.prepare_cached("UPDATE outbox SET state = 'delivered', attempts = attempts + 1, delivered_at = ?2, last_error = NULL WHERE id = ?1")?.execute(
-            params![id, at_ms],
+        self.tx.execute(
+            "UPDATE outbox SET state = 'delivered', attempts = attempts + 1, delivered_at = ?2, last_error = NULL WHERE id = ?1",
+            &args![id, at_ms],
         )?;
         Ok(())
     }
@@ -45,84 +44,60 @@ impl Tx<'_> {
     pub fn mark_attempt_failed(&mut self, id: i64, error: &str, retry_at_ms: Option<i64>) -> Result<()> {
         let error: String = error.chars().take(1000).collect();
         match retry_at_ms {
-            Some(at) => self
-                .tx
-                .prepare_cached(
-                    "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_attempt_at = ?3 WHERE id = ?1",
-                )?
-                .execute(params![id, error, at])?,
-            None => self
-                .tx
-                .prepare_cached(
-                    "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, state = 'failed' WHERE id = ?1",
-                )?
-                .execute(params![id, error])?,
+            Some(at) => self.tx.execute(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_attempt_at = ?3 WHERE id = ?1",
+                &args![id, error, at],
+            )?,
+            None => self.tx.execute(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, state = 'failed' WHERE id = ?1",
+                &args![id, error],
+            )?,
         };
         Ok(())
     }
 }
 
 /// Callbacks due at `now_ms`, oldest first, after `after` (from the start when `None`).
-pub(crate) fn due(conn: &Connection, now_ms: i64, after: Option<DueCursor>, limit: usize) -> Result<Vec<OutboxEntry>> {
+pub(crate) fn due(conn: Conn<'_>, now_ms: i64, after: Option<DueCursor>, limit: usize) -> Result<Vec<OutboxEntry>> {
     let (after_at, after_id) = after.unwrap_or((i64::MIN, i64::MIN));
-    let mut stmt = conn.prepare_cached(
+    conn.query(
         "SELECT id, idempotency_key, target, format, kind, payload, attempts, next_attempt_at, created_at FROM outbox
          WHERE state = 'pending' AND next_attempt_at <= ?1 AND (next_attempt_at, id) > (?2, ?3)
          ORDER BY next_attempt_at, id LIMIT ?4",
-    )?;
-    let rows = stmt.query_map(params![now_ms, after_at, after_id, limit as i64], |row| {
-        Ok((
-            row.get::<_, i64>(0)?,
-            row.get::<_, String>(1)?,
-            row.get::<_, String>(2)?,
-            row.get::<_, String>(3)?,
-            row.get::<_, String>(4)?,
-            row.get::<_, String>(5)?,
-            row.get::<_, i64>(6)?,
-            row.get::<_, i64>(7)?,
-            row.get::<_, i64>(8)?,
-        ))
-    })?;
-    rows.map(|row| {
-        let (id, idempotency_key, target, format, kind, payload, attempts, next_attempt_at_ms, created_at_ms) = row?;
-        Ok(OutboxEntry {
-            id,
-            idempotency_key,
-            target,
-            format: name("outbox", "format", &format, CallbackFormat::parse)?,
-            kind,
-            payload: from_json("outbox", "payload", &payload)?,
-            attempts,
-            next_attempt_at_ms,
-            created_at_ms,
-        })
-    })
-    .collect()
+        &args![now_ms, after_at, after_id, limit as i64],
+        |row| {
+            Ok(OutboxEntry {
+                id: row.get(0)?,
+                idempotency_key: row.get(1)?,
+                target: row.get(2)?,
+                format: name("outbox", "format", row.text(3)?, CallbackFormat::parse)?,
+                kind: row.get(4)?,
+                payload: from_json("outbox", "payload", row.text(5)?)?,
+                attempts: row.get(6)?,
+                next_attempt_at_ms: row.get(7)?,
+                created_at_ms: row.get(8)?,
+            })
+        },
+    )
 }
 
 /// When the next pending callback is due, if any.
-pub(crate) fn next_due(conn: &Connection) -> Result<Option<i64>> {
-    Ok(conn
-        .prepare_cached("SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending'")?
-        .query_row([], |row| row.get(0))?)
+pub(crate) fn next_due(conn: Conn<'_>) -> Result<Option<i64>> {
+    conn.query_one("SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending'", &[], |row| row.get(0))
 }
 
 /// When the next pending callback falls due after `now_ms`, if any.
-pub(crate) fn next_due_after(conn: &Connection, now_ms: i64) -> Result<Option<i64>> {
-    Ok(conn
-        .prepare_cached("SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending' AND next_attempt_at > ?1")?
-        .query_row([now_ms], |row| row.get(0))?)
+pub(crate) fn next_due_after(conn: Conn<'_>, now_ms: i64) -> Result<Option<i64>> {
+    conn.query_one(
+        "SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending' AND next_attempt_at > ?1",
+        &args![now_ms],
+        |row| row.get(0),
+    )
 }
 
 /// A callback's delivery state and attempts, by idempotency key.
-pub(crate) fn delivery(conn: &Connection, idempotency_key: &str) -> Result<Option<(DeliveryState, i64)>> {
-    let mut stmt = conn.prepare_cached("SELECT state, attempts FROM outbox WHERE idempotency_key = ?1")?;
-    let mut rows = stmt.query([idempotency_key])?;
-    match rows.next()? {
-        None => Ok(None),
-        Some(row) => {
-            let state: String = row.get(0)?;
-            Ok(Some((name("outbox", "state", &state, DeliveryState::parse)?, row.get(1)?)))
-        }
-    }
+pub(crate) fn delivery(conn: Conn<'_>, idempotency_key: &str) -> Result<Option<(DeliveryState, i64)>> {
+    conn.query_opt("SELECT state, attempts FROM outbox WHERE idempotency_key = ?1", &args![idempotency_key], |row| {
+        Ok((name("outbox", "state", row.text(0)?, DeliveryState::parse)?, row.get(1)?))
+    })
 }

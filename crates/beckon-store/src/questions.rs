@@ -6,7 +6,6 @@
 
 use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus};
 use beckon_core::{AnsweredVia, QuestionRequest, RequestId, SessionId};
-use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
@@ -18,6 +17,7 @@ use crate::rows::{
     ResolvedQuestion,
 };
 use crate::sessions;
+use crate::sql::{Conn, Row, args, is_constraint};
 use crate::store::Tx;
 
 impl PendingQuestion {
@@ -46,10 +46,6 @@ struct AnswerEntry<'a> {
     outcome: &'a RawValue,
 }
 
-fn is_constraint(err: &rusqlite::Error) -> bool {
-    err.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation)
-}
-
 impl Tx<'_> {
     /// Puts a question to a person: the question, the session (and its ancestors) waiting for
     /// input, the timeline entry, the `question_pending` event and the callbacks, together.
@@ -74,13 +70,11 @@ impl Tx<'_> {
         let origin = to_json("question origin", &question.origin, JSON_MAX_BYTES)?;
         let policy =
             question.expiry_policy.as_ref().map(|p| to_json("expiry policy", p, JSON_MAX_BYTES)).transpose()?;
-        let inserted = self
-            .tx
-            .prepare_cached(
-                "INSERT INTO questions (id, session_id, tool_use_id, agent, origin, request, status, callback_url, created_at, expires_at, expiry_policy, line)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?8, ?9, ?10, ?11)",
-            )?
-            .execute(params![
+        let inserted = self.tx.guarded(|| {
+            self.tx.execute(
+            "INSERT INTO questions (id, session_id, tool_use_id, agent, origin, request, status, callback_url, created_at, expires_at, expiry_policy, line)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?8, ?9, ?10, ?11)",
+            &args![
                 question.id.to_string(),
                 session.to_string(),
                 question.tool_use_id,
@@ -92,7 +86,9 @@ impl Tx<'_> {
                 question.expires_at_ms,
                 policy,
                 line
-            ]);
+            ],
+        )
+        });
         if let Err(err) = inserted {
             // The database allows one pending question per session; say which one waits.
             if is_constraint(&err)
@@ -100,7 +96,7 @@ impl Tx<'_> {
             {
                 return Err(Error::QuestionAlreadyPending { session, pending: pending.id });
             }
-            return Err(err.into());
+            return Err(err);
         }
         if announce {
             self.change_status(session, &status, SessionStatus::WaitingForInput, None, question.at_ms)?;
@@ -162,8 +158,7 @@ impl Tx<'_> {
     }
 
     fn savepoint(&self, sql: &str) -> Result<()> {
-        self.tx.prepare_cached(sql)?.execute([])?;
-        Ok(())
+        self.tx.batch(sql)
     }
 
     /// Resolves a pending question, as `rule` (when one allowed it on the person's behalf),
@@ -176,20 +171,18 @@ impl Tx<'_> {
         }
         let status = QuestionStatus::from(resolution.outcome.kind());
         let outcome = to_raw("answer", &resolution.outcome, JSON_MAX_BYTES)?;
-        let changed = self
-            .tx
-            .prepare_cached(
-                "UPDATE questions SET status = ?2, outcome = ?3, answered_via = ?4, resolved_at = ?5, answered_by = ?6
-                 WHERE id = ?1 AND status = 'pending'",
-            )?
-            .execute(params![
+        let changed = self.tx.execute(
+            "UPDATE questions SET status = ?2, outcome = ?3, answered_via = ?4, resolved_at = ?5, answered_by = ?6
+             WHERE id = ?1 AND status = 'pending'",
+            &args![
                 id.to_string(),
                 status.as_str(),
                 outcome.get(),
                 resolution.via.map(|v| v.as_str()),
                 resolution.at_ms,
                 resolution.by
-            ])?;
+            ],
+        )?;
         if changed == 0 {
             // Another writer won between the read and the update.
             let winner =
@@ -236,139 +229,127 @@ struct ResolutionState {
     settled: Option<ResolvedQuestion>,
 }
 
-fn resolution_state(conn: &Connection, id: RequestId) -> Result<Option<ResolutionState>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT q.session_id, q.status, q.outcome, q.answered_via, q.resolved_at, s.status, s.parent_session_id IS NOT NULL
+fn resolution_state(conn: Conn<'_>, id: RequestId) -> Result<Option<ResolutionState>> {
+    conn.query_opt(
+        "SELECT q.session_id, q.status, q.outcome, q.answered_via, q.resolved_at, s.status, s.parent_session_id
          FROM questions q JOIN sessions s ON s.id = q.session_id WHERE q.id = ?1",
-    )?;
-    let mut rows = stmt.query([id.to_string()])?;
-    let Some(row) = rows.next()? else { return Ok(None) };
-    let session_id: SessionId = parse("questions", "session_id", &row.get::<_, String>(0)?)?;
-    let status = name("questions", "status", &row.get::<_, String>(1)?, QuestionStatus::parse)?;
+        &args![id.to_string()],
+        |row| resolution_row(id, row),
+    )
+}
+
+fn resolution_row(id: RequestId, row: &Row<'_>) -> Result<ResolutionState> {
+    let session_id: SessionId = parse("questions", "session_id", row.text(0)?)?;
+    let status = name("questions", "status", row.text(1)?, QuestionStatus::parse)?;
     let settled = match status {
         QuestionStatus::Pending => None,
         status => Some(ResolvedQuestion {
             id,
             session_id,
             status,
-            outcome: from_json("questions", "outcome", &row.get::<_, Option<String>>(2)?.unwrap_or_default())?,
+            outcome: from_json("questions", "outcome", row.optional_text(2)?.unwrap_or_default())?,
             answered_via: row
-                .get::<_, Option<String>>(3)?
-                .map(|v| name("questions", "answered_via", &v, AnsweredVia::parse))
+                .optional_text(3)?
+                .map(|v| name("questions", "answered_via", v, AnsweredVia::parse))
                 .transpose()?,
-            resolved_at_ms: row.get::<_, Option<i64>>(4)?.unwrap_or_default(),
+            resolved_at_ms: row.get::<Option<i64>>(4)?.unwrap_or_default(),
         }),
     };
-    Ok(Some(ResolutionState { session_id, session_status: row.get(5)?, has_parent: row.get(6)?, settled }))
+    let has_parent = row.optional_text(6)?.is_some();
+    Ok(ResolutionState { session_id, session_status: row.get(5)?, has_parent, settled })
 }
 
 const COLUMNS: &str = "id, session_id, tool_use_id, agent, origin, request, status, outcome, answered_via, callback_url, created_at, resolved_at, expires_at, expiry_policy, answered_by";
 
 fn record(row: &Row<'_>) -> Result<QuestionRecord> {
     Ok(QuestionRecord {
-        id: parse("questions", "id", &row.get::<_, String>(0)?)?,
-        session_id: parse("questions", "session_id", &row.get::<_, String>(1)?)?,
+        id: parse("questions", "id", row.text(0)?)?,
+        session_id: parse("questions", "session_id", row.text(1)?)?,
         tool_use_id: row.get(2)?,
         agent: row.get(3)?,
-        origin: from_json("questions", "origin", &row.get::<_, String>(4)?)?,
-        request: from_json("questions", "request", &row.get::<_, String>(5)?)?,
-        status: name("questions", "status", &row.get::<_, String>(6)?, QuestionStatus::parse)?,
-        outcome: row.get::<_, Option<String>>(7)?.map(|o| from_json("questions", "outcome", &o)).transpose()?,
+        origin: from_json("questions", "origin", row.text(4)?)?,
+        request: from_json("questions", "request", row.text(5)?)?,
+        status: name("questions", "status", row.text(6)?, QuestionStatus::parse)?,
+        outcome: row.optional_text(7)?.map(|o| from_json("questions", "outcome", o)).transpose()?,
         answered_via: row
-            .get::<_, Option<String>>(8)?
-            .map(|v| name("questions", "answered_via", &v, AnsweredVia::parse))
+            .optional_text(8)?
+            .map(|v| name("questions", "answered_via", v, AnsweredVia::parse))
             .transpose()?,
         callback_url: row.get(9)?,
         created_at_ms: row.get(10)?,
         resolved_at_ms: row.get(11)?,
         expires_at_ms: row.get(12)?,
-        expiry_policy: row
-            .get::<_, Option<String>>(13)?
-            .map(|p| from_json("questions", "expiry_policy", &p))
-            .transpose()?,
+        expiry_policy: row.optional_text(13)?.map(|p| from_json("questions", "expiry_policy", p)).transpose()?,
         answered_by: row.get(14)?,
     })
 }
 
 /// A question as the JSON text of its [`QuestionRecord`], built by SQLite from the stored JSON
 /// columns without parsing them: what a `question_resolved` event carries.
-fn record_json(conn: &Connection, id: RequestId) -> Result<Box<RawValue>> {
-    let text: String = conn
-        .prepare_cached(
-            "SELECT json_object('id', id, 'session_id', session_id, 'tool_use_id', tool_use_id, 'agent', agent,
-                'origin', json(origin), 'request', json(request), 'status', status, 'outcome', json(outcome),
-                'answered_via', answered_via, 'callback_url', callback_url, 'created_at_ms', created_at,
-                'resolved_at_ms', resolved_at, 'expires_at_ms', expires_at, 'expiry_policy', json(expiry_policy),
-                'answered_by', answered_by)
-             FROM questions WHERE id = ?1",
-        )?
-        .query_row([id.to_string()], |row| row.get(0))?;
+fn record_json(conn: Conn<'_>, id: RequestId) -> Result<Box<RawValue>> {
+    let sql = conn.pick(
+        "SELECT json_object('id', id, 'session_id', session_id, 'tool_use_id', tool_use_id, 'agent', agent,
+            'origin', json(origin), 'request', json(request), 'status', status, 'outcome', json(outcome),
+            'answered_via', answered_via, 'callback_url', callback_url, 'created_at_ms', created_at,
+            'resolved_at_ms', resolved_at, 'expires_at_ms', expires_at, 'expiry_policy', json(expiry_policy),
+            'answered_by', answered_by)
+         FROM questions WHERE id = ?1",
+        "SELECT json_build_object('id', id, 'session_id', session_id, 'tool_use_id', tool_use_id, 'agent', agent,
+            'origin', origin::json, 'request', request::json, 'status', status, 'outcome', outcome::json,
+            'answered_via', answered_via, 'callback_url', callback_url, 'created_at_ms', created_at,
+            'resolved_at_ms', resolved_at, 'expires_at_ms', expires_at, 'expiry_policy', expiry_policy::json,
+            'answered_by', answered_by)::text
+         FROM questions WHERE id = ?1",
+    );
+    let text: String = conn.query_one(sql, &args![id.to_string()], |row| row.get(0))?;
     raw_from_json("questions", "record", text)
 }
 
-fn collect(mut rows: rusqlite::Rows<'_>) -> Result<Vec<QuestionRecord>> {
-    let mut out = Vec::new();
-    while let Some(row) = rows.next()? {
-        out.push(record(row)?);
-    }
-    Ok(out)
+pub(crate) fn get(conn: Conn<'_>, id: RequestId) -> Result<Option<QuestionRecord>> {
+    conn.query_opt(&format!("SELECT {COLUMNS} FROM questions WHERE id = ?1"), &args![id.to_string()], record)
 }
 
-pub(crate) fn get(conn: &Connection, id: RequestId) -> Result<Option<QuestionRecord>> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM questions WHERE id = ?1"))?;
-    let mut rows = stmt.query([id.to_string()])?;
-    rows.next()?.map(record).transpose()
+pub(crate) fn pending_of_session(conn: Conn<'_>, session_id: SessionId) -> Result<Option<QuestionRecord>> {
+    conn.query_opt(
+        &format!("SELECT {COLUMNS} FROM questions WHERE session_id = ?1 AND status = 'pending'"),
+        &args![session_id.to_string()],
+        record,
+    )
 }
 
-pub(crate) fn pending_of_session(conn: &Connection, session_id: SessionId) -> Result<Option<QuestionRecord>> {
-    let mut stmt =
-        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM questions WHERE session_id = ?1 AND status = 'pending'"))?;
-    let mut rows = stmt.query([session_id.to_string()])?;
-    rows.next()?.map(record).transpose()
-}
-
-pub(crate) fn of_session(conn: &Connection, session_id: SessionId) -> Result<Vec<QuestionRecord>> {
+pub(crate) fn of_session(conn: Conn<'_>, session_id: SessionId) -> Result<Vec<QuestionRecord>> {
     // Found through the session's timeline, which has an entry for every question it asked.
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM questions WHERE id IN
-             (SELECT json_extract(body, '$.request_id') FROM messages WHERE session_id = ?1 AND kind = 'question')
-         ORDER BY created_at, id"
-    ))?;
-    collect(stmt.query([session_id.to_string()])?)
+    let request_id = conn.pick("json_extract(body, '$.request_id')", "body::json->>'request_id'");
+    conn.query(
+        &format!(
+            "SELECT {COLUMNS} FROM questions WHERE id IN
+                 (SELECT {request_id} FROM messages WHERE session_id = ?1 AND kind = 'question')
+             ORDER BY created_at, id"
+        ),
+        &args![session_id.to_string()],
+        record,
+    )
 }
 
 /// The SQL that lists the inbox; it must be answered from the covering index alone.
 pub(crate) const PENDING_SQL: &str = "SELECT id, session_id, agent, origin, request, created_at, expires_at
      FROM questions WHERE status = 'pending' ORDER BY created_at, id";
 
-/// A text column read in place.
-fn text<'r>(row: &'r Row<'_>, i: usize) -> Result<&'r str> {
-    row.get_ref(i)?.as_str().map_err(|err| Error::InvalidData {
-        table: "questions",
-        column: "text",
-        detail: err.to_string(),
-    })
-}
-
 /// Every pending question, oldest first.
-pub(crate) fn pending(conn: &Connection) -> Result<Vec<PendingQuestion>> {
-    let mut stmt = conn.prepare_cached(PENDING_SQL)?;
-    let mut rows = stmt.query([])?;
-    let mut out = Vec::new();
+pub(crate) fn pending(conn: Conn<'_>) -> Result<Vec<PendingQuestion>> {
     // Columns are read in place (no copies) except what the result keeps: this is the query
     // the inbox runs at start-up over every waiting question.
-    while let Some(row) = rows.next()? {
-        out.push(PendingQuestion {
-            id: parse("questions", "id", text(row, 0)?)?,
-            session_id: parse("questions", "session_id", text(row, 1)?)?,
-            agent: text(row, 2)?.to_owned(),
-            origin: from_json("questions", "origin", text(row, 3)?)?,
-            request_json: raw_from_json("questions", "request", text(row, 4)?.to_owned())?,
+    conn.query(PENDING_SQL, &[], |row| {
+        Ok(PendingQuestion {
+            id: parse("questions", "id", row.text(0)?)?,
+            session_id: parse("questions", "session_id", row.text(1)?)?,
+            agent: row.text(2)?.to_owned(),
+            origin: from_json("questions", "origin", row.text(3)?)?,
+            request_json: raw_from_json("questions", "request", row.text(4)?.to_owned())?,
             created_at_ms: row.get(5)?,
             expires_at_ms: row.get(6)?,
-        });
-    }
-    Ok(out)
+        })
+    })
 }
 
 /// The SQL that lists the inbox's lines; it must be answered from the covering index alone.
@@ -377,88 +358,75 @@ pub(crate) const INBOX_SQL: &str = "SELECT id, session_id, agent, origin, line, 
 
 /// Every pending question's line, oldest first. A question stored before lines were kept gets
 /// its line made from its request.
-pub(crate) fn inbox(conn: &Connection) -> Result<Vec<InboxEntry>> {
-    let mut stmt = conn.prepare_cached(INBOX_SQL)?;
-    let mut rows = stmt.query([])?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next()? {
-        let id = parse("questions", "id", text(row, 0)?)?;
-        let line_json = match row.get_ref(4)?.as_str_or_null().map_err(|err| Error::InvalidData {
-            table: "questions",
-            column: "line",
-            detail: err.to_string(),
-        })? {
-            Some(line) => raw_from_json("questions", "line", line.to_owned())?,
-            None => line_from_request(conn, id)?,
-        };
-        out.push(InboxEntry {
+pub(crate) fn inbox(conn: Conn<'_>) -> Result<Vec<InboxEntry>> {
+    conn.query(INBOX_SQL, &[], |row| {
+        let id = parse("questions", "id", row.text(0)?)?;
+        Ok(InboxEntry {
             id,
-            session_id: parse("questions", "session_id", text(row, 1)?)?,
-            agent: text(row, 2)?.to_owned(),
-            origin: from_json("questions", "origin", text(row, 3)?)?,
-            line_json,
+            session_id: parse("questions", "session_id", row.text(1)?)?,
+            agent: row.text(2)?.to_owned(),
+            origin: from_json("questions", "origin", row.text(3)?)?,
+            line_json: match row.optional_text(4)? {
+                Some(line) => raw_from_json("questions", "line", line.to_owned())?,
+                None => line_from_request(conn, id)?,
+            },
             created_at_ms: row.get(5)?,
             expires_at_ms: row.get(6)?,
-        });
-    }
-    Ok(out)
+        })
+    })
 }
 
 /// The line of a question stored without one, made from its request.
-fn line_from_request(conn: &Connection, id: RequestId) -> Result<Box<RawValue>> {
-    let request: String = conn
-        .prepare_cached("SELECT request FROM questions WHERE id = ?1")?
-        .query_row([id.to_string()], |row| row.get(0))?;
+fn line_from_request(conn: Conn<'_>, id: RequestId) -> Result<Box<RawValue>> {
+    let request: String =
+        conn.query_one("SELECT request FROM questions WHERE id = ?1", &args![id.to_string()], |row| row.get(0))?;
     let request: QuestionRequest = from_json("questions", "request", &request)?;
     to_raw("inbox line", &request.inbox_line(), JSON_MAX_BYTES)
 }
 
 /// Questions in a status, newest first, up to `limit` (1..=500), created before `before_ms`.
 pub(crate) fn list(
-    conn: &Connection,
+    conn: Conn<'_>,
     status: Option<QuestionStatus>,
     before_ms: Option<i64>,
     limit: usize,
 ) -> Result<Vec<QuestionRecord>> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM questions
-         WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR created_at < ?2)
-         ORDER BY created_at DESC, id DESC LIMIT ?3"
-    ))?;
-    collect(stmt.query(params![status.map(|s| s.as_str()), before_ms, limit.clamp(1, 500) as i64])?)
+    conn.query(
+        &format!(
+            "SELECT {COLUMNS} FROM questions
+             WHERE (CAST(?1 AS TEXT) IS NULL OR status = ?1) AND (CAST(?2 AS BIGINT) IS NULL OR created_at < ?2)
+             ORDER BY created_at DESC, id DESC LIMIT ?3"
+        ),
+        &args![status.map(|s| s.as_str()), before_ms, limit.clamp(1, 500) as i64],
+        record,
+    )
 }
 
 /// Pending questions with a deadline at or before `until_ms` (all of them with `None`),
 /// earliest first.
-pub(crate) fn deadlines(conn: &Connection, until_ms: Option<i64>) -> Result<Vec<Deadline>> {
-    let mut stmt = conn.prepare_cached(
+pub(crate) fn deadlines(conn: Conn<'_>, until_ms: Option<i64>) -> Result<Vec<Deadline>> {
+    conn.query(
         "SELECT id, session_id, expires_at, expiry_policy FROM questions
-         WHERE status = 'pending' AND expires_at IS NOT NULL AND (?1 IS NULL OR expires_at <= ?1)
-         ORDER BY expires_at",
-    )?;
-    let mut rows = stmt.query([until_ms])?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next()? {
-        let policy: Option<String> = row.get(3)?;
-        out.push(Deadline {
-            request_id: parse("questions", "id", text(row, 0)?)?,
-            session_id: parse("questions", "session_id", text(row, 1)?)?,
-            expires_at_ms: row.get(2)?,
-            // A deadline without a stored policy declines, the agents' default.
-            policy: policy
-                .map(|p| from_json("questions", "expiry_policy", &p))
-                .transpose()?
-                .unwrap_or(ExpiryPolicy::Decline),
-        });
-    }
-    Ok(out)
+         WHERE status = 'pending' AND expires_at IS NOT NULL AND (CAST(?1 AS BIGINT) IS NULL OR expires_at <= ?1)
+         ORDER BY expires_at, id",
+        &args![until_ms],
+        |row| {
+            Ok(Deadline {
+                request_id: parse("questions", "id", row.text(0)?)?,
+                session_id: parse("questions", "session_id", row.text(1)?)?,
+                expires_at_ms: row.get(2)?,
+                // A deadline without a stored policy declines, the agents' default.
+                policy: row
+                    .optional_text(3)?
+                    .map(|p| from_json("questions", "expiry_policy", p))
+                    .transpose()?
+                    .unwrap_or(ExpiryPolicy::Decline),
+            })
+        },
+    )
 }
 
 /// Whether a question exists at all.
-pub(crate) fn exists(conn: &Connection, id: RequestId) -> Result<bool> {
-    Ok(conn
-        .prepare_cached("SELECT 1 FROM questions WHERE id = ?1")?
-        .query_row([id.to_string()], |_| Ok(()))
-        .optional()?
-        .is_some())
+pub(crate) fn exists(conn: Conn<'_>, id: RequestId) -> Result<bool> {
+    Ok(conn.query_opt("SELECT 1 FROM questions WHERE id = ?1", &args![id.to_string()], |_| Ok(()))?.is_some())
 }

@@ -3,27 +3,31 @@
 
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{RequestId, SessionId};
-use rusqlite::Connection;
 
 use crate::error::Result;
 use crate::rows::{
     AuditFilter, AuditRow, ChannelMessage, ChannelScope, ChannelWork, Deadline, DeliveryState, DueCursor, InboxEntry,
-    Metrics, OutboxEntry, PendingQuestion, QuestionRecord, QuestionStatus, RuleOffer, RuleRecord, SessionFilter,
+    Lease, Metrics, OutboxEntry, PendingQuestion, QuestionRecord, QuestionStatus, RuleOffer, RuleRecord, SessionFilter,
     SessionPage, SessionRecord, SessionSummary, StoredEvent, TimelineEntry, TokenId, TokenRecord,
 };
+use crate::sql::Conn;
 use crate::store::{Store, Tx};
-use crate::{audit, channel_messages, events, messages, metrics, outbox, questions, rules, sessions, settings, tokens};
+use crate::{
+    audit, channel_messages, events, leases, messages, metrics, outbox, questions, rules, sessions, settings, tokens,
+};
 
 /// Read-only access to the database.
 #[derive(Debug, Clone, Copy)]
 pub struct Reader<'c> {
-    conn: &'c Connection,
+    conn: Conn<'c>,
 }
 
 impl Store {
     /// Read-only queries on the latest committed data.
     pub fn read(&self) -> Reader<'_> {
-        Reader { conn: self.connection() }
+        // A lost connection is made again here; if that fails too, the read reports it.
+        let _ = self.reconnect_if_lost();
+        Reader { conn: self.conn() }
     }
 }
 
@@ -218,6 +222,11 @@ impl Reader<'_> {
     /// and not turned down; most allowed first.
     pub fn rule_offers(&self, min_allowed: u32) -> Result<Vec<RuleOffer>> {
         rules::offers(self.conn, min_allowed)
+    }
+
+    /// Who holds the lease on `work` at `now_ms`, if anyone.
+    pub fn lease_holder(&self, work: &str, now_ms: i64) -> Result<Option<Lease>> {
+        leases::holder(self.conn, work, now_ms)
     }
 
     /// A setting.

@@ -4,11 +4,11 @@
 
 use beckon_core::Approval;
 use beckon_core::rules::RuleSpec;
-use rusqlite::{Connection, Row, params};
 
 use crate::codec::{JSON_MAX_BYTES, from_json, name, to_json};
 use crate::error::Result;
 use crate::rows::{NewQuestion, Resolution, Resolved, RuleOffer, RuleRecord, RuleSource, TokenId};
+use crate::sql::{Conn, Row, args};
 use crate::store::Tx;
 
 /// The key and the JSON of the rule that would cover calls like `approval`, when one may.
@@ -23,10 +23,10 @@ const COLUMNS: &str = "id, matcher, key, description, source, created_at, fired,
 fn record(row: &Row<'_>) -> Result<RuleRecord> {
     Ok(RuleRecord {
         id: row.get(0)?,
-        spec: from_json("rules", "matcher", &row.get::<_, String>(1)?)?,
+        spec: from_json("rules", "matcher", row.text(1)?)?,
         key: row.get(2)?,
         description: row.get(3)?,
-        source: name("rules", "source", &row.get::<_, String>(4)?, RuleSource::parse)?,
+        source: name("rules", "source", row.text(4)?, RuleSource::parse)?,
         created_at_ms: row.get(5)?,
         fired: row.get(6)?,
         last_fired_at_ms: row.get(7)?,
@@ -46,14 +46,14 @@ impl Tx<'_> {
         // file.
         let json = to_json("rule", spec, JSON_MAX_BYTES)?;
         let description = spec.describe();
-        self.tx
-            .prepare_cached(
-                "INSERT INTO rules (tool, matcher, project, key, description, source, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?
-            .execute(params![spec.tool, json, spec.project, key, description, source.as_str(), at_ms])?;
+        let id = self.tx.query_one(
+            "INSERT INTO rules (tool, matcher, project, key, description, source, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
+            &args![spec.tool, json, spec.project, key, description, source.as_str(), at_ms],
+            |row| row.get(0),
+        )?;
         Ok(RuleRecord {
-            id: self.tx.last_insert_rowid(),
+            id,
             spec: spec.clone(),
             key,
             description,
@@ -68,17 +68,16 @@ impl Tx<'_> {
     /// Revokes rule `id`: the rule as it now stands (unchanged when it was revoked already), or
     /// `None` when there is no such rule.
     pub fn revoke_rule(&mut self, id: i64, at_ms: i64) -> Result<Option<RuleRecord>> {
-        self.tx
-            .prepare_cached("UPDATE rules SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL")?
-            .execute(params![id, at_ms])?;
+        self.tx.execute("UPDATE rules SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL", &args![id, at_ms])?;
         get(self.tx, id)
     }
 
     /// Turns down the offer of the rule with `key`: it is not offered again.
     pub fn dismiss_rule_offer(&mut self, key: &str, at_ms: i64) -> Result<()> {
-        self.tx
-            .prepare_cached("INSERT INTO rule_offers_dismissed (key, at) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING")?
-            .execute(params![key, at_ms])?;
+        self.tx.execute(
+            "INSERT INTO rule_offers_dismissed (key, at) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING",
+            &args![key, at_ms],
+        )?;
         Ok(())
     }
 
@@ -95,12 +94,10 @@ impl Tx<'_> {
         rule: i64,
         asked_by: Option<TokenId>,
     ) -> Result<Option<Resolved>> {
-        let fired = self
-            .tx
-            .prepare_cached(
-                "UPDATE rules SET fired = fired + 1, last_fired_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
-            )?
-            .execute(params![rule, resolution.at_ms])?;
+        let fired = self.tx.execute(
+            "UPDATE rules SET fired = fired + 1, last_fired_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
+            &args![rule, resolution.at_ms],
+        )?;
         if fired == 0 {
             return Ok(None);
         }
@@ -112,56 +109,53 @@ impl Tx<'_> {
     }
 }
 
-pub(crate) fn get(conn: &Connection, id: i64) -> Result<Option<RuleRecord>> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM rules WHERE id = ?1"))?;
-    let mut rows = stmt.query([id])?;
-    rows.next()?.map(record).transpose()
+pub(crate) fn get(conn: Conn<'_>, id: i64) -> Result<Option<RuleRecord>> {
+    conn.query_opt(&format!("SELECT {COLUMNS} FROM rules WHERE id = ?1"), &args![id], record)
 }
 
-fn live_by_key(conn: &Connection, key: &str) -> Result<Option<RuleRecord>> {
-    let mut stmt =
-        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM rules WHERE key = ?1 AND revoked_at IS NULL"))?;
-    let mut rows = stmt.query([key])?;
-    rows.next()?.map(record).transpose()
+fn live_by_key(conn: Conn<'_>, key: &str) -> Result<Option<RuleRecord>> {
+    conn.query_opt(&format!("SELECT {COLUMNS} FROM rules WHERE key = ?1 AND revoked_at IS NULL"), &args![key], record)
 }
 
 /// Every rule, newest first; revoked ones too when `revoked` is set.
-pub(crate) fn list(conn: &Connection, revoked: bool) -> Result<Vec<RuleRecord>> {
-    let mut stmt =
-        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM rules WHERE ?1 OR revoked_at IS NULL ORDER BY id DESC"))?;
-    let mut rows = stmt.query([revoked])?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next()? {
-        out.push(record(row)?);
-    }
-    Ok(out)
+pub(crate) fn list(conn: Conn<'_>, revoked: bool) -> Result<Vec<RuleRecord>> {
+    conn.query(
+        &format!("SELECT {COLUMNS} FROM rules WHERE ?1 = 1 OR revoked_at IS NULL ORDER BY id DESC"),
+        &args![i64::from(revoked)],
+        record,
+    )
 }
 
 /// Rules the person allowed calls of at least `min_allowed` times (not counting calls a rule
 /// allowed), with no live rule and not turned down; most allowed first.
-pub(crate) fn offers(conn: &Connection, min_allowed: u32) -> Result<Vec<RuleOffer>> {
-    // With max(), SQLite takes the bare column (the spec) from the row holding the maximum:
-    // the latest allow's spec.
-    let mut stmt = conn.prepare_cached(
-        "SELECT rule_key, rule_spec, count(*), max(resolved_at) FROM audit
-         WHERE rule_key IS NOT NULL AND decision IN ('allow', 'allow_always') AND via IS NOT 'rule'
-           AND rule_key NOT IN (SELECT key FROM rules WHERE revoked_at IS NULL)
-           AND rule_key NOT IN (SELECT key FROM rule_offers_dismissed)
-         GROUP BY rule_key HAVING count(*) >= ?1
-         ORDER BY count(*) DESC, max(resolved_at) DESC",
+pub(crate) fn offers(conn: Conn<'_>, min_allowed: u32) -> Result<Vec<RuleOffer>> {
+    // The latest allow's spec: with max(), SQLite takes the bare column from the row holding
+    // the maximum; PostgreSQL says so. The conditions match SQLite's partial index.
+    let (latest_spec, not_by_rule) = conn.pick(
+        ("rule_spec", "via IS NOT 'rule'"),
+        ("(array_agg(rule_spec ORDER BY resolved_at DESC, id DESC))[1]", "via IS DISTINCT FROM 'rule'"),
+    );
+    let offers = conn.query(
+        &format!(
+            "SELECT rule_key, {latest_spec}, count(*), max(resolved_at) FROM audit
+             WHERE rule_key IS NOT NULL AND decision IN ('allow', 'allow_always') AND {not_by_rule}
+               AND rule_key NOT IN (SELECT key FROM rules WHERE revoked_at IS NULL)
+               AND rule_key NOT IN (SELECT key FROM rule_offers_dismissed)
+             GROUP BY rule_key HAVING count(*) >= ?1
+             ORDER BY count(*) DESC, max(resolved_at) DESC, rule_key"
+        ),
+        &args![i64::from(min_allowed)],
+        |row| {
+            let Some(spec) = row.optional_text(1)? else { return Ok(None) };
+            let spec: RuleSpec = from_json("audit", "rule_spec", spec)?;
+            Ok(Some(RuleOffer {
+                key: row.get(0)?,
+                description: spec.describe(),
+                spec,
+                allowed: u32::try_from(row.get::<i64>(2)?).unwrap_or(u32::MAX),
+                last_allowed_at_ms: row.get(3)?,
+            }))
+        },
     )?;
-    let mut rows = stmt.query([min_allowed])?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next()? {
-        let Some(spec) = row.get::<_, Option<String>>(1)? else { continue };
-        let spec: RuleSpec = from_json("audit", "rule_spec", &spec)?;
-        out.push(RuleOffer {
-            key: row.get(0)?,
-            description: spec.describe(),
-            spec,
-            allowed: u32::try_from(row.get::<_, i64>(2)?).unwrap_or(u32::MAX),
-            last_allowed_at_ms: row.get(3)?,
-        });
-    }
-    Ok(out)
+    Ok(offers.into_iter().flatten().collect())
 }

@@ -2,12 +2,12 @@
 
 use beckon_core::conversation::{SessionStatus, State};
 use beckon_core::{SessionId, SessionOrigin};
-use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::codec::{JSON_MAX_BYTES, STATE_MAX_BYTES, from_json, name, parse, to_json};
 use crate::error::{Error, Result};
 use crate::event_payload::{EventPayload, NoDetails, SessionStarted, StatusChanged};
 use crate::rows::{NewSession, SessionCursor, SessionFilter, SessionPage, SessionRecord, SessionSummary, title_from};
+use crate::sql::{Conn, Row, args};
 use crate::store::Tx;
 
 impl Tx<'_> {
@@ -22,9 +22,10 @@ impl Tx<'_> {
         }
         let status = session.state.status();
         let title = title_from(&session.title);
-        self.tx.prepare_cached("INSERT INTO sessions (id, agent, origin, parent_session_id, external_key, title, status, state, payload, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)")?.execute(
-            params![
+        self.tx.execute(
+            "INSERT INTO sessions (id, agent, origin, parent_session_id, external_key, title, status, state, payload, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+            &args![
                 session.id.to_string(),
                 session.agent,
                 session.origin.as_str(),
@@ -52,10 +53,10 @@ impl Tx<'_> {
     /// status is recorded as an event.
     pub fn save_state(&mut self, id: SessionId, state: &State, at_ms: i64) -> Result<()> {
         let text = to_json("session state", state, STATE_MAX_BYTES)?;
-        let changed = self
-            .tx
-            .prepare_cached("UPDATE sessions SET state = ?2, updated_at = ?3 WHERE id = ?1")?
-            .execute(params![id.to_string(), text, at_ms])?;
+        let changed = self.tx.execute(
+            "UPDATE sessions SET state = ?2, updated_at = ?3 WHERE id = ?1",
+            &args![id.to_string(), text, at_ms],
+        )?;
         if changed == 0 {
             return Err(Error::SessionNotFound(id));
         }
@@ -69,11 +70,8 @@ impl Tx<'_> {
     /// Sets a session's status (for sessions Beckon does not run, whose status has no state
     /// machine behind it); records an event when it changes.
     pub fn set_status(&mut self, id: SessionId, status: SessionStatus, reason: Option<&str>, at_ms: i64) -> Result<()> {
-        let old: Option<String> = self
-            .tx
-            .prepare_cached("SELECT status FROM sessions WHERE id = ?1")?
-            .query_row([id.to_string()], |row| row.get(0))
-            .optional()?;
+        let old: Option<String> =
+            self.tx.query_opt("SELECT status FROM sessions WHERE id = ?1", &args![id.to_string()], |row| row.get(0))?;
         let Some(old) = old else { return Err(Error::SessionNotFound(id)) };
         self.change_status(id, &old, status, reason, at_ms)
     }
@@ -90,11 +88,10 @@ impl Tx<'_> {
         if old == status.as_str() {
             return Ok(());
         }
-        self.tx.prepare_cached("UPDATE sessions SET status = ?2, updated_at = ?3 WHERE id = ?1")?.execute(params![
-            id.to_string(),
-            status.as_str(),
-            at_ms
-        ])?;
+        self.tx.execute(
+            "UPDATE sessions SET status = ?2, updated_at = ?3 WHERE id = ?1",
+            &args![id.to_string(), status.as_str(), at_ms],
+        )?;
         let changed = StatusChanged { status, reason: reason.map(str::to_owned) };
         self.append_event(&EventPayload::SessionStatus(changed), Some(id), None, at_ms)?;
         Ok(())
@@ -110,10 +107,11 @@ impl Tx<'_> {
         at_ms: i64,
     ) -> Result<()> {
         for ancestor in ancestors(self.tx, id)? {
-            let current: String = self
-                .tx
-                .prepare_cached("SELECT status FROM sessions WHERE id = ?1")?
-                .query_row([ancestor.to_string()], |row| row.get(0))?;
+            let current: String = self.tx.query_one(
+                "SELECT status FROM sessions WHERE id = ?1",
+                &args![ancestor.to_string()],
+                |row| row.get(0),
+            )?;
             if current == from.as_str() {
                 self.set_status(ancestor, to, None, at_ms)?;
             }
@@ -125,24 +123,23 @@ impl Tx<'_> {
     /// sub-agent sessions, timelines and questions. A session tree with anything still running
     /// or waiting is kept. Returns the top-level sessions that went.
     pub fn prune_finished(&mut self, before_ms: i64, at_ms: i64) -> Result<Vec<SessionId>> {
-        let ids: Vec<String> = {
-            let mut stmt = self.tx.prepare_cached(
-                "WITH RECURSIVE tree(root, id) AS (
+        let ids: Vec<String> = self.tx.query(
+            "WITH RECURSIVE tree(root, id) AS (
                      SELECT id, id FROM sessions WHERE parent_session_id IS NULL AND updated_at < ?1
                      UNION ALL
                      SELECT tree.root, s.id FROM sessions s JOIN tree ON s.parent_session_id = tree.id
                  )
                  SELECT tree.root FROM tree JOIN sessions s ON s.id = tree.id
                  GROUP BY tree.root
-                 HAVING sum(s.status IN ('running', 'waiting_for_input')) = 0
-                    AND sum(EXISTS (SELECT 1 FROM questions q WHERE q.session_id = s.id AND q.status = 'pending')) = 0",
-            )?;
-            let rows = stmt.query_map([before_ms], |row| row.get(0))?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
+                 HAVING count(*) FILTER (WHERE s.status IN ('running', 'waiting_for_input')) = 0
+                    AND count(*) FILTER (WHERE EXISTS
+                        (SELECT 1 FROM questions q WHERE q.session_id = s.id AND q.status = 'pending')) = 0",
+            &args![before_ms],
+            |row| row.get(0),
+        )?;
         let mut pruned = Vec::with_capacity(ids.len());
         for id in &ids {
-            self.tx.prepare_cached("DELETE FROM sessions WHERE id = ?1")?.execute([id])?;
+            self.tx.execute("DELETE FROM sessions WHERE id = ?1", &args![id])?;
             let id: SessionId = parse("sessions", "id", id)?;
             self.append_event(&EventPayload::SessionDeleted(NoDetails {}), Some(id), None, at_ms)?;
             pruned.push(id);
@@ -152,24 +149,19 @@ impl Tx<'_> {
 }
 
 /// A session's stored status text and whether it has a parent, if it exists.
-pub(crate) fn status_and_parent(conn: &Connection, id: SessionId) -> Result<Option<(String, Option<String>)>> {
-    Ok(conn
-        .prepare_cached("SELECT status, parent_session_id FROM sessions WHERE id = ?1")?
-        .query_row([id.to_string()], |row| Ok((row.get(0)?, row.get(1)?)))
-        .optional()?)
+pub(crate) fn status_and_parent(conn: Conn<'_>, id: SessionId) -> Result<Option<(String, Option<String>)>> {
+    conn.query_opt("SELECT status, parent_session_id FROM sessions WHERE id = ?1", &args![id.to_string()], |row| {
+        Ok((row.get(0)?, row.get(1)?))
+    })
 }
 
-pub(crate) fn exists(conn: &Connection, id: SessionId) -> Result<bool> {
-    Ok(conn
-        .prepare_cached("SELECT 1 FROM sessions WHERE id = ?1")?
-        .query_row([id.to_string()], |_| Ok(()))
-        .optional()?
-        .is_some())
+pub(crate) fn exists(conn: Conn<'_>, id: SessionId) -> Result<bool> {
+    Ok(conn.query_opt("SELECT 1 FROM sessions WHERE id = ?1", &args![id.to_string()], |_| Ok(()))?.is_some())
 }
 
 /// The chain of parents of `id`, nearest first.
-pub(crate) fn ancestors(conn: &Connection, id: SessionId) -> Result<Vec<SessionId>> {
-    let mut stmt = conn.prepare_cached(
+pub(crate) fn ancestors(conn: Conn<'_>, id: SessionId) -> Result<Vec<SessionId>> {
+    conn.query(
         "WITH RECURSIVE chain(id, depth) AS (
              SELECT parent_session_id, 1 FROM sessions WHERE id = ?1 AND parent_session_id IS NOT NULL
              UNION ALL
@@ -177,9 +169,9 @@ pub(crate) fn ancestors(conn: &Connection, id: SessionId) -> Result<Vec<SessionI
              WHERE s.parent_session_id IS NOT NULL AND chain.depth < 64
          )
          SELECT id FROM chain ORDER BY depth",
-    )?;
-    let rows = stmt.query_map([id.to_string()], |row| row.get::<_, String>(0))?;
-    rows.map(|row| parse("sessions", "parent_session_id", &row?)).collect()
+        &args![id.to_string()],
+        |row| parse("sessions", "parent_session_id", row.text(0)?),
+    )
 }
 
 const RECORD_COLUMNS: &str =
@@ -188,15 +180,15 @@ const SUMMARY_COLUMNS: &str = "id, agent, origin, parent_session_id, title, stat
 
 fn record(row: &Row<'_>) -> Result<SessionRecord> {
     Ok(SessionRecord {
-        id: parse("sessions", "id", &row.get::<_, String>(0)?)?,
+        id: parse("sessions", "id", row.text(0)?)?,
         agent: row.get(1)?,
-        origin: name("sessions", "origin", &row.get::<_, String>(2)?, SessionOrigin::parse)?,
-        parent: row.get::<_, Option<String>>(3)?.map(|p| parse("sessions", "parent_session_id", &p)).transpose()?,
+        origin: name("sessions", "origin", row.text(2)?, SessionOrigin::parse)?,
+        parent: row.optional_text(3)?.map(|p| parse("sessions", "parent_session_id", p)).transpose()?,
         external_key: row.get(4)?,
         title: row.get(5)?,
-        status: name("sessions", "status", &row.get::<_, String>(6)?, SessionStatus::parse)?,
-        state: from_json("sessions", "state", &row.get::<_, String>(7)?)?,
-        payload: row.get::<_, Option<String>>(8)?.map(|p| from_json("sessions", "payload", &p)).transpose()?,
+        status: name("sessions", "status", row.text(6)?, SessionStatus::parse)?,
+        state: from_json("sessions", "state", row.text(7)?)?,
+        payload: row.optional_text(8)?.map(|p| from_json("sessions", "payload", p)).transpose()?,
         created_at_ms: row.get(9)?,
         updated_at_ms: row.get(10)?,
     })
@@ -204,93 +196,80 @@ fn record(row: &Row<'_>) -> Result<SessionRecord> {
 
 fn summary(row: &Row<'_>) -> Result<SessionSummary> {
     Ok(SessionSummary {
-        id: parse("sessions", "id", &row.get::<_, String>(0)?)?,
+        id: parse("sessions", "id", row.text(0)?)?,
         agent: row.get(1)?,
-        origin: name("sessions", "origin", &row.get::<_, String>(2)?, SessionOrigin::parse)?,
-        parent: row.get::<_, Option<String>>(3)?.map(|p| parse("sessions", "parent_session_id", &p)).transpose()?,
+        origin: name("sessions", "origin", row.text(2)?, SessionOrigin::parse)?,
+        parent: row.optional_text(3)?.map(|p| parse("sessions", "parent_session_id", p)).transpose()?,
         title: row.get(4)?,
-        status: name("sessions", "status", &row.get::<_, String>(5)?, SessionStatus::parse)?,
+        status: name("sessions", "status", row.text(5)?, SessionStatus::parse)?,
         created_at_ms: row.get(6)?,
         updated_at_ms: row.get(7)?,
     })
 }
 
-pub(crate) fn get(conn: &Connection, id: SessionId) -> Result<Option<SessionRecord>> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM sessions WHERE id = ?1"))?;
-    let mut rows = stmt.query([id.to_string()])?;
-    rows.next()?.map(record).transpose()
+pub(crate) fn get(conn: Conn<'_>, id: SessionId) -> Result<Option<SessionRecord>> {
+    conn.query_opt(&format!("SELECT {RECORD_COLUMNS} FROM sessions WHERE id = ?1"), &args![id.to_string()], record)
 }
 
-pub(crate) fn by_external_key(conn: &Connection, agent: &str, key: &str) -> Result<Option<SessionRecord>> {
-    let mut stmt =
-        conn.prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM sessions WHERE agent = ?1 AND external_key = ?2"))?;
-    let mut rows = stmt.query(params![agent, key])?;
-    rows.next()?.map(record).transpose()
+pub(crate) fn by_external_key(conn: Conn<'_>, agent: &str, key: &str) -> Result<Option<SessionRecord>> {
+    conn.query_opt(
+        &format!("SELECT {RECORD_COLUMNS} FROM sessions WHERE agent = ?1 AND external_key = ?2"),
+        &args![agent, key],
+        record,
+    )
 }
 
-pub(crate) fn with_status(conn: &Connection, status: SessionStatus) -> Result<Vec<SessionRecord>> {
-    let mut stmt = conn
-        .prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM sessions WHERE status = ?1 ORDER BY created_at, id"))?;
-    let mut rows = stmt.query([status.as_str()])?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next()? {
-        out.push(record(row)?);
-    }
-    Ok(out)
+pub(crate) fn with_status(conn: Conn<'_>, status: SessionStatus) -> Result<Vec<SessionRecord>> {
+    conn.query(
+        &format!("SELECT {RECORD_COLUMNS} FROM sessions WHERE status = ?1 ORDER BY created_at, id"),
+        &args![status.as_str()],
+        record,
+    )
 }
 
 /// Sessions waiting for input that have sub-agent sessions (a parent shows waiting while its
 /// sub-agent's question waits).
-pub(crate) fn waiting_parents(conn: &Connection) -> Result<Vec<SessionRecord>> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {RECORD_COLUMNS} FROM sessions s WHERE status = 'waiting_for_input'
-         AND EXISTS (SELECT 1 FROM sessions c WHERE c.parent_session_id = s.id) ORDER BY created_at, id"
-    ))?;
-    let mut rows = stmt.query([])?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next()? {
-        out.push(record(row)?);
-    }
-    Ok(out)
+pub(crate) fn waiting_parents(conn: Conn<'_>) -> Result<Vec<SessionRecord>> {
+    conn.query(
+        &format!(
+            "SELECT {RECORD_COLUMNS} FROM sessions s WHERE status = 'waiting_for_input'
+             AND EXISTS (SELECT 1 FROM sessions c WHERE c.parent_session_id = s.id) ORDER BY created_at, id"
+        ),
+        &[],
+        record,
+    )
 }
 
-pub(crate) fn children(conn: &Connection, id: SessionId) -> Result<Vec<SessionSummary>> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {SUMMARY_COLUMNS} FROM sessions WHERE parent_session_id = ?1 ORDER BY created_at, id"
-    ))?;
-    let mut rows = stmt.query([id.to_string()])?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next()? {
-        out.push(summary(row)?);
-    }
-    Ok(out)
+pub(crate) fn children(conn: Conn<'_>, id: SessionId) -> Result<Vec<SessionSummary>> {
+    conn.query(
+        &format!("SELECT {SUMMARY_COLUMNS} FROM sessions WHERE parent_session_id = ?1 ORDER BY created_at, id"),
+        &args![id.to_string()],
+        summary,
+    )
 }
 
-pub(crate) fn list(conn: &Connection, filter: &SessionFilter) -> Result<SessionPage> {
+pub(crate) fn list(conn: Conn<'_>, filter: &SessionFilter) -> Result<SessionPage> {
     let limit = filter.limit.clamp(1, 500);
     let mut sql = format!("SELECT {SUMMARY_COLUMNS} FROM sessions WHERE 1 = 1");
-    if filter.status.is_some() {
-        sql.push_str(" AND status = ?1");
-    }
+    // Unused parameters are still named, with their types: PostgreSQL must know each one's.
+    sql.push_str(match filter.status {
+        Some(_) => " AND status = ?1",
+        None => " AND CAST(?1 AS TEXT) IS NULL",
+    });
     if filter.top_level_only {
         sql.push_str(" AND parent_session_id IS NULL");
     }
-    if filter.after.is_some() {
-        sql.push_str(" AND (created_at, id) < (?2, ?3)");
-    }
+    sql.push_str(match filter.after {
+        Some(_) => " AND (created_at, id) < (?2, ?3)",
+        None => " AND CAST(?2 AS BIGINT) IS NULL AND CAST(?3 AS TEXT) IS NULL",
+    });
     sql.push_str(" ORDER BY created_at DESC, id DESC LIMIT ?4");
-    let mut stmt = conn.prepare_cached(&sql)?;
     let (after_time, after_id) = match filter.after {
         Some(cursor) => (Some(cursor.created_at_ms), Some(cursor.id.to_string())),
         None => (None, None),
     };
     let status = filter.status.map(|s| s.as_str());
-    // Unused numbered parameters must still be bound.
-    let mut rows = stmt.query(params![status, after_time, after_id, (limit + 1) as i64])?;
-    let mut sessions = Vec::with_capacity(limit + 1);
-    while let Some(row) = rows.next()? {
-        sessions.push(summary(row)?);
-    }
+    let mut sessions = conn.query(&sql, &args![status, after_time, after_id, (limit + 1) as i64], summary)?;
     let next = if sessions.len() > limit {
         sessions.truncate(limit);
         sessions.last().map(|s| SessionCursor { created_at_ms: s.created_at_ms, id: s.id })

@@ -1,20 +1,40 @@
 //! The store handle and its transactions. Reading them is in `read.rs`, which needs every
 //! table's file; this one needs none.
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
 
 use crate::error::{Error, Result};
 use crate::rows::StoredEvent;
+use crate::sql::{Conn, Pg};
 
 /// Beckon's database: one connection, used from one thread (the runtime owns it).
 #[derive(Debug)]
 pub struct Store {
-    conn: Connection,
+    backend: Backend,
     path: Option<PathBuf>,
     commits: u64,
     resolutions: u64,
+}
+
+/// Where the data lives.
+#[derive(Debug)]
+enum Backend {
+    /// One person's file.
+    Sqlite(Connection),
+    /// A team server's shared database.
+    Postgres(Box<RefCell<Pg>>),
+}
+
+impl Backend {
+    fn conn(&self) -> Conn<'_> {
+        match self {
+            Backend::Sqlite(conn) => Conn::Sqlite(conn),
+            Backend::Postgres(pg) => Conn::Postgres(pg),
+        }
+    }
 }
 
 /// What a committed write returns: its value and the events it appended, in `seq` order, to
@@ -42,7 +62,7 @@ pub struct Written {
 /// One write transaction. Every operation on it commits together or not at all.
 #[derive(Debug)]
 pub struct Tx<'c> {
-    pub(crate) tx: &'c Connection,
+    pub(crate) tx: Conn<'c>,
     pub(crate) events: Vec<StoredEvent>,
     pub(crate) callbacks_queued: bool,
     /// Questions this transaction resolved.
@@ -51,7 +71,39 @@ pub struct Tx<'c> {
 
 impl Store {
     pub(crate) fn from_connection(conn: Connection, path: Option<PathBuf>) -> Store {
-        Store { conn, path, commits: 0, resolutions: 0 }
+        Store { backend: Backend::Sqlite(conn), path, commits: 0, resolutions: 0 }
+    }
+
+    pub(crate) fn from_postgres(pg: Pg) -> Store {
+        Store { backend: Backend::Postgres(Box::new(RefCell::new(pg))), path: None, commits: 0, resolutions: 0 }
+    }
+
+    /// The connection statements run on.
+    pub(crate) fn conn(&self) -> Conn<'_> {
+        self.backend.conn()
+    }
+
+    /// Whether the connection is inside a transaction (after a failure, SQLite may have ended
+    /// it by itself; PostgreSQL keeps it, aborted, until it is rolled back).
+    fn in_transaction(&self) -> bool {
+        match &self.backend {
+            Backend::Sqlite(conn) => !conn.is_autocommit(),
+            Backend::Postgres(_) => true,
+        }
+    }
+
+    /// The statement that starts a write transaction: SQLite's takes the write lock at once, so
+    /// concurrent writers wait rather than fail half-way.
+    fn begin_sql(&self) -> &'static str {
+        self.conn().pick("BEGIN IMMEDIATE", "BEGIN")
+    }
+
+    /// Before a transaction or a read: on PostgreSQL, connects again if the connection was lost.
+    pub(crate) fn reconnect_if_lost(&self) -> Result<()> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(()),
+            Backend::Postgres(pg) => pg.borrow_mut().reconnect_if_lost(),
+        }
     }
 
     /// The database file, or `None` in memory.
@@ -62,8 +114,9 @@ impl Store {
     /// Runs `f` in one write transaction (taken immediately, so concurrent writers wait rather
     /// than fail half-way) and commits it if `f` succeeds. Nothing is written if it fails.
     pub fn write<T>(&mut self, f: impl FnOnce(&mut Tx<'_>) -> Result<T>) -> Result<Committed<T>> {
-        self.exec("BEGIN IMMEDIATE")?;
-        let mut tx = Tx { tx: &self.conn, events: Vec::new(), callbacks_queued: false, resolutions: 0 };
+        self.reconnect_if_lost()?;
+        self.exec(self.begin_sql())?;
+        let mut tx = Tx { tx: self.backend.conn(), events: Vec::new(), callbacks_queued: false, resolutions: 0 };
         let outcome = f(&mut tx).and_then(|value| {
             self.exec("COMMIT")?;
             Ok(value)
@@ -75,9 +128,10 @@ impl Store {
                 Ok(Committed { value, events: tx.events, callbacks_queued: tx.callbacks_queued })
             }
             Err(err) => {
-                if !self.conn.is_autocommit() {
+                if self.in_transaction() {
                     // The original error matters more than a failed rollback, which SQLite
-                    // completes itself when the connection is next used or closed.
+                    // completes itself when the connection is next used or closed, and
+                    // PostgreSQL when the connection is closed.
                     let _ = self.exec("ROLLBACK");
                 }
                 Err(err)
@@ -96,11 +150,11 @@ impl Store {
         jobs: &mut [J],
         mut run: impl FnMut(&mut J, &mut Tx<'_>) -> Result<()>,
     ) -> Vec<Result<Written>> {
-        if let Err(err) = self.exec("BEGIN IMMEDIATE") {
+        if let Err(err) = self.reconnect_if_lost().and_then(|()| self.exec(self.begin_sql())) {
             let detail = err.to_string();
             return jobs.iter().map(|_| Err(Error::GroupFailed(detail.clone()))).collect();
         }
-        let mut tx = Tx { tx: &self.conn, events: Vec::new(), callbacks_queued: false, resolutions: 0 };
+        let mut tx = Tx { tx: self.backend.conn(), events: Vec::new(), callbacks_queued: false, resolutions: 0 };
         let mut outcomes: Vec<Result<Written>> = Vec::with_capacity(jobs.len());
         let mut broken: Option<String> = None;
         for job in jobs.iter_mut() {
@@ -130,7 +184,7 @@ impl Store {
                     tx.resolutions = resolutions_before;
                     // A failure SQLite answered by ending the whole transaction leaves nothing
                     // to roll back to: the group is lost.
-                    if self.conn.is_autocommit() {
+                    if !self.in_transaction() {
                         broken = Some(format!("SQLite ended the transaction after a failed write: {err}"));
                     } else {
                         let undone = self.exec("ROLLBACK TO job").and_then(|()| self.exec("RELEASE job"));
@@ -153,8 +207,8 @@ impl Store {
                 outcomes
             }
             Err(detail) => {
-                if !self.conn.is_autocommit() {
-                    // As in `write`: SQLite completes a failed rollback itself.
+                if self.in_transaction() {
+                    // As in `write`: the database completes a failed rollback itself.
                     let _ = self.exec("ROLLBACK");
                 }
                 outcomes
@@ -167,8 +221,8 @@ impl Store {
 
     /// Runs one statement of transaction control (cached: parsing them on every write is
     /// measurable).
-    fn exec(&self, sql: &str) -> rusqlite::Result<()> {
-        self.conn.prepare_cached(sql)?.execute([]).map(|_| ())
+    fn exec(&self, sql: &str) -> Result<()> {
+        self.conn().batch(sql)
     }
 
     /// How many write transactions this handle has committed: each one a sync to disk.
@@ -181,8 +235,20 @@ impl Store {
         self.resolutions
     }
 
-    /// The underlying connection, for tests and benchmarks that need raw SQL.
+    /// The underlying SQLite connection, for tests and benchmarks that need raw SQL.
+    ///
+    /// # Panics
+    /// On a store on PostgreSQL, which has none.
+    #[allow(clippy::panic)]
     pub fn connection(&self) -> &Connection {
-        &self.conn
+        match &self.backend {
+            Backend::Sqlite(conn) => conn,
+            Backend::Postgres(_) => panic!("a store on PostgreSQL has no SQLite connection"),
+        }
+    }
+
+    /// Whether this store is on PostgreSQL.
+    pub fn is_postgres(&self) -> bool {
+        matches!(self.backend, Backend::Postgres(_))
     }
 }

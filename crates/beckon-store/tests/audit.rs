@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::Backend;
+
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{Answer, AnsweredVia, Answers, Approval, Outcome, QuestionRequest, RequestId, SessionOrigin};
 use beckon_store::{
@@ -52,9 +54,8 @@ fn choose(request: &QuestionRequest, answer: Answer) -> Outcome {
     Outcome::Answered { answers: Answers::new(vec![answer], request).unwrap() }
 }
 
-#[test]
-fn every_way_a_question_ends_leaves_one_row() {
-    let (_dir, mut store) = common::file_store();
+fn every_way_a_question_ends_leaves_one_row(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let ext = SessionOrigin::External;
 
     let window = ask(&mut store, "poet", SessionOrigin::Chat, common::request(), 10);
@@ -162,9 +163,8 @@ fn every_way_a_question_ends_leaves_one_row() {
     assert!(all.windows(2).all(|w| w[0].id < w[1].id), "in id order");
 }
 
-#[test]
-fn a_repeat_or_a_conflict_writes_no_second_row() {
-    let (_dir, mut store) = common::file_store();
+fn a_repeat_or_a_conflict_writes_no_second_row(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let id = ask(&mut store, "poet", SessionOrigin::External, common::request(), 10);
     resolve(&mut store, by(id, answered("Haiku"), Some(AnsweredVia::Window), None, 20));
     resolve(&mut store, by(id, answered("Haiku"), Some(AnsweredVia::Window), None, 30));
@@ -173,9 +173,8 @@ fn a_repeat_or_a_conflict_writes_no_second_row() {
     assert_eq!(row(&store, id).resolved_at_ms, 20);
 }
 
-#[test]
-fn the_machine_is_the_token_that_asked() {
-    let (_dir, mut store) = common::file_store();
+fn the_machine_is_the_token_that_asked(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let token = NewToken { name: "devbox".into(), kind: TokenKind::AskOnly, secret_hash: [9; 32], at_ms: 1 };
     let token = store.write(|tx| tx.create_token(&token)).unwrap().value;
     let id = ask(&mut store, "claude-code", SessionOrigin::External, approval("ls"), 10);
@@ -184,9 +183,8 @@ fn the_machine_is_the_token_that_asked() {
     assert_eq!(row(&store, id).machine.as_deref(), Some("devbox"));
 }
 
-#[test]
-fn pages_follow_ids_and_filters() {
-    let (_dir, mut store) = common::file_store();
+fn pages_follow_ids_and_filters(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let mut ids = Vec::new();
     for i in 0..7 {
         let agent = if i % 2 == 0 { "even" } else { "odd" };
@@ -211,9 +209,8 @@ fn pages_follow_ids_and_filters() {
     assert_eq!(times, [102, 103, 104]);
 }
 
-#[test]
-fn audit_rows_outlive_pruned_sessions_and_go_by_their_own_age() {
-    let (_dir, mut store) = common::file_store();
+fn audit_rows_outlive_pruned_sessions_and_go_by_their_own_age(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let old = ask(&mut store, "poet", SessionOrigin::External, common::request(), 10);
     let resolution = Resolution {
         session_status: Some(SessionStatus::Completed),
@@ -237,3 +234,11 @@ fn audit_rows_outlive_pruned_sessions_and_go_by_their_own_age() {
     let left: Vec<_> = store.read().audit(&AuditFilter::default(), 10).unwrap().iter().map(|r| r.request_id).collect();
     assert_eq!(left, [recent]);
 }
+
+conformance!(
+    every_way_a_question_ends_leaves_one_row,
+    a_repeat_or_a_conflict_writes_no_second_row,
+    the_machine_is_the_token_that_asked,
+    pages_follow_ids_and_filters,
+    audit_rows_outlive_pruned_sessions_and_go_by_their_own_age,
+);

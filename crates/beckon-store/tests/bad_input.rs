@@ -10,9 +10,8 @@ use beckon_store::{Error, JSON_MAX_BYTES, SessionFilter};
 use common::*;
 use serde_json::json;
 
-#[test]
-fn oversize_values_are_refused_and_nothing_is_written() {
-    let (_dir, mut store) = file_store();
+fn oversize_values_are_refused_and_nothing_is_written(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let session = session_id();
     store.write(|tx| tx.start_session(&new_session(session, "poet", 1))).unwrap();
     let huge = "x".repeat(JSON_MAX_BYTES + 1);
@@ -91,12 +90,13 @@ fn broken_json_reads_back_as_a_typed_error() {
     assert!(matches!(store.read().timeline(session), Err(Error::InvalidData { table: "messages", .. })));
 }
 
-#[test]
-fn an_oversize_state_is_refused() {
-    let (_dir, mut store) = file_store();
+fn an_oversize_state_is_refused(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let session = session_id();
     store.write(|tx| tx.start_session(&new_session(session, "poet", 1))).unwrap();
     let reason = "r".repeat(beckon_store::STATE_MAX_BYTES + 1);
     let err = store.write(|tx| tx.save_state(session, &State::Failed { reason }, 2)).unwrap_err();
     assert!(matches!(err, Error::TooLarge { what: "session state", .. }));
 }
+
+conformance!(oversize_values_are_refused_and_nothing_is_written, an_oversize_state_is_refused,);

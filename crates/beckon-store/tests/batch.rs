@@ -5,13 +5,14 @@
 
 mod common;
 
+use common::Backend;
+
 use beckon_store::{AuditFilter, Error, EventKind, Resolved};
 
 use common::{answered, asked, request_id, resolution};
 
-#[test]
-fn a_failing_resolution_is_undone_alone_and_the_rest_commit_together() {
-    let (_dir, mut store) = common::file_store();
+fn a_failing_resolution_is_undone_alone_and_the_rest_commit_together(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let (_, first) = asked(&mut store, "poet", 10);
     let (_, second) = asked(&mut store, "poet", 20);
     let (_, settled) = asked(&mut store, "poet", 30);
@@ -31,3 +32,5 @@ fn a_failing_resolution_is_undone_alone_and_the_rest_commit_together() {
     assert_eq!((store.commits() - commits, store.resolutions() - resolutions), (1, 2));
     assert_eq!(store.read().audit(&AuditFilter::default(), 10).unwrap().len(), 3);
 }
+
+conformance!(a_failing_resolution_is_undone_alone_and_the_rest_commit_together,);

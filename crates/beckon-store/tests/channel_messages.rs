@@ -31,9 +31,8 @@ fn asked(store: &mut Store, asks: &[(&str, i64)]) -> Vec<beckon_core::RequestId>
     ids
 }
 
-#[test]
-fn pending_questions_without_a_message_are_owed_a_post_oldest_first() {
-    let (_dir, mut store) = file_store();
+fn pending_questions_without_a_message_are_owed_a_post_oldest_first(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let ids = asked(&mut store, &[("poet", 20), ("deploy", 10)]);
     let work = store.read().channel_work("slack", NOW, scope(NOW), 64).unwrap();
     assert_eq!(work.to_post.iter().map(|q| q.id).collect::<Vec<_>>(), [ids[1], ids[0]]);
@@ -43,9 +42,8 @@ fn pending_questions_without_a_message_are_owed_a_post_oldest_first() {
     assert_eq!(store.read().channel_work("slack", NOW, scope(NOW), 64).unwrap().to_post.len(), 2);
 }
 
-#[test]
-fn the_delay_and_the_agents_choose_what_goes() {
-    let (_dir, mut store) = file_store();
+fn the_delay_and_the_agents_choose_what_goes(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let ids = asked(&mut store, &[("poet", 10), ("deploy", 50)]);
     let late = ChannelScope { asked_by_ms: 30, delay_ms: 60, agents: None };
     let work = store.read().channel_work("slack", 90, late, 64).unwrap();
@@ -57,9 +55,8 @@ fn the_delay_and_the_agents_choose_what_goes() {
     assert_eq!(work.to_post.iter().map(|q| q.id).collect::<Vec<_>>(), [ids[1]]);
 }
 
-#[test]
-fn a_post_is_recorded_before_it_is_sent_and_blocks_a_second_one() {
-    let (_dir, mut store) = file_store();
+fn a_post_is_recorded_before_it_is_sent_and_blocks_a_second_one(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let ids = asked(&mut store, &[("poet", 10)]);
     assert!(store.write(|tx| tx.begin_channel_post("slack", ids[0], "1700.000", NOW)).unwrap().value);
     assert!(
@@ -80,9 +77,8 @@ fn a_post_is_recorded_before_it_is_sent_and_blocks_a_second_one() {
     assert!(store.read().channel_work("slack", NOW, scope(NOW), 64).unwrap().in_doubt.is_empty());
 }
 
-#[test]
-fn a_failed_post_waits_for_its_retry_and_a_resolved_question_is_settled_once() {
-    let (_dir, mut store) = file_store();
+fn a_failed_post_waits_for_its_retry_and_a_resolved_question_is_settled_once(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let ids = asked(&mut store, &[("poet", 10)]);
     store.write(|tx| tx.begin_channel_post("slack", ids[0], "m", NOW)).unwrap();
     store
@@ -118,9 +114,8 @@ fn a_failed_post_waits_for_its_retry_and_a_resolved_question_is_settled_once() {
     assert!(work.to_settle.is_empty() && work.next_due_ms.is_none());
 }
 
-#[test]
-fn a_question_that_ended_is_not_posted_and_its_doubt_can_be_abandoned() {
-    let (_dir, mut store) = file_store();
+fn a_question_that_ended_is_not_posted_and_its_doubt_can_be_abandoned(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let ids = asked(&mut store, &[("poet", 10), ("deploy", 20)]);
     store.write(|tx| tx.resolve(&resolution(ids[0], Outcome::Declined { reason: None }, 30))).unwrap();
     assert!(!store.write(|tx| tx.begin_channel_post("slack", ids[0], "m", NOW)).unwrap().value);
@@ -129,3 +124,11 @@ fn a_question_that_ended_is_not_posted_and_its_doubt_can_be_abandoned() {
     store.write(|tx| tx.channel_abandon("slack", ids[1])).unwrap();
     assert_eq!(store.read().channel_message_count("slack").unwrap(), 0);
 }
+
+conformance!(
+    pending_questions_without_a_message_are_owed_a_post_oldest_first,
+    the_delay_and_the_agents_choose_what_goes,
+    a_post_is_recorded_before_it_is_sent_and_blocks_a_second_one,
+    a_failed_post_waits_for_its_retry_and_a_resolved_question_is_settled_once,
+    a_question_that_ended_is_not_posted_and_its_doubt_can_be_abandoned,
+);

@@ -8,7 +8,8 @@ use std::sync::{Arc, Barrier};
 use std::thread;
 
 use beckon_core::Outcome;
-use beckon_store::{Error, Resolved, Store};
+use beckon_core::conversation::Message;
+use beckon_store::{Error, EventKind, Resolved};
 use common::*;
 use rusqlite::params;
 
@@ -47,19 +48,18 @@ fn the_database_refuses_unknown_statuses_and_dangling_sessions() {
     assert_eq!(err.sqlite_error_code(), Some(rusqlite::ErrorCode::ConstraintViolation), "foreign keys are on");
 }
 
-#[test]
-fn concurrent_resolves_from_many_connections_have_exactly_one_winner() {
-    let (dir, mut store) = file_store();
-    let path = dir.path().join("data").join("beckon.db");
+fn concurrent_resolves_from_many_connections_have_exactly_one_winner(backend: Backend) {
+    let (db, mut store) = backend.store();
+    let db = Arc::new(db);
     for round in 0..10 {
         let (_, question) = asked(&mut store, "poet", round);
         let writers = 8;
         let barrier = Arc::new(Barrier::new(writers));
         let handles: Vec<_> = (0..writers)
             .map(|i| {
-                let (barrier, path) = (barrier.clone(), path.clone());
+                let (barrier, db) = (barrier.clone(), db.clone());
                 thread::spawn(move || {
-                    let mut store = Store::open(&path).unwrap();
+                    let mut store = db.open();
                     let outcome = if i % 2 == 0 {
                         answered("Haiku")
                     } else {
@@ -87,36 +87,33 @@ fn concurrent_resolves_from_many_connections_have_exactly_one_winner() {
         }
         let stored = store.read().question(question).unwrap().unwrap();
         assert_eq!(stored.outcome, Some(winning));
-        let answers: i64 = store
-            .connection()
-            .query_row(
-                "SELECT count(*) FROM messages WHERE kind = 'answer' AND body LIKE ?1",
-                [format!("%{question}%")],
-                |r| r.get(0),
-            )
-            .unwrap();
+        let answers = store
+            .read()
+            .timeline(stored.session_id)
+            .unwrap()
+            .into_iter()
+            .filter(|entry| matches!(&entry.message, Message::Answer { request_id, .. } if *request_id == question))
+            .count();
         assert_eq!(answers, 1, "one timeline answer");
-        let resolved_events: i64 = store
-            .connection()
-            .query_row(
-                "SELECT count(*) FROM events WHERE kind = 'question_resolved' AND request_id = ?1",
-                [question.to_string()],
-                |r| r.get(0),
-            )
-            .unwrap();
+        let resolved_events = store
+            .read()
+            .events_after(0, 100_000)
+            .unwrap()
+            .into_iter()
+            .filter(|event| event.kind == EventKind::QuestionResolved && event.request_id == Some(question))
+            .count();
         assert_eq!(resolved_events, 1, "one resolution event");
     }
 }
 
-#[test]
-fn event_seqs_stay_gap_free_under_concurrent_writers() {
-    let (dir, _store) = file_store();
-    let path = dir.path().join("data").join("beckon.db");
+fn event_seqs_stay_gap_free_under_concurrent_writers(backend: Backend) {
+    let (db, _store) = backend.store();
+    let db = Arc::new(db);
     let handles: Vec<_> = (0..4)
         .map(|_| {
-            let path = path.clone();
+            let db = db.clone();
             thread::spawn(move || {
-                let mut store = Store::open(&path).unwrap();
+                let mut store = db.open();
                 let mut seen = Vec::new();
                 for i in 0..25 {
                     let (session, question) = (session_id(), request_id());
@@ -135,7 +132,12 @@ fn event_seqs_stay_gap_free_under_concurrent_writers() {
     let mut all: Vec<i64> = handles.into_iter().flat_map(|h| h.join().unwrap()).collect();
     all.sort_unstable();
     assert_eq!(all, (1..=all.len() as i64).collect::<Vec<_>>(), "every seq used once, none skipped");
-    let store = Store::open(&path).unwrap();
+    let store = db.open();
     let stored: Vec<i64> = store.read().events_after(0, 10_000).unwrap().iter().map(|e| e.seq).collect();
     assert_eq!(stored, all);
 }
+
+conformance!(
+    concurrent_resolves_from_many_connections_have_exactly_one_winner,
+    event_seqs_stay_gap_free_under_concurrent_writers,
+);

@@ -12,9 +12,8 @@ use beckon_store::{
 use common::*;
 use serde_json::json;
 
-#[test]
-fn a_session_starts_with_an_event_and_reads_back() {
-    let (_dir, mut store) = file_store();
+fn a_session_starts_with_an_event_and_reads_back(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let id = session_id();
     let committed = store.write(|tx| tx.start_session(&new_session(id, "poet", 1_000))).unwrap();
     assert_eq!(committed.events.len(), 1);
@@ -28,9 +27,8 @@ fn a_session_starts_with_an_event_and_reads_back() {
     assert!(store.read().session(session_id()).unwrap().is_none());
 }
 
-#[test]
-fn messages_keep_their_order_and_each_is_an_event() {
-    let (_dir, mut store) = file_store();
+fn messages_keep_their_order_and_each_is_an_event(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let id = session_id();
     let call = ToolCall { id: "toolu_1".into(), name: "read_file".into(), input: json!({"path": "a.txt"}) };
     let committed = store
@@ -49,9 +47,8 @@ fn messages_keep_their_order_and_each_is_an_event() {
     assert!(matches!(err, Error::SessionNotFound(_)));
 }
 
-#[test]
-fn saving_state_changes_status_and_records_only_real_changes() {
-    let (_dir, mut store) = file_store();
+fn saving_state_changes_status_and_records_only_real_changes(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let id = session_id();
     store.write(|tx| tx.start_session(&new_session(id, "poet", 1))).unwrap();
     let first = store.write(|tx| tx.save_state(id, &State::LlmRequesting { attempt: 1 }, 2)).unwrap();
@@ -71,9 +68,8 @@ fn saving_state_changes_status_and_records_only_real_changes() {
     assert_eq!(record.updated_at_ms, 4);
 }
 
-#[test]
-fn asking_commits_question_status_timeline_event_and_callbacks_together() {
-    let (_dir, mut store) = file_store();
+fn asking_commits_question_status_timeline_event_and_callbacks_together(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let (session, question) = (session_id(), request_id());
     let callback = NewCallback {
         idempotency_key: format!("{question}:question_pending"),
@@ -111,9 +107,8 @@ fn asking_commits_question_status_timeline_event_and_callbacks_together() {
     assert_eq!(due[0].idempotency_key, callback.idempotency_key);
 }
 
-#[test]
-fn a_session_waits_on_one_question_at_a_time() {
-    let (_dir, mut store) = file_store();
+fn a_session_waits_on_one_question_at_a_time(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let (session, first) = asked(&mut store, "poet", 1);
     let err = store.write(|tx| tx.ask(&new_question(request_id(), session, "poet", 2))).unwrap_err();
     assert!(matches!(err, Error::QuestionAlreadyPending { pending, .. } if pending == first));
@@ -121,9 +116,8 @@ fn a_session_waits_on_one_question_at_a_time() {
     assert!(matches!(err, Error::SessionNotFound(_)));
 }
 
-#[test]
-fn the_first_resolution_wins_a_repeat_succeeds_and_a_different_one_conflicts() {
-    let (_dir, mut store) = file_store();
+fn the_first_resolution_wins_a_repeat_succeeds_and_a_different_one_conflicts(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let (session, question) = asked(&mut store, "poet", 1);
     let mut first = resolution(question, answered("Haiku"), 50);
     first.session_status = Some(SessionStatus::Running);
@@ -156,9 +150,8 @@ fn the_first_resolution_wins_a_repeat_succeeds_and_a_different_one_conflicts() {
     ));
 }
 
-#[test]
-fn every_outcome_becomes_the_question_status() {
-    let (_dir, mut store) = file_store();
+fn every_outcome_becomes_the_question_status(backend: Backend) {
+    let (_db, mut store) = backend.store();
     for (outcome, status) in [
         (Outcome::Declined { reason: Some("later".into()) }, QuestionStatus::Declined),
         (Outcome::Expired { default_answer: None }, QuestionStatus::Expired),
@@ -172,9 +165,8 @@ fn every_outcome_becomes_the_question_status() {
     }
 }
 
-#[test]
-fn a_sub_agent_question_makes_its_ancestors_wait_too() {
-    let (_dir, mut store) = file_store();
+fn a_sub_agent_question_makes_its_ancestors_wait_too(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let (root, child, grandchild, question) = (session_id(), session_id(), session_id(), request_id());
     store
         .write(|tx| {
@@ -267,9 +259,8 @@ fn inbox_lines_list_oldest_first_from_their_covering_index() {
     );
 }
 
-#[test]
-fn sessions_page_newest_first_and_filter_by_status() {
-    let (_dir, mut store) = file_store();
+fn sessions_page_newest_first_and_filter_by_status(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let ids: Vec<_> = (0..7).map(|_| session_id()).collect();
     store
         .write(|tx| {
@@ -299,9 +290,8 @@ fn sessions_page_newest_first_and_filter_by_status() {
     assert!(failed.next.is_none());
 }
 
-#[test]
-fn events_page_after_a_seq_without_gaps() {
-    let (_dir, mut store) = file_store();
+fn events_page_after_a_seq_without_gaps(backend: Backend) {
+    let (_db, mut store) = backend.store();
     for i in 0..5 {
         asked(&mut store, "poet", i);
     }
@@ -320,9 +310,8 @@ fn events_page_after_a_seq_without_gaps() {
     assert_eq!(store.read().events_after(last, 10).unwrap(), []);
 }
 
-#[test]
-fn deadlines_list_what_expires_by_a_time() {
-    let (_dir, mut store) = file_store();
+fn deadlines_list_what_expires_by_a_time(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let mut ids = Vec::new();
     for expires in [500, 100, 300] {
         let (session, question) = (session_id(), request_id());
@@ -345,9 +334,8 @@ fn deadlines_list_what_expires_by_a_time() {
     assert_eq!(store.read().question(ids[0]).unwrap().unwrap().expiry_policy, Some(ExpiryPolicy::Fail));
 }
 
-#[test]
-fn callbacks_are_delivered_retried_or_given_up() {
-    let (_dir, mut store) = file_store();
+fn callbacks_are_delivered_retried_or_given_up(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let callback = |key: &str| NewCallback {
         idempotency_key: key.into(),
         target: "http://127.0.0.1:9/".into(),
@@ -373,9 +361,8 @@ fn callbacks_are_delivered_retried_or_given_up() {
     assert_eq!(store.read().next_callback_due().unwrap(), None);
 }
 
-#[test]
-fn due_callbacks_page_on_in_due_order() {
-    let (_dir, mut store) = file_store();
+fn due_callbacks_page_on_in_due_order(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let callback = |key: &str| NewCallback {
         idempotency_key: key.into(),
         target: "http://127.0.0.1:9/".into(),
@@ -401,9 +388,8 @@ fn due_callbacks_page_on_in_due_order() {
     assert_eq!(store.read().next_callback_due_after(90).unwrap(), None);
 }
 
-#[test]
-fn metrics_count_waits_latencies_and_rates() {
-    let (_dir, mut store) = file_store();
+fn metrics_count_waits_latencies_and_rates(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let (_, a) = asked(&mut store, "poet", 0);
     let (_, b) = asked(&mut store, "poet", 0);
     let (_, c) = asked(&mut store, "critic", 0);
@@ -426,9 +412,8 @@ fn metrics_count_waits_latencies_and_rates() {
     assert_eq!(metrics.agents[1].waiting_ms, 400);
 }
 
-#[test]
-fn retention_prunes_old_finished_sessions_but_never_waiting_ones() {
-    let (_dir, mut store) = file_store();
+fn retention_prunes_old_finished_sessions_but_never_waiting_ones(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let (old_done, old_waiting, recent_done) = (session_id(), session_id(), session_id());
     let child = session_id();
     store
@@ -457,9 +442,8 @@ fn retention_prunes_old_finished_sessions_but_never_waiting_ones() {
     assert!(store.read().session(recent_done).unwrap().is_some());
 }
 
-#[test]
-fn a_failed_write_leaves_nothing_behind() {
-    let (_dir, mut store) = file_store();
+fn a_failed_write_leaves_nothing_behind(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let (session, question) = (session_id(), request_id());
     let before = store.read().last_seq().unwrap();
     let err = store
@@ -478,9 +462,8 @@ fn a_failed_write_leaves_nothing_behind() {
     assert_eq!(store.commits(), 1);
 }
 
-#[test]
-fn external_sessions_are_found_by_their_key() {
-    let (_dir, mut store) = file_store();
+fn external_sessions_are_found_by_their_key(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let id = session_id();
     let mut session = new_session(id, "deploy-bot", 1);
     session.origin = SessionOrigin::External;
@@ -493,9 +476,8 @@ fn external_sessions_are_found_by_their_key() {
     assert!(store.write(|tx| tx.start_session(&duplicate)).is_err());
 }
 
-#[test]
-fn a_sessions_questions_are_found_through_its_timeline() {
-    let (_dir, mut store) = file_store();
+fn a_sessions_questions_are_found_through_its_timeline(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let (session, first) = asked(&mut store, "poet", 1);
     store.write(|tx| tx.resolve(&resolution(first, answered("Haiku"), 2))).unwrap();
     let second = request_id();
@@ -506,19 +488,17 @@ fn a_sessions_questions_are_found_through_its_timeline() {
     assert_eq!(questions[0].status, QuestionStatus::Answered);
 }
 
-#[test]
-fn settings_round_trip() {
-    let (_dir, mut store) = file_store();
+fn settings_round_trip(backend: Backend) {
+    let (_db, mut store) = backend.store();
     assert_eq!(store.read().setting("secret").unwrap(), None);
     store.write(|tx| tx.set_setting("secret", "one")).unwrap();
     store.write(|tx| tx.set_setting("secret", "two")).unwrap();
     assert_eq!(store.read().setting("secret").unwrap().as_deref(), Some("two"));
 }
 
-#[test]
-fn every_event_the_store_writes_reads_back_as_its_kinds_type() {
+fn every_event_the_store_writes_reads_back_as_its_kinds_type(backend: Backend) {
     use beckon_store::{EventKind, EventPayload};
-    let (_dir, mut store) = file_store();
+    let (_db, mut store) = backend.store();
     let (session, question) = asked(&mut store, "poet", 10);
     store.write(|tx| tx.resolve(&resolution(question, answered("Haiku"), 20))).unwrap();
     store.write(|tx| tx.save_state(session, &State::Completed, 30)).unwrap();
@@ -553,3 +533,26 @@ fn every_event_the_store_writes_reads_back_as_its_kinds_type() {
         }
     }
 }
+
+conformance!(
+    every_event_the_store_writes_reads_back_as_its_kinds_type,
+    a_session_starts_with_an_event_and_reads_back,
+    messages_keep_their_order_and_each_is_an_event,
+    saving_state_changes_status_and_records_only_real_changes,
+    asking_commits_question_status_timeline_event_and_callbacks_together,
+    a_session_waits_on_one_question_at_a_time,
+    the_first_resolution_wins_a_repeat_succeeds_and_a_different_one_conflicts,
+    every_outcome_becomes_the_question_status,
+    a_sub_agent_question_makes_its_ancestors_wait_too,
+    sessions_page_newest_first_and_filter_by_status,
+    events_page_after_a_seq_without_gaps,
+    deadlines_list_what_expires_by_a_time,
+    callbacks_are_delivered_retried_or_given_up,
+    due_callbacks_page_on_in_due_order,
+    metrics_count_waits_latencies_and_rates,
+    retention_prunes_old_finished_sessions_but_never_waiting_ones,
+    a_failed_write_leaves_nothing_behind,
+    external_sessions_are_found_by_their_key,
+    a_sessions_questions_are_found_through_its_timeline,
+    settings_round_trip,
+);

@@ -6,15 +6,15 @@
 
 mod common;
 
-use beckon_store::{Error, NewToken, Store, TokenKind};
+use beckon_store::{Error, NewToken, TokenKind};
+use common::Backend;
 
 fn token(name: &str, hash_byte: u8, at_ms: i64) -> NewToken {
     NewToken { name: name.into(), kind: TokenKind::AskOnly, secret_hash: [hash_byte; 32], at_ms }
 }
 
-#[test]
-fn a_name_names_one_live_token_and_is_free_again_once_revoked() {
-    let mut store = Store::open_in_memory().unwrap();
+fn a_name_names_one_live_token_and_is_free_again_once_revoked(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let first = store.write(|tx| tx.create_token(&token("devbox", 1, 10))).unwrap().value;
     let taken = store.write(|tx| tx.create_token(&token("devbox", 2, 20))).unwrap_err();
     assert!(matches!(&taken, Error::TokenNameTaken(name) if name == "devbox"), "{taken}");
@@ -31,9 +31,8 @@ fn a_name_names_one_live_token_and_is_free_again_once_revoked() {
     assert_eq!(all, [(second.id, None), (first.id, Some(30))], "newest first, revoked ones kept");
 }
 
-#[test]
-fn use_is_recorded_and_never_goes_back_in_time() {
-    let mut store = Store::open_in_memory().unwrap();
+fn use_is_recorded_and_never_goes_back_in_time(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let made = store.write(|tx| tx.create_token(&token("ci", 7, 10))).unwrap().value;
     store.write(|tx| tx.token_used(made.id, 500)).unwrap();
     store.write(|tx| tx.token_used(made.id, 400)).unwrap();
@@ -42,9 +41,8 @@ fn use_is_recorded_and_never_goes_back_in_time() {
     assert_eq!(listed[0].secret_hash, [7; 32]);
 }
 
-#[test]
-fn a_question_remembers_the_token_that_asked_it() {
-    let (_dir, mut store) = common::file_store();
+fn a_question_remembers_the_token_that_asked_it(backend: Backend) {
+    let (_db, mut store) = backend.store();
     let made = store.write(|tx| tx.create_token(&token("devbox", 3, 10))).unwrap().value;
     let (_, mine) = common::asked(&mut store, "remote", 20);
     let (_, theirs) = common::asked(&mut store, "local", 30);
@@ -54,3 +52,9 @@ fn a_question_remembers_the_token_that_asked_it() {
     let unknown = common::request_id();
     assert!(store.write(|tx| tx.mark_asked_by(unknown, made.id)).is_err(), "only a stored question is marked");
 }
+
+conformance!(
+    a_name_names_one_live_token_and_is_free_again_once_revoked,
+    use_is_recorded_and_never_goes_back_in_time,
+    a_question_remembers_the_token_that_asked_it,
+);

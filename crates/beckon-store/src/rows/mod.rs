@@ -1,11 +1,12 @@
 //! What the store's operations take and return: each table's rows (as stored, as listed, as
 //! written), the events of the log, the figures, with the names they are stored under. Nothing
-//! here touches SQLite or names a file outside this folder, so every other file may use these
+//! here touches a database or names a file outside this folder, so every other file may use these
 //! types and none of them leads back: the tables' files hold only the queries.
 
 mod audit;
 mod channel_messages;
 mod events;
+mod leases;
 mod messages;
 mod metrics;
 mod outbox;
@@ -19,6 +20,7 @@ pub use audit::{
 };
 pub use channel_messages::{ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork};
 pub use events::{EventKind, StoredEvent};
+pub use leases::Lease;
 pub use messages::TimelineEntry;
 pub use metrics::{AgentMetrics, Latency, Metrics};
 pub use outbox::{CallbackFormat, DeliveryState, DueCursor, NewCallback, OutboxEntry};

@@ -90,3 +90,75 @@ pub fn asked(store: &mut Store, agent: &str, at_ms: i64) -> (SessionId, RequestI
         .unwrap();
     (session, question)
 }
+
+/// Where a conformance test's store lives: each test body runs once on each.
+#[derive(Debug, Clone, Copy)]
+pub enum Backend {
+    /// A file in a temporary folder.
+    Sqlite,
+    /// A database of its own on a PostgreSQL cluster of the test's own.
+    Postgres,
+}
+
+/// A test's database, kept while it lives: the file's folder or the running cluster.
+pub struct Db {
+    place: String,
+    backend: Backend,
+    _dir: Option<tempfile::TempDir>,
+    cluster: Option<beckon_store::testing::TestCluster>,
+}
+
+impl Backend {
+    /// A fresh, empty store, and the database that holds it.
+    pub fn store(self) -> (Db, Store) {
+        let db = match self {
+            Backend::Sqlite => {
+                let dir = tempfile::tempdir().unwrap();
+                let path = dir.path().join("data").join("beckon.db");
+                Db { place: path.to_str().unwrap().to_owned(), backend: self, _dir: Some(dir), cluster: None }
+            }
+            Backend::Postgres => {
+                let cluster = beckon_store::testing::TestCluster::start(&[]).unwrap();
+                let url = cluster.create_database("beckon").unwrap();
+                Db { place: url, backend: self, _dir: None, cluster: Some(cluster) }
+            }
+        };
+        let store = db.open();
+        (db, store)
+    }
+}
+
+impl Db {
+    /// Another connection to the same database (another writer, another replica).
+    pub fn open(&self) -> Store {
+        match self.backend {
+            Backend::Sqlite => Store::open(&self.place).unwrap(),
+            Backend::Postgres => Store::connect(&self.place).unwrap(),
+        }
+    }
+
+    /// The PostgreSQL cluster, when on PostgreSQL.
+    pub fn cluster(&self) -> Option<&beckon_store::testing::TestCluster> {
+        self.cluster.as_ref()
+    }
+}
+
+/// Runs each named test body, `fn name(backend: Backend)`, once on SQLite and once on
+/// PostgreSQL: `on_sqlite::name` and `on_postgres::name`.
+#[macro_export]
+macro_rules! conformance {
+    ($($name:ident),* $(,)?) => {
+        mod on_sqlite {
+            $(#[test]
+            fn $name() {
+                super::$name($crate::common::Backend::Sqlite)
+            })*
+        }
+        mod on_postgres {
+            $(#[test]
+            fn $name() {
+                super::$name($crate::common::Backend::Postgres)
+            })*
+        }
+    };
+}

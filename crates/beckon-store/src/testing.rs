@@ -90,14 +90,6 @@ impl TestCluster {
         Ok(self.url(name))
     }
 
-    /// Makes a new database with Beckon's schema and returns its URL.
-    pub fn migrated_database(&self, name: &str) -> Result<String, ClusterError> {
-        let url = self.create_database(name)?;
-        crate::migrate(&mut self.client(name)?)
-            .map_err(|err| ClusterError::Failed { program: "migrate".into(), detail: err.to_string() })?;
-        Ok(url)
-    }
-
     /// A client of the database `name`.
     pub fn client(&self, name: &str) -> Result<postgres::Client, ClusterError> {
         postgres::Client::connect(&self.url(name), postgres::NoTls)

@@ -1,0 +1,55 @@
+//! Leases: work that one replica does at a time, named by a string (`deadlines`, `outbox`,
+//! `channel:slack`, `session:<id>`). A replica claims the work for a while and renews the claim
+//! while it works; if it dies, the claim runs out and another replica's claim succeeds. Time is
+//! passed in (the replicas' clocks are assumed close; a lease is long against their skew).
+//!
+//! On SQLite one process owns the file, so every claim succeeds and nothing is written.
+
+use crate::error::Result;
+use crate::rows::Lease;
+use crate::sql::{Conn, args};
+use crate::store::Tx;
+
+impl Tx<'_> {
+    /// Claims `work` for `owner` until `now_ms + ttl_ms`, or renews `owner`'s claim. Succeeds
+    /// when nobody holds it, `owner` already does, or the holder's lease ran out by `now_ms`;
+    /// returns the lease then, `None` when another replica holds it.
+    pub fn claim_lease(&mut self, work: &str, owner: &str, now_ms: i64, ttl_ms: i64) -> Result<Option<Lease>> {
+        let expires_at_ms = now_ms.saturating_add(ttl_ms);
+        let lease = Lease { work: work.to_owned(), owner: owner.to_owned(), expires_at_ms };
+        if !self.tx.is_postgres() {
+            return Ok(Some(lease));
+        }
+        // One statement: the row lock the upsert takes decides between claimers racing for it.
+        let claimed = self.tx.query_opt(
+            "INSERT INTO leases (work, owner, expires_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (work) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+                 WHERE leases.owner = EXCLUDED.owner OR leases.expires_at <= ?4
+             RETURNING expires_at",
+            &args![work, owner, expires_at_ms, now_ms],
+            |_| Ok(()),
+        )?;
+        Ok(claimed.map(|()| lease))
+    }
+
+    /// Gives up `owner`'s lease on `work` so another replica may claim it at once; whether it
+    /// held one.
+    pub fn release_lease(&mut self, work: &str, owner: &str) -> Result<bool> {
+        if !self.tx.is_postgres() {
+            return Ok(true);
+        }
+        Ok(self.tx.execute("DELETE FROM leases WHERE work = ?1 AND owner = ?2", &args![work, owner])? == 1)
+    }
+}
+
+/// Who holds `work` at `now_ms`, if anyone (on SQLite, no one ever holds one).
+pub(crate) fn holder(conn: Conn<'_>, work: &str, now_ms: i64) -> Result<Option<Lease>> {
+    if !conn.is_postgres() {
+        return Ok(None);
+    }
+    conn.query_opt(
+        "SELECT owner, expires_at FROM leases WHERE work = ?1 AND expires_at > ?2",
+        &args![work, now_ms],
+        |row| Ok(Lease { work: work.to_owned(), owner: row.get(0)?, expires_at_ms: row.get(1)? }),
+    )
+}

@@ -1,0 +1,86 @@
+//! Opening Beckon's store on PostgreSQL: connecting, and bringing the schema up to date in one
+//! transaction under an advisory lock, so replicas starting together migrate once and a crash
+//! mid-way leaves the old version whole. A schema from a newer Beckon is refused untouched.
+
+use std::str::FromStr;
+
+use postgres::{Client, Config, NoTls};
+
+use crate::error::{Error, Result};
+use crate::sql::Pg;
+use crate::store::Store;
+
+/// The PostgreSQL schema, one migration per version; version N is the first N applied.
+const MIGRATIONS: &[&str] = &[include_str!("../migrations/postgres/001_schema.sql")];
+
+/// The PostgreSQL schema version this build writes.
+pub const POSTGRES_SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Held while migrating (any fixed number; "beckon" in ASCII).
+const MIGRATION_LOCK: i64 = 0x6265_636b_6f6e;
+
+impl Store {
+    /// Connects to the PostgreSQL database at `url` (`postgres://user@host:port/name` or
+    /// `host=… dbname=…`) and brings its schema up to date. A bad URL, a database that cannot be
+    /// reached and a schema from a newer Beckon are refused with an error naming the database
+    /// (never its password); nothing is half-migrated.
+    pub fn connect(url: &str) -> Result<Store> {
+        let config = Config::from_str(url)
+            .map_err(|err| Error::Connect { database: "the database URL".into(), detail: err.to_string() })?;
+        let database = describe(&config);
+        let mut client =
+            config.connect(NoTls).map_err(|err| Error::Connect { database: database.clone(), detail: detail(&err) })?;
+        migrate(&mut client, &database)?;
+        Ok(Store::from_postgres(Pg::new(client, config, database)))
+    }
+}
+
+/// The database as people name it: user, host, port and name, without a password.
+pub(crate) fn describe(config: &Config) -> String {
+    let host = config
+        .get_hosts()
+        .first()
+        .map(|host| match host {
+            postgres::config::Host::Tcp(name) => name.clone(),
+            postgres::config::Host::Unix(path) => path.display().to_string(),
+        })
+        .unwrap_or_else(|| "localhost".into());
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let user = config.get_user().unwrap_or("");
+    let name = config.get_dbname().unwrap_or(user);
+    format!("postgres://{user}@{host}:{port}/{name}")
+}
+
+/// A PostgreSQL error with its cause: the client's own message is often only "error
+/// connecting to server".
+pub(crate) fn detail(err: &postgres::Error) -> String {
+    match std::error::Error::source(err) {
+        Some(source) => format!("{err}: {source}"),
+        None => err.to_string(),
+    }
+}
+
+/// Brings the schema to [`POSTGRES_SCHEMA_VERSION`]; returns the version it found.
+pub(crate) fn migrate(client: &mut Client, database: &str) -> Result<i64> {
+    let failed = |err: postgres::Error| Error::Migration { path: database.into(), detail: detail(&err) };
+    let mut tx = client.transaction().map_err(failed)?;
+    // Transaction-scoped: released by the commit or the rollback, whichever comes.
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).map_err(failed)?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS beckon_schema (version BIGINT NOT NULL)").map_err(failed)?;
+    let found: i64 = match tx.query_opt("SELECT version FROM beckon_schema", &[]).map_err(failed)? {
+        Some(row) => row.try_get(0).map_err(failed)?,
+        None => {
+            tx.execute("INSERT INTO beckon_schema (version) VALUES (0)", &[]).map_err(failed)?;
+            0
+        }
+    };
+    if found > POSTGRES_SCHEMA_VERSION {
+        return Err(Error::NewerDatabase { database: database.into(), found, supported: POSTGRES_SCHEMA_VERSION });
+    }
+    for migration in MIGRATIONS.iter().skip(usize::try_from(found).unwrap_or(0)) {
+        tx.batch_execute(migration).map_err(failed)?;
+    }
+    tx.execute("UPDATE beckon_schema SET version = $1", &[&POSTGRES_SCHEMA_VERSION]).map_err(failed)?;
+    tx.commit().map_err(failed)?;
+    Ok(found)
+}

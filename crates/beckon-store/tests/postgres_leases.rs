@@ -1,0 +1,80 @@
+//! Leases on PostgreSQL: one holder at a time, taken over once it runs out.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod common;
+
+use std::sync::{Arc, Barrier};
+
+use beckon_store::Store;
+use common::Backend;
+
+fn claim(store: &mut Store, work: &str, owner: &str, now_ms: i64, ttl_ms: i64) -> Option<i64> {
+    store.write(|tx| tx.claim_lease(work, owner, now_ms, ttl_ms)).unwrap().value.map(|lease| lease.expires_at_ms)
+}
+
+#[test]
+fn one_replica_holds_work_until_it_lets_go_or_its_lease_runs_out() {
+    let (db, mut a) = Backend::Postgres.store();
+    let mut b = db.open();
+
+    assert_eq!(claim(&mut a, "retention", "replica-a", 1_000, 500), Some(1_500));
+    assert_eq!(claim(&mut b, "retention", "replica-b", 1_200, 500), None);
+    // Other work is free.
+    assert!(claim(&mut b, "session:7", "replica-b", 1_200, 500).is_some());
+    // The holder renews; the other still waits.
+    assert_eq!(claim(&mut a, "retention", "replica-a", 1_400, 500), Some(1_900));
+    assert_eq!(claim(&mut b, "retention", "replica-b", 1_600, 500), None);
+    assert_eq!(b.read().lease_holder("retention", 1_600).unwrap().unwrap().owner, "replica-a");
+    // replica-a dies: no more renewals; once the lease runs out, replica-b takes the work.
+    assert_eq!(b.read().lease_holder("retention", 1_900).unwrap(), None);
+    assert!(claim(&mut b, "retention", "replica-b", 1_900, 500).is_some());
+    // A replica that comes back finds its work gone and cannot renew it.
+    assert_eq!(claim(&mut a, "retention", "replica-a", 2_000, 500), None);
+    assert!(!a.write(|tx| tx.release_lease("retention", "replica-a")).unwrap().value);
+    // Letting go frees it at once.
+    assert!(b.write(|tx| tx.release_lease("retention", "replica-b")).unwrap().value);
+    assert!(claim(&mut a, "retention", "replica-a", 2_000, 500).is_some());
+}
+
+#[test]
+fn replicas_claiming_at_the_same_moment_get_one_holder() {
+    const REPLICAS: usize = 8;
+    const ROUNDS: i64 = 30;
+    let (db, _store) = Backend::Postgres.store();
+    let db = Arc::new(db);
+    let barrier = Arc::new(Barrier::new(REPLICAS));
+    let replicas: Vec<_> = (0..REPLICAS)
+        .map(|replica| {
+            let (db, barrier) = (Arc::clone(&db), Arc::clone(&barrier));
+            std::thread::spawn(move || {
+                let mut store = db.open();
+                let owner = format!("replica-{replica}");
+                // Each round is a moment after the last lease ran out: everyone claims at once.
+                (0..ROUNDS)
+                    .filter(|round| {
+                        barrier.wait();
+                        let won = claim(&mut store, "retention", &owner, round * 1_000, 1_000).is_some();
+                        barrier.wait();
+                        won
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let mut winners_per_round = vec![0; ROUNDS as usize];
+    for replica in replicas {
+        for round in replica.join().unwrap() {
+            winners_per_round[round as usize] += 1;
+        }
+    }
+    assert_eq!(winners_per_round, vec![1; ROUNDS as usize]);
+}
+
+#[test]
+fn on_sqlite_the_one_process_always_holds_the_work() {
+    let (_db, mut store) = Backend::Sqlite.store();
+    assert!(claim(&mut store, "retention", "a", 1_000, 500).is_some());
+    assert!(claim(&mut store, "retention", "b", 1_100, 500).is_some());
+    assert_eq!(store.read().lease_holder("retention", 1_100).unwrap(), None);
+}
