@@ -347,4 +347,9 @@ pub struct ServeArgs {
     /// never logged.
     #[arg(long)]
     pub pair_telegram: bool,
+    /// Keep everything in this PostgreSQL database (`postgres://user@host:port/name`) instead of
+    /// the data folder's `beckon.db`, shared by every replica given the same one. Migrated on
+    /// start (once, when replicas start together).
+    #[arg(long, env = "BECKON_DATABASE_URL", value_name = "URL", hide_env_values = true)]
+    pub database: Option<String>,
 }

@@ -16,10 +16,16 @@ use crate::state::Shared;
 /// The OpenAPI document describing every route.
 pub const OPENAPI: &str = include_str!("openapi.json");
 
-/// Whether Beckon is up, and how many questions wait.
+/// Whether Beckon is up, where it keeps its data, and how many questions wait (read from the
+/// database, so an unreachable database answers with an error).
 pub async fn health(State(shared): State<Arc<Shared>>) -> ApiResult<Json<Value>> {
     let pending = shared.beckon.pending().await?.len();
-    Ok(Json(json!({"status": "ok", "version": env!("CARGO_PKG_VERSION"), "pending": pending})))
+    Ok(Json(json!({
+        "status": "ok",
+        "version": env!("CARGO_PKG_VERSION"),
+        "database": shared.beckon.database(),
+        "pending": pending,
+    })))
 }
 
 /// `?challenge=<64 hex digits>&token=<hint>`.

@@ -26,6 +26,7 @@ use crate::providers::ProviderSet;
 use crate::public_url::PublicUrl;
 use crate::retention::{self, Retention};
 use crate::runtime::Runtime;
+use crate::shared_log::{self, OutboxOnly};
 use crate::stop::StopSignal;
 
 /// Options for starting a runtime beyond its configuration.
@@ -60,17 +61,24 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
     let lock = Arc::new(DataDirLock::acquire(&config.data_dir, &config.holder)?);
     let path = config.database_path();
     let data_dir = config.data_dir.clone();
+    let database_url = config.database_url.clone();
     let store = tokio::task::spawn_blocking(move || {
-        let store = Store::open(path)?;
+        let store = match &database_url {
+            Some(url) => Store::connect(url)?,
+            None => Store::open(path)?,
+        };
+        // Where the shared log's follower starts (PostgreSQL's client blocks: read here).
+        let last_seq = store.read().last_seq()?;
         // After the open, so that a new `beckon.db` and its WAL files are tightened too (SQLite
         // gives files it creates later the database's own mode).
         for (path, err) in private_folder::tighten(&data_dir) {
             tracing::warn!(path = %path.display(), %err, "cannot make this file private to its owner");
         }
-        Ok::<_, Error>(store)
+        Ok::<_, Error>((store, last_seq))
     })
     .await
     .map_err(|err| Error::DataDir { path: config.data_dir.clone(), detail: err.to_string() })??;
+    let (store, last_seq) = store;
     let hub = Hub::new();
     let waiters = Arc::new(Waiters::default());
     let outbox = Arc::new(Notify::new());
@@ -80,7 +88,18 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         outbox: outbox.clone(),
         notifier: options.notifier.clone(),
     };
-    let db = Db::start(store, Arc::new(publisher))?;
+    let signal = StopSignal::new();
+    let mut workers = Vec::new();
+    let db = match &config.database_url {
+        // Replicas share the log: one follower publishes every event, the store thread only
+        // wakes the outbox.
+        Some(url) => {
+            let (url, stop) = (url.clone(), signal.subscribe());
+            workers.push(tokio::task::spawn_blocking(move || shared_log::follow(&url, last_seq, &publisher, &stop)));
+            Db::start(store, Arc::new(OutboxOnly { outbox: outbox.clone() }))?
+        }
+        None => Db::start(store, Arc::new(publisher))?,
+    };
     let callback_secret = Arc::new(CallbackSecret::load(&db).await?);
     let rules = LiveRules::load(db.call(|store| store.read().rules(false)).await?);
     let agents = Agents::load(&config.agents_dir());
@@ -94,9 +113,7 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
     })?;
     let providers = ProviderSet::new(&config, &http);
     let (deadlines, armed) = Deadlines::new();
-    let signal = StopSignal::new();
     let clock = options.clock.clone();
-    let mut workers = Vec::new();
     workers.push(tokio::spawn(callbacks::run(Outbox {
         db: db.clone(),
         clock: clock.clone(),

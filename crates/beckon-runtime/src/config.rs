@@ -77,7 +77,13 @@ pub struct RuntimeConfig {
     /// URL prefixes of Slack-compatible incoming webhooks (Mattermost, Rocket.Chat, a relay)
     /// whose callbacks are sent as Slack messages, besides Slack's own `https://hooks.slack.com/`.
     pub slack_webhooks: Vec<String>,
+    /// A PostgreSQL database shared by several `beckon serve` replicas (`postgres://…`), in place
+    /// of the data folder's `beckon.db`.
+    pub database_url: Option<String>,
 }
+
+/// The environment variable naming the PostgreSQL database of a team server.
+pub const DATABASE_URL_ENV: &str = "BECKON_DATABASE_URL";
 
 /// The environment variable naming Slack-compatible incoming webhooks: URL prefixes separated by
 /// commas or spaces.
@@ -115,6 +121,7 @@ impl RuntimeConfig {
             audit_days: DEFAULT_AUDIT_DAYS,
             scripts_may_approve: false,
             slack_webhooks: Vec::new(),
+            database_url: None,
         }
     }
 

@@ -36,6 +36,7 @@ mod retention;
 mod runtime;
 mod service;
 pub mod settings;
+mod shared_log;
 mod stop;
 pub mod token_secret;
 pub mod tools;
@@ -43,8 +44,8 @@ pub mod tools;
 pub use boot::StartOptions;
 pub use clock::{Clock, ManualClock, Sleep, SystemClock, now_ms};
 pub use config::{
-    APP_ID, DEFAULT_AUDIT_DAYS, ProviderSettings, RuntimeConfig, SCRIPTS_MAY_APPROVE_ENV, SLACK_WEBHOOKS_ENV,
-    default_data_dir, scripts_may_approve_from_env,
+    APP_ID, DATABASE_URL_ENV, DEFAULT_AUDIT_DAYS, ProviderSettings, RuntimeConfig, SCRIPTS_MAY_APPROVE_ENV,
+    SLACK_WEBHOOKS_ENV, default_data_dir, scripts_may_approve_from_env,
 };
 pub use error::{Error, Result};
 pub use events::{Subscription, TextDelta};

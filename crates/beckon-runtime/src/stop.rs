@@ -27,6 +27,11 @@ impl StopSignal {
 }
 
 impl Stop {
+    /// Whether the runtime stops (for parts on threads of their own, which look now and then).
+    pub(crate) fn is_stopped(&self) -> bool {
+        *self.0.borrow() || self.0.has_changed().is_err()
+    }
+
     /// A future that completes when the runtime stops.
     pub(crate) fn stopping(&self) -> impl std::future::Future<Output = ()> + Send + use<> {
         let mut receiver = self.0.clone();

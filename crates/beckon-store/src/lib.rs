@@ -38,7 +38,7 @@ pub use error::{Error, Result};
 pub use event_payload::{Appended, EventPayload, NoDetails, QuestionResolved, SessionStarted, StatusChanged};
 pub use events::EVENTS_CHANNEL;
 pub use open::SCHEMA_VERSION;
-pub use pg::POSTGRES_SCHEMA_VERSION;
+pub use pg::{EventListener, POSTGRES_SCHEMA_VERSION};
 pub use read::Reader;
 pub use rows::{
     AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AgentMetrics, AuditDecision, AuditFilter, AuditKind, AuditRow,

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use postgres::{Client, Config, NoTls};
 
 use crate::error::{Error, Result};
-use crate::sql::Pg;
+use crate::sql::{Pg, detail};
 use crate::store::Store;
 
 /// The PostgreSQL schema, one migration per version; version N is the first N applied.
@@ -51,15 +51,6 @@ pub(crate) fn describe(config: &Config) -> String {
     format!("postgres://{user}@{host}:{port}/{name}")
 }
 
-/// A PostgreSQL error with its cause: the client's own message is often only "error
-/// connecting to server".
-pub(crate) fn detail(err: &postgres::Error) -> String {
-    match std::error::Error::source(err) {
-        Some(source) => format!("{err}: {source}"),
-        None => err.to_string(),
-    }
-}
-
 /// Brings the schema to [`POSTGRES_SCHEMA_VERSION`]; returns the version it found.
 pub(crate) fn migrate(client: &mut Client, database: &str) -> Result<i64> {
     let failed = |err: postgres::Error| Error::Migration { path: database.into(), detail: detail(&err) };
@@ -83,4 +74,43 @@ pub(crate) fn migrate(client: &mut Client, database: &str) -> Result<i64> {
     tx.execute("UPDATE beckon_schema SET version = $1", &[&POSTGRES_SCHEMA_VERSION]).map_err(failed)?;
     tx.commit().map_err(failed)?;
     Ok(found)
+}
+
+/// A connection that listens for committed events on PostgreSQL ([`EVENTS_CHANNEL`]): how a
+/// replica learns that another wrote to the log, without polling.
+///
+/// [`EVENTS_CHANNEL`]: crate::EVENTS_CHANNEL
+pub struct EventListener {
+    client: Client,
+}
+
+impl std::fmt::Debug for EventListener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventListener").finish_non_exhaustive()
+    }
+}
+
+impl EventListener {
+    /// Connects to the database at `url` and listens.
+    pub fn connect(url: &str) -> Result<EventListener> {
+        let config = Config::from_str(url)
+            .map_err(|err| Error::Connect { database: "the database URL".into(), detail: err.to_string() })?;
+        let mut client = config
+            .connect(NoTls)
+            .map_err(|err| Error::Connect { database: describe(&config), detail: detail(&err) })?;
+        client.batch_execute(&format!("LISTEN {}", crate::EVENTS_CHANNEL))?;
+        Ok(EventListener { client })
+    }
+
+    /// Waits up to `timeout` for commits; whether any was heard (all heard so far are taken).
+    pub fn wait(&mut self, timeout: std::time::Duration) -> Result<bool> {
+        use postgres::fallible_iterator::FallibleIterator;
+        let mut notifications = self.client.notifications();
+        let heard = notifications.timeout_iter(timeout).next()?.is_some();
+        if heard {
+            // The rest already here: one read of the log covers them all.
+            while notifications.iter().next()?.is_some() {}
+        }
+        Ok(heard)
+    }
 }

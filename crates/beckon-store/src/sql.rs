@@ -50,7 +50,7 @@ impl Pg {
         let client = self
             .config
             .connect(postgres::NoTls)
-            .map_err(|err| Error::Connect { database: self.database.clone(), detail: crate::pg::detail(&err) })?;
+            .map_err(|err| Error::Connect { database: self.database.clone(), detail: detail(&err) })?;
         self.client = client;
         self.statements.clear();
         Ok(())
@@ -384,6 +384,15 @@ impl<'c> Conn<'c> {
         read: impl FnOnce(&Row<'_>) -> Result<T>,
     ) -> Result<T> {
         self.query_opt(sql, params, read)?.ok_or_else(|| Error::NoRow(sql.chars().take(80).collect()))
+    }
+}
+
+/// A PostgreSQL error with its cause: the client's own message is often only "error
+/// connecting to server".
+pub(crate) fn detail(err: &postgres::Error) -> String {
+    match std::error::Error::source(err) {
+        Some(source) => format!("{err}: {source}"),
+        None => err.to_string(),
     }
 }
 

@@ -78,7 +78,8 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     // What the window would refuse to save is not run because it was written by hand: a
     // channel set wrong must not post questions where the person did not mean them to go.
     settings.file().check().map_err(|problems| CliError::Settings { file: settings.path().to_owned(), problems })?;
-    let config = settings.runtime_config(HOLDER);
+    let mut config = settings.runtime_config(HOLDER);
+    config.database_url = args.database.clone();
     let options = StartOptions { notifier: Arc::new(LoggedNotices), ..StartOptions::default() };
     let beckon = Beckon::start(config, options).await?;
     let mut gateway_config = GatewayConfig::new(&data_dir);
@@ -96,7 +97,12 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     if args.pair_telegram {
         pair_telegram(&beckon, file.telegram.enabled).await;
     }
-    tracing::info!(url = %gateway.url, data_dir = %data_dir.display(), "Beckon is serving; SIGINT or SIGTERM stops it");
+    tracing::info!(
+        url = %gateway.url,
+        data_dir = %data_dir.display(),
+        database = %beckon.database(),
+        "Beckon is serving; SIGINT or SIGTERM stops it"
+    );
     let signal = signals.stopped().await;
     tracing::info!(signal, "stopping");
     gateway.stop();

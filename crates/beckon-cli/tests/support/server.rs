@@ -40,6 +40,8 @@ pub struct Status {
 /// The server process and its history.
 pub struct Server {
     data_dir: PathBuf,
+    /// More arguments for `beckon serve`.
+    extra: Vec<String>,
     logs: PathBuf,
     http: reqwest::Client,
     child: Mutex<Option<Child>>,
@@ -50,9 +52,15 @@ pub struct Server {
 impl Server {
     /// Starts `beckon serve` on `data_dir`, with its logs in `logs`.
     pub async fn start(data_dir: &Path, logs: &Path) -> Server {
+        Server::start_with(data_dir, logs, &[]).await
+    }
+
+    /// Starts `beckon serve` on `data_dir` with `extra` arguments, with its logs in `logs`.
+    pub async fn start_with(data_dir: &Path, logs: &Path, extra: &[&str]) -> Server {
         let (status, _) = watch::channel(Status { generation: 0, endpoint: None, up_since: Instant::now() });
         let server = Server {
             data_dir: data_dir.to_path_buf(),
+            extra: extra.iter().map(|arg| (*arg).to_owned()).collect(),
             logs: logs.to_path_buf(),
             http: reqwest::Client::builder().no_proxy().build().expect("an HTTP client can be built"),
             child: Mutex::new(None),
@@ -101,10 +109,12 @@ impl Server {
             .arg(&self.data_dir)
             .args(["serve", "--port", "0"])
             .args(pair)
+            .args(&self.extra)
             .env_remove("BECKON_DATA_DIR")
             .env_remove("BECKON_URL")
             .env_remove("BECKON_TOKEN")
             .env_remove("RUST_LOG")
+            .env_remove("BECKON_DATABASE_URL")
             .stdin(Stdio::null())
             .stdout(Stdio::from(out))
             .stderr(Stdio::from(log))

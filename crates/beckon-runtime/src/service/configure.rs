@@ -47,6 +47,12 @@ impl Beckon {
         &self.rt.config.data_dir
     }
 
+    /// Where the data is kept: `"sqlite"` (the data folder's `beckon.db`) or `"postgresql"` (a
+    /// database shared by a team server's replicas).
+    pub fn database(&self) -> &'static str {
+        if self.rt.config.database_url.is_some() { "postgresql" } else { "sqlite" }
+    }
+
     /// The secret callbacks are signed with now (receivers verify `Beckon-Signature` with it).
     pub fn callback_secret(&self) -> String {
         self.rt.callback_secret.current()

@@ -1,0 +1,173 @@
+//! Two `beckon serve` replicas on one PostgreSQL database (a real one, started by the test): a
+//! question asked through one is answered through the other, and the first one's long-poll and
+//! event stream see the answer; two different answers at once through both: exactly one wins,
+//! the other is told who did.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+#[allow(dead_code)]
+#[path = "support/server.rs"]
+mod server;
+
+use std::time::{Duration, Instant};
+
+use beckon_store::testing::TestCluster;
+use serde_json::{Value, json};
+use server::{Endpoint, Server};
+
+/// Both replicas answer well within this in a debug build on a busy machine; the bench measures
+/// how fast.
+const PROMPTLY: Duration = Duration::from_secs(2);
+
+struct Replica {
+    server: Server,
+    endpoint: Endpoint,
+    _dir: tempfile::TempDir,
+}
+
+/// A PostgreSQL of the test's own with an empty database `team`, and its URL (the client is
+/// synchronous: it runs off the test's async threads).
+async fn database() -> (TestCluster, String) {
+    tokio::task::spawn_blocking(|| {
+        let cluster = TestCluster::start(&[]).unwrap();
+        let url = cluster.create_database("team").unwrap();
+        (cluster, url)
+    })
+    .await
+    .unwrap()
+}
+
+async fn replica(url: &str) -> Replica {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, logs) = (dir.path().join("data"), dir.path().join("logs"));
+    std::fs::create_dir_all(&logs).unwrap();
+    let server = Server::start_with(&data, &logs, &["--database", url]).await;
+    let endpoint = server.watch().borrow().endpoint.clone().unwrap();
+    Replica { server, endpoint, _dir: dir }
+}
+
+impl Replica {
+    fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+        reqwest::Client::builder()
+            .no_proxy()
+            .build()
+            .unwrap()
+            .request(method, format!("{}{path}", self.endpoint.url))
+            .bearer_auth(&self.endpoint.token)
+    }
+
+    async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, Value) {
+        let mut request = self.request(method, path);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn ask(&self, key: &str) -> String {
+        let body = json!({
+            "agent": "deployer",
+            "session_key": key,
+            "questions": [{
+                "question": "Deploy to production?",
+                "header": "Deploy",
+                "multiSelect": false,
+                "options": [
+                    {"label": "Yes", "description": "Ship it"},
+                    {"label": "No", "description": "Hold it"},
+                ],
+            }],
+        });
+        let (status, asked) = self.call(reqwest::Method::POST, "/v1/questions", Some(body)).await;
+        assert_eq!(status, 201, "{asked}");
+        asked["request_id"].as_str().unwrap().to_owned()
+    }
+
+    async fn answer(&self, id: &str, label: &str) -> (u16, Value) {
+        self.call(reqwest::Method::POST, &format!("/v1/questions/{id}/answer"), Some(json!({"answers": [label]}))).await
+    }
+}
+
+/// Reads the event stream until a `question_resolved` event for `id` arrives.
+async fn resolved_on_stream(response: reqwest::Response, id: &str) -> Instant {
+    let mut response = response;
+    let mut text = String::new();
+    loop {
+        let chunk = response.chunk().await.unwrap().expect("the stream stays open until the answer");
+        text.push_str(&String::from_utf8_lossy(&chunk));
+        if text.contains("question_resolved") && text.contains(id) {
+            return Instant::now();
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_question_asked_through_one_replica_is_answered_through_the_other() {
+    let (_cluster, url) = database().await;
+    let (a, b) = tokio::join!(replica(&url), replica(&url));
+    let (_, health) = a.call(reqwest::Method::GET, "/v1/health", None).await;
+    assert_eq!(health["database"], "postgresql", "{health}");
+
+    let id = a.ask("release-1").await;
+    let (_, listed) = b.call(reqwest::Method::GET, "/v1/questions?status=pending", None).await;
+    let ids: Vec<&str> =
+        listed["questions"].as_array().unwrap().iter().filter_map(|q| q["request_id"].as_str()).collect();
+    assert_eq!(ids, [id.as_str()], "B lists what A was asked");
+
+    // A holds a long-poll and an event stream open; B answers.
+    let poll = tokio::spawn({
+        let request = a.request(reqwest::Method::GET, &format!("/v1/questions/{id}?wait=60"));
+        async move {
+            let response = request.send().await.unwrap();
+            let body: Value = response.json().await.unwrap();
+            (Instant::now(), body)
+        }
+    });
+    let stream =
+        a.request(reqwest::Method::GET, "/v1/events").header("accept", "text/event-stream").send().await.unwrap();
+    assert_eq!(stream.status(), 200);
+    let streamed = tokio::spawn({
+        let id = id.clone();
+        async move { resolved_on_stream(stream, &id).await }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!poll.is_finished(), "the long-poll waits for the answer");
+
+    let answered_at = Instant::now();
+    let (status, answered) = b.answer(&id, "Yes").await;
+    assert_eq!(status, 200, "{answered}");
+    let (polled_at, polled) = tokio::time::timeout(PROMPTLY * 5, poll).await.unwrap().unwrap();
+    assert_eq!(polled["status"], "answered", "{polled}");
+    assert_eq!(polled["result"]["answers"]["Deploy to production?"], "Yes", "{polled}");
+    let streamed_at = tokio::time::timeout(PROMPTLY * 5, streamed).await.unwrap().unwrap();
+    let (poll_wake, stream_wake) = (polled_at - answered_at, streamed_at - answered_at);
+    println!("answer on B → A's long-poll {poll_wake:?}, A's event stream {stream_wake:?}");
+    assert!(poll_wake < PROMPTLY && stream_wake < PROMPTLY, "{poll_wake:?} {stream_wake:?}");
+
+    a.server.stop().await;
+    b.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn different_answers_at_once_through_both_replicas_have_one_winner() {
+    let (_cluster, url) = database().await;
+    let (a, b) = tokio::join!(replica(&url), replica(&url));
+    for round in 0..5 {
+        let id = a.ask(&format!("release-{round}")).await;
+        let ((status_a, body_a), (status_b, body_b)) = tokio::join!(a.answer(&id, "Yes"), b.answer(&id, "No"));
+        let mut statuses = [status_a, status_b];
+        statuses.sort_unstable();
+        assert_eq!(statuses, [200, 409], "round {round}: {body_a} {body_b}");
+        let (winner, loser) = if status_a == 200 { ("Yes", &body_b) } else { ("No", &body_a) };
+        assert!(loser.to_string().contains(winner), "the refused one is told the winner: {loser}");
+        // Both replicas read the same winner.
+        for replica in [&a, &b] {
+            let (_, question) = replica.call(reqwest::Method::GET, &format!("/v1/questions/{id}"), None).await;
+            assert_eq!(question["result"]["answers"]["Deploy to production?"], winner, "{question}");
+        }
+    }
+    a.server.stop().await;
+    b.server.stop().await;
+}
