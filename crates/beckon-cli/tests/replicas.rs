@@ -1,7 +1,7 @@
 //! Two `beckon serve` replicas on one PostgreSQL database (a real one, started by the test): a
 //! question asked through one is answered through the other, and the first one's long-poll and
 //! event stream see the answer; two different answers at once through both: exactly one wins,
-//! the other is told who did.
+//! the other is told who did; a deadline set through a replica that dies fires on the other.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -67,7 +67,12 @@ impl Replica {
     }
 
     async fn ask(&self, key: &str) -> String {
-        let body = json!({
+        self.ask_with(key, json!({})).await
+    }
+
+    /// Asks with more fields in the body (`timeout`, `callback_url`).
+    async fn ask_with(&self, key: &str, more: Value) -> String {
+        let mut body = json!({
             "agent": "deployer",
             "session_key": key,
             "questions": [{
@@ -80,6 +85,9 @@ impl Replica {
                 ],
             }],
         });
+        if let (Some(body), Some(more)) = (body.as_object_mut(), more.as_object()) {
+            body.extend(more.clone());
+        }
         let (status, asked) = self.call(reqwest::Method::POST, "/v1/questions", Some(body)).await;
         assert_eq!(status, 201, "{asked}");
         asked["request_id"].as_str().unwrap().to_owned()
@@ -169,5 +177,23 @@ async fn different_answers_at_once_through_both_replicas_have_one_winner() {
         }
     }
     a.server.stop().await;
+    b.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_deadline_set_through_a_replica_that_dies_fires_on_the_other() {
+    let (_cluster, url) = database().await;
+    let (a, b) = tokio::join!(replica(&url), replica(&url));
+    let id = a.ask_with("release-late", json!({"timeout": 3})).await;
+    // Until it is due, B holds a long-poll; A is killed before then.
+    let poll = tokio::spawn({
+        let request = b.request(reqwest::Method::GET, &format!("/v1/questions/{id}?wait=60"));
+        async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    a.server.kill().await;
+    let expired = tokio::time::timeout(Duration::from_secs(20), poll).await.unwrap().unwrap();
+    assert_eq!(expired["status"], "expired", "{expired}");
+    assert_eq!(expired["outcome"]["outcome"], "expired", "{expired}");
     b.server.stop().await;
 }

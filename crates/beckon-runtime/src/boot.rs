@@ -90,12 +90,14 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
     };
     let signal = StopSignal::new();
     let mut workers = Vec::new();
+    let (deadlines, armed) = Deadlines::new();
     let db = match &config.database_url {
         // Replicas share the log: one follower publishes every event, the store thread only
         // wakes the outbox.
         Some(url) => {
-            let (url, stop) = (url.clone(), signal.subscribe());
-            workers.push(tokio::task::spawn_blocking(move || shared_log::follow(&url, last_seq, &publisher, &stop)));
+            let follower = shared_log::Follower { publisher, deadlines: deadlines.clone(), stop: signal.subscribe() };
+            let url = url.clone();
+            workers.push(tokio::task::spawn_blocking(move || follower.follow(&url, last_seq)));
             Db::start(store, Arc::new(OutboxOnly { outbox: outbox.clone() }))?
         }
         None => Db::start(store, Arc::new(publisher))?,
@@ -112,7 +114,6 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         detail: format!("cannot set up HTTP for callbacks: {err}"),
     })?;
     let providers = ProviderSet::new(&config, &http);
-    let (deadlines, armed) = Deadlines::new();
     let clock = options.clock.clone();
     workers.push(tokio::spawn(callbacks::run(Outbox {
         db: db.clone(),
