@@ -352,4 +352,17 @@ pub struct ServeArgs {
     /// start (once, when replicas start together).
     #[arg(long, env = "BECKON_DATABASE_URL", value_name = "URL", hide_env_values = true)]
     pub database: Option<String>,
+    /// The address to listen on (127.0.0.1 unless a team server needs another; anything but
+    /// loopback serves plain HTTP and needs --allow-plain-http: put a TLS reverse proxy in
+    /// front instead, and keep this on 127.0.0.1).
+    #[arg(long, value_name = "IP")]
+    pub listen: Option<std::net::IpAddr>,
+    /// The URL people and agents reach this server by (`https://beckon.example.com`, the TLS
+    /// reverse proxy's): answer links carry it, and requests may name its host.
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+    /// Serve plain HTTP on an address beyond loopback (tokens and answers cross the network
+    /// unencrypted: only for a network you trust).
+    #[arg(long)]
+    pub allow_plain_http: bool,
 }

@@ -1,5 +1,5 @@
-//! Every request passes here first: over TCP the Host must be a loopback name (DNS-rebinding
-//! defence), browsers' cross-origin requests are refused, the bearer token must be the person's
+//! Every request passes here first: over TCP the Host must be a loopback name, or a team
+//! server's public URL or own address (DNS-rebinding defence), browsers' cross-origin requests are refused, the bearer token must be the person's
 //! or a live ask-only token's (which names the request's [`Principal`]), the principal must be
 //! allowed the route (see [`crate::permissions`]), bodies are bounded, and writes are
 //! rate-limited per connection and overall.
@@ -59,10 +59,13 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
     // is whatever the client put there (`localhost` by convention) and means nothing to check.
     // A request the server did not mark came over TCP, and is checked.
     let transport = request.extensions().get::<Transport>().copied().unwrap_or(Transport::Loopback);
-    if transport == Transport::Loopback && !loopback_host(host, shared.port) {
+    let named = loopback_host(host, shared.port)
+        || shared.public_url.as_ref().is_some_and(|public| public.is_host(host))
+        || shared.own_host.as_deref().is_some_and(|own| own.eq_ignore_ascii_case(host));
+    if transport == Transport::Loopback && !named {
         return ApiError::new(
             ErrorKind::Forbidden,
-            "this gateway only answers requests addressed to 127.0.0.1 or localhost",
+            "this gateway only answers requests addressed to 127.0.0.1, localhost or its public URL",
         )
         .into_response();
     }

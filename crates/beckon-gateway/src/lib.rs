@@ -20,6 +20,7 @@ pub mod permissions;
 mod places;
 pub mod principal;
 pub mod proof;
+mod public;
 mod questions;
 mod rate;
 mod rejections;
@@ -46,6 +47,7 @@ pub use mcp::MCP_PATH;
 pub use meta::OPENAPI;
 pub use principal::Principal;
 pub use proof::PROOF_PATH;
+pub use public::PublicUrl;
 pub use serve::{ConnectionId, ConnectionLimits, Transport};
 
 /// The port the gateway listens on unless told otherwise.
@@ -79,8 +81,13 @@ pub const ROUTES: &[(&str, &str)] = &[
 /// How the gateway runs.
 #[derive(Debug, Clone)]
 pub struct GatewayConfig {
-    /// The port on 127.0.0.1 (0 picks a free one).
+    /// The port (0 picks a free one).
     pub port: u16,
+    /// The address to listen on: 127.0.0.1 unless a team server is told otherwise.
+    pub listen: std::net::IpAddr,
+    /// The address people and agents reach a team server by, when it is not the listening one
+    /// (a TLS reverse proxy in front): links carry it, and requests may name its host.
+    pub public_url: Option<PublicUrl>,
     /// Where `gateway.json` goes.
     pub data_dir: PathBuf,
     /// Writes per second each client may make, sustained.
@@ -98,6 +105,8 @@ impl GatewayConfig {
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         GatewayConfig {
             port: DEFAULT_PORT,
+            listen: std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST),
+            public_url: None,
             data_dir: data_dir.into(),
             writes_per_second: 50.0,
             write_burst: 200.0,
@@ -187,19 +196,28 @@ use state::Shared;
 /// Starts the gateway for `beckon` (the TCP port, and the private socket where there can be
 /// one) and writes `gateway.json`.
 pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGateway, GatewayError> {
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", config.port))
+    let listener = tokio::net::TcpListener::bind((config.listen, config.port))
         .await
         .map_err(|err| GatewayError::Bind { port: config.port, detail: err.to_string() })?;
     let addr =
         listener.local_addr().map_err(|err| GatewayError::Bind { port: config.port, detail: err.to_string() })?;
-    let url = format!("http://127.0.0.1:{}", addr.port());
+    // This machine's own clients come through loopback unless the server listens on one other
+    // address only.
+    let url = if config.listen.is_loopback() || config.listen.is_unspecified() {
+        format!("http://127.0.0.1:{}", addr.port())
+    } else {
+        format!("http://{}", addr)
+    };
     let token = hex::encode(rand::random::<[u8; 32]>());
-    beckon.set_public_url(Some(url.clone()));
+    beckon.set_public_url(Some(config.public_url.as_ref().map_or_else(|| url.clone(), |public| public.url.clone())));
+    let own_host = (!config.listen.is_loopback() && !config.listen.is_unspecified()).then(|| addr.to_string());
     let shared = Arc::new(Shared {
         beckon,
         token: token.clone(),
         port: addr.port(),
-        url: url.clone(),
+        public_url: config.public_url.clone(),
+        own_host,
+        url: config.public_url.as_ref().map_or_else(|| url.clone(), |public| public.url.clone()),
         rate: rate::RateLimiter::new(config.writes_per_second, config.write_burst),
         body_limit: config.body_limit,
         body_timeout: config.limits.body_timeout,

@@ -13,7 +13,12 @@ pub struct Shared {
     pub token: String,
     /// The port (Host headers must name it).
     pub port: u16,
-    /// The base URL, for links.
+    /// A team server's public address, whose host requests may name too.
+    pub public_url: Option<crate::PublicUrl>,
+    /// The address a server listening on one non-loopback address is reached at, which
+    /// requests may name too.
+    pub own_host: Option<String>,
+    /// The base URL for links: the public URL when there is one.
     pub url: String,
     /// Write limits.
     pub rate: RateLimiter,

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use beckon_channels::Channels;
-use beckon_gateway::GatewayConfig;
+use beckon_gateway::{GatewayConfig, PublicUrl};
 use beckon_runtime::{Beckon, Notifier, PendingNotice, ResolvedNotice, Settings, StartOptions};
 
 use crate::cli::{Connection, ServeArgs};
@@ -66,6 +66,36 @@ async fn pair_telegram(beckon: &Beckon, enabled: bool) {
     }
 }
 
+/// Where the gateway listens and is reached, from `--listen`, `--public-url` and
+/// `--allow-plain-http`: plain HTTP beyond loopback only when asked for, with a warning.
+fn listen_on(config: &mut GatewayConfig, args: &ServeArgs) -> CliResult<()> {
+    if let Some(listen) = args.listen {
+        if !listen.is_loopback() && !args.allow_plain_http {
+            return Err(CliError::Input(format!(
+                "--listen {listen} would serve plain HTTP beyond this machine: keep 127.0.0.1 and put a TLS reverse proxy in front (with --public-url https://…), or pass --allow-plain-http on a network you trust"
+            )));
+        }
+        if !listen.is_loopback() {
+            tracing::warn!(%listen, "serving plain HTTP beyond loopback: tokens and answers cross the network unencrypted");
+        }
+        config.listen = listen;
+    }
+    if let Some(text) = &args.public_url {
+        let public = PublicUrl::parse(text).map_err(CliError::Input)?;
+        if public.is_plain_beyond_loopback() {
+            if !args.allow_plain_http {
+                return Err(CliError::Input(format!(
+                    "--public-url {} is plain HTTP beyond this machine: use https:// (a TLS reverse proxy), or pass --allow-plain-http on a network you trust",
+                    public.url
+                )));
+            }
+            tracing::warn!(url = %public.url, "the public URL is plain HTTP: tokens and answers cross the network unencrypted");
+        }
+        config.public_url = Some(public);
+    }
+    Ok(())
+}
+
 /// Runs `beckon serve`.
 pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     let data_dir = connection.data_dir();
@@ -84,6 +114,10 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     let beckon = Beckon::start(config, options).await?;
     let mut gateway_config = GatewayConfig::new(&data_dir);
     gateway_config.port = args.port.unwrap_or_else(|| settings.gateway_port());
+    if let Err(err) = listen_on(&mut gateway_config, &args) {
+        beckon.shutdown().await;
+        return Err(err);
+    }
     let gateway = match beckon_gateway::start(beckon.clone(), gateway_config).await {
         Ok(gateway) => gateway,
         Err(err) => {
