@@ -1,7 +1,9 @@
 //! Two `beckon serve` replicas on one PostgreSQL database (a real one, started by the test): a
 //! question asked through one is answered through the other, and the first one's long-poll and
 //! event stream see the answer; two different answers at once through both: exactly one wins,
-//! the other is told who did; a deadline set through a replica that dies fires on the other.
+//! the other is told who did; a deadline set through a replica that dies fires on the other; the
+//! admin token, made once, works on both, and an agent's token made through one works on the
+//! other until it is revoked through either.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -47,13 +49,18 @@ async fn replica(url: &str) -> Replica {
 }
 
 impl Replica {
+    /// A request with the person's token of this replica's own.
     fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+        self.with_token(method, path, &self.endpoint.token)
+    }
+
+    fn with_token(&self, method: reqwest::Method, path: &str, token: &str) -> reqwest::RequestBuilder {
         reqwest::Client::builder()
             .no_proxy()
             .build()
             .unwrap()
             .request(method, format!("{}{path}", self.endpoint.url))
-            .bearer_auth(&self.endpoint.token)
+            .bearer_auth(token)
     }
 
     async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, Value) {
@@ -195,5 +202,50 @@ async fn a_deadline_set_through_a_replica_that_dies_fires_on_the_other() {
     let expired = tokio::time::timeout(Duration::from_secs(20), poll).await.unwrap().unwrap();
     assert_eq!(expired["status"], "expired", "{expired}");
     assert_eq!(expired["outcome"]["outcome"], "expired", "{expired}");
+    b.server.stop().await;
+}
+
+/// Calls `path` on `replica` with `token` until it answers `want` (each replica reloads the
+/// agents' tokens every second), or gives up.
+async fn until_status(replica: &Replica, token: &str, path: &str, want: u16) -> u16 {
+    let began = Instant::now();
+    loop {
+        let status = replica.with_token(reqwest::Method::GET, path, token).send().await.unwrap().status();
+        if status.as_u16() == want || began.elapsed() > Duration::from_secs(10) {
+            return status.as_u16();
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_admin_token_and_agents_tokens_hold_on_every_replica() {
+    let (_cluster, url) = database().await;
+    let (a, b) = tokio::join!(replica(&url), replica(&url));
+    // Replicas starting together make one admin token between them, shown once.
+    let shown: Vec<String> = [&a, &b]
+        .iter()
+        .filter_map(|replica| {
+            let printed = replica.server.printed(1);
+            printed.split_whitespace().find(|word| word.starts_with("bkn_admin_")).map(str::to_owned)
+        })
+        .collect();
+    assert_eq!(shown.len(), 1, "exactly one replica shows the admin token: {shown:?}");
+    let admin = &shown[0];
+    for replica in [&a, &b] {
+        assert_eq!(until_status(replica, admin, "/v1/tokens", 200).await, 200);
+        assert_eq!(until_status(replica, "bkn_admin_wrong", "/v1/tokens", 401).await, 401);
+    }
+
+    // An agent's token made through A asks through B; revoked through B, A refuses it.
+    let (status, made) =
+        a.call(reqwest::Method::POST, "/v1/tokens", Some(json!({"name": "ci-runner", "kind": "ask_only"}))).await;
+    assert_eq!(status, 201, "{made}");
+    let secret = made["secret"].as_str().unwrap().to_owned();
+    assert_eq!(until_status(&b, &secret, "/v1/health", 200).await, 200, "B learns of the token");
+    let (status, _) = b.call(reqwest::Method::DELETE, "/v1/tokens/ci-runner", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(until_status(&a, &secret, "/v1/health", 401).await, 401, "A learns it was revoked");
+    a.server.stop().await;
     b.server.stop().await;
 }

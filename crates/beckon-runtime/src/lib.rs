@@ -38,6 +38,7 @@ mod service;
 pub mod settings;
 mod shared_log;
 mod stop;
+mod team;
 pub mod token_secret;
 pub mod tools;
 

@@ -56,6 +56,22 @@ impl LiveTokens {
     }
 
     /// Adds a token just made.
+    /// Makes the live tokens `records`' live ones (another replica of a team server made or
+    /// revoked some); what is known of each token's last recorded use is kept.
+    pub(crate) fn replace(&self, records: Vec<TokenRecord>) {
+        let fresh = LiveTokens::load(records);
+        let mut fresh_map = fresh.by_hash.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut tokens = self.write();
+        for (hash, live) in fresh_map.iter_mut() {
+            if let Some(known) = tokens.get(hash) {
+                let used =
+                    known.use_written_ms.load(Ordering::Relaxed).max(live.use_written_ms.load(Ordering::Relaxed));
+                live.use_written_ms.store(used, Ordering::Relaxed);
+            }
+        }
+        *tokens = fresh_map;
+    }
+
     pub(crate) fn insert(&self, record: TokenRecord) {
         let live = Live {
             holder: TokenHolder { id: record.id, name: record.name, kind: record.kind },

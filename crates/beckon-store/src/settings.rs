@@ -13,6 +13,15 @@ impl Tx<'_> {
         )?;
         Ok(())
     }
+
+    /// Sets a setting unless it has a value; whether this set it (of writers racing, one does).
+    pub fn set_setting_if_absent(&mut self, key: &str, value: &str) -> Result<bool> {
+        let set = self.tx.execute(
+            "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING",
+            &args![key, value],
+        )?;
+        Ok(set == 1)
+    }
 }
 
 pub(crate) fn get(conn: Conn<'_>, key: &str) -> Result<Option<String>> {

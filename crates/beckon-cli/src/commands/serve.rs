@@ -112,6 +112,15 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     config.database_url = args.database.clone();
     let options = StartOptions { notifier: Arc::new(LoggedNotices), ..StartOptions::default() };
     let beckon = Beckon::start(config, options).await?;
+    if let Some(token) = beckon.take_new_admin_token() {
+        // Standard output only, never the log: this is the one time the token is shown.
+        println!(
+            "Admin token for this team server (shown once; every replica accepts it): {token}\nKeep it safe: `beckon --url <public URL> --token <it> token create <name>` makes tokens for agents."
+        );
+        if let Err(err) = std::io::Write::flush(&mut std::io::stdout()) {
+            eprintln!("cannot show the admin token: {err}");
+        }
+    }
     let mut gateway_config = GatewayConfig::new(&data_dir);
     gateway_config.port = args.port.unwrap_or_else(|| settings.gateway_port());
     if let Err(err) = listen_on(&mut gateway_config, &args) {

@@ -13,6 +13,7 @@ use crate::executor;
 use crate::live_tokens::LiveTokens;
 use crate::notices::Notices;
 use crate::runtime::Runtime;
+use crate::team;
 
 /// A handle to a running Beckon; cheap to clone, shared by every front end.
 #[derive(Clone, Debug)]
@@ -21,6 +22,16 @@ pub struct Beckon {
     pub(crate) notices: Arc<Notices>,
     /// The live tokens, checked on every gateway request without the database.
     pub(crate) tokens: Arc<LiveTokens>,
+    /// A team server's admin token (its hash), on PostgreSQL only.
+    pub(crate) admin: Option<Arc<Admin>>,
+}
+
+/// A team server's admin token: its hash, and the token itself until the start that made it
+/// has shown it.
+#[derive(Debug)]
+pub(crate) struct Admin {
+    hash: [u8; 32],
+    made: std::sync::Mutex<Option<String>>,
 }
 
 impl Beckon {
@@ -30,7 +41,16 @@ impl Beckon {
         let (rt, notifier) = boot::boot(config, options).await?;
         let records = rt.db.call(|store| store.read().tokens(false)).await?;
         let tokens = Arc::new(LiveTokens::load(records));
-        let beckon = Beckon { rt, notices: Arc::new(Notices::new(notifier)), tokens };
+        let admin = match rt.config.database_url {
+            Some(_) => {
+                let admin = team::admin_token(&rt.db).await?;
+                let reload = team::reload_tokens(rt.db.clone(), tokens.clone(), rt.signal.subscribe());
+                rt.workers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(tokio::spawn(reload));
+                Some(Arc::new(Admin { hash: admin.hash, made: std::sync::Mutex::new(admin.made) }))
+            }
+            None => None,
+        };
+        let beckon = Beckon { rt, notices: Arc::new(Notices::new(notifier)), tokens, admin };
         beckon.recover().await?;
         Ok(beckon)
     }
@@ -81,5 +101,20 @@ impl Beckon {
         if held(&self.rt) {
             tracing::warn!("some handles to the runtime are still held; the data folder stays locked until they go");
         }
+    }
+}
+
+impl Beckon {
+    /// Whether `secret` is a team server's admin token (compared by hash, in constant time).
+    pub fn is_admin_token(&self, secret: &str) -> bool {
+        let Some(admin) = &self.admin else { return false };
+        let hash = crate::token_secret::hash(secret);
+        hash.iter().zip(admin.hash.iter()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+    }
+
+    /// The admin token this start made (the team server's first), once: it is kept nowhere
+    /// but in the hands of whoever is shown it.
+    pub fn take_new_admin_token(&self) -> Option<String> {
+        self.admin.as_ref()?.made.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take()
     }
 }
