@@ -40,7 +40,7 @@ impl Cycles {
 }
 
 /// One cycle: its pause and resume.
-async fn one(rig: &Rig, n: usize) -> Result<(Duration, Duration), Failure> {
+pub(crate) async fn one(rig: &Rig, n: usize) -> Result<(Duration, Duration), Failure> {
     let started = Instant::now();
     let session = rig.beckon.start_session(AGENT, &format!("Release build {n}")).await?;
     let (question, pending_at) = rig.pending(session).await?;
@@ -70,7 +70,7 @@ impl StoreCount {
     }
 }
 
-fn summarise(
+pub(crate) fn summarise(
     samples: Vec<(Duration, Duration)>,
     wall: Duration,
     (commits, jobs): (u64, u64),

@@ -23,6 +23,7 @@ pub mod rig;
 pub mod serve_memory;
 pub mod stats;
 pub mod targets;
+pub mod team;
 pub mod waiting;
 
 pub(crate) use fake_llm_support::fake_llm;

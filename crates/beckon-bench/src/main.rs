@@ -11,7 +11,7 @@ use beckon_bench::stats::ms;
 use beckon_bench::targets::Check;
 use beckon_bench::{
     Failure, audit_db, audit_export, batch_deny, cycles, floor, gateway, inbox_db, langgraph, latency, rehydrate, rig,
-    serve_memory, waiting,
+    serve_memory, team, waiting,
 };
 use serde_json::{Value, json};
 
@@ -21,6 +21,8 @@ struct Sizes {
     floor_rounds: usize,
     latency_rounds: usize,
     cycles: usize,
+    /// Answers through one replica timed to a long-poll waking on the other.
+    wakes: usize,
     gateway_clients: usize,
     gateway_per_client: usize,
     inbox_questions: usize,
@@ -35,6 +37,7 @@ const FULL: Sizes = Sizes {
     floor_rounds: 2_000,
     latency_rounds: 300,
     cycles: 1_000,
+    wakes: 300,
     gateway_clients: 50,
     gateway_per_client: 100,
     inbox_questions: 1_000_000,
@@ -48,6 +51,7 @@ const QUICK: Sizes = Sizes {
     floor_rounds: 300,
     latency_rounds: 50,
     cycles: 200,
+    wakes: 50,
     gateway_clients: 50,
     gateway_per_client: 20,
     inbox_questions: 100_000,
@@ -58,8 +62,8 @@ const QUICK: Sizes = Sizes {
 };
 
 /// The parts of a run, as `--only` names them, in the order they run.
-const PARTS: [&str; 9] =
-    ["durable", "latency", "cycles", "gateway", "rehydration", "memory", "langgraph", "audit", "batch"];
+const PARTS: [&str; 10] =
+    ["durable", "latency", "cycles", "team", "gateway", "rehydration", "memory", "langgraph", "audit", "batch"];
 
 /// The export's promised bound, for the client and for the server's growth (MiB).
 const AUDIT_BOUND_MIB: f64 = 64.0;
@@ -245,6 +249,43 @@ async fn main() -> Result<(), Failure> {
                    "durable_floor_ms": cycle_floor.map(ms)}),
         );
         cycle_figures = Some((sequential, cycle_floor));
+    }
+
+    if options.runs("team") {
+        section(&format!(
+            "A team server on PostgreSQL (synchronous_commit on), {} sessions, two replicas",
+            sizes.cycles
+        ));
+        header();
+        let figures = team::measure(&scratch.path().join("team"), sizes.cycles, sizes.wakes).await?;
+        for (name, cycles) in
+            [("one after another", figures.sequential), ("all at once over two replicas", figures.concurrent)]
+        {
+            row(
+                &format!("{name}: cycle"),
+                cycles.cycle.median,
+                cycles.cycle.p99,
+                &format!("{:.0} cycles/s", cycles.per_second),
+            );
+        }
+        if let Some((sqlite, _)) = cycle_figures.as_ref() {
+            println!(
+                "  {:<46} {:>14} {:>14}  SQLite one after another: {:.0} cycles/s",
+                "beside one person's file", "", "", sqlite.per_second
+            );
+        }
+        row("answer through B → long-poll on A wakes", figures.wake.median, figures.wake.p99, "");
+        checks.push(Check::new(
+            "1,000 sessions at once over two replicas: at least 1,000 cycles/s",
+            format!("{:.0}/s", figures.concurrent.per_second),
+            (sizes.cycles >= 1_000).then_some(figures.concurrent.per_second >= 1_000.0),
+        ));
+        checks.push(Check::new(
+            "answer on B → wake on A: p99 under 50 ms",
+            format!("{:.1} ms", ms(figures.wake.p99)),
+            Some(figures.wake.p99 < std::time::Duration::from_millis(50)),
+        ));
+        report.insert("team".into(), figures.to_json());
     }
 
     if options.runs("gateway") {

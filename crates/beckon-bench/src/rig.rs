@@ -75,8 +75,19 @@ impl Rig {
     /// Starts a runtime on `data_dir` (its agents written), with Anthropic's API at
     /// `anthropic_url` when given.
     pub async fn start(data_dir: &Path, anthropic_url: Option<&str>) -> Result<Rig, Failure> {
+        Rig::start_on(data_dir, anthropic_url, None).await
+    }
+
+    /// As [`Rig::start`], keeping its data in the PostgreSQL database at `database_url` when
+    /// given (a team server's replica).
+    pub async fn start_on(
+        data_dir: &Path,
+        anthropic_url: Option<&str>,
+        database_url: Option<&str>,
+    ) -> Result<Rig, Failure> {
         write_agent(data_dir)?;
         let mut config = RuntimeConfig::new(data_dir);
+        config.database_url = database_url.map(str::to_owned);
         if let Some(url) = anthropic_url {
             config.anthropic =
                 ProviderSettings { api_key: Some("bench".into()), base_url: Some(url.to_owned()), model: None };

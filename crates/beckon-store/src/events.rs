@@ -10,8 +10,9 @@
 //! which stays locked until it commits or rolls back; any other writer waits at its first
 //! event, so numbers are handed out in commit order and a rollback gives its numbers back. The
 //! cost is that transactions writing events commit one at a time from their first event on.
-//! Each such transaction also notifies [`EVENTS_CHANNEL`] with its `seq`, delivered at commit,
-//! so replicas listening learn of new events without polling.
+//! Each such transaction also notifies [`EVENTS_CHANNEL`](crate::EVENTS_CHANNEL) with its last `seq` just before it
+//! commits (delivered at commit, dropped at rollback), so replicas listening learn of new events
+//! without polling.
 
 use beckon_core::{RequestId, SessionId};
 
@@ -21,9 +22,6 @@ use crate::event_payload::EventPayload;
 use crate::rows::{EventKind, StoredEvent};
 use crate::sql::{Conn, Row, args};
 use crate::store::Tx;
-
-/// The PostgreSQL `LISTEN`/`NOTIFY` channel that carries the `seq` of committed events.
-pub const EVENTS_CHANNEL: &str = "beckon_events";
 
 impl Tx<'_> {
     /// Appends an event; it is published with the commit.
@@ -45,18 +43,15 @@ impl Tx<'_> {
                 &args![kind.as_str(), session, request, payload.get(), at_ms],
                 |row| row.get(0),
             )?,
-            Conn::Postgres(_) => {
-                let seq: i64 =
-                    self.tx.query_one("UPDATE event_seq SET last = last + 1 RETURNING last", &[], |row| row.get(0))?;
-                self.tx.execute(
-                    "INSERT INTO events (seq, kind, session_id, request_id, payload, created_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    &args![seq, kind.as_str(), session, request, payload.get(), at_ms],
-                )?;
-                // Sent at commit, dropped at rollback.
-                self.tx.query_one("SELECT pg_notify(?1, ?2)", &args![EVENTS_CHANNEL, seq.to_string()], |_| Ok(()))?;
-                seq
-            }
+            // One round trip: the counter's next number (its row stays locked to the commit)
+            // and the event under it. Listeners are told once, as the transaction commits.
+            Conn::Postgres(_) => self.tx.query_one(
+                "WITH next AS (UPDATE event_seq SET last = last + 1 RETURNING last)
+                 INSERT INTO events (seq, kind, session_id, request_id, payload, created_at)
+                 SELECT last, ?1, ?2, ?3, ?4, ?5 FROM next RETURNING seq",
+                &args![kind.as_str(), session, request, payload.get(), at_ms],
+                |row| row.get(0),
+            )?,
         };
         self.events.push(StoredEvent { seq, kind, session_id, request_id, payload, at_ms });
         Ok(seq)

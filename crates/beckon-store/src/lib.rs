@@ -36,7 +36,6 @@ pub use audit::AUDIT_PAGE_MAX;
 pub use codec::{JSON_MAX_BYTES, STATE_MAX_BYTES};
 pub use error::{Error, Result};
 pub use event_payload::{Appended, EventPayload, NoDetails, QuestionResolved, SessionStarted, StatusChanged};
-pub use events::EVENTS_CHANNEL;
 pub use open::SCHEMA_VERSION;
 pub use pg::{EventListener, POSTGRES_SCHEMA_VERSION};
 pub use read::Reader;
@@ -48,4 +47,5 @@ pub use rows::{
     RuleRecord, RuleSource, SessionCursor, SessionFilter, SessionPage, SessionRecord, SessionSummary, StoredEvent,
     TimelineEntry, TokenId, TokenKind, TokenRecord, rule_name, title_from,
 };
+pub use sql::EVENTS_CHANNEL;
 pub use store::{Committed, Store, Tx, Written};

@@ -12,6 +12,10 @@ use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
 use crate::error::{Error, Result};
 
+/// The PostgreSQL `LISTEN`/`NOTIFY` channel that carries the last `seq` of each commit that
+/// appended events.
+pub const EVENTS_CHANNEL: &str = "beckon_events";
+
 /// A connection to run statements on: SQLite's, or PostgreSQL's behind a cell (its client
 /// needs `&mut` for every call; the store is used from one thread).
 #[derive(Debug, Clone, Copy)]

@@ -118,6 +118,7 @@ impl Store {
         self.exec(self.begin_sql())?;
         let mut tx = Tx { tx: self.backend.conn(), events: Vec::new(), callbacks_queued: false, resolutions: 0 };
         let outcome = f(&mut tx).and_then(|value| {
+            notify_events(tx.tx, tx.events.iter().map(|event| event.seq).max())?;
             self.exec("COMMIT")?;
             Ok(value)
         });
@@ -196,9 +197,15 @@ impl Store {
                 }
             }
         }
+        let last_seq = outcomes
+            .iter()
+            .filter_map(|outcome| outcome.as_ref().ok())
+            .flat_map(|written| &written.events)
+            .map(|e| e.seq)
+            .max();
         let committed = match &broken {
             Some(detail) => Err(detail.clone()),
-            None => self.exec("COMMIT").map_err(|err| err.to_string()),
+            None => notify_events(tx.tx, last_seq).and_then(|()| self.exec("COMMIT")).map_err(|err| err.to_string()),
         };
         match committed {
             Ok(_) => {
@@ -250,5 +257,18 @@ impl Store {
     /// Whether this store is on PostgreSQL.
     pub fn is_postgres(&self) -> bool {
         matches!(self.backend, Backend::Postgres(_))
+    }
+}
+
+/// On PostgreSQL, tells replicas listening that events up to `last_seq` come with this commit
+/// (the notice is sent at commit and dropped at rollback).
+fn notify_events(conn: Conn<'_>, last_seq: Option<i64>) -> Result<()> {
+    match (conn, last_seq) {
+        (Conn::Postgres(_), Some(last)) => conn.query_one(
+            "SELECT pg_notify(?1, ?2)",
+            &crate::sql::args![crate::sql::EVENTS_CHANNEL, last.to_string()],
+            |_| Ok(()),
+        ),
+        _ => Ok(()),
     }
 }
