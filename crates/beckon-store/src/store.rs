@@ -118,7 +118,7 @@ impl Store {
         self.exec(self.begin_sql())?;
         let mut tx = Tx { tx: self.backend.conn(), events: Vec::new(), callbacks_queued: false, resolutions: 0 };
         let outcome = f(&mut tx).and_then(|value| {
-            notify_events(tx.tx, tx.events.iter().map(|event| event.seq).max())?;
+            crate::events::flush(tx.tx, tx.events.iter_mut())?;
             self.exec("COMMIT")?;
             Ok(value)
         });
@@ -197,15 +197,15 @@ impl Store {
                 }
             }
         }
-        let last_seq = outcomes
-            .iter()
-            .filter_map(|outcome| outcome.as_ref().ok())
-            .flat_map(|written| &written.events)
-            .map(|e| e.seq)
-            .max();
         let committed = match &broken {
             Some(detail) => Err(detail.clone()),
-            None => notify_events(tx.tx, last_seq).and_then(|()| self.exec("COMMIT")).map_err(|err| err.to_string()),
+            None => {
+                let events = outcomes
+                    .iter_mut()
+                    .filter_map(|outcome| outcome.as_mut().ok())
+                    .flat_map(|written| &mut written.events);
+                crate::events::flush(tx.tx, events).and_then(|()| self.exec("COMMIT")).map_err(|err| err.to_string())
+            }
         };
         match committed {
             Ok(_) => {
@@ -257,18 +257,5 @@ impl Store {
     /// Whether this store is on PostgreSQL.
     pub fn is_postgres(&self) -> bool {
         matches!(self.backend, Backend::Postgres(_))
-    }
-}
-
-/// On PostgreSQL, tells replicas listening that events up to `last_seq` come with this commit
-/// (the notice is sent at commit and dropped at rollback).
-fn notify_events(conn: Conn<'_>, last_seq: Option<i64>) -> Result<()> {
-    match (conn, last_seq) {
-        (Conn::Postgres(_), Some(last)) => conn.query_one(
-            "SELECT pg_notify(?1, ?2)",
-            &crate::sql::args![crate::sql::EVENTS_CHANNEL, last.to_string()],
-            |_| Ok(()),
-        ),
-        _ => Ok(()),
     }
 }
