@@ -81,7 +81,13 @@ fn a_transaction_that_commits_later_gets_a_later_seq() {
     };
     first_appended.recv_timeout(Duration::from_secs(10)).unwrap();
     // The second appends and commits meanwhile: it is first in the log.
-    let second = db.open().write(|tx| Ok(append(tx, 2))).unwrap();
+    let second = db
+        .open()
+        .write(|tx| {
+            append(tx, 2);
+            Ok(())
+        })
+        .unwrap();
     assert_eq!(second.events[0].seq, 1);
     let mut follower = Follower::default();
     follower.poll(read_log(&reader));
