@@ -24,6 +24,7 @@ mod questions;
 mod read;
 mod rows;
 mod rules;
+mod sequencer;
 mod sessions;
 mod settings;
 mod sql;

@@ -118,7 +118,7 @@ impl Store {
         self.exec(self.begin_sql())?;
         let mut tx = Tx { tx: self.backend.conn(), events: Vec::new(), callbacks_queued: false, resolutions: 0 };
         let outcome = f(&mut tx).and_then(|value| {
-            crate::events::flush(tx.tx, tx.events.iter_mut())?;
+            crate::sequencer::flush(tx.tx, tx.events.iter_mut())?;
             self.exec("COMMIT")?;
             Ok(value)
         });
@@ -204,7 +204,7 @@ impl Store {
                     .iter_mut()
                     .filter_map(|outcome| outcome.as_mut().ok())
                     .flat_map(|written| &mut written.events);
-                crate::events::flush(tx.tx, events).and_then(|()| self.exec("COMMIT")).map_err(|err| err.to_string())
+                crate::sequencer::flush(tx.tx, events).and_then(|()| self.exec("COMMIT")).map_err(|err| err.to_string())
             }
         };
         match committed {
