@@ -365,4 +365,9 @@ pub struct ServeArgs {
     /// unencrypted: only for a network you trust).
     #[arg(long)]
     pub allow_plain_http: bool,
+    /// How long a replica's claim on shared work (callbacks, Slack and Telegram, each in-app
+    /// session) lasts unless renewed, in seconds: how long the work of a replica that died waits
+    /// before another takes it up (PostgreSQL only; at least 2).
+    #[arg(long, value_name = "SECONDS", default_value_t = 15, value_parser = clap::value_parser!(u64).range(2..=3600))]
+    pub lease_seconds: u64,
 }

@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::events::{Hub, Publisher, Waiters};
 use crate::executor::{Executor, Registry};
 use crate::expiry;
+use crate::leases::{self, Leases};
 use crate::live_rules::LiveRules;
 use crate::lock::DataDirLock;
 use crate::notifier::Notifier;
@@ -102,6 +103,19 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         }
         None => Db::start(store, Arc::new(publisher))?,
     };
+    let owner = match config.database_url {
+        Some(_) => leases::replica_id(&config.data_dir).map_err(|err| Error::DataDir {
+            path: config.data_dir.clone(),
+            detail: format!("cannot name this replica: {err}"),
+        })?,
+        None => String::new(),
+    };
+    let leases = Leases::new(db.clone(), options.clock.clone(), owner, config.lease, config.database_url.is_some());
+    // Nothing this replica held before it started runs any more.
+    leases.start_afresh().await?;
+    if leases.shared() {
+        workers.push(tokio::spawn(leases::heartbeat(leases.clone(), signal.subscribe())));
+    }
     let callback_secret = Arc::new(CallbackSecret::load(&db).await?);
     let rules = LiveRules::load(db.call(|store| store.read().rules(false)).await?);
     let agents = Agents::load(&config.agents_dir());
@@ -124,6 +138,7 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         http: callback_http,
         base_backoff: options.callback_backoff,
         slack_webhooks: Arc::new(config.slack_webhooks.clone()),
+        leases: leases.clone(),
     })));
     workers.push(tokio::spawn(retention::run(Retention {
         db: db.clone(),
@@ -132,6 +147,7 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         days: config.retention_days,
         audit_days: config.audit_days,
         stop: signal.subscribe(),
+        leases: leases.clone(),
     })));
     let public_url = PublicUrl::default();
     let executor = Arc::new(Executor {
@@ -145,6 +161,7 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         workspaces: config.workspaces_dir(),
         public_url: public_url.clone(),
         stop: signal.subscribe(),
+        leases: leases.clone(),
         _lock: lock.clone(),
     });
     let stop = signal.subscribe();
@@ -164,6 +181,7 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         callback_secret,
         public_url,
         signal,
+        leases,
         workers: Mutex::new(Vec::new()),
         _lock: lock,
     });

@@ -80,6 +80,9 @@ pub struct RuntimeConfig {
     /// A PostgreSQL database shared by several `beckon serve` replicas (`postgres://…`), in place
     /// of the data folder's `beckon.db`.
     pub database_url: Option<String>,
+    /// How long a replica's claim on shared work lasts unless renewed: how long the work of a
+    /// replica that died waits before another takes it up (PostgreSQL only).
+    pub lease: std::time::Duration,
 }
 
 /// The environment variable naming the PostgreSQL database of a team server.
@@ -122,6 +125,7 @@ impl RuntimeConfig {
             scripts_may_approve: false,
             slack_webhooks: Vec::new(),
             database_url: None,
+            lease: crate::leases::DEFAULT_LEASE,
         }
     }
 

@@ -79,6 +79,9 @@ pub enum Error {
     /// The runtime is shutting down.
     #[error("Beckon is shutting down")]
     ShuttingDown,
+    /// Another replica of the team server runs the session and did not let go of it in time.
+    #[error("session {0} is being run by another replica of this team server; try again shortly")]
+    HeldElsewhere(SessionId),
 }
 
 impl From<beckon_store::Error> for Error {

@@ -23,6 +23,7 @@ mod executor;
 mod expiry;
 mod external;
 pub mod http_error;
+mod leases;
 mod live_rules;
 mod live_tokens;
 mod lock;
@@ -51,6 +52,7 @@ pub use config::{
 pub use error::{Error, Result};
 pub use events::{Subscription, TextDelta};
 pub use external::{ExternalAsk, ExternalAsked};
+pub use leases::{DEFAULT_LEASE, SHORTEST_LEASE};
 pub use live_tokens::TokenHolder;
 pub use lock::DataDirLock;
 pub use notices::MAX_LIVE_NOTICES;

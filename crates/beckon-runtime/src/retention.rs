@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::db::Db;
+use crate::leases::Leases;
 use crate::stop::Stop;
 
 const EVERY: Duration = Duration::from_secs(3600);
@@ -25,12 +26,24 @@ pub(crate) struct Retention {
     /// How long an audit row is kept.
     pub(crate) audit_days: u32,
     pub(crate) stop: Stop,
+    /// On a team server, one replica prunes at a time: the one holding [`RETENTION_WORK`].
+    pub(crate) leases: Leases,
 }
 
+/// The lease a team server's replica holds while it prunes.
+const RETENTION_WORK: &str = "retention";
+
 pub(crate) async fn run(retention: Retention) {
-    let Retention { db, clock, workspaces, days, audit_days, stop } = retention;
+    let Retention { db, clock, workspaces, days, audit_days, stop, leases } = retention;
     loop {
         let now = clock.now_ms();
+        if !leases.keep(RETENTION_WORK).await {
+            // Another replica prunes; look again in case it dies.
+            tokio::select! {
+                () = clock.sleep_until(now + i64::try_from(leases.lease().as_millis()).unwrap_or(0)) => continue,
+                () = stop.stopping() => return,
+            }
+        }
         if let Some(days) = days {
             prune_sessions(&db, &workspaces, days, now).await;
         }

@@ -12,6 +12,7 @@ use crate::db::Db;
 use crate::deadlines::Deadlines;
 use crate::events::{Hub, Waiters};
 use crate::executor::Executor;
+use crate::leases::Leases;
 use crate::live_rules::LiveRules;
 use crate::lock::DataDirLock;
 use crate::public_url::PublicUrl;
@@ -39,6 +40,8 @@ pub(crate) struct Runtime {
     pub(crate) clock: Arc<dyn Clock>,
     /// Stops every part.
     pub(crate) signal: StopSignal,
+    /// The work this replica holds on a team server.
+    pub(crate) leases: Leases,
     /// The parts that run on their own, awaited at shutdown.
     pub(crate) workers: Mutex<Vec<JoinHandle<()>>>,
     /// The data folder's lock, shared with the executor: released once both are gone.

@@ -40,6 +40,38 @@ impl Tx<'_> {
         }
         Ok(self.tx.execute("DELETE FROM leases WHERE work = ?1 AND owner = ?2", &args![work, owner])? == 1)
     }
+
+    /// Renews every lease `owner` still holds at `now_ms` until `now_ms + ttl_ms` (a replica's
+    /// heartbeat); how many.
+    pub fn renew_leases(&mut self, owner: &str, now_ms: i64, ttl_ms: i64) -> Result<usize> {
+        if !self.tx.is_postgres() {
+            return Ok(0);
+        }
+        self.tx.execute(
+            "UPDATE leases SET expires_at = ?1 WHERE owner = ?2 AND expires_at > ?3",
+            &args![now_ms.saturating_add(ttl_ms), owner, now_ms],
+        )
+    }
+
+    /// Gives up every lease `owner` holds (a replica starting again holds nothing yet); how many.
+    pub fn release_leases(&mut self, owner: &str) -> Result<usize> {
+        if !self.tx.is_postgres() {
+            return Ok(0);
+        }
+        self.tx.execute("DELETE FROM leases WHERE owner = ?1", &args![owner])
+    }
+}
+
+/// The leases held at `now_ms` on work named `prefix…` (on SQLite, none).
+pub(crate) fn held(conn: Conn<'_>, prefix: &str, now_ms: i64) -> Result<Vec<Lease>> {
+    if !conn.is_postgres() {
+        return Ok(Vec::new());
+    }
+    conn.query(
+        "SELECT work, owner, expires_at FROM leases WHERE starts_with(work, ?1) AND expires_at > ?2",
+        &args![prefix, now_ms],
+        |row| Ok(Lease { work: row.get(0)?, owner: row.get(1)?, expires_at_ms: row.get(2)? }),
+    )
 }
 
 /// Who holds `work` at `now_ms`, if anyone (on SQLite, no one ever holds one).

@@ -229,6 +229,11 @@ impl Reader<'_> {
         leases::holder(self.conn, work, now_ms)
     }
 
+    /// The leases held at `now_ms` on work whose name starts with `prefix` (`session:`).
+    pub fn leases_held(&self, prefix: &str, now_ms: i64) -> Result<Vec<Lease>> {
+        leases::held(self.conn, prefix, now_ms)
+    }
+
     /// A setting.
     pub fn setting(&self, key: &str) -> Result<Option<String>> {
         settings::get(self.conn, key)

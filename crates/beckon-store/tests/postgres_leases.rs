@@ -78,3 +78,45 @@ fn on_sqlite_the_one_process_always_holds_the_work() {
     assert!(claim(&mut store, "retention", "b", 1_100, 500).is_some());
     assert_eq!(store.read().lease_holder("retention", 1_100).unwrap(), None);
 }
+
+#[test]
+fn a_heartbeat_renews_only_what_its_replica_still_holds_and_a_restart_lets_go_of_everything() {
+    let (db, mut a) = Backend::Postgres.store();
+    let mut b = db.open();
+    assert!(claim(&mut a, "session:1", "replica-a", 1_000, 500).is_some());
+    assert!(claim(&mut a, "session:2", "replica-a", 1_000, 500).is_some());
+    assert!(claim(&mut a, "outbox", "replica-a", 1_000, 500).is_some());
+    assert!(claim(&mut b, "session:3", "replica-b", 1_000, 500).is_some());
+
+    // replica-a's heartbeat at 1,400 carries its three leases to 1,900; replica-b's is untouched.
+    assert_eq!(a.write(|tx| tx.renew_leases("replica-a", 1_400, 500)).unwrap().value, 3);
+    let held = |store: &Store, at: i64| {
+        let mut works: Vec<(String, String)> = store
+            .read()
+            .leases_held("session:", at)
+            .unwrap()
+            .into_iter()
+            .map(|lease| (lease.work, lease.owner))
+            .collect();
+        works.sort();
+        works
+    };
+    assert_eq!(held(&b, 1_600), [("session:1".into(), "replica-a".into()), ("session:2".into(), "replica-a".into())]);
+    // A lease that ran out is not renewed (another replica may have been promised it).
+    assert_eq!(b.write(|tx| tx.renew_leases("replica-b", 1_600, 500)).unwrap().value, 0);
+    assert!(claim(&mut a, "session:3", "replica-a", 1_600, 500).is_some());
+
+    // replica-a starts again: it holds nothing, and replica-b may take any of it at once.
+    assert_eq!(a.write(|tx| tx.release_leases("replica-a")).unwrap().value, 4);
+    assert!(held(&b, 1_700).is_empty());
+    assert!(claim(&mut b, "outbox", "replica-b", 1_700, 500).is_some());
+}
+
+#[test]
+fn on_sqlite_every_claim_succeeds_and_nothing_is_held() {
+    let (_db, mut store) = Backend::Sqlite.store();
+    assert!(claim(&mut store, "session:1", "replica-a", 1_000, 500).is_some());
+    assert!(claim(&mut store, "session:1", "replica-b", 1_000, 500).is_some());
+    assert!(store.read().leases_held("session:", 1_000).unwrap().is_empty());
+    assert_eq!(store.write(|tx| tx.renew_leases("replica-a", 1_000, 500)).unwrap().value, 0);
+}

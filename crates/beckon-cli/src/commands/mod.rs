@@ -8,6 +8,7 @@ mod mcp;
 mod pending;
 mod remote;
 mod serve;
+mod serve_channels;
 mod setup;
 mod status;
 mod token;

@@ -8,13 +8,14 @@
 
 use std::sync::Arc;
 
-use beckon_channels::Channels;
 use beckon_gateway::{GatewayConfig, PublicUrl};
 use beckon_runtime::{Beckon, Notifier, PendingNotice, ResolvedNotice, Settings, StartOptions};
 
 use crate::cli::{Connection, ServeArgs};
 use crate::error::{CliError, CliResult, Exit};
 use crate::signals::Signals;
+
+use super::serve_channels::SharedChannels;
 
 /// Who holds the data folder's lock, as a second Beckon on it is told.
 const HOLDER: &str = "beckon serve";
@@ -110,6 +111,7 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     settings.file().check().map_err(|problems| CliError::Settings { file: settings.path().to_owned(), problems })?;
     let mut config = settings.runtime_config(HOLDER);
     config.database_url = args.database.clone();
+    config.lease = std::time::Duration::from_secs(args.lease_seconds);
     let options = StartOptions { notifier: Arc::new(LoggedNotices), ..StartOptions::default() };
     let beckon = Beckon::start(config, options).await?;
     if let Some(token) = beckon.take_new_admin_token() {
@@ -136,7 +138,7 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     };
     // Slack and Telegram as the settings have them; do not disturb pauses their posts here too.
     let file = settings.file();
-    let channels = Channels::start(&beckon, &file.slack, &file.telegram, file.do_not_disturb);
+    let channels = SharedChannels::start(&beckon, file);
     if args.pair_telegram {
         pair_telegram(&beckon, file.telegram.enabled).await;
     }

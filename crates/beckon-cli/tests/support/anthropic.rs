@@ -29,6 +29,8 @@ pub type Script = Arc<dyn Fn(&Value) -> Turn + Send + Sync>;
 struct Shared {
     script: Script,
     requests: Mutex<Vec<Value>>,
+    /// How long each reply is held back, as from a slow model.
+    delay: Mutex<std::time::Duration>,
 }
 
 /// The running fake.
@@ -41,12 +43,17 @@ pub struct FakeAnthropic {
 
 impl FakeAnthropic {
     pub async fn start(script: Script) -> FakeAnthropic {
-        let shared = Arc::new(Shared { script, requests: Mutex::new(Vec::new()) });
+        let shared = Arc::new(Shared { script, requests: Mutex::new(Vec::new()), delay: Mutex::default() });
         let app = Router::new().fallback(answer).with_state(shared.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         tokio::spawn(async move { axum::serve(listener, app).await });
         FakeAnthropic { url, shared }
+    }
+
+    /// Holds back each reply from now on for `delay`.
+    pub fn set_delay(&self, delay: std::time::Duration) {
+        *self.shared.delay.lock().unwrap() = delay;
     }
 
     /// The bodies of every `/v1/messages` request, in order.
@@ -64,6 +71,8 @@ async fn answer(State(shared): State<Arc<Shared>>, uri: Uri, body: Bytes) -> Res
         return Response::builder().status(StatusCode::NOT_FOUND).body(Body::empty()).unwrap();
     }
     shared.requests.lock().unwrap().push(request.clone());
+    let delay = *shared.delay.lock().unwrap();
+    tokio::time::sleep(delay).await;
     let turn = (shared.script)(&request);
     let model = request["model"].as_str().unwrap_or("claude-sonnet-4-5").to_owned();
     if request["stream"] == json!(true) {

@@ -31,22 +31,26 @@ pub struct Fakes {
 }
 
 impl Fakes {
-    /// Starts both, and writes the data folder's settings so `beckon serve` uses them.
-    pub async fn start(data_dir: &Path) -> Fakes {
+    /// Starts both.
+    pub async fn start() -> Fakes {
         let fakes = Fakes { slack: FakeSlack::start().await, telegram: FakeTelegram::start(TELEGRAM_TOKEN).await };
         fakes.telegram.name_user(CHAT, "ada");
         // A post's answer comes a while after its message exists, as from a distant service:
         // kills often land in between, leaving the post in doubt.
         fakes.slack.set_latency(POST_LATENCY);
         fakes.telegram.set_latency(POST_LATENCY);
+        fakes
+    }
+
+    /// Writes a data folder's settings so `beckon serve` on it uses them.
+    pub fn configure(&self, data_dir: &Path) {
         let settings = json!({
             "slack": {"enabled": true, "app_token": APP_TOKEN, "bot_token": BOT_TOKEN, "channel": CHANNEL,
-                      "api_base_url": fakes.slack.api_base()},
-            "telegram": {"enabled": true, "bot_token": TELEGRAM_TOKEN, "api_base_url": fakes.telegram.base()},
+                      "api_base_url": self.slack.api_base()},
+            "telegram": {"enabled": true, "bot_token": TELEGRAM_TOKEN, "api_base_url": self.telegram.base()},
         });
         std::fs::create_dir_all(data_dir).expect("the data folder can be made");
         std::fs::write(data_dir.join("settings.json"), settings.to_string()).expect("the settings can be written");
-        fakes
     }
 
     /// Pairs Ada's chat with the code the first start printed (`--pair-telegram`), and waits

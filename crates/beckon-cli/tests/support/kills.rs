@@ -1,6 +1,7 @@
-//! The kill loop: lets the server run for a random while, kills it with SIGKILL, starts it again
-//! on the same data folder, and so on until the clients are done and enough kills were made.
-//! A quarter of the kills come within 150 ms of a start, while recovery is still under way.
+//! The kill loop: lets the servers run for a random while, kills one of them (picked at random)
+//! with SIGKILL, starts it again on the same data folder, and so on until the clients are done
+//! and enough kills were made. A quarter of the kills come within 150 ms of a start, while
+//! recovery is still under way.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -31,10 +32,10 @@ pub struct KillReport {
     pub deaths: Vec<String>,
 }
 
-/// Kills and restarts `server` until `work_done` says the clients are done and at least
+/// Kills and restarts `servers` until `work_done` says the clients are done and at least
 /// `plan.min_kills` kills were made.
 pub async fn keep_killing(
-    server: Arc<Server>,
+    servers: Vec<Arc<Server>>,
     plan: Plan,
     mut work_done: watch::Receiver<bool>,
     progress: Arc<Progress>,
@@ -58,9 +59,13 @@ pub async fn keep_killing(
             // Once enough kills were made, the end of the work ends the loop at once.
             _ = work_done.wait_for(|done| *done), if enough && !done => continue,
         }
-        if let Some(death) = server.died().await {
-            report.deaths.push(death);
+        for server in &servers {
+            if let Some(death) = server.died().await {
+                report.deaths.push(death);
+            }
         }
+        let which = rng.random_range(0..servers.len());
+        let server = &servers[which];
         let under_load = !*work_done.borrow();
         let down = Instant::now();
         server.kill().await;
@@ -72,7 +77,7 @@ pub async fn keep_killing(
         report.longest_restart = report.longest_restart.max(restart);
         let (asked, acknowledged) = progress.figures();
         println!(
-            "chaos: kill {} at {:.1} s after {} ms up{}; back in {} ms; {asked} of {} questions asked, {acknowledged} answers acknowledged",
+            "chaos: kill {} (server {which}) at {:.1} s after {} ms up{}; back in {} ms; {asked} of {} questions asked, {acknowledged} answers acknowledged",
             report.kills,
             began.elapsed().as_secs_f64(),
             uptime.as_millis(),

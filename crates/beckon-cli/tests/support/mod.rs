@@ -14,4 +14,5 @@ pub mod kills;
 pub mod plan;
 pub mod progress;
 pub mod receiver;
+pub mod run;
 pub mod server;

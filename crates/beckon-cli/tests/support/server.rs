@@ -47,16 +47,18 @@ pub struct Server {
     child: Mutex<Option<Child>>,
     status: watch::Sender<Status>,
     starts: AtomicUsize,
+    /// Whether the first start makes a Telegram pairing code.
+    pair: bool,
 }
 
 impl Server {
-    /// Starts `beckon serve` on `data_dir`, with its logs in `logs`.
-    pub async fn start(data_dir: &Path, logs: &Path) -> Server {
-        Server::start_with(data_dir, logs, &[]).await
-    }
-
     /// Starts `beckon serve` on `data_dir` with `extra` arguments, with its logs in `logs`.
     pub async fn start_with(data_dir: &Path, logs: &Path, extra: &[&str]) -> Server {
+        Server::start_pairing(data_dir, logs, extra, true).await
+    }
+
+    /// [`Server::start_with`], making a Telegram pairing code at the first start if `pair`.
+    pub async fn start_pairing(data_dir: &Path, logs: &Path, extra: &[&str], pair: bool) -> Server {
         let (status, _) = watch::channel(Status { generation: 0, endpoint: None, up_since: Instant::now() });
         let server = Server {
             data_dir: data_dir.to_path_buf(),
@@ -66,6 +68,7 @@ impl Server {
             child: Mutex::new(None),
             status,
             starts: AtomicUsize::new(0),
+            pair,
         };
         server.launch().await;
         server
@@ -103,7 +106,7 @@ impl Server {
         let out =
             std::fs::File::create(self.logs.join(format!("serve-{start}.out"))).expect("the output file can be made");
         // The first start makes the Telegram pairing code, as a person at the terminal would.
-        let pair = if start == 1 { &["--pair-telegram"][..] } else { &[] };
+        let pair = if start == 1 && self.pair { &["--pair-telegram"][..] } else { &[] };
         let mut child = Command::new(env!("CARGO_BIN_EXE_beckon"))
             .arg("--data-dir")
             .arg(&self.data_dir)

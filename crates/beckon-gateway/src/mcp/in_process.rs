@@ -29,7 +29,9 @@ impl From<Error> for BackendError {
                 BackendError::NotFound(err.to_string())
             }
             Error::WrongState { .. } => BackendError::SessionBusy(err.to_string()),
-            Error::ShuttingDown | Error::DataDirLocked { .. } => BackendError::Unavailable(err.to_string()),
+            Error::ShuttingDown | Error::DataDirLocked { .. } | Error::HeldElsewhere(_) => {
+                BackendError::Unavailable(err.to_string())
+            }
             Error::AgentNotFound { .. }
             | Error::PersonOnly(_)
             | Error::AlreadyResolved(_)

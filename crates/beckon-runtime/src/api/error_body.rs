@@ -151,7 +151,9 @@ impl From<&Error> for ErrorBody {
             Error::WrongState { .. } => (ErrorKind::WrongState, vec![]),
             Error::PersonOnly(_) => (ErrorKind::PersonOnly, vec![]),
             Error::AgentConfig { .. } => (ErrorKind::InvalidInput, vec![]),
-            Error::DataDirLocked { .. } | Error::ShuttingDown => (ErrorKind::Unavailable, vec![]),
+            Error::DataDirLocked { .. } | Error::ShuttingDown | Error::HeldElsewhere(_) => {
+                (ErrorKind::Unavailable, vec![])
+            }
             Error::DataDir { .. } | Error::Store(_) => (ErrorKind::Internal, vec![]),
         };
         let mut body = ErrorBody::with_problems(kind, err.to_string(), problems);

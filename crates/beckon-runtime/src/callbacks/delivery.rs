@@ -21,6 +21,7 @@ use super::{CallbackSecret, body, origin, signature};
 use crate::clock::Clock;
 use crate::db::Db;
 use crate::http_error::describe;
+use crate::leases::Leases;
 use crate::stop::Stop;
 
 /// Deliveries tried before a callback is marked failed.
@@ -68,7 +69,12 @@ pub(crate) struct Outbox {
     pub(crate) base_backoff: Duration,
     /// URL prefixes of Slack-compatible incoming webhooks, sent Slack messages too.
     pub(crate) slack_webhooks: Arc<Vec<String>>,
+    /// On a team server, one replica delivers at a time: the one holding [`OUTBOX_WORK`].
+    pub(crate) leases: Leases,
 }
+
+/// The lease a team server's replica holds while it delivers callbacks.
+pub(crate) const OUTBOX_WORK: &str = "outbox";
 
 /// The dispatcher: runs until the runtime stops.
 pub(crate) async fn run(outbox: Outbox) {
@@ -81,12 +87,18 @@ pub(crate) async fn run(outbox: Outbox) {
             in_flight.finish(id);
         }
         let now = outbox.clock.now_ms();
-        if let Err(err) = dispatch(&outbox, &mut in_flight, &mut deliveries, &finished, now).await {
+        // Another replica delivering: look again within a third of a lease (it may have died).
+        let held = outbox.leases.keep(OUTBOX_WORK).await;
+        if held && let Err(err) = dispatch(&outbox, &mut in_flight, &mut deliveries, &finished, now).await {
             tracing::warn!(%err, "cannot read the callback outbox");
         }
         // What is due now and not started waits for a slot: a delivery's end wakes us for it.
-        let next = outbox.db.call(move |store| store.read().next_callback_due_after(now)).await.ok().flatten();
-        let wait = outbox.clock.sleep_until(next.unwrap_or(now + IDLE_WAKE_MS));
+        let (next, idle) = if held {
+            (outbox.db.call(move |store| store.read().next_callback_due_after(now)).await.ok().flatten(), IDLE_WAKE_MS)
+        } else {
+            (None, i64::try_from(outbox.leases.lease().as_millis() / 3).unwrap_or(IDLE_WAKE_MS))
+        };
+        let wait = outbox.clock.sleep_until(next.unwrap_or(now + idle).min(now + idle));
         while deliveries.try_join_next().is_some() {}
         tokio::select! {
             () = outbox.wake.notified() => {}

@@ -11,6 +11,7 @@ mod context;
 mod delivery;
 mod input;
 mod llm;
+mod orphans;
 mod perform;
 mod persist;
 mod registry;
@@ -26,6 +27,7 @@ use tokio::sync::mpsc;
 pub(crate) use context::{Facts, Preread, SessionContext};
 pub(crate) use delivery::{deliver, deliver_knowing};
 pub(crate) use input::Taken;
+pub(crate) use orphans::{adopt, resume, unheld};
 pub(crate) use perform::recover;
 pub(crate) use registry::Registry;
 pub(crate) use shared::Executor;
@@ -99,10 +101,63 @@ fn remember(history: &mut Arc<Vec<Message>>, effects: &[Effect]) {
 }
 
 impl Executor {
-    /// `session`'s task: it loads the session (or builds it from `known`), performs what its
-    /// committed state owes, then takes one input at a time (transition, commit, perform) until
-    /// the session waits for someone else or the runtime stops. Started by `start_or_send`.
+    /// `session`'s task, started by `start_or_send`. On a team server it first takes the
+    /// session's lease: a task with nothing to hand over (a recovery) leaves a session another
+    /// replica runs to it; one with an input waits for that replica to let go (or to die and
+    /// its lease to run out).
     async fn run_session(
+        self: Arc<Self>,
+        session: SessionId,
+        mut inbox: mpsc::UnboundedReceiver<Input>,
+        input: Option<Input>,
+        mut known: Option<Facts>,
+    ) {
+        let work = orphans::session_work(session);
+        match self.take_session(&work, input.is_some()).await {
+            Taking::Took => {}
+            // Facts read before another replica let go may be out of date.
+            Taking::Waited => known = None,
+            Taking::HeldElsewhere => {
+                tracing::debug!(%session, "another replica runs this session");
+                if let Some(input) = input {
+                    input.answer(Err(Error::HeldElsewhere(session)));
+                }
+                while let Some(input) = retire(&self, session, &mut inbox) {
+                    input.answer(Err(Error::HeldElsewhere(session)));
+                }
+                return;
+            }
+        }
+        self.clone().run_held(session, inbox, input, known).await;
+        self.leases.give_back(&work).await;
+    }
+
+    /// Takes `work` (a session's lease); waits for it up to a lease's length and a second when
+    /// `wait` is set.
+    async fn take_session(&self, work: &str, wait: bool) -> Taking {
+        if self.leases.take(work).await {
+            return Taking::Took;
+        }
+        if !wait {
+            return Taking::HeldElsewhere;
+        }
+        let patience = tokio::time::Instant::now() + self.leases.lease() + LEASE_GRACE;
+        while tokio::time::Instant::now() < patience {
+            tokio::select! {
+                () = tokio::time::sleep(LEASE_POLL) => {}
+                () = self.stop.stopping() => return Taking::HeldElsewhere,
+            }
+            if self.leases.take(work).await {
+                return Taking::Waited;
+            }
+        }
+        Taking::HeldElsewhere
+    }
+
+    /// The task proper, holding the session: it loads the session (or builds it from `known`),
+    /// performs what its committed state owes, then takes one input at a time (transition,
+    /// commit, perform) until the session waits for someone else or the runtime stops.
+    async fn run_held(
         self: Arc<Self>,
         session: SessionId,
         mut inbox: mpsc::UnboundedReceiver<Input>,
@@ -202,6 +257,21 @@ impl Executor {
             queue.extend(follow.into_iter().map(Input::internal));
         }
     }
+}
+
+/// How often a task looks again for a session another replica holds.
+const LEASE_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+/// How long past a lease's length a task waits for it (the holder's clock may run behind).
+const LEASE_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// How a task came to hold its session.
+enum Taking {
+    /// At once.
+    Took,
+    /// After another replica let go of it.
+    Waited,
+    /// Not at all: another replica runs it.
+    HeldElsewhere,
 }
 
 /// A refused event, said in the service API's terms.

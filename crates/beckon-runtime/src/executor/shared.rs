@@ -9,6 +9,7 @@ use crate::clock::Clock;
 use crate::db::Db;
 use crate::deadlines::Deadlines;
 use crate::events::TextDelta;
+use crate::leases::Leases;
 use crate::lock::DataDirLock;
 use crate::providers::ProviderSet;
 use crate::public_url::PublicUrl;
@@ -30,6 +31,8 @@ pub(crate) struct Executor {
     /// For the answer links in callbacks.
     pub(crate) public_url: PublicUrl,
     pub(crate) stop: Stop,
+    /// On a team server, a session's task holds `session:<id>` while it runs.
+    pub(crate) leases: Leases,
     /// The data folder's lock: held while any session task still runs, so that no other
     /// runtime opens the folder under a task that is finishing its commit.
     pub(crate) _lock: Arc<DataDirLock>,

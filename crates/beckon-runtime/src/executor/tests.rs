@@ -60,9 +60,11 @@ fn rig() -> Rig {
     let (deadlines, armed) = Deadlines::new();
     let (text, text_rx) = broadcast::channel(16);
     let signal = StopSignal::new();
+    let clock: Arc<dyn crate::clock::Clock> = Arc::new(ManualClock::new(START_MS));
+    let leases = crate::leases::Leases::new(db.clone(), clock.clone(), String::new(), config.lease, false);
     let executor = Arc::new(Executor {
         db,
-        clock: Arc::new(ManualClock::new(START_MS)),
+        clock,
         agents: Agents::load(&config.agents_dir()),
         providers: std::sync::RwLock::new(ProviderSet::new(&config, &reqwest::Client::new())),
         tasks: Registry::default(),
@@ -71,6 +73,7 @@ fn rig() -> Rig {
         workspaces: config.workspaces_dir(),
         public_url: PublicUrl::default(),
         stop: signal.subscribe(),
+        leases,
         _lock: Arc::new(DataDirLock::acquire(dir.path(), "executor test").unwrap()),
     });
     Rig { executor, armed, text: text_rx, _signal: signal, _dir: dir }

@@ -3,9 +3,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use beckon_core::SessionOrigin;
-use beckon_core::conversation::SessionStatus;
-
 use crate::boot::{self, StartOptions};
 use crate::config::RuntimeConfig;
 use crate::error::Result;
@@ -58,17 +55,13 @@ impl Beckon {
     /// Resumes sessions a previous run left mid-turn, re-arms every question deadline (one
     /// that passed while closed fires now), and lets callbacks go out.
     async fn recover(&self) -> Result<()> {
-        let (sessions, deadlines) = self
-            .rt
-            .db
-            .call(|store| {
-                let mut sessions = store.read().sessions_with_status(SessionStatus::Running)?;
-                sessions.extend(store.read().waiting_parents()?);
-                Ok((sessions, store.read().deadlines(None)?))
-            })
-            .await?;
-        for session in sessions.iter().filter(|s| s.origin != SessionOrigin::External) {
-            executor::recover(&self.rt.executor, session.id, &session.state, None);
+        let now = self.rt.clock.now_ms();
+        let (sessions, deadlines) =
+            self.rt.db.call(move |store| Ok((executor::unheld(store, now)?, store.read().deadlines(None)?))).await?;
+        executor::resume(&self.rt.executor, &sessions);
+        if self.rt.leases.shared() {
+            let adopt = executor::adopt(self.rt.executor.clone(), self.rt.signal.subscribe());
+            self.rt.workers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(tokio::spawn(adopt));
         }
         for deadline in &deadlines {
             self.rt.deadlines.arm(deadline.request_id, deadline.expires_at_ms);
@@ -105,6 +98,23 @@ impl Beckon {
 }
 
 impl Beckon {
+    /// Claims `work` for this replica of a team server, or renews its claim: whether it holds
+    /// it now (one replica at a time does it; another takes it up once this one's claim runs
+    /// out). Always true for a lone Beckon.
+    pub async fn keep_shared_work(&self, work: &str) -> bool {
+        self.rt.leases.keep(work).await
+    }
+
+    /// Gives up this replica's claim on `work` so another may take it at once.
+    pub async fn let_go_of_shared_work(&self, work: &str) {
+        self.rt.leases.give_back(work).await;
+    }
+
+    /// How long a claim on shared work lasts unless renewed.
+    pub fn lease(&self) -> Duration {
+        self.rt.leases.lease()
+    }
+
     /// Whether `secret` is a team server's admin token (compared by hash, in constant time).
     pub fn is_admin_token(&self, secret: &str) -> bool {
         let Some(admin) = &self.admin else { return false };

@@ -1,6 +1,7 @@
-//! The database as the stopped server left it, read with a read-only connection: integrity,
-//! questions, sessions with their timelines, the event log's question events, the outbox, and
-//! the callback secret.
+//! The database as the stopped servers left it — a `beckon.db` read with a read-only connection,
+//! or a team server's PostgreSQL database: integrity (SQLite's own checks; PostgreSQL enforces
+//! its constraints itself), questions, sessions with their timelines, the event log's question
+//! events, the outbox, and the callback secret.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -93,103 +94,141 @@ pub struct ChannelRow {
     pub message: Option<String>,
 }
 
-fn json(text: Option<String>) -> Value {
-    text.and_then(|text| serde_json::from_str(&text).ok()).unwrap_or(Value::Null)
+/// A row as text, column by column (`NULL` as `None`).
+type Row = Vec<Option<String>>;
+
+/// Where the rows come from: each query's columns are text (numbers cast in the SQL).
+trait Rows {
+    fn rows(&mut self, sql: &str, param: Option<&str>) -> Vec<Row>;
 }
 
-fn event_counts(conn: &Connection, kind: &str) -> rusqlite::Result<HashMap<String, usize>> {
-    let mut statement = conn.prepare(
-        "SELECT request_id, count(*) FROM events WHERE kind = ?1 AND request_id IS NOT NULL GROUP BY request_id",
-    )?;
-    let rows = statement.query_map([kind], |row| Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)? as usize)))?;
-    rows.collect()
+impl Rows for Connection {
+    fn rows(&mut self, sql: &str, param: Option<&str>) -> Vec<Row> {
+        let mut statement = self.prepare(sql).unwrap_or_else(|err| panic!("{sql} cannot be prepared: {err}"));
+        let width = statement.column_count();
+        let params: Vec<&dyn rusqlite::ToSql> = param.iter().map(|p| p as &dyn rusqlite::ToSql).collect();
+        statement
+            .query_map(params.as_slice(), |row| (0..width).map(|i| row.get::<_, Option<String>>(i)).collect())
+            .and_then(Iterator::collect)
+            .unwrap_or_else(|err| panic!("{sql} cannot be read: {err}"))
+    }
+}
+
+impl Rows for postgres::Client {
+    fn rows(&mut self, sql: &str, param: Option<&str>) -> Vec<Row> {
+        let sql = sql.replace("?1", "$1");
+        let params: Vec<&(dyn postgres::types::ToSql + Sync)> =
+            param.iter().map(|p| p as &(dyn postgres::types::ToSql + Sync)).collect();
+        let rows = self.query(&sql, &params).unwrap_or_else(|err| panic!("{sql} cannot be read: {err}"));
+        rows.iter().map(|row| (0..row.len()).map(|i| row.get::<_, Option<String>>(i)).collect()).collect()
+    }
+}
+
+fn json(text: Option<&String>) -> Value {
+    text.and_then(|text| serde_json::from_str(text).ok()).unwrap_or(Value::Null)
+}
+
+fn text(row: &Row, column: usize) -> String {
+    row.get(column).cloned().flatten().unwrap_or_default()
+}
+
+fn optional(row: &Row, column: usize) -> Option<String> {
+    row.get(column).cloned().flatten()
+}
+
+fn event_counts(source: &mut dyn Rows, kind: &str) -> HashMap<String, usize> {
+    source
+        .rows(
+            "SELECT request_id, CAST(count(*) AS TEXT) FROM events WHERE kind = ?1 AND request_id IS NOT NULL GROUP BY request_id",
+            Some(kind),
+        )
+        .iter()
+        .map(|row| (text(row, 0), text(row, 1).parse().unwrap_or_default()))
+        .collect()
 }
 
 impl Snapshot {
     /// Reads `beckon.db` at `path`.
     pub fn read(path: &Path) -> Snapshot {
-        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        let mut conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
             .unwrap_or_else(|err| panic!("{} cannot be opened read-only: {err}", path.display()));
-        Snapshot::from(&conn).unwrap_or_else(|err| panic!("{} cannot be read: {err}", path.display()))
+        let integrity = conn.rows("PRAGMA integrity_check", None).iter().map(|row| text(row, 0)).collect();
+        let foreign_key_violations = conn.rows("PRAGMA foreign_key_check", None).len();
+        Snapshot::from(&mut conn, integrity, foreign_key_violations)
     }
 
-    fn from(conn: &Connection) -> rusqlite::Result<Snapshot> {
-        let integrity = conn
-            .prepare("PRAGMA integrity_check")?
-            .query_map([], |row| row.get::<_, String>(0))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        let foreign_key_violations = conn.prepare("PRAGMA foreign_key_check")?.query_map([], |_| Ok(()))?.count();
-        let secret = conn
-            .prepare("SELECT value FROM settings WHERE key = 'callback_secret'")?
-            .query_map([], |row| row.get::<_, String>(0))?
-            .next()
-            .transpose()?;
-        let questions = conn
-            .prepare("SELECT id, session_id, request, status, outcome FROM questions")?
-            .query_map([], |row| {
-                Ok(QuestionRow {
-                    id: row.get(0)?,
-                    session_id: row.get(1)?,
-                    text: json(row.get(2)?)["questions"][0]["question"].as_str().unwrap_or_default().to_owned(),
-                    status: row.get(3)?,
-                    outcome: json(row.get(4)?),
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        let sessions = conn
-            .prepare("SELECT id, agent, origin, status, external_key, payload FROM sessions")?
-            .query_map([], |row| {
-                Ok(SessionRow {
-                    id: row.get(0)?,
-                    agent: row.get(1)?,
-                    origin: row.get(2)?,
-                    status: row.get(3)?,
-                    external_key: row.get(4)?,
-                    payload: json(row.get(5)?),
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        let channel_messages = conn
-            .prepare("SELECT channel, request_id, state, message FROM channel_messages")?
-            .query_map([], |row| {
-                Ok(ChannelRow {
-                    channel: row.get(0)?,
-                    request_id: row.get(1)?,
-                    state: row.get(2)?,
-                    message: row.get(3)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+    /// Reads a team server's PostgreSQL database at `url` (blocks: call it off async threads).
+    pub fn read_postgres(url: &str) -> Snapshot {
+        let mut client = postgres::Client::connect(url, postgres::NoTls)
+            .unwrap_or_else(|err| panic!("the team server's database cannot be reached: {err}"));
+        // PostgreSQL checks its pages and constraints as it writes them.
+        Snapshot::from(&mut client, vec!["ok".to_owned()], 0)
+    }
+
+    fn from(source: &mut dyn Rows, integrity: Vec<String>, foreign_key_violations: usize) -> Snapshot {
+        let secret = source
+            .rows("SELECT value FROM settings WHERE key = 'callback_secret'", None)
+            .first()
+            .map(|row| text(row, 0));
+        let questions = source
+            .rows("SELECT id, session_id, request, status, outcome FROM questions", None)
+            .iter()
+            .map(|row| QuestionRow {
+                id: text(row, 0),
+                session_id: text(row, 1),
+                text: json(row[2].as_ref())["questions"][0]["question"].as_str().unwrap_or_default().to_owned(),
+                status: text(row, 3),
+                outcome: json(row[4].as_ref()),
+            })
+            .collect();
+        let sessions = source
+            .rows("SELECT id, agent, origin, status, external_key, payload FROM sessions", None)
+            .iter()
+            .map(|row| SessionRow {
+                id: text(row, 0),
+                agent: text(row, 1),
+                origin: text(row, 2),
+                status: text(row, 3),
+                external_key: optional(row, 4),
+                payload: json(row[5].as_ref()),
+            })
+            .collect();
+        let channel_messages = source
+            .rows("SELECT channel, request_id, state, message FROM channel_messages", None)
+            .iter()
+            .map(|row| ChannelRow {
+                channel: text(row, 0),
+                request_id: text(row, 1),
+                state: text(row, 2),
+                message: optional(row, 3),
+            })
+            .collect();
         let mut timelines: HashMap<String, Vec<Value>> = HashMap::new();
-        let mut statement = conn.prepare("SELECT session_id, body FROM messages ORDER BY session_id, position")?;
-        let entries = statement.query_map([], |row| Ok((row.get::<_, String>(0)?, json(row.get(1)?))))?;
-        for entry in entries {
-            let (session, body) = entry?;
-            timelines.entry(session).or_default().push(body);
+        for row in source.rows("SELECT session_id, body FROM messages ORDER BY session_id, position", None) {
+            timelines.entry(text(&row, 0)).or_default().push(json(row[1].as_ref()));
         }
-        let outbox = conn
-            .prepare("SELECT idempotency_key, kind, state, attempts, payload FROM outbox")?
-            .query_map([], |row| {
-                Ok(OutboxRow {
-                    key: row.get(0)?,
-                    kind: row.get(1)?,
-                    state: row.get(2)?,
-                    attempts: row.get(3)?,
-                    request_id: json(row.get(4)?)["request_id"].as_str().unwrap_or_default().to_owned(),
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(Snapshot {
+        let outbox = source
+            .rows("SELECT idempotency_key, kind, state, CAST(attempts AS TEXT), payload FROM outbox", None)
+            .iter()
+            .map(|row| OutboxRow {
+                key: text(row, 0),
+                kind: text(row, 1),
+                state: text(row, 2),
+                attempts: text(row, 3).parse().unwrap_or_default(),
+                request_id: json(row[4].as_ref())["request_id"].as_str().unwrap_or_default().to_owned(),
+            })
+            .collect();
+        Snapshot {
             integrity,
             foreign_key_violations,
             secret,
             questions,
             sessions,
             timelines,
-            asked_events: event_counts(conn, "question_pending")?,
-            resolved_events: event_counts(conn, "question_resolved")?,
+            asked_events: event_counts(source, "question_pending"),
+            resolved_events: event_counts(source, "question_resolved"),
             outbox,
             channel_messages,
-        })
+        }
     }
 }
