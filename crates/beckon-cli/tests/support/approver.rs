@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::plan::{Job, LABELS};
+use super::plan::{EXPIRES_AFTER_SECONDS, Job, JobKind, LABELS};
 
 /// The in-app agent's name.
 pub const AGENT: &str = "approver";
@@ -70,6 +70,9 @@ pub fn external_ask(job: &Job, callback_url: Option<&str>) -> Value {
     });
     if let Some(url) = callback_url {
         body["callback_url"] = json!(url);
+    }
+    if job.kind == JobKind::Expiring {
+        body["timeout"] = json!(EXPIRES_AFTER_SECONDS);
     }
     body
 }

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::approver;
 use super::caller::{Attempt, Caller};
-use super::plan::{Job, JobKind};
+use super::plan::{EXPIRED, Job, JobKind};
 use super::progress::Progress;
 
 /// How long an in-app session may take to ask its question, kills included.
@@ -63,6 +63,7 @@ impl Record {
         let question = self.request_id.as_deref().unwrap_or("not known");
         match self.job.kind {
             JobKind::External { .. } => format!("{} (question {question})", self.job.marker()),
+            JobKind::Expiring => format!("{} (question {question}, left to expire)", self.job.marker()),
             JobKind::InApp => {
                 let session = self.session_id.as_deref().unwrap_or("not known");
                 format!("{} (session {session}, question {question})", self.job.marker())
@@ -85,8 +86,16 @@ pub async fn drive(caller: &mut Caller, job: &Job, callback_url: &str, progress:
     let asked = match job.kind {
         JobKind::External { callback } => ask_external(caller, &mut record, callback.then_some(callback_url)).await,
         JobKind::InApp => trigger(caller, &mut record, progress).await,
+        JobKind::Expiring => ask_external(caller, &mut record, None).await,
     };
-    if asked.is_some() {
+    if asked.is_some() && job.kind == JobKind::Expiring {
+        progress.asked();
+        progress.stage(&marker, "waiting for the deadline");
+        await_expiry(caller, &mut record).await;
+        if record.acknowledged.is_some() {
+            progress.acknowledged();
+        }
+    } else if asked.is_some() {
         progress.asked();
         progress.stage(&marker, "pending: the person is thinking");
         tokio::time::sleep(job.before_answering).await;
@@ -201,6 +210,31 @@ async fn await_question(caller: &mut Caller, record: &mut Record, ticket: &str) 
         if began.elapsed() > ASK_PATIENCE {
             record.problem(format_args!("the session did not ask its question within {ASK_PATIENCE:?}: {view}"));
             return None;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// Waits for an unanswered question to expire; its record then says [`EXPIRED`].
+async fn await_expiry(caller: &mut Caller, record: &mut Record) {
+    let Some(id) = record.request_id.clone() else { return };
+    let began = Instant::now();
+    loop {
+        let (status, question) = caller.get(&format!("/v1/questions/{id}")).await;
+        match (status, question["status"].as_str()) {
+            (200, Some("pending")) => {}
+            (200, Some(EXPIRED)) => {
+                record.acknowledged = Some(EXPIRED.to_owned());
+                return;
+            }
+            _ => {
+                record.problem(format_args!("the question left to expire is {status}: {question}"));
+                return;
+            }
+        }
+        if began.elapsed() > ASK_PATIENCE {
+            record.problem(format_args!("the question did not expire within {ASK_PATIENCE:?}: {question}"));
+            return;
         }
         tokio::time::sleep(POLL).await;
     }

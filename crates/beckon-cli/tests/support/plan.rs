@@ -50,7 +50,17 @@ pub enum JobKind {
     },
     /// A scripted agent's session started by `POST /v1/agents/{name}/trigger`.
     InApp,
+    /// `POST /v1/questions` with a deadline of [`EXPIRES_AFTER_SECONDS`] that nobody answers:
+    /// it must expire exactly once, whichever server is up when it falls due.
+    Expiring,
 }
+
+/// How long an expiring job's question waits for an answer: well past a restart, so a client
+/// that lost its ask finds the question still pending.
+pub const EXPIRES_AFTER_SECONDS: u64 = 3;
+
+/// What an expiring job's record says it ended with, in place of an answer's label.
+pub const EXPIRED: &str = "expired";
 
 impl Job {
     /// The job's name, also written into its question so that it can be found again: `ext-0042`
@@ -59,6 +69,7 @@ impl Job {
         match self.kind {
             JobKind::External { .. } => format!("ext-{:04}", self.index),
             JobKind::InApp => format!("app-{:04}", self.index),
+            JobKind::Expiring => format!("exp-{:04}", self.index),
         }
     }
 
@@ -68,9 +79,9 @@ impl Job {
     }
 }
 
-/// The marker (`ext-0042`, `app-0043`) a question's text or a payload carries, if any.
+/// The marker (`ext-0042`, `app-0043`, `exp-0045`) a question's text or a payload carries, if any.
 pub fn marker_in(text: &str) -> Option<String> {
-    ["ext-", "app-"].iter().find_map(|prefix| {
+    ["ext-", "app-", "exp-"].iter().find_map(|prefix| {
         let at = text.find(prefix)?;
         let digits = text.get(at + prefix.len()..at + prefix.len() + 4)?;
         digits.chars().all(|c| c.is_ascii_digit()).then(|| format!("{prefix}{digits}"))
@@ -121,9 +132,10 @@ impl Plan {
         let jobs = (0..questions)
             .map(|index| Job {
                 index,
-                kind: match index % 4 {
-                    0 => JobKind::External { callback: true },
-                    1 => JobKind::External { callback: false },
+                kind: match (index % 4, index % 8) {
+                    (0, _) => JobKind::External { callback: true },
+                    (1, 5) => JobKind::Expiring,
+                    (1, _) => JobKind::External { callback: false },
                     _ => JobKind::InApp,
                 },
                 label: LABELS[rng.random_range(0..LABELS.len())],
@@ -134,23 +146,24 @@ impl Plan {
         Plan { form, seed, jobs, clients, min_kills, uptime: 300..1500, patience }
     }
 
-    /// Jobs of each kind: (external with a callback, external without, in-app).
-    pub fn counts(&self) -> (usize, usize, usize) {
+    /// Jobs of each kind: (external with a callback, external without, in-app, expiring).
+    pub fn counts(&self) -> (usize, usize, usize, usize) {
         let count = |kind: JobKind| self.jobs.iter().filter(|job| job.kind == kind).count();
         (
             count(JobKind::External { callback: true }),
             count(JobKind::External { callback: false }),
             count(JobKind::InApp),
+            count(JobKind::Expiring),
         )
     }
 }
 
 impl fmt::Display for Plan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (with_callback, without, in_app) = self.counts();
+        let (with_callback, without, in_app, expiring) = self.counts();
         write!(
             f,
-            "chaos plan: {:?} form, seed {} (replay with {SEED_VAR}={}), {} questions ({} external with a callback, {} external without, {} in-app), {} clients, at least {} kills",
+            "chaos plan: {:?} form, seed {} (replay with {SEED_VAR}={}), {} questions ({} external with a callback, {} external without, {} in-app, {} left to expire), {} clients, at least {} kills",
             self.form,
             self.seed,
             self.seed,
@@ -158,6 +171,7 @@ impl fmt::Display for Plan {
             with_callback,
             without,
             in_app,
+            expiring,
             self.clients,
             self.min_kills
         )

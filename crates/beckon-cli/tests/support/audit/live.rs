@@ -9,7 +9,7 @@ use super::callbacks::CallbackGroup;
 use crate::support::approver;
 use crate::support::caller::Caller;
 use crate::support::journeys::{Record, selected};
-use crate::support::plan::JobKind;
+use crate::support::plan::{EXPIRED, JobKind};
 use crate::support::receiver::Receiver;
 
 /// How often settling looks again.
@@ -82,6 +82,12 @@ pub async fn check(caller: &mut Caller, records: &[Record]) -> Vec<String> {
         let (status, question) = caller.get(&format!("/v1/questions/{id}")).await;
         if status != 200 {
             findings.push(format!("{name}: GET /v1/questions/{id} answered {status}: {question}"));
+            continue;
+        }
+        if record.job.kind == JobKind::Expiring {
+            if question["status"] != EXPIRED || question["outcome"]["outcome"] != EXPIRED {
+                findings.push(format!("{name}: left to expire, the question is {}", question["status"]));
+            }
             continue;
         }
         if question["status"] != "answered" || selected(&question["outcome"]) != Some(acknowledged) {

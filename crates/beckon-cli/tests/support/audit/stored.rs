@@ -1,5 +1,5 @@
 //! Checks on the database the stopped server left: intact; each job asked once and resolved
-//! once with the acknowledged answer; every session accounted for and completed; every
+//! once with the acknowledged answer (or expired once, for a question left to expire); every session accounted for and completed; every
 //! tool_use with exactly one tool_result; every callback queued once per event and delivered.
 
 use std::collections::HashMap;
@@ -10,7 +10,7 @@ use super::by_marker;
 use super::snapshot::{SessionRow, Snapshot};
 use crate::support::approver;
 use crate::support::journeys::{Record, selected};
-use crate::support::plan::{JobKind, marker_in};
+use crate::support::plan::{EXPIRED, JobKind, marker_in};
 
 /// Every finding on `snapshot` against what the clients were told.
 pub fn check(snapshot: &Snapshot, records: &[Record]) -> Vec<String> {
@@ -50,8 +50,12 @@ fn questions(snapshot: &Snapshot, records: &[Record], findings: &mut Vec<String>
                 if record.request_id.as_deref() != Some(row.id.as_str()) {
                     findings.push(format!("{name}: the database's question for this job is {}", row.id));
                 }
+                let stored_as_told = |acknowledged: &str| match record.job.kind {
+                    JobKind::Expiring => row.status == EXPIRED,
+                    _ => row.status == "answered" && selected(&row.outcome) == Some(acknowledged),
+                };
                 if let Some(acknowledged) = record.acknowledged.as_deref()
-                    && (row.status != "answered" || selected(&row.outcome) != Some(acknowledged))
+                    && !stored_as_told(acknowledged)
                 {
                     findings.push(format!(
                         "{name}: acknowledged {acknowledged:?} but stored as {} with outcome {}",
