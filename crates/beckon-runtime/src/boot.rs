@@ -92,16 +92,11 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
     let signal = StopSignal::new();
     let mut workers = Vec::new();
     let (deadlines, armed) = Deadlines::new();
-    let db = match &config.database_url {
-        // Replicas share the log: one follower publishes every event, the store thread only
-        // wakes the outbox.
-        Some(url) => {
-            let follower = shared_log::Follower { publisher, deadlines: deadlines.clone(), stop: signal.subscribe() };
-            let url = url.clone();
-            workers.push(tokio::task::spawn_blocking(move || follower.follow(&url, last_seq)));
-            Db::start(store, Arc::new(OutboxOnly { outbox: outbox.clone() }))?
-        }
-        None => Db::start(store, Arc::new(publisher))?,
+    // Replicas share the log: one follower publishes every event, the store thread only wakes
+    // the outbox.
+    let (db, follower) = match &config.database_url {
+        Some(_) => (Db::start(store, Arc::new(OutboxOnly { outbox: outbox.clone() }))?, Some(publisher)),
+        None => (Db::start(store, Arc::new(publisher))?, None),
     };
     let owner = match config.database_url {
         Some(_) => leases::replica_id(&config.data_dir).map_err(|err| Error::DataDir {
@@ -115,6 +110,15 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
     leases.start_afresh().await?;
     if leases.shared() {
         workers.push(tokio::spawn(leases::heartbeat(leases.clone(), signal.subscribe())));
+    }
+    if let (Some(publisher), Some(url)) = (follower, config.database_url.clone()) {
+        let follower = shared_log::Follower {
+            publisher,
+            deadlines: deadlines.clone(),
+            leases: leases.clone(),
+            stop: signal.subscribe(),
+        };
+        workers.push(tokio::task::spawn_blocking(move || follower.follow(&url, last_seq)));
     }
     let callback_secret = Arc::new(CallbackSecret::load(&db).await?);
     let rules = LiveRules::load(db.call(|store| store.read().rules(false)).await?);

@@ -17,9 +17,11 @@ use std::time::Duration;
 use beckon_store::{EventKind, EventListener, EventPayload, Store, StoredEvent};
 use tokio::sync::Notify;
 
+use crate::callbacks::OUTBOX_WORK;
 use crate::db::AfterCommit;
 use crate::deadlines::Deadlines;
 use crate::events::Publisher;
+use crate::leases::Leases;
 use crate::stop::Stop;
 
 /// How long the follower waits for a commit before reading the log anyway (a notice lost with
@@ -48,6 +50,8 @@ impl AfterCommit for OutboxOnly {
 pub(crate) struct Follower {
     pub(crate) publisher: Publisher,
     pub(crate) deadlines: Deadlines,
+    /// Whether this replica delivers callbacks (only then is its outbox woken by others' events).
+    pub(crate) leases: Leases,
     pub(crate) stop: Stop,
 }
 
@@ -92,9 +96,10 @@ impl Follower {
             let Some(last) = events.last() else { return Ok(after) };
             after = last.seq;
             self.arm_deadlines(&events);
-            // A question asked or resolved may have queued callbacks, through any replica.
-            let callbacks =
-                events.iter().any(|e| matches!(e.kind, EventKind::QuestionPending | EventKind::QuestionResolved));
+            // A question asked or resolved may have queued callbacks, through any replica; the
+            // replica that delivers them looks (the others look for the outbox lease by themselves).
+            let callbacks = self.leases.seems_held(OUTBOX_WORK)
+                && events.iter().any(|e| matches!(e.kind, EventKind::QuestionPending | EventKind::QuestionResolved));
             self.publisher.committed(&events, callbacks);
             if events.len() < PAGE {
                 return Ok(after);

@@ -93,10 +93,16 @@ pub(crate) async fn run(outbox: Outbox) {
             tracing::warn!(%err, "cannot read the callback outbox");
         }
         // What is due now and not started waits for a slot: a delivery's end wakes us for it.
-        let (next, idle) = if held {
-            (outbox.db.call(move |store| store.read().next_callback_due_after(now)).await.ok().flatten(), IDLE_WAKE_MS)
+        // On a team server, the lease is asked for again every third of it, held or not.
+        let idle = if outbox.leases.shared() {
+            i64::try_from(outbox.leases.lease().as_millis() / 3).unwrap_or(IDLE_WAKE_MS)
         } else {
-            (None, i64::try_from(outbox.leases.lease().as_millis() / 3).unwrap_or(IDLE_WAKE_MS))
+            IDLE_WAKE_MS
+        };
+        let next = if held {
+            outbox.db.call(move |store| store.read().next_callback_due_after(now)).await.ok().flatten()
+        } else {
+            None
         };
         let wait = outbox.clock.sleep_until(next.unwrap_or(now + idle).min(now + idle));
         while deliveries.try_join_next().is_some() {}

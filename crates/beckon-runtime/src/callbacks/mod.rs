@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use sha2::Sha256;
 
 pub use delivery::MAX_ATTEMPTS;
-pub(crate) use delivery::{Outbox, client, run};
+pub(crate) use delivery::{OUTBOX_WORK, Outbox, client, run};
 pub(crate) use secret::CallbackSecret;
 pub use secret::stored_secret;
 
