@@ -1,4 +1,4 @@
-import { act, render, screen, within } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { NowProvider } from "../../hooks/now";
@@ -54,7 +54,8 @@ describe("the inbox view", () => {
     expect(rows[1]).toHaveTextContent("summariser");
     expect(rows[1]).toHaveTextContent("Which sources?");
     expect(await screen.findByText("Loading the question…")).toBeInTheDocument();
-    expect(getQuestion).toHaveBeenCalledExactlyOnceWith("q-old");
+    // The card asks for its question once it is shown, which may be a moment after the text.
+    await waitFor(() => expect(getQuestion).toHaveBeenCalledExactlyOnceWith("q-old"));
     // No card to act on yet: the keys look for one with the focused question's id.
     expect(document.querySelector("[data-request-id]")).toBeNull();
     expect(screen.queryByRole("form")).not.toBeInTheDocument();
