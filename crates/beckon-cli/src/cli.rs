@@ -352,11 +352,18 @@ pub struct ServeArgs {
     /// start (once, when replicas start together).
     #[arg(long, env = "BECKON_DATABASE_URL", value_name = "URL", hide_env_values = true)]
     pub database: Option<String>,
-    /// The address to listen on (127.0.0.1 unless a team server needs another; anything but
-    /// loopback serves plain HTTP and needs --allow-plain-http: put a TLS reverse proxy in
-    /// front instead, and keep this on 127.0.0.1).
+    /// The address to listen on (127.0.0.1 unless a team server needs another; beyond loopback
+    /// it needs --tls-cert and --tls-key, or a TLS reverse proxy in front with this kept on
+    /// 127.0.0.1, or --allow-plain-http).
     #[arg(long, value_name = "IP")]
     pub listen: Option<std::net::IpAddr>,
+    /// Serve HTTPS on the port with this certificate chain (PEM, the server's own certificate
+    /// first), read at start; needs --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<std::path::PathBuf>,
+    /// The certificate's private key (PEM); needs --tls-cert.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<std::path::PathBuf>,
     /// The URL people and agents reach this server by (`https://beckon.example.com`, the TLS
     /// reverse proxy's): answer links carry it, and requests may name its host.
     #[arg(long, value_name = "URL")]

@@ -22,6 +22,14 @@ pub enum GatewayError {
         /// What the system said.
         detail: String,
     },
+    /// The TLS certificate or key cannot be served with.
+    #[error("TLS: {}: {detail}", path.display())]
+    Tls {
+        /// The file at fault.
+        path: PathBuf,
+        /// What is wrong with it.
+        detail: String,
+    },
     /// `gateway.json` could not be written.
     #[error("cannot write {}: {detail}", path.display())]
     Discovery {

@@ -27,6 +27,7 @@ mod rejections;
 mod serve;
 mod sessions;
 mod state;
+mod tls;
 mod tokens;
 mod views;
 
@@ -49,6 +50,7 @@ pub use principal::Principal;
 pub use proof::PROOF_PATH;
 pub use public::PublicUrl;
 pub use serve::{ConnectionId, ConnectionLimits, Transport};
+pub use tls::{Tls, TlsFiles};
 
 /// The port the gateway listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = beckon_runtime::settings::DEFAULT_GATEWAY_PORT;
@@ -88,6 +90,8 @@ pub struct GatewayConfig {
     /// The address people and agents reach a team server by, when it is not the listening one
     /// (a TLS reverse proxy in front): links carry it, and requests may name its host.
     pub public_url: Option<PublicUrl>,
+    /// TLS on the TCP port (a team server without a reverse proxy); plain HTTP without it.
+    pub tls: Option<Tls>,
     /// Where `gateway.json` goes.
     pub data_dir: PathBuf,
     /// Writes per second each client may make, sustained.
@@ -107,6 +111,7 @@ impl GatewayConfig {
             port: DEFAULT_PORT,
             listen: std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST),
             public_url: None,
+            tls: None,
             data_dir: data_dir.into(),
             writes_per_second: 50.0,
             write_burst: 200.0,
@@ -202,11 +207,13 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
     let addr =
         listener.local_addr().map_err(|err| GatewayError::Bind { port: config.port, detail: err.to_string() })?;
     // This machine's own clients come through loopback unless the server listens on one other
-    // address only.
+    // address only (over TLS they take the private socket: the certificate names the server's
+    // public name, not 127.0.0.1).
+    let scheme = if config.tls.is_some() { "https" } else { "http" };
     let url = if config.listen.is_loopback() || config.listen.is_unspecified() {
-        format!("http://127.0.0.1:{}", addr.port())
+        format!("{scheme}://127.0.0.1:{}", addr.port())
     } else {
-        format!("http://{}", addr)
+        format!("{scheme}://{}", addr)
     };
     let token = hex::encode(rand::random::<[u8; 32]>());
     beckon.set_public_url(Some(config.public_url.as_ref().map_or_else(|| url.clone(), |public| public.url.clone())));
@@ -240,12 +247,11 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
     let mcp_stop = CancellationToken::new();
     let app = router(shared, mcp_stop.clone());
     let (limits, ids) = (config.limits, serve::ConnectionIds::default());
-    let loopback =
-        serve::serve(listener, serve::Door::loopback(&limits), app.clone(), limits, ids.clone(), stop.clone());
-    tokio::spawn(loopback);
+    let port = serve::Door::loopback(&limits, config.tls.clone());
+    tokio::spawn(serve::serve(listener, port, app.clone(), limits, ids.clone(), stop.clone()));
     if let Some(socket) = socket {
         tokio::spawn(serve::serve(socket, serve::Door::local_socket(&limits), app, limits, ids, stop.clone()));
     }
-    tracing::info!(%url, socket = ?socket_path, "gateway listening");
+    tracing::info!(%url, socket = ?socket_path, tls = config.tls.is_some(), "gateway listening");
     Ok(RunningGateway { url, token, addr, socket: socket_path, stop, mcp_stop, data_dir: config.data_dir, socket_file })
 }

@@ -29,6 +29,8 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
+use crate::tls::Tls;
+
 /// Which connection a request came on: write limits are kept per connection, something a
 /// caller cannot name for itself as it could a header. Numbered across both doors, so no two
 /// open connections share one.
@@ -61,24 +63,27 @@ impl Listener for TcpListener {
     }
 }
 
-/// One door's share of the limits: which it is, and how many connections it may hold.
-#[derive(Debug, Clone, Copy)]
+/// One door's share of the limits: which it is, how many connections it may hold, and whether
+/// they speak TLS.
+#[derive(Debug, Clone)]
 pub(crate) struct Door {
     /// Which door.
     pub transport: Transport,
     /// Connections open at once through it.
     pub max_connections: usize,
+    /// The certificate its connections are served with; plain HTTP without one.
+    pub tls: Option<Tls>,
 }
 
 impl Door {
-    /// The TCP port, within `limits`.
-    pub fn loopback(limits: &ConnectionLimits) -> Door {
-        Door { transport: Transport::Loopback, max_connections: limits.max_connections }
+    /// The TCP port, within `limits`, with `tls` when it has one.
+    pub fn loopback(limits: &ConnectionLimits, tls: Option<Tls>) -> Door {
+        Door { transport: Transport::Loopback, max_connections: limits.max_connections, tls }
     }
 
-    /// The private socket, within `limits`.
+    /// The private socket, within `limits` (plain: only the person's processes can open it).
     pub fn local_socket(limits: &ConnectionLimits) -> Door {
-        Door { transport: Transport::LocalSocket, max_connections: limits.max_local_connections }
+        Door { transport: Transport::LocalSocket, max_connections: limits.max_local_connections, tls: None }
     }
 }
 
@@ -188,25 +193,45 @@ pub(crate) async fn serve<L: Listener>(
             app.clone().oneshot(request)
         }));
         let closing = closing.clone();
+        let tls = door.tls.clone();
         tokio::spawn(async move {
-            let connection = http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(limits.header_timeout)
-                .serve_connection(TokioIo::new(stream), service)
-                .with_upgrades();
-            tokio::pin!(connection);
-            let result = tokio::select! {
-                result = connection.as_mut() => result,
-                () = closing.cancelled() => {
-                    connection.as_mut().graceful_shutdown();
-                    connection.await
-                }
-            };
-            if let Err(err) = result {
-                tracing::debug!(%err, "a gateway connection ended with an error");
+            match tls {
+                None => answer(stream, service, limits, closing).await,
+                Some(tls) => match tokio::time::timeout(limits.header_timeout, tls.accept(stream)).await {
+                    Ok(Ok(stream)) => answer(stream, service, limits, closing).await,
+                    Ok(Err(err)) => tracing::debug!(%err, "a TLS handshake failed"),
+                    Err(_) => tracing::debug!("a TLS handshake took longer than a request's head may"),
+                },
             }
             drop(place);
         });
     }
     closing.cancel();
+}
+
+/// Answers requests on one connection until it ends, or until `closing` fires and its current
+/// request is answered.
+async fn answer<S, Service>(stream: S, service: Service, limits: ConnectionLimits, closing: CancellationToken)
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    Service: hyper::service::Service<Request<Incoming>, Response = axum::response::Response> + Send + 'static,
+    Service::Future: Send + 'static,
+    Service::Error: std::error::Error + Send + Sync + 'static,
+{
+    let connection = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .serve_connection(TokioIo::new(stream), service)
+        .with_upgrades();
+    tokio::pin!(connection);
+    let result = tokio::select! {
+        result = connection.as_mut() => result,
+        () = closing.cancelled() => {
+            connection.as_mut().graceful_shutdown();
+            connection.await
+        }
+    };
+    if let Err(err) = result {
+        tracing::debug!(%err, "a gateway connection ended with an error");
+    }
 }

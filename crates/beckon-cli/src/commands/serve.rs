@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use beckon_gateway::{GatewayConfig, PublicUrl};
+use beckon_gateway::{GatewayConfig, PublicUrl, Tls, TlsFiles};
 use beckon_runtime::{Beckon, Notifier, PendingNotice, ResolvedNotice, Settings, StartOptions};
 
 use crate::cli::{Connection, ServeArgs};
@@ -67,16 +67,22 @@ async fn pair_telegram(beckon: &Beckon, enabled: bool) {
     }
 }
 
-/// Where the gateway listens and is reached, from `--listen`, `--public-url` and
-/// `--allow-plain-http`: plain HTTP beyond loopback only when asked for, with a warning.
+/// Where the gateway listens and is reached, from `--listen`, `--public-url`, `--tls-cert`,
+/// `--tls-key` and `--allow-plain-http`: plain HTTP beyond loopback only when asked for, with a
+/// warning.
 fn listen_on(config: &mut GatewayConfig, args: &ServeArgs) -> CliResult<()> {
+    if let (Some(certificate), Some(key)) = (&args.tls_cert, &args.tls_key) {
+        let files = TlsFiles { certificate: certificate.clone(), key: key.clone() };
+        config.tls = Some(Tls::load(&files)?);
+    }
     if let Some(listen) = args.listen {
-        if !listen.is_loopback() && !args.allow_plain_http {
+        let plain = config.tls.is_none() && !listen.is_loopback();
+        if plain && !args.allow_plain_http {
             return Err(CliError::Input(format!(
-                "--listen {listen} would serve plain HTTP beyond this machine: keep 127.0.0.1 and put a TLS reverse proxy in front (with --public-url https://…), or pass --allow-plain-http on a network you trust"
+                "--listen {listen} would serve plain HTTP beyond this machine: give --tls-cert and --tls-key, or keep 127.0.0.1 and put a TLS reverse proxy in front (with --public-url https://…), or pass --allow-plain-http on a network you trust"
             )));
         }
-        if !listen.is_loopback() {
+        if plain {
             tracing::warn!(%listen, "serving plain HTTP beyond loopback: tokens and answers cross the network unencrypted");
         }
         config.listen = listen;
@@ -86,7 +92,7 @@ fn listen_on(config: &mut GatewayConfig, args: &ServeArgs) -> CliResult<()> {
         if public.is_plain_beyond_loopback() {
             if !args.allow_plain_http {
                 return Err(CliError::Input(format!(
-                    "--public-url {} is plain HTTP beyond this machine: use https:// (a TLS reverse proxy), or pass --allow-plain-http on a network you trust",
+                    "--public-url {} is plain HTTP beyond this machine: use https:// (a TLS reverse proxy, or --tls-cert and --tls-key), or pass --allow-plain-http on a network you trust",
                     public.url
                 )));
             }
@@ -112,6 +118,10 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     let mut config = settings.runtime_config(HOLDER);
     config.database_url = args.database.clone();
     config.lease = std::time::Duration::from_secs(args.lease_seconds);
+    // Where and how the gateway listens is checked before anything starts.
+    let mut gateway_config = GatewayConfig::new(&data_dir);
+    gateway_config.port = args.port.unwrap_or_else(|| settings.gateway_port());
+    listen_on(&mut gateway_config, &args)?;
     let options = StartOptions { notifier: Arc::new(LoggedNotices), ..StartOptions::default() };
     let beckon = Beckon::start(config, options).await?;
     if let Some(token) = beckon.take_new_admin_token() {
@@ -122,12 +132,6 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
         if let Err(err) = std::io::Write::flush(&mut std::io::stdout()) {
             eprintln!("cannot show the admin token: {err}");
         }
-    }
-    let mut gateway_config = GatewayConfig::new(&data_dir);
-    gateway_config.port = args.port.unwrap_or_else(|| settings.gateway_port());
-    if let Err(err) = listen_on(&mut gateway_config, &args) {
-        beckon.shutdown().await;
-        return Err(err);
     }
     let gateway = match beckon_gateway::start(beckon.clone(), gateway_config).await {
         Ok(gateway) => gateway,
