@@ -104,7 +104,7 @@ pub(crate) async fn run(outbox: Outbox) {
         } else {
             None
         };
-        let wait = outbox.clock.sleep_until(next.unwrap_or(now + idle).min(now + idle));
+        let wait = outbox.clock.sleep_until(next.map_or(now + idle, |due| due.min(now + idle)));
         while deliveries.try_join_next().is_some() {}
         tokio::select! {
             () = outbox.wake.notified() => {}
