@@ -17,7 +17,7 @@ use crate::rows::{
     ResolvedQuestion,
 };
 use crate::sessions;
-use crate::sql::{Conn, Row, args, is_constraint};
+use crate::sql::{Conn, Row, args};
 use crate::store::Tx;
 
 impl PendingQuestion {
@@ -70,10 +70,12 @@ impl Tx<'_> {
         let origin = to_json("question origin", &question.origin, JSON_MAX_BYTES)?;
         let policy =
             question.expiry_policy.as_ref().map(|p| to_json("expiry policy", p, JSON_MAX_BYTES)).transpose()?;
-        let inserted = self.tx.guarded(|| {
-            self.tx.execute(
+        // The database allows one pending question per session: a second is not inserted (no
+        // error, which on PostgreSQL would end the transaction), and the one that waits is named.
+        let inserted = self.tx.execute(
             "INSERT INTO questions (id, session_id, tool_use_id, agent, origin, request, status, callback_url, created_at, expires_at, expiry_policy, line)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?8, ?9, ?10, ?11)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?8, ?9, ?10, ?11)
+             ON CONFLICT (session_id) WHERE status = 'pending' DO NOTHING",
             &args![
                 question.id.to_string(),
                 session.to_string(),
@@ -87,16 +89,10 @@ impl Tx<'_> {
                 policy,
                 line
             ],
-        )
-        });
-        if let Err(err) = inserted {
-            // The database allows one pending question per session; say which one waits.
-            if is_constraint(&err)
-                && let Some(pending) = pending_of_session(self.tx, session)?
-            {
-                return Err(Error::QuestionAlreadyPending { session, pending: pending.id });
-            }
-            return Err(err);
+        )?;
+        if inserted == 0 {
+            let pending = pending_of_session(self.tx, session)?.ok_or(Error::SessionNotFound(session))?;
+            return Err(Error::QuestionAlreadyPending { session, pending: pending.id });
         }
         if announce {
             self.change_status(session, &status, SessionStatus::WaitingForInput, None, question.at_ms)?;

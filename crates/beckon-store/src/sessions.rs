@@ -53,18 +53,25 @@ impl Tx<'_> {
     /// status is recorded as an event.
     pub fn save_state(&mut self, id: SessionId, state: &State, at_ms: i64) -> Result<()> {
         let text = to_json("session state", state, STATE_MAX_BYTES)?;
-        let changed = self.tx.execute(
-            "UPDATE sessions SET state = ?2, updated_at = ?3 WHERE id = ?1",
-            &args![id.to_string(), text, at_ms],
+        let (session, status) = (id.to_string(), state.status());
+        // Most saves move the status too: one statement for both when they do.
+        let moved = self.tx.execute(
+            "UPDATE sessions SET state = ?2, updated_at = ?3, status = ?4 WHERE id = ?1 AND status <> ?4",
+            &args![session, text, at_ms, status.as_str()],
         )?;
-        if changed == 0 {
-            return Err(Error::SessionNotFound(id));
+        if moved == 0 {
+            let saved = self.tx.execute(
+                "UPDATE sessions SET state = ?2, updated_at = ?3 WHERE id = ?1",
+                &args![session, text, at_ms],
+            )?;
+            return if saved == 0 { Err(Error::SessionNotFound(id)) } else { Ok(()) };
         }
         let reason = match state {
-            State::Failed { reason } => Some(reason.as_str()),
+            State::Failed { reason } => Some(reason.clone()),
             _ => None,
         };
-        self.set_status(id, state.status(), reason, at_ms)
+        let changed = StatusChanged { status, reason };
+        self.append_event(&EventPayload::SessionStatus(changed), Some(id), None, at_ms)
     }
 
     /// Sets a session's status (for sessions Beckon does not run, whose status has no state

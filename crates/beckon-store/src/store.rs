@@ -146,35 +146,40 @@ impl Store {
     /// in order, only after the commit is durable; when the transaction cannot begin or
     /// commit, or a failure takes the whole transaction down, no job's writes remain and every
     /// job that had not failed by itself gets [`Error::GroupFailed`].
+    ///
+    /// Each statement is a round trip on PostgreSQL, so savepoints ride with the statement
+    /// before them: the first with `BEGIN`, each next one with the release of the one before,
+    /// and the last is released by `COMMIT`. A job that failed leaves its savepoint set again
+    /// (rolled back to), ready for the next job.
     pub fn write_group<J>(
         &mut self,
         jobs: &mut [J],
         mut run: impl FnMut(&mut J, &mut Tx<'_>) -> Result<()>,
     ) -> Vec<Result<Written>> {
-        if let Err(err) = self.reconnect_if_lost().and_then(|()| self.exec(self.begin_sql())) {
+        let began = self.reconnect_if_lost().and_then(|()| self.exec_all(&[self.begin_sql(), "SAVEPOINT job"]));
+        if let Err(err) = began {
             let detail = err.to_string();
             return jobs.iter().map(|_| Err(Error::GroupFailed(detail.clone()))).collect();
         }
         let mut tx = Tx { tx: self.backend.conn(), events: Vec::new(), callbacks_queued: false, resolutions: 0 };
         let mut outcomes: Vec<Result<Written>> = Vec::with_capacity(jobs.len());
         let mut broken: Option<String> = None;
+        // Whether the savepoint is set with nothing written since.
+        let mut fresh = true;
         for job in jobs.iter_mut() {
             if broken.is_some() {
                 outcomes.push(Ok(Written::default()));
                 continue;
             }
-            if let Err(err) = self.exec("SAVEPOINT job") {
+            if !fresh && let Err(err) = self.exec_all(&["RELEASE job", "SAVEPOINT job"]) {
                 broken = Some(err.to_string());
                 outcomes.push(Ok(Written::default()));
                 continue;
             }
+            fresh = false;
             let resolutions_before = tx.resolutions;
             match run(job, &mut tx) {
                 Ok(()) => {
-                    let released = self.exec("RELEASE job");
-                    if let Err(err) = released {
-                        broken = Some(err.to_string());
-                    }
                     let events = std::mem::take(&mut tx.events);
                     let callbacks_queued = std::mem::replace(&mut tx.callbacks_queued, false);
                     outcomes.push(Ok(Written { events, callbacks_queued }));
@@ -188,9 +193,9 @@ impl Store {
                     if !self.in_transaction() {
                         broken = Some(format!("SQLite ended the transaction after a failed write: {err}"));
                     } else {
-                        let undone = self.exec("ROLLBACK TO job").and_then(|()| self.exec("RELEASE job"));
-                        if let Err(undo) = undone {
-                            broken = Some(undo.to_string());
+                        match self.exec("ROLLBACK TO job") {
+                            Ok(()) => fresh = true,
+                            Err(undo) => broken = Some(undo.to_string()),
                         }
                     }
                     outcomes.push(Err(err));
@@ -230,6 +235,14 @@ impl Store {
     /// measurable).
     fn exec(&self, sql: &str) -> Result<()> {
         self.conn().batch(sql)
+    }
+
+    /// Runs statements of transaction control in order: one round trip on PostgreSQL.
+    fn exec_all(&self, statements: &[&str]) -> Result<()> {
+        match &self.backend {
+            Backend::Sqlite(_) => statements.iter().try_for_each(|sql| self.exec(sql)),
+            Backend::Postgres(_) => self.exec(&statements.join("; ")),
+        }
     }
 
     /// How many write transactions this handle has committed: each one a sync to disk.

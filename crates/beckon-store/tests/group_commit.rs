@@ -1,6 +1,8 @@
 //! Group commit: any sequence of writes, committed in groups of any sizes, leaves the same
 //! database and gives every write the same outcome as committing them one at a time — failing
-//! writes included, whose savepoints roll back alone. One commit (one sync) per group.
+//! writes included, whose savepoints roll back alone. One commit (one sync) per group. On both
+//! backends: a failure PostgreSQL answers by aborting the transaction is undone by its job's
+//! savepoint alone.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -134,3 +136,65 @@ fn a_failed_write_in_a_group_leaves_no_trace_and_the_others_commit() {
     assert!(rows.contains(&"setting k3=v3".to_owned()), "{rows:?}");
     assert!(!rows.iter().any(|row| row.starts_with("setting k2")), "the failed write's setting is gone: {rows:?}");
 }
+
+/// What a store holds that the ops can touch, read through the store's own reads (either
+/// backend).
+fn read_back(store: &Store) -> Vec<String> {
+    let read = store.read();
+    let mut rows = Vec::new();
+    for key in 0u8..4 {
+        rows.push(format!("k{key}={:?}", read.setting(&format!("k{key}")).unwrap()));
+    }
+    for n in 0u8..4 {
+        rows.push(format!("session {n}: {:?}", read.session(session(n)).unwrap().map(|s| s.status)));
+    }
+    for event in read.events_after(0, 1000).unwrap() {
+        rows.push(format!("event {} {}", event.seq, event.kind.as_str()));
+    }
+    rows
+}
+
+/// Jobs that fail by themselves (an error of the job's own, a constraint the database refuses)
+/// among jobs that succeed, in groups: each outcome and the store as committing one at a time
+/// leaves them.
+fn failed_jobs_roll_back_alone(backend: common::Backend) {
+    let ops = [
+        Op::Start(1),
+        Op::SetThenFail(2),
+        Op::Set(3, 3),
+        Op::Start(1),
+        Op::Start(1),
+        Op::Ask(1, 0),
+        Op::Ask(1, 1),
+        Op::Set(2, 2),
+        Op::Ask(3, 0),
+        Op::Start(2),
+    ];
+    let (_one_db, mut one) = backend.store();
+    let singly: Vec<String> = ops
+        .iter()
+        .map(|op| {
+            let result = one.write(|tx| apply(op, tx)).map(|committed| {
+                committed.events.iter().map(|e| (e.seq, e.kind.as_str().to_owned())).collect::<Vec<_>>()
+            });
+            outcome(&result)
+        })
+        .collect();
+    let (_grouped_db, mut grouped) = backend.store();
+    let mut outcomes = Vec::new();
+    let before = grouped.commits();
+    for group in [&ops[..1], &ops[1..6], &ops[6..]] {
+        let mut jobs = group.to_vec();
+        for result in grouped.write_group(&mut jobs, |op, tx| apply(op, tx)) {
+            let result = result
+                .map(|written| written.events.iter().map(|e| (e.seq, e.kind.as_str().to_owned())).collect::<Vec<_>>());
+            outcomes.push(outcome(&result));
+        }
+    }
+    assert_eq!(outcomes, singly);
+    assert!(outcomes.iter().filter(|outcome| outcome.starts_with("err")).count() >= 4, "{outcomes:?}");
+    assert_eq!(read_back(&grouped), read_back(&one));
+    assert_eq!(grouped.commits() - before, 3, "one commit per group");
+}
+
+conformance!(failed_jobs_roll_back_alone);

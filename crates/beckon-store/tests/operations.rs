@@ -61,6 +61,10 @@ fn saving_state_changes_status_and_records_only_real_changes(backend: Backend) {
     assert_eq!(changed.status, beckon_core::conversation::SessionStatus::Running);
     let same = store.write(|tx| tx.save_state(id, &State::LlmRequesting { attempt: 2 }, 3)).unwrap();
     assert!(same.events.is_empty(), "status unchanged");
+    let record = store.read().session(id).unwrap().unwrap();
+    assert_eq!((record.state, record.updated_at_ms), (State::LlmRequesting { attempt: 2 }, 3), "the state is saved");
+    let absent = store.write(|tx| tx.save_state(session_id(), &State::Completed, 3)).unwrap_err();
+    assert!(matches!(absent, Error::SessionNotFound(_)), "{absent}");
     let failed = store.write(|tx| tx.save_state(id, &State::Failed { reason: "401".into() }, 4)).unwrap();
     assert_eq!(wire(&failed.events[0]), json!({"status": "failed", "reason": "401"}));
     let record = store.read().session(id).unwrap().unwrap();

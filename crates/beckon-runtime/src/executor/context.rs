@@ -60,7 +60,9 @@ impl Facts {
         let read = store.read();
         let id = record.id;
         let mut ancestors = Vec::new();
-        for ancestor in read.ancestors(id)? {
+        // A top-level session has none: not worth a trip to the database.
+        let above = if record.parent.is_some() { read.ancestors(id)? } else { Vec::new() };
+        for ancestor in above {
             if let Some(session) = read.session(ancestor)? {
                 ancestors.push((session.id, session.agent));
             }
