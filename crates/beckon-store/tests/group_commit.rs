@@ -79,6 +79,18 @@ fn outcome(result: &beckon_store::Result<Vec<(i64, String)>>) -> String {
     }
 }
 
+/// Each of `ops` committed alone, in order: their outcomes.
+fn one_at_a_time(store: &mut Store, ops: &[Op]) -> Vec<String> {
+    ops.iter()
+        .map(|op| {
+            let result = store.write(|tx| apply(op, tx)).map(|committed| {
+                committed.events.iter().map(|e| (e.seq, e.kind.as_str().to_owned())).collect::<Vec<_>>()
+            });
+            outcome(&result)
+        })
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -88,15 +100,7 @@ proptest! {
         cuts in prop::collection::vec(1usize..6, 1..24),
     ) {
         let (_one_dir, mut one) = common::file_store();
-        let singly: Vec<String> = ops
-            .iter()
-            .map(|op| {
-                let result = one.write(|tx| apply(op, tx)).map(|committed| {
-                    committed.events.iter().map(|e| (e.seq, e.kind.as_str().to_owned())).collect::<Vec<_>>()
-                });
-                outcome(&result)
-            })
-            .collect();
+        let singly = one_at_a_time(&mut one, &ops);
 
         let (_group_dir, mut grouped) = common::file_store();
         let before = grouped.commits();
@@ -171,15 +175,7 @@ fn failed_jobs_roll_back_alone(backend: common::Backend) {
         Op::Start(2),
     ];
     let (_one_db, mut one) = backend.store();
-    let singly: Vec<String> = ops
-        .iter()
-        .map(|op| {
-            let result = one.write(|tx| apply(op, tx)).map(|committed| {
-                committed.events.iter().map(|e| (e.seq, e.kind.as_str().to_owned())).collect::<Vec<_>>()
-            });
-            outcome(&result)
-        })
-        .collect();
+    let singly = one_at_a_time(&mut one, &ops);
     let (_grouped_db, mut grouped) = backend.store();
     let mut outcomes = Vec::new();
     let before = grouped.commits();
