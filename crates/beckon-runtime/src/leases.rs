@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::clock::Clock;
-use crate::db::Db;
+use crate::db::{Db, LeaseChange};
 use crate::stop::Stop;
 
 /// How long a lease lasts unless renewed: how long a dead replica's work waits for another.
@@ -123,8 +123,7 @@ impl Leases {
         if *takers > 0 {
             return;
         }
-        let (key, owner) = (work.to_owned(), self.0.owner.clone());
-        if let Err(err) = self.0.db.write(move |tx| tx.release_lease(&key, &owner)).await {
+        if let Err(err) = self.0.db.lease(work, &self.0.owner, LeaseChange::Release).await {
             tracing::warn!(work, %err, "cannot give back a lease; it runs out by itself");
         }
         let mut all = self.0.takers.lock().unwrap_or_else(PoisonError::into_inner);
@@ -156,9 +155,9 @@ impl Leases {
     }
 
     async fn claim(&self, work: &str) -> bool {
-        let (key, owner, now, lease) = (work.to_owned(), self.0.owner.clone(), self.0.clock.now_ms(), self.lease_ms());
-        match self.0.db.write(move |tx| tx.claim_lease(&key, &owner, now, lease)).await {
-            Ok(claimed) => claimed.is_some(),
+        let change = LeaseChange::Claim { now_ms: self.0.clock.now_ms(), ttl_ms: self.lease_ms() };
+        match self.0.db.lease(work, &self.0.owner, change).await {
+            Ok(claimed) => claimed,
             Err(err) => {
                 tracing::warn!(work, %err, "cannot claim a lease");
                 false

@@ -156,7 +156,9 @@ impl Store {
         jobs: &mut [J],
         mut run: impl FnMut(&mut J, &mut Tx<'_>) -> Result<()>,
     ) -> Vec<Result<Written>> {
-        let began = self.reconnect_if_lost().and_then(|()| self.exec_all(&[self.begin_sql(), "SAVEPOINT job"]));
+        let began = self
+            .reconnect_if_lost()
+            .and_then(|()| self.exec_all(&[self.begin_sql(), "SAVEPOINT job"], "BEGIN; SAVEPOINT job"));
         if let Err(err) = began {
             let detail = err.to_string();
             return jobs.iter().map(|_| Err(Error::GroupFailed(detail.clone()))).collect();
@@ -171,7 +173,7 @@ impl Store {
                 outcomes.push(Ok(Written::default()));
                 continue;
             }
-            if !fresh && let Err(err) = self.exec_all(&["RELEASE job", "SAVEPOINT job"]) {
+            if !fresh && let Err(err) = self.exec_all(&["RELEASE job", "SAVEPOINT job"], "RELEASE job; SAVEPOINT job") {
                 broken = Some(err.to_string());
                 outcomes.push(Ok(Written::default()));
                 continue;
@@ -237,11 +239,12 @@ impl Store {
         self.conn().batch(sql)
     }
 
-    /// Runs statements of transaction control in order: one round trip on PostgreSQL.
-    fn exec_all(&self, statements: &[&str]) -> Result<()> {
+    /// Runs statements of transaction control in order: on SQLite one by one (each cached), on
+    /// PostgreSQL as `together`, the same statements in one string: one round trip.
+    fn exec_all(&self, statements: &[&str], together: &str) -> Result<()> {
         match &self.backend {
             Backend::Sqlite(_) => statements.iter().try_for_each(|sql| self.exec(sql)),
-            Backend::Postgres(_) => self.exec(&statements.join("; ")),
+            Backend::Postgres(_) => self.exec(together),
         }
     }
 

@@ -38,6 +38,81 @@ fn one_replica_holds_work_until_it_lets_go_or_its_lease_runs_out() {
 }
 
 #[test]
+fn many_works_are_claimed_and_given_back_in_one_statement_each_as_one_by_one() {
+    let (db, mut a) = Backend::Postgres.store();
+    let mut b = db.open();
+    assert!(claim(&mut b, "session:held", "replica-b", 1_000, 5_000).is_some());
+    assert!(claim(&mut b, "session:ran-out", "replica-b", 1_000, 500).is_some());
+    assert!(claim(&mut a, "session:mine", "replica-a", 1_000, 500).is_some());
+
+    // Free, held by another, another's run out, already this replica's, and one named twice.
+    let works = ["session:new", "session:held", "session:ran-out", "session:mine", "session:new"];
+    let claimed = a.write(|tx| tx.claim_leases(&works, "replica-a", 2_000, 1_000)).unwrap().value;
+    assert_eq!(claimed, ["session:mine", "session:new", "session:ran-out"]);
+    for work in &claimed {
+        let lease = a.read().lease_holder(work, 2_000).unwrap().unwrap();
+        assert_eq!((lease.owner.as_str(), lease.expires_at_ms), ("replica-a", 3_000), "{work}");
+    }
+    assert_eq!(a.read().lease_holder("session:held", 2_000).unwrap().unwrap().owner, "replica-b");
+
+    // Only what the owner holds is given back; the others' stay.
+    let works = ["session:new", "session:held", "session:mine", "session:unknown"];
+    let released = a.write(|tx| tx.release_leases_on(&works, "replica-a")).unwrap().value;
+    assert_eq!(released, ["session:mine", "session:new"]);
+    assert_eq!(a.read().lease_holder("session:new", 2_000).unwrap(), None);
+    assert_eq!(a.read().lease_holder("session:ran-out", 2_000).unwrap().unwrap().owner, "replica-a");
+    assert_eq!(a.read().lease_holder("session:held", 2_000).unwrap().unwrap().owner, "replica-b");
+    // Nothing to claim or give back is no statement at all, and no error.
+    assert!(a.write(|tx| tx.claim_leases(&[], "replica-a", 2_000, 1_000)).unwrap().value.is_empty());
+}
+
+#[test]
+fn replicas_claiming_overlapping_works_at_once_each_get_a_share_and_never_deadlock() {
+    const REPLICAS: usize = 6;
+    const ROUNDS: i64 = 20;
+    let (db, _store) = Backend::Postgres.store();
+    let db = Arc::new(db);
+    let barrier = Arc::new(Barrier::new(REPLICAS));
+    let works: Vec<String> = (0..12).map(|n| format!("session:{n}")).collect();
+    let replicas: Vec<_> = (0..REPLICAS)
+        .map(|replica| {
+            let (db, barrier, works) = (Arc::clone(&db), Arc::clone(&barrier), works.clone());
+            std::thread::spawn(move || {
+                let mut store = db.open();
+                let owner = format!("replica-{replica}");
+                (0..ROUNDS)
+                    .map(|round| {
+                        // Each asks for the works in its own order: rows are locked in name order.
+                        let mut mine: Vec<&str> = works.iter().map(String::as_str).collect();
+                        mine.rotate_left(replica * 2);
+                        barrier.wait();
+                        // A failure (a deadlock) is kept for the end: the others still meet here.
+                        let claimed = store
+                            .write(|tx| tx.claim_leases(&mine, &owner, round * 1_000, 1_000))
+                            .map(|written| written.value)
+                            .map_err(|err| err.to_string());
+                        barrier.wait();
+                        claimed
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let mut per_round: Vec<Vec<String>> = vec![Vec::new(); ROUNDS as usize];
+    for replica in replicas {
+        for (round, claimed) in replica.join().unwrap().into_iter().enumerate() {
+            per_round[round].extend(claimed.expect("no claim fails, deadlocks included"));
+        }
+    }
+    let mut every = works.clone();
+    every.sort();
+    for (round, mut claimed) in per_round.into_iter().enumerate() {
+        claimed.sort();
+        assert_eq!(claimed, every, "round {round}: each work claimed once");
+    }
+}
+
+#[test]
 fn replicas_claiming_at_the_same_moment_get_one_holder() {
     const REPLICAS: usize = 8;
     const ROUNDS: i64 = 30;
@@ -119,4 +194,10 @@ fn on_sqlite_every_claim_succeeds_and_nothing_is_held() {
     assert!(claim(&mut store, "session:1", "replica-b", 1_000, 500).is_some());
     assert!(store.read().leases_held("session:", 1_000).unwrap().is_empty());
     assert_eq!(store.write(|tx| tx.renew_leases("replica-a", 1_000, 500)).unwrap().value, 0);
+    let works = ["session:2", "session:1", "session:2"];
+    assert_eq!(
+        store.write(|tx| tx.claim_leases(&works, "replica-b", 1_000, 500)).unwrap().value,
+        ["session:1", "session:2"]
+    );
+    assert_eq!(store.write(|tx| tx.release_leases_on(&works, "replica-a")).unwrap().value, ["session:1", "session:2"]);
 }

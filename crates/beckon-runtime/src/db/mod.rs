@@ -10,10 +10,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 
-use beckon_store::{Store, StoredEvent, Tx, Written};
+use beckon_store::{Store, Tx};
 use tokio::sync::oneshot;
 
 use crate::error::{Error, Result};
+
+mod job;
+mod leases;
+
+pub(crate) use job::AfterCommit;
+use job::{Write, WriteJob};
+pub(crate) use leases::{LeaseChange, LeaseJob};
 
 /// Most jobs taken from the queue at once.
 const MAX_BATCH: usize = 256;
@@ -22,52 +29,11 @@ const MAX_BATCH: usize = 256;
 /// thread that is already awake spares it the wake-up.
 const LINGER: Duration = Duration::from_micros(200);
 
-/// What the store thread calls after each commit, with the committed events and whether it
-/// queued callbacks. It runs on the store thread, so it must be quick.
-pub(crate) trait AfterCommit: Send + Sync {
-    fn committed(&self, events: &[StoredEvent], callbacks_queued: bool);
-}
-
-/// A write waiting for its group: run inside the group's transaction, then told how the group
-/// ended.
-trait WriteJob: Send {
-    fn run(&mut self, tx: &mut Tx<'_>) -> beckon_store::Result<()>;
-    fn finish(self: Box<Self>, outcome: beckon_store::Result<Written>, hook: &dyn AfterCommit);
-}
-
-/// A write closure, its value once it ran, and where its caller waits.
-struct Write<T, F> {
-    f: Option<F>,
-    value: Option<T>,
-    reply: oneshot::Sender<Result<T>>,
-}
-
-impl<T, F> WriteJob for Write<T, F>
-where
-    T: Send,
-    F: FnOnce(&mut Tx<'_>) -> beckon_store::Result<T> + Send,
-{
-    fn run(&mut self, tx: &mut Tx<'_>) -> beckon_store::Result<()> {
-        let f = self.f.take().ok_or_else(|| beckon_store::Error::GroupFailed("a write ran twice".into()))?;
-        self.value = Some(f(tx)?);
-        Ok(())
-    }
-
-    fn finish(self: Box<Self>, outcome: beckon_store::Result<Written>, hook: &dyn AfterCommit) {
-        let Write { value, reply, .. } = *self;
-        let answer = outcome.map_err(Error::from).and_then(|written| {
-            if !written.events.is_empty() || written.callbacks_queued {
-                hook.committed(&written.events, written.callbacks_queued);
-            }
-            value.ok_or(Error::ShuttingDown)
-        });
-        let _ = reply.send(answer);
-    }
-}
-
 enum Job {
     Read(Box<dyn FnOnce(&Store) + Send>),
     Write(Box<dyn WriteJob>),
+    /// Merged with the batch's other lease changes into one write.
+    Lease(LeaseJob),
 }
 
 /// A handle to the store thread; cheap to clone.
@@ -87,11 +53,16 @@ impl std::fmt::Debug for Db {
 fn run_batch(store: &mut Store, batch: Vec<Job>, hook: &dyn AfterCommit) {
     let mut writes: Vec<Box<dyn WriteJob>> = Vec::new();
     let mut reads = Vec::new();
+    let mut leases = Vec::new();
     for job in batch {
         match job {
             Job::Read(read) => reads.push(read),
             Job::Write(write) => writes.push(write),
+            Job::Lease(lease) => leases.push(lease),
         }
+    }
+    if !leases.is_empty() {
+        writes.push(Box::new(leases::Merged::new(leases)));
     }
     if !writes.is_empty() {
         let outcomes = store.write_group(&mut writes, |write, tx| write.run(tx));
@@ -177,6 +148,15 @@ impl Db {
     {
         let (reply, answer) = oneshot::channel();
         self.send(Job::Write(Box::new(Write { f: Some(f), value: None, reply })))?;
+        answer.await.map_err(|_| Error::ShuttingDown)?
+    }
+
+    /// Claims (or gives back) `owner`'s lease on `work`, with the other lease changes queued
+    /// beside it in one statement: whether `owner` holds the work now (a claim), or held it
+    /// until now (a give-back).
+    pub(crate) async fn lease(&self, work: &str, owner: &str, change: LeaseChange) -> Result<bool> {
+        let (reply, answer) = oneshot::channel();
+        self.send(Job::Lease(LeaseJob { work: work.to_owned(), owner: owner.to_owned(), change, reply }))?;
         answer.await.map_err(|_| Error::ShuttingDown)?
     }
 
