@@ -41,59 +41,59 @@ impl Merged {
     }
 }
 
-/// The distinct (owner, ttl) claims and owners' give-backs among `jobs`, in order of first
-/// appearance, with the works each names. Claims made together use the earliest caller's
-/// clock, so no lease is taken as run out before any of them saw it run out.
-fn claims(jobs: &[LeaseJob]) -> Vec<(&str, i64, i64, Vec<&str>)> {
-    let mut groups: Vec<(&str, i64, i64, Vec<&str>)> = Vec::new();
-    for job in jobs {
-        if let LeaseChange::Claim { now_ms, ttl_ms } = job.change {
-            match groups.iter_mut().find(|(owner, _, ttl, _)| *owner == job.owner && *ttl == ttl_ms) {
-                Some((_, now, _, works)) => {
-                    *now = (*now).min(now_ms);
-                    works.push(&job.work);
-                }
-                None => groups.push((&job.owner, now_ms, ttl_ms, vec![&job.work])),
-            }
-        }
-    }
-    groups
+/// What one statement does for the works of several jobs: claims them for one owner for one
+/// length (`ttl_ms`), or gives back one owner's (`ttl_ms` is `None`).
+#[derive(Debug, PartialEq)]
+struct Together<'a> {
+    owner: &'a str,
+    ttl_ms: Option<i64>,
+    /// A claim's clock: the earliest caller's, so no lease is taken as run out before each of
+    /// them saw it run out.
+    now_ms: i64,
+    works: Vec<&'a str>,
 }
 
-fn releases(jobs: &[LeaseJob]) -> Vec<(&str, Vec<&str>)> {
-    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
-    for job in jobs.iter().filter(|job| matches!(job.change, LeaseChange::Release)) {
-        match groups.iter_mut().find(|(owner, _)| *owner == job.owner) {
-            Some((_, works)) => works.push(&job.work),
-            None => groups.push((&job.owner, vec![&job.work])),
+/// `jobs` gathered into the statements that make them, in order of first appearance.
+fn together(jobs: &[LeaseJob]) -> Vec<Together<'_>> {
+    let mut statements: Vec<Together<'_>> = Vec::new();
+    for job in jobs {
+        let (ttl_ms, now_ms) = match job.change {
+            LeaseChange::Claim { now_ms, ttl_ms } => (Some(ttl_ms), now_ms),
+            LeaseChange::Release => (None, i64::MAX),
+        };
+        match statements.iter_mut().find(|s| s.owner == job.owner && s.ttl_ms == ttl_ms) {
+            Some(statement) => {
+                statement.now_ms = statement.now_ms.min(now_ms);
+                statement.works.push(&job.work);
+            }
+            None => statements.push(Together { owner: &job.owner, ttl_ms, now_ms, works: vec![&job.work] }),
         }
     }
-    groups
+    statements
 }
 
 impl WriteJob for Merged {
     fn run(&mut self, tx: &mut Tx<'_>) -> beckon_store::Result<()> {
-        let mut claimed: HashSet<(String, String)> = HashSet::new();
-        for (owner, now_ms, ttl_ms, works) in claims(&self.jobs) {
-            let got = tx.claim_leases(&works, owner, now_ms, ttl_ms)?;
-            claimed.extend(got.into_iter().map(|work| (owner.to_owned(), work)));
+        // What each statement did: (a claim, owner, work), borrowed from the jobs.
+        let mut done: HashSet<(bool, &str, &str)> = HashSet::new();
+        for statement in together(&self.jobs) {
+            let changed = match statement.ttl_ms {
+                Some(ttl_ms) => tx.claim_leases(&statement.works, statement.owner, statement.now_ms, ttl_ms)?,
+                None => tx.release_leases_on(&statement.works, statement.owner)?,
+            };
+            for work in statement.works.iter().filter(|work| changed.iter().any(|name| name == *work)) {
+                done.insert((statement.ttl_ms.is_some(), statement.owner, work));
+            }
         }
-        let mut released: HashSet<(String, String)> = HashSet::new();
-        for (owner, works) in releases(&self.jobs) {
-            let gone = tx.release_leases_on(&works, owner)?;
-            released.extend(gone.into_iter().map(|work| (owner.to_owned(), work)));
-        }
-        self.answers = self
+        let answers = self
             .jobs
             .iter()
             .map(|job| {
-                let done = match job.change {
-                    LeaseChange::Claim { .. } => &claimed,
-                    LeaseChange::Release => &released,
-                };
-                done.contains(&(job.owner.clone(), job.work.clone()))
+                let claim = matches!(job.change, LeaseChange::Claim { .. });
+                done.contains(&(claim, job.owner.as_str(), job.work.as_str()))
             })
             .collect();
+        self.answers = answers;
         Ok(())
     }
 
@@ -135,6 +135,10 @@ mod tests {
         LeaseJob { work: work.into(), owner: owner.into(), change, reply: oneshot::channel().0 }
     }
 
+    fn statement<'a>(owner: &'a str, ttl_ms: Option<i64>, now_ms: i64, works: &[&'a str]) -> Together<'a> {
+        Together { owner, ttl_ms, now_ms, works: works.to_vec() }
+    }
+
     #[test]
     fn claims_made_together_go_by_owner_and_length_under_the_earliest_clock() {
         let jobs = [
@@ -146,14 +150,15 @@ mod tests {
             job("session:5", "b", LeaseChange::Release),
         ];
         assert_eq!(
-            claims(&jobs),
+            together(&jobs),
             [
-                ("a", 1_001, 500, vec!["session:1", "session:3"]),
-                ("b", 1_009, 500, vec!["session:4"]),
-                ("a", 1_003, 900, vec!["outbox"])
+                statement("a", Some(500), 1_001, &["session:1", "session:3"]),
+                statement("a", None, i64::MAX, &["session:2"]),
+                statement("b", Some(500), 1_009, &["session:4"]),
+                statement("a", Some(900), 1_003, &["outbox"]),
+                statement("b", None, i64::MAX, &["session:5"]),
             ]
         );
-        assert_eq!(releases(&jobs), [("a", vec!["session:2"]), ("b", vec!["session:5"])]);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

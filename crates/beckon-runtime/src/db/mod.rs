@@ -20,7 +20,8 @@ mod leases;
 
 pub(crate) use job::AfterCommit;
 use job::{Write, WriteJob};
-pub(crate) use leases::{LeaseChange, LeaseJob};
+pub(crate) use leases::LeaseChange;
+use leases::LeaseJob;
 
 /// Most jobs taken from the queue at once.
 const MAX_BATCH: usize = 256;
