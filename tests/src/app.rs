@@ -1,5 +1,7 @@
 //! A running app and the WebDriver session on its window.
 
+use std::fs::{File, TryLockError};
+use std::io::Read;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -24,6 +26,8 @@ pub struct App {
     bus: Option<Bus>,
     /// The binary tauri-driver started.
     program: PathBuf,
+    /// The lock file of the data folder the app runs on.
+    data_lock: PathBuf,
 }
 
 impl std::fmt::Debug for App {
@@ -81,18 +85,40 @@ impl App {
         bus: Option<Bus>,
         args: &[&str],
     ) -> Result<App, Failure> {
+        // A free port can be taken between the moment it is picked and the moment WebKitWebDriver
+        // listens on it (it then exits, and the session would talk to whoever holds the port):
+        // such a start is retried with new ports.
+        let mut attempt = 1;
+        let (driver, client) = loop {
+            match App::drive(program, home, bus_address, args).await {
+                Ok(started) => break started,
+                Err(err) if attempt < 3 => {
+                    eprintln!("the app's WebDriver session did not start ({err}); trying again on other ports");
+                    attempt += 1;
+                }
+                Err(err) => return Err(err),
+            }
+        };
+        let data_lock = home.data_dir().join("beckon.lock");
+        Ok(App { driver, client, bus, program: program.to_owned(), data_lock })
+    }
+
+    /// Starts tauri-driver on two free ports and opens a WebDriver session that starts `program`;
+    /// on failure, the driver is stopped.
+    async fn drive(program: &Path, home: &Home, bus_address: &str, args: &[&str]) -> Result<(Child, Client), Failure> {
         let (port, native) = (free_port(), free_port());
         let mut command = Command::new("tauri-driver");
         command.arg("--port").arg(port.to_string()).arg("--native-port").arg(native.to_string());
         command.stdout(Stdio::null()).stderr(Stdio::inherit());
         command.env("DBUS_SESSION_BUS_ADDRESS", bus_address);
         home.apply(&mut command);
-        let driver = command.spawn().map_err(|err| format!("cannot start tauri-driver: {err}"))?;
+        let mut driver = command.spawn().map_err(|err| format!("cannot start tauri-driver: {err}"))?;
         let url = format!("http://127.0.0.1:{port}");
         let started = Instant::now();
         // tauri-driver listens before the WebKitWebDriver it forwards to does: wait for both.
         while [port, native].iter().any(|p| std::net::TcpStream::connect(("127.0.0.1", *p)).is_err()) {
             if started.elapsed() > PATIENCE {
+                stop(&mut driver);
                 return Err("tauri-driver and WebKitWebDriver did not open their ports".into());
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -100,8 +126,13 @@ impl App {
         let mut capabilities = serde_json::Map::new();
         capabilities.insert("browserName".into(), json!("wry"));
         capabilities.insert("tauri:options".into(), json!({"application": program, "args": args}));
-        let client = ClientBuilder::new(HttpConnector::new()).capabilities(capabilities).connect(&url).await?;
-        Ok(App { driver, client, bus, program: program.to_owned() })
+        match ClientBuilder::new(HttpConnector::new()).capabilities(capabilities).connect(&url).await {
+            Ok(client) => Ok((driver, client)),
+            Err(err) => {
+                stop(&mut driver);
+                Err(err.into())
+            }
+        }
     }
 
     /// The app's session bus.
@@ -326,7 +357,7 @@ impl App {
     /// Closes the window's session and stops tauri-driver, waiting until it is gone.
     pub async fn quit(mut self) -> Result<(), Failure> {
         let _ = self.client.clone().close().await;
-        self.stop_driver();
+        terminate_driver(&self.driver);
         let started = Instant::now();
         while self.driver.try_wait()?.is_none() {
             if started.elapsed() > PATIENCE {
@@ -335,13 +366,70 @@ impl App {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        Ok(())
+        // The next launch on the same data folder must find it free.
+        released(&self.data_lock).await
     }
+}
 
-    /// SIGTERM, so tauri-driver takes WebKitWebDriver and the app down with it (SIGKILL
-    /// would orphan them).
-    fn stop_driver(&self) {
-        let _ = Command::new("kill").arg("-TERM").arg(self.driver.id().to_string()).status();
+/// SIGTERM, so tauri-driver takes WebKitWebDriver and the app down with it (SIGKILL would
+/// orphan them).
+fn terminate_driver(driver: &Child) {
+    let _ = Command::new("kill").arg("-TERM").arg(driver.id().to_string()).status();
+}
+
+/// Stops `driver` if it still runs: SIGTERM, then SIGKILL if it has not gone within [`PATIENCE`].
+fn stop(driver: &mut Child) {
+    if matches!(driver.try_wait(), Ok(None)) {
+        terminate_driver(driver);
+        let started = Instant::now();
+        while matches!(driver.try_wait(), Ok(None)) && started.elapsed() < PATIENCE {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = driver.kill();
+    }
+}
+
+/// How long the app may take to follow its driver out before it is told to quit.
+const FOLLOW: Duration = Duration::from_secs(2);
+
+/// Waits until no process holds the data folder's lock file at `path`. The app normally goes
+/// with its driver; on a loaded machine the driver can be gone first, and the app, closed to
+/// the tray, would run on (holding its data folder, and the CPU the next tests need): it is
+/// then told to quit as a logout would tell it, by SIGTERM to the pid it wrote in the lock.
+async fn released(path: &Path) -> Result<(), Failure> {
+    let started = Instant::now();
+    let mut told = false;
+    while let Some(holder) = lock_holder(path)? {
+        if started.elapsed() > PATIENCE {
+            return Err(format!("{holder} still holds {} after it was told to quit", path.display()).into());
+        }
+        if !told && started.elapsed() > FOLLOW {
+            told = true;
+            terminate(&holder);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok(())
+}
+
+/// SIGTERM to the process a lock file's `holder` line names ("Beckon desktop 0.1.0 (pid 42)").
+fn terminate(holder: &str) {
+    if let Some(pid) = holder.rsplit_once("(pid ").and_then(|(_, pid)| pid.strip_suffix(')')) {
+        let _ = Command::new("kill").arg("-TERM").arg(pid).status();
+    }
+}
+
+/// Who holds the lock file at `path` (as written in it), or `None` when it is free or absent.
+fn lock_holder(path: &Path) -> Result<Option<String>, Failure> {
+    let Ok(mut file) = File::open(path) else { return Ok(None) };
+    match file.try_lock() {
+        Ok(()) => Ok(None),
+        Err(TryLockError::WouldBlock) => {
+            let mut holder = String::new();
+            file.read_to_string(&mut holder)?;
+            Ok(Some(holder.trim().to_owned()))
+        }
+        Err(TryLockError::Error(err)) => Err(err.into()),
     }
 }
 
@@ -369,13 +457,9 @@ fn top_level_windows(listing: &str) -> Vec<String> {
 impl Drop for App {
     /// A test that failed half-way still leaves nothing running.
     fn drop(&mut self) {
-        if matches!(self.driver.try_wait(), Ok(None)) {
-            self.stop_driver();
-            let started = Instant::now();
-            while matches!(self.driver.try_wait(), Ok(None)) && started.elapsed() < PATIENCE {
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            let _ = self.driver.kill();
+        stop(&mut self.driver);
+        if let Ok(Some(holder)) = lock_holder(&self.data_lock) {
+            terminate(&holder);
         }
     }
 }

@@ -82,8 +82,8 @@ async fn the_guides_test_notification_reaches_the_daemon_with_its_button_and_the
 }
 
 /// Waits until the guide's parts that load after it (the agents found, the MCP settings with
-/// the real path) are on screen: each pushes the test notification's button down, and a click
-/// sent while it moves lands where it was.
+/// the real path) are on screen: each pushes the buttons below them down, and a click sent
+/// while a button moves lands where it was.
 async fn guide_settled(app: &App) -> Result<(), Failure> {
     app.find(".guide fieldset.agents[aria-busy=false]", "").await?;
     app.find(".guide", "mcpServers").await?;
@@ -105,7 +105,9 @@ async fn without_a_notification_service_the_guide_says_so() -> Result<(), Failur
 async fn the_guide_starts_the_demo_agent() -> Result<(), Failure> {
     let home = Home::first_run()?;
     let app = App::launch(&home).await?;
-    app.click(".guide button", "Try the demo agent").await?;
+    guide_settled(&app).await?;
+    // The button is disabled until the window knows its agents; a click on it then does nothing.
+    app.click(".guide button:enabled", "Try the demo agent").await?;
     app.find(".qcard-pending", "Which style should the poem about the sea take?").await?;
     let place = app.eval("return window.location.hash").await?;
     assert!(place.as_str().is_some_and(|hash| hash.starts_with("#/session/")), "{place}");
