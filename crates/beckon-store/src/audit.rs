@@ -7,7 +7,7 @@ use beckon_core::conversation::SessionStatus;
 use beckon_core::{Answer, Answers, Outcome, QuestionKind, QuestionRequest, RequestId};
 use serde_json::Value;
 
-use crate::codec::{from_json, name, parse};
+use crate::codec::{name, parse};
 use crate::error::Result;
 use crate::rows::{
     AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AuditDecision, AuditFilter, AuditKind, AuditRow, AuditVia,
@@ -19,41 +19,21 @@ use crate::store::Tx;
 /// Most rows one page returns.
 pub const AUDIT_PAGE_MAX: usize = 1000;
 
-/// The question as the audit needs it, read inside the resolving transaction.
-struct Asked {
-    agent: String,
-    request: QuestionRequest,
-    asked_at_ms: i64,
-    session_id: String,
-    machine: Option<String>,
-}
-
-fn asked(conn: Conn<'_>, id: RequestId) -> Result<Asked> {
-    conn.query_one(
-        "SELECT q.agent, q.request, q.created_at, q.session_id, t.name
-         FROM questions q
-         LEFT JOIN question_tokens qt ON qt.request_id = q.id
-         LEFT JOIN tokens t ON t.id = qt.token_id
-         WHERE q.id = ?1",
-        &args![id.to_string()],
-        |row| {
-            Ok(Asked {
-                agent: row.get(0)?,
-                request: from_json("questions", "request", row.text(1)?)?,
-                asked_at_ms: row.get(2)?,
-                session_id: row.get(3)?,
-                machine: row.get(4)?,
-            })
-        },
-    )
+/// The question as the audit needs it, as the update that resolved it returned it.
+pub(crate) struct Asked {
+    pub(crate) agent: String,
+    pub(crate) request: QuestionRequest,
+    pub(crate) asked_at_ms: i64,
+    pub(crate) session_id: String,
+    /// The name of the token that asked, if one did.
+    pub(crate) machine: Option<String>,
 }
 
 impl Tx<'_> {
-    /// Writes the audit row of a question this transaction just resolved; `rule` is the rule
-    /// that allowed it, if one did.
-    pub(crate) fn record_audit(&mut self, resolution: &Resolution, rule: Option<i64>) -> Result<()> {
-        let asked = asked(self.tx, resolution.request_id)?;
-        let row = Entry::of(&asked, resolution, rule);
+    /// Writes the audit row of the question `asked` this transaction just resolved; `rule` is
+    /// the rule that allowed it, if one did.
+    pub(crate) fn record_audit(&mut self, asked: &Asked, resolution: &Resolution, rule: Option<i64>) -> Result<()> {
+        let row = Entry::of(asked, resolution, rule);
         self.tx.execute(
             "INSERT INTO audit (request_id, kind, agent, project, machine, session, what, asked_at, resolved_at,
                                 status, decision, via, answered_by, rule_id, message, rule_key, rule_spec)

@@ -9,6 +9,7 @@ use beckon_core::{AnsweredVia, QuestionRequest, RequestId, SessionId};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::audit::Asked;
 use crate::codec::{JSON_MAX_BYTES, from_json, name, parse, raw_from_json, to_json, to_raw};
 use crate::error::{Error, Result};
 use crate::event_payload::{EventPayload, QuestionResolved};
@@ -161,42 +162,29 @@ impl Tx<'_> {
     /// writing its audit row with it.
     pub(crate) fn resolve_as(&mut self, resolution: &Resolution, rule: Option<i64>) -> Result<Resolved> {
         let id = resolution.request_id;
-        let current = resolution_state(self.tx, id)?.ok_or(Error::QuestionNotFound(id))?;
-        if let Some(settled) = current.settled {
-            return settled.again(&resolution.outcome).map_err(Error::AlreadyResolved);
-        }
         let status = QuestionStatus::from(resolution.outcome.kind());
         let outcome = to_raw("answer", &resolution.outcome, JSON_MAX_BYTES)?;
-        let changed = self.tx.execute(
-            "UPDATE questions SET status = ?2, outcome = ?3, answered_via = ?4, resolved_at = ?5, answered_by = ?6
-             WHERE id = ?1 AND status = 'pending'",
-            &args![
-                id.to_string(),
-                status.as_str(),
-                outcome.get(),
-                resolution.via.map(|v| v.as_str()),
-                resolution.at_ms,
-                resolution.by
-            ],
-        )?;
-        if changed == 0 {
-            // Another writer won between the read and the update.
-            let winner =
-                resolution_state(self.tx, id)?.and_then(|state| state.settled).ok_or(Error::QuestionNotFound(id))?;
+        let Some(settled) = settle(self.tx, resolution, status, &outcome)? else {
+            // Not pending: resolved before (by this same answer, or another that won), or absent.
+            let winner = settled(self.tx, id)?.ok_or(Error::QuestionNotFound(id))?;
             return winner.again(&resolution.outcome).map_err(Error::AlreadyResolved);
-        }
-        let session = current.session_id;
+        };
+        let session = settled.session_id;
         let body =
             to_raw("message", &AnswerEntry { kind: "answer", request_id: id, outcome: &outcome }, JSON_MAX_BYTES)?;
         self.append_entries(session, &[("answer", body)], resolution.at_ms)?;
-        self.record_audit(resolution, rule)?;
-        let question = Some(record_json(self.tx, id)?);
-        let resolved = QuestionResolved { status, outcome: outcome.clone(), answered_via: resolution.via, question };
+        self.record_audit(&settled.asked, resolution, rule)?;
+        let resolved = QuestionResolved {
+            status,
+            outcome: outcome.clone(),
+            answered_via: resolution.via,
+            question: Some(settled.record),
+        };
         self.append_event(&EventPayload::QuestionResolved(resolved), Some(session), Some(id), resolution.at_ms)?;
         if let Some(status) = resolution.session_status {
-            self.change_status(session, &current.session_status, status, None, resolution.at_ms)?;
+            self.change_status(session, &settled.session_status, status, None, resolution.at_ms)?;
         }
-        if current.has_parent {
+        if settled.has_parent {
             self.set_ancestors_status(
                 session,
                 SessionStatus::WaitingForInput,
@@ -217,42 +205,91 @@ impl Tx<'_> {
     }
 }
 
-/// What `resolve` needs to know about a question and its session.
-struct ResolutionState {
+/// What the update that resolves a pending question returns: the rest of what `resolve`
+/// writes, read in the same statement.
+struct Settled {
     session_id: SessionId,
     session_status: String,
     has_parent: bool,
-    settled: Option<ResolvedQuestion>,
+    asked: Asked,
+    /// The question as resolved, as its record's JSON text.
+    record: Box<RawValue>,
 }
 
-fn resolution_state(conn: Conn<'_>, id: RequestId) -> Result<Option<ResolutionState>> {
+/// Resolves the question if it is still pending, returning what `resolve` needs to go on;
+/// `None` when it is not pending (resolved, or absent). One statement: the update, its
+/// session's status and parent, the asking token's name, and the record the event carries.
+fn settle(
+    conn: Conn<'_>,
+    resolution: &Resolution,
+    status: QuestionStatus,
+    outcome: &RawValue,
+) -> Result<Option<Settled>> {
+    let record = conn.pick(RECORD_JSON_SQLITE, RECORD_JSON_POSTGRES);
+    let sql = format!(
+        "UPDATE questions SET status = ?2, outcome = ?3, answered_via = ?4, resolved_at = ?5, answered_by = ?6
+         WHERE id = ?1 AND status = 'pending'
+         RETURNING session_id,
+             (SELECT s.status FROM sessions s WHERE s.id = questions.session_id),
+             (SELECT s.parent_session_id FROM sessions s WHERE s.id = questions.session_id),
+             agent, request, created_at,
+             (SELECT t.name FROM question_tokens qt JOIN tokens t ON t.id = qt.token_id WHERE qt.request_id = questions.id),
+             {record}"
+    );
     conn.query_opt(
-        "SELECT q.session_id, q.status, q.outcome, q.answered_via, q.resolved_at, s.status, s.parent_session_id
-         FROM questions q JOIN sessions s ON s.id = q.session_id WHERE q.id = ?1",
-        &args![id.to_string()],
-        |row| resolution_row(id, row),
+        &sql,
+        &args![
+            resolution.request_id.to_string(),
+            status.as_str(),
+            outcome.get(),
+            resolution.via.map(|v| v.as_str()),
+            resolution.at_ms,
+            resolution.by
+        ],
+        |row| {
+            let session_id: String = row.get(0)?;
+            Ok(Settled {
+                session_id: parse("questions", "session_id", &session_id)?,
+                session_status: row.get(1)?,
+                has_parent: row.optional_text(2)?.is_some(),
+                asked: Asked {
+                    agent: row.get(3)?,
+                    request: from_json("questions", "request", row.text(4)?)?,
+                    asked_at_ms: row.get(5)?,
+                    session_id,
+                    machine: row.get(6)?,
+                },
+                record: raw_from_json("questions", "record", row.get::<String>(7)?)?,
+            })
+        },
     )
 }
 
-fn resolution_row(id: RequestId, row: &Row<'_>) -> Result<ResolutionState> {
-    let session_id: SessionId = parse("questions", "session_id", row.text(0)?)?;
-    let status = name("questions", "status", row.text(1)?, QuestionStatus::parse)?;
-    let settled = match status {
-        QuestionStatus::Pending => None,
-        status => Some(ResolvedQuestion {
-            id,
-            session_id,
-            status,
-            outcome: from_json("questions", "outcome", row.optional_text(2)?.unwrap_or_default())?,
-            answered_via: row
-                .optional_text(3)?
-                .map(|v| name("questions", "answered_via", v, AnsweredVia::parse))
-                .transpose()?,
-            resolved_at_ms: row.get::<Option<i64>>(4)?.unwrap_or_default(),
-        }),
-    };
-    let has_parent = row.optional_text(6)?.is_some();
-    Ok(ResolutionState { session_id, session_status: row.get(5)?, has_parent, settled })
+/// How a question that is no longer pending was resolved; `None` when there is no such
+/// question (or, which the caller treats alike, it is still pending).
+fn settled(conn: Conn<'_>, id: RequestId) -> Result<Option<ResolvedQuestion>> {
+    let found = conn.query_opt(
+        "SELECT session_id, status, outcome, answered_via, resolved_at FROM questions WHERE id = ?1",
+        &args![id.to_string()],
+        |row| {
+            let status = name("questions", "status", row.text(1)?, QuestionStatus::parse)?;
+            if status == QuestionStatus::Pending {
+                return Ok(None);
+            }
+            Ok(Some(ResolvedQuestion {
+                id,
+                session_id: parse("questions", "session_id", row.text(0)?)?,
+                status,
+                outcome: from_json("questions", "outcome", row.optional_text(2)?.unwrap_or_default())?,
+                answered_via: row
+                    .optional_text(3)?
+                    .map(|v| name("questions", "answered_via", v, AnsweredVia::parse))
+                    .transpose()?,
+                resolved_at_ms: row.get::<Option<i64>>(4)?.unwrap_or_default(),
+            }))
+        },
+    )?;
+    Ok(found.flatten())
 }
 
 const COLUMNS: &str = "id, session_id, tool_use_id, agent, origin, request, status, outcome, answered_via, callback_url, created_at, resolved_at, expires_at, expiry_policy, answered_by";
@@ -280,26 +317,19 @@ fn record(row: &Row<'_>) -> Result<QuestionRecord> {
     })
 }
 
-/// A question as the JSON text of its [`QuestionRecord`], built by SQLite from the stored JSON
-/// columns without parsing them: what a `question_resolved` event carries.
-fn record_json(conn: Conn<'_>, id: RequestId) -> Result<Box<RawValue>> {
-    let sql = conn.pick(
-        "SELECT json_object('id', id, 'session_id', session_id, 'tool_use_id', tool_use_id, 'agent', agent,
-            'origin', json(origin), 'request', json(request), 'status', status, 'outcome', json(outcome),
-            'answered_via', answered_via, 'callback_url', callback_url, 'created_at_ms', created_at,
-            'resolved_at_ms', resolved_at, 'expires_at_ms', expires_at, 'expiry_policy', json(expiry_policy),
-            'answered_by', answered_by)
-         FROM questions WHERE id = ?1",
-        "SELECT json_build_object('id', id, 'session_id', session_id, 'tool_use_id', tool_use_id, 'agent', agent,
-            'origin', origin::json, 'request', request::json, 'status', status, 'outcome', outcome::json,
-            'answered_via', answered_via, 'callback_url', callback_url, 'created_at_ms', created_at,
-            'resolved_at_ms', resolved_at, 'expires_at_ms', expires_at, 'expiry_policy', expiry_policy::json,
-            'answered_by', answered_by)::text
-         FROM questions WHERE id = ?1",
-    );
-    let text: String = conn.query_one(sql, &args![id.to_string()], |row| row.get(0))?;
-    raw_from_json("questions", "record", text)
-}
+/// A question as the JSON text of its [`QuestionRecord`], built by the database from the stored
+/// JSON columns without parsing them: what a `question_resolved` event carries.
+const RECORD_JSON_SQLITE: &str = "json_object('id', id, 'session_id', session_id, 'tool_use_id', tool_use_id,
+    'agent', agent, 'origin', json(origin), 'request', json(request), 'status', status, 'outcome', json(outcome),
+    'answered_via', answered_via, 'callback_url', callback_url, 'created_at_ms', created_at,
+    'resolved_at_ms', resolved_at, 'expires_at_ms', expires_at, 'expiry_policy', json(expiry_policy),
+    'answered_by', answered_by)";
+/// [`RECORD_JSON_SQLITE`] as PostgreSQL writes it.
+const RECORD_JSON_POSTGRES: &str = "json_build_object('id', id, 'session_id', session_id, 'tool_use_id', tool_use_id,
+    'agent', agent, 'origin', origin::json, 'request', request::json, 'status', status, 'outcome', outcome::json,
+    'answered_via', answered_via, 'callback_url', callback_url, 'created_at_ms', created_at,
+    'resolved_at_ms', resolved_at, 'expires_at_ms', expires_at, 'expiry_policy', expiry_policy::json,
+    'answered_by', answered_by)::text";
 
 pub(crate) fn get(conn: Conn<'_>, id: RequestId) -> Result<Option<QuestionRecord>> {
     conn.query_opt(&format!("SELECT {COLUMNS} FROM questions WHERE id = ?1"), &args![id.to_string()], record)
