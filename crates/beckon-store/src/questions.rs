@@ -5,6 +5,8 @@
 //! idempotent success; a different one is refused with the winner attached.
 
 use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus};
+use std::sync::LazyLock;
+
 use beckon_core::{AnsweredVia, QuestionRequest, RequestId, SessionId};
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -15,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::event_payload::{EventPayload, QuestionResolved};
 use crate::rows::{
     Deadline, InboxEntry, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved,
-    ResolvedQuestion,
+    ResolvedQuestion, SessionRecord,
 };
 use crate::sessions;
 use crate::sql::{Conn, Row, args};
@@ -65,7 +67,12 @@ impl Tx<'_> {
     /// callbacks.
     fn put(&mut self, question: &NewQuestion, announce: bool) -> Result<()> {
         let session = question.session_id;
-        let (status, parent) = sessions::status_and_parent(self.tx, session)?.ok_or(Error::SessionNotFound(session))?;
+        let (moved, parent) = if announce {
+            self.set_waiting(session, question.at_ms)?
+        } else {
+            let (_, parent) = sessions::status_and_parent(self.tx, session)?.ok_or(Error::SessionNotFound(session))?;
+            (false, parent)
+        };
         let request = to_raw("question request", &question.request, JSON_MAX_BYTES)?;
         let line = to_json("inbox line", &question.request.inbox_line(), JSON_MAX_BYTES)?;
         let origin = to_json("question origin", &question.origin, JSON_MAX_BYTES)?;
@@ -95,8 +102,8 @@ impl Tx<'_> {
             let pending = pending_of_session(self.tx, session)?.ok_or(Error::SessionNotFound(session))?;
             return Err(Error::QuestionAlreadyPending { session, pending: pending.id });
         }
-        if announce {
-            self.change_status(session, &status, SessionStatus::WaitingForInput, None, question.at_ms)?;
+        if moved {
+            self.status_changed(session, SessionStatus::WaitingForInput, None, question.at_ms)?;
         }
         if announce && parent.is_some() {
             self.set_ancestors_status(session, SessionStatus::Running, SessionStatus::WaitingForInput, question.at_ms)?;
@@ -333,6 +340,24 @@ const RECORD_JSON_POSTGRES: &str = "json_build_object('id', id, 'session_id', se
 
 pub(crate) fn get(conn: Conn<'_>, id: RequestId) -> Result<Option<QuestionRecord>> {
     conn.query_opt(&format!("SELECT {COLUMNS} FROM questions WHERE id = ?1"), &args![id.to_string()], record)
+}
+
+/// A question and its session, in one read.
+pub(crate) fn with_session(conn: Conn<'_>, id: RequestId) -> Result<Option<(QuestionRecord, SessionRecord)>> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        let columns = |table: &str, columns: &str| {
+            columns.split(", ").map(|column| format!("{table}.{column}")).collect::<Vec<_>>().join(", ")
+        };
+        format!(
+            "SELECT {}, {} FROM questions q JOIN sessions s ON s.id = q.session_id WHERE q.id = ?1",
+            columns("q", COLUMNS),
+            columns("s", sessions::RECORD_COLUMNS)
+        )
+    });
+    let question_columns = COLUMNS.split(", ").count();
+    conn.query_opt(&SQL, &args![id.to_string()], |row| {
+        Ok((record(row)?, sessions::record(&row.after(question_columns))?))
+    })
 }
 
 pub(crate) fn pending_of_session(conn: Conn<'_>, session_id: SessionId) -> Result<Option<QuestionRecord>> {

@@ -94,6 +94,11 @@ impl Reader<'_> {
         questions::get(self.conn, id)
     }
 
+    /// A question and its session.
+    pub fn question_with_session(&self, id: RequestId) -> Result<Option<(QuestionRecord, SessionRecord)>> {
+        questions::with_session(self.conn, id)
+    }
+
     /// Whether a question exists.
     pub fn question_exists(&self, id: RequestId) -> Result<bool> {
         questions::exists(self.conn, id)

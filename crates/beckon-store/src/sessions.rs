@@ -53,25 +53,47 @@ impl Tx<'_> {
     /// status is recorded as an event.
     pub fn save_state(&mut self, id: SessionId, state: &State, at_ms: i64) -> Result<()> {
         let text = to_json("session state", state, STATE_MAX_BYTES)?;
-        let (session, status) = (id.to_string(), state.status());
-        // Most saves move the status too: one statement for both when they do.
+        let status = state.status();
+        if !self.replace_state(id, &text, status, at_ms)? {
+            return Ok(());
+        }
+        let reason = match state {
+            State::Failed { reason } => Some(reason.as_str()),
+            _ => None,
+        };
+        self.status_changed(id, status, reason, at_ms)
+    }
+
+    /// Writes a session's state (as JSON `text`) and `status`: whether the status moved.
+    fn replace_state(&self, id: SessionId, text: &str, status: SessionStatus, at_ms: i64) -> Result<bool> {
+        let session = id.to_string();
+        if self.tx.is_postgres() {
+            // One statement, which learns the status it replaces from the row it locks.
+            let old: Option<String> = self.tx.query_opt(
+                "UPDATE sessions s SET state = ?2, updated_at = ?3, status = ?4
+                 FROM (SELECT status FROM sessions WHERE id = ?1 FOR UPDATE) old
+                 WHERE s.id = ?1
+                 RETURNING old.status",
+                &args![session, text, at_ms, status.as_str()],
+                |row| row.get(0),
+            )?;
+            return Ok(old.ok_or(Error::SessionNotFound(id))? != status.as_str());
+        }
+        // SQLite's RETURNING sees only the new row: a save that moves the status is one
+        // statement, one that keeps it a second.
         let moved = self.tx.execute(
             "UPDATE sessions SET state = ?2, updated_at = ?3, status = ?4 WHERE id = ?1 AND status <> ?4",
             &args![session, text, at_ms, status.as_str()],
-        )?;
-        if moved == 0 {
-            let saved = self.tx.execute(
+        )? > 0;
+        if !moved
+            && self.tx.execute(
                 "UPDATE sessions SET state = ?2, updated_at = ?3 WHERE id = ?1",
                 &args![session, text, at_ms],
-            )?;
-            return if saved == 0 { Err(Error::SessionNotFound(id)) } else { Ok(()) };
+            )? == 0
+        {
+            return Err(Error::SessionNotFound(id));
         }
-        let reason = match state {
-            State::Failed { reason } => Some(reason.clone()),
-            _ => None,
-        };
-        let changed = StatusChanged { status, reason };
-        self.append_event(&EventPayload::SessionStatus(changed), Some(id), None, at_ms)
+        Ok(moved)
     }
 
     /// Sets a session's status (for sessions Beckon does not run, whose status has no state
@@ -99,9 +121,36 @@ impl Tx<'_> {
             "UPDATE sessions SET status = ?2, updated_at = ?3 WHERE id = ?1",
             &args![id.to_string(), status.as_str(), at_ms],
         )?;
+        self.status_changed(id, status, reason, at_ms)
+    }
+
+    /// Records that a session's status changed to `status`.
+    pub(crate) fn status_changed(
+        &mut self,
+        id: SessionId,
+        status: SessionStatus,
+        reason: Option<&str>,
+        at_ms: i64,
+    ) -> Result<()> {
         let changed = StatusChanged { status, reason: reason.map(str::to_owned) };
-        self.append_event(&EventPayload::SessionStatus(changed), Some(id), None, at_ms)?;
-        Ok(())
+        self.append_event(&EventPayload::SessionStatus(changed), Some(id), None, at_ms)
+    }
+
+    /// Sets a session waiting for input, learning its parent in the same statement: whether its
+    /// status moved (the caller records the change) and its parent. The session being absent
+    /// is [`Error::SessionNotFound`].
+    pub(crate) fn set_waiting(&mut self, id: SessionId, at_ms: i64) -> Result<(bool, Option<String>)> {
+        let waiting = SessionStatus::WaitingForInput.as_str();
+        let moved = self.tx.query_opt(
+            "UPDATE sessions SET status = ?2, updated_at = ?3 WHERE id = ?1 AND status <> ?2 RETURNING parent_session_id",
+            &args![id.to_string(), waiting, at_ms],
+            |row| row.get::<Option<String>>(0),
+        )?;
+        if let Some(parent) = moved {
+            return Ok((true, parent));
+        }
+        let (_, parent) = status_and_parent(self.tx, id)?.ok_or(Error::SessionNotFound(id))?;
+        Ok((false, parent))
     }
 
     /// Sets the status of every ancestor of `id` (not `id` itself) that currently has status
@@ -181,11 +230,11 @@ pub(crate) fn ancestors(conn: Conn<'_>, id: SessionId) -> Result<Vec<SessionId>>
     )
 }
 
-const RECORD_COLUMNS: &str =
+pub(crate) const RECORD_COLUMNS: &str =
     "id, agent, origin, parent_session_id, external_key, title, status, state, payload, created_at, updated_at";
 const SUMMARY_COLUMNS: &str = "id, agent, origin, parent_session_id, title, status, created_at, updated_at";
 
-fn record(row: &Row<'_>) -> Result<SessionRecord> {
+pub(crate) fn record(row: &Row<'_>) -> Result<SessionRecord> {
     Ok(SessionRecord {
         id: parse("sessions", "id", row.text(0)?)?,
         agent: row.get(1)?,

@@ -186,8 +186,15 @@ impl ToSql for Value<'_> {
     to_sql_checked!();
 }
 
-/// One row of a result.
-pub(crate) enum Row<'r> {
+/// One row of a result, or the part of it from one column on (see [`Row::after`]).
+pub(crate) struct Row<'r> {
+    source: Source<'r>,
+    /// The column this row's column 0 is.
+    from: usize,
+}
+
+#[derive(Clone, Copy)]
+enum Source<'r> {
     Sqlite(&'r rusqlite::Row<'r>),
     Postgres(&'r postgres::Row),
 }
@@ -239,28 +246,45 @@ impl Column for i64 {
     }
 }
 
-impl Row<'_> {
+impl<'r> Row<'r> {
+    fn sqlite(row: &'r rusqlite::Row<'r>) -> Row<'r> {
+        Row { source: Source::Sqlite(row), from: 0 }
+    }
+
+    fn postgres(row: &'r postgres::Row) -> Row<'r> {
+        Row { source: Source::Postgres(row), from: 0 }
+    }
+
+    /// The columns after the first `skipped`, counted from 0: a row that joins two records
+    /// read as two.
+    pub(crate) fn after(&self, skipped: usize) -> Row<'r> {
+        Row { source: self.source, from: self.from + skipped }
+    }
+
     /// Column `i`.
     pub(crate) fn get<T: Column>(&self, i: usize) -> Result<T> {
-        Ok(match self {
-            Row::Sqlite(row) => T::sqlite(row, i)?,
-            Row::Postgres(row) => T::postgres(row, i)?,
+        let i = self.from + i;
+        Ok(match self.source {
+            Source::Sqlite(row) => T::sqlite(row, i)?,
+            Source::Postgres(row) => T::postgres(row, i)?,
         })
     }
 
     /// A text column read in place.
-    pub(crate) fn text(&self, i: usize) -> Result<&str> {
-        match self {
-            Row::Sqlite(row) => row.get_ref(i)?.as_str().map_err(|err| invalid_text(i, err)),
-            Row::Postgres(row) => Ok(row.try_get(i)?),
+    pub(crate) fn text(&self, i: usize) -> Result<&'r str> {
+        let i = self.from + i;
+        match self.source {
+            Source::Sqlite(row) => row.get_ref(i)?.as_str().map_err(|err| invalid_text(i, err)),
+            Source::Postgres(row) => Ok(row.try_get(i)?),
         }
     }
 
     /// A nullable text column read in place.
-    pub(crate) fn optional_text(&self, i: usize) -> Result<Option<&str>> {
-        match self {
-            Row::Sqlite(row) => row.get_ref(i)?.as_str_or_null().map_err(|err| invalid_text(i, err)),
-            Row::Postgres(row) => Ok(row.try_get(i)?),
+    pub(crate) fn optional_text(&self, i: usize) -> Result<Option<&'r str>> {
+        let i = self.from + i;
+        match self.source {
+            Source::Sqlite(row) => row.get_ref(i)?.as_str_or_null().map_err(|err| invalid_text(i, err)),
+            Source::Postgres(row) => Ok(row.try_get(i)?),
         }
     }
 }
@@ -339,7 +363,7 @@ impl<'c> Conn<'c> {
                 let mut rows = stmt.query(rusqlite::params_from_iter(params))?;
                 let mut out = Vec::new();
                 while let Some(row) = rows.next()? {
-                    out.push(read(&Row::Sqlite(row))?);
+                    out.push(read(&Row::sqlite(row))?);
                 }
                 Ok(out)
             }
@@ -350,7 +374,7 @@ impl<'c> Conn<'c> {
                     let params: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
                     pg.client.query(&statement, &params)?
                 };
-                rows.iter().map(|row| read(&Row::Postgres(row))).collect()
+                rows.iter().map(|row| read(&Row::postgres(row))).collect()
             }
         }
     }
@@ -366,7 +390,7 @@ impl<'c> Conn<'c> {
             Conn::Sqlite(conn) => {
                 let mut stmt = conn.prepare_cached(sql)?;
                 let mut rows = stmt.query(rusqlite::params_from_iter(params))?;
-                rows.next()?.map(|row| read(&Row::Sqlite(row))).transpose()
+                rows.next()?.map(|row| read(&Row::sqlite(row))).transpose()
             }
             Conn::Postgres(pg) => {
                 let row = {
@@ -375,7 +399,7 @@ impl<'c> Conn<'c> {
                     let params: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
                     pg.client.query(&statement, &params)?.into_iter().next()
                 };
-                row.map(|row| read(&Row::Postgres(&row))).transpose()
+                row.map(|row| read(&Row::postgres(&row))).transpose()
             }
         }
     }

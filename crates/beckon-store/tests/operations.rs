@@ -109,6 +109,18 @@ fn asking_commits_question_status_timeline_event_and_callbacks_together(backend:
     let due = store.read().due_callbacks(20, 10).unwrap();
     assert_eq!(due.len(), 1);
     assert_eq!(due[0].idempotency_key, callback.idempotency_key);
+
+    // A session already shown waiting (an agent at its prompt) asks: no second status change.
+    let waiting = session_id();
+    store
+        .write(|tx| {
+            tx.start_session(&new_session(waiting, "poet", 30))?;
+            tx.set_status(waiting, SessionStatus::WaitingForInput, None, 31)
+        })
+        .unwrap();
+    let committed = store.write(|tx| tx.ask(&new_question(request_id(), waiting, "poet", 32))).unwrap();
+    let kinds: Vec<EventKind> = committed.events.iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, [EventKind::MessageAppended, EventKind::QuestionPending]);
 }
 
 fn a_session_waits_on_one_question_at_a_time(backend: Backend) {
@@ -492,6 +504,17 @@ fn a_sessions_questions_are_found_through_its_timeline(backend: Backend) {
     assert_eq!(questions[0].status, QuestionStatus::Answered);
 }
 
+fn a_question_is_read_with_its_session(backend: Backend) {
+    let (_db, mut store) = backend.store();
+    let (session, question) = asked(&mut store, "poet", 1);
+    asked(&mut store, "other", 2);
+    let (read, its_session) = store.read().question_with_session(question).unwrap().expect("the question");
+    assert_eq!(read, store.read().question(question).unwrap().unwrap());
+    assert_eq!(its_session, store.read().session(session).unwrap().unwrap());
+    assert_eq!(its_session.status, SessionStatus::WaitingForInput);
+    assert_eq!(store.read().question_with_session(request_id()).unwrap(), None);
+}
+
 fn settings_round_trip(backend: Backend) {
     let (_db, mut store) = backend.store();
     assert_eq!(store.read().setting("secret").unwrap(), None);
@@ -558,5 +581,6 @@ conformance!(
     a_failed_write_leaves_nothing_behind,
     external_sessions_are_found_by_their_key,
     a_sessions_questions_are_found_through_its_timeline,
+    a_question_is_read_with_its_session,
     settings_round_trip,
 );

@@ -205,11 +205,7 @@ impl Beckon {
             .call(move |store| {
                 let mut out = Vec::with_capacity(ids.len());
                 for id in ids {
-                    let found = match store.read().question(id)? {
-                        None => None,
-                        Some(question) => store.read().session(question.session_id)?.map(|session| (question, session)),
-                    };
-                    let Some((question, session)) = found else {
+                    let Some((question, session)) = store.read().question_with_session(id)? else {
                         out.push((id, Err(Error::QuestionNotFound(id))));
                         continue;
                     };
