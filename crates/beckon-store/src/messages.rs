@@ -9,7 +9,7 @@ use crate::codec::{JSON_MAX_BYTES, from_json, to_raw};
 use crate::error::{Error, Result};
 use crate::event_payload::{Appended, EventPayload};
 use crate::rows::TimelineEntry;
-use crate::sql::{Conn, args};
+use crate::sql::{Conn, Value, args};
 use crate::store::Tx;
 
 /// The timeline kind of a message, as stored.
@@ -50,27 +50,19 @@ impl Tx<'_> {
         entries: &[(&'static str, Box<RawValue>)],
         at_ms: i64,
     ) -> Result<()> {
+        if entries.is_empty() {
+            return Ok(());
+        }
         let session = session_id.to_string();
-        let Some(((first_kind, first_body), rest)) = entries.split_first() else { return Ok(()) };
-        // The first entry takes the next position in the same statement that checks the session
-        // is there: one round trip instead of three on PostgreSQL.
-        let first = self.tx.query_opt(
-            "INSERT INTO messages (session_id, position, kind, body, created_at)
-             SELECT id, coalesce((SELECT max(position) FROM messages WHERE session_id = ?1), 0) + 1, ?2, ?3,
-                    CAST(?4 AS BIGINT)
-             FROM sessions WHERE id = ?1
-             RETURNING position",
-            &args![session, first_kind, first_body.get(), at_ms],
-            |row| row.get::<i64>(0),
-        )?;
-        let Some(mut position) = first else { return Err(Error::SessionNotFound(session_id)) };
-        self.appended(session_id, position, first_body, at_ms)?;
-        for (kind, body) in rest {
-            position += 1;
-            self.tx.execute(
-                "INSERT INTO messages (session_id, position, kind, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-                &args![session, position, kind, body.get(), at_ms],
-            )?;
+        // The entries take the next positions in the statement that checks the session is
+        // there: one round trip for all of them.
+        let mut params = args![session, at_ms].to_vec();
+        for (kind, body) in entries {
+            params.extend([Value::Text(kind), Value::Text(body.get())]);
+        }
+        let positions: Vec<i64> = self.tx.query(&append_sql(entries.len()), &params, |row| row.get(0))?;
+        let Some(first) = positions.iter().min().copied() else { return Err(Error::SessionNotFound(session_id)) };
+        for (position, (_, body)) in (first..).zip(entries) {
             self.appended(session_id, position, body, at_ms)?;
         }
         Ok(())
@@ -80,6 +72,25 @@ impl Tx<'_> {
         let appended = Appended { position, message: message.to_owned() };
         self.append_event(&EventPayload::MessageAppended(appended), Some(session_id), None, at_ms)
     }
+}
+
+/// The insert of `count` timeline entries after a session's last: parameters 1 and 2 are the
+/// session and the time, then each entry's kind and body.
+fn append_sql(count: usize) -> String {
+    let entries = (0..count)
+        .map(|i| {
+            format!("SELECT {} AS n, CAST(?{} AS TEXT) AS kind, CAST(?{} AS TEXT) AS body", i + 1, 2 * i + 3, 2 * i + 4)
+        })
+        .collect::<Vec<_>>()
+        .join(" UNION ALL ");
+    format!(
+        "INSERT INTO messages (session_id, position, kind, body, created_at)
+         SELECT s.id, (SELECT coalesce(max(position), 0) FROM messages WHERE session_id = ?1) + e.n, e.kind, e.body,
+                CAST(?2 AS BIGINT)
+         FROM sessions s, ({entries}) e
+         WHERE s.id = ?1
+         RETURNING position"
+    )
 }
 
 /// A session's whole timeline, in order.

@@ -38,7 +38,15 @@ fn messages_keep_their_order_and_each_is_an_event(backend: Backend) {
             tx.append_tool_results(id, &[ToolResult::ok("toolu_1", "contents")], 3)
         })
         .unwrap();
-    assert_eq!(committed.events.iter().filter(|e| e.kind == EventKind::MessageAppended).count(), 3);
+    let appended: Vec<i64> = committed
+        .events
+        .iter()
+        .filter_map(|e| match e.details() {
+            Ok(beckon_store::EventPayload::MessageAppended(appended)) => Some(appended.position),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(appended, [1, 2, 3], "each entry's event names its position");
     let timeline = store.read().timeline(id).unwrap();
     assert_eq!(timeline.iter().map(|e| e.position).collect::<Vec<_>>(), [1, 2, 3]);
     assert_eq!(timeline[1].message, Message::ToolUse { call });
