@@ -4,9 +4,9 @@
 //! the event and any callbacks together. The first resolution wins; an identical repeat is an
 //! idempotent success; a different one is refused with the winner attached.
 
-use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus};
 use std::sync::LazyLock;
 
+use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus};
 use beckon_core::{AnsweredVia, QuestionRequest, RequestId, SessionId};
 use serde::Serialize;
 use serde_json::value::RawValue;
