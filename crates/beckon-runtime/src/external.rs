@@ -153,7 +153,7 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
                         external_key: key.clone(),
                         title: request.summary(),
                         state: State::Idle,
-                        payload: metadata,
+                        payload: metadata.clone(),
                         at_ms: now,
                     })?;
                     new_session
@@ -164,15 +164,16 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
                 session_id,
                 tool_use_id: format!("external_{}", request_id.as_uuid().simple()),
                 agent: agent.clone(),
-                origin: Origin::agent(agent),
-                request,
+                origin: Origin::agent(agent.clone()),
+                request: request.clone(),
                 callback_url: callback_url.clone(),
                 expires_at_ms,
-                expiry_policy: expires_at_ms.map(|_| policy),
+                expiry_policy: expires_at_ms.map(|_| policy.clone()),
                 at_ms: now,
                 callbacks: Vec::new(),
             };
-            if let Some((rule, outcome)) = by_rule {
+            if let Some((rule, outcome)) = &by_rule {
+                let (rule, outcome) = (*rule, outcome.clone());
                 let resolution = Resolution {
                     request_id,
                     callbacks: callbacks::for_resolved(

@@ -20,6 +20,7 @@ mod metrics;
 mod open;
 mod outbox;
 mod pg;
+mod pg_client;
 mod questions;
 mod read;
 mod rows;

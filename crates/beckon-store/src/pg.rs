@@ -4,7 +4,8 @@
 
 use std::str::FromStr;
 
-use postgres::{Client, Config, NoTls};
+use postgres::{Client, NoTls};
+use tokio_postgres::Config;
 
 use crate::error::{Error, Result};
 use crate::sql::{Pg, detail};
@@ -28,10 +29,9 @@ impl Store {
         let config = Config::from_str(url)
             .map_err(|err| Error::Connect { database: "the database URL".into(), detail: err.to_string() })?;
         let database = describe(&config);
-        let mut client =
-            config.connect(NoTls).map_err(|err| Error::Connect { database: database.clone(), detail: detail(&err) })?;
-        migrate(&mut client, &database)?;
-        Ok(Store::from_postgres(Pg::new(client, config, database)))
+        let mut pg = Pg::connect(config, database.clone())?;
+        migrate(&mut pg, &database)?;
+        Ok(Store::from_postgres(pg))
     }
 }
 
@@ -41,8 +41,8 @@ pub(crate) fn describe(config: &Config) -> String {
         .get_hosts()
         .first()
         .map(|host| match host {
-            postgres::config::Host::Tcp(name) => name.clone(),
-            postgres::config::Host::Unix(path) => path.display().to_string(),
+            tokio_postgres::config::Host::Tcp(name) => name.clone(),
+            tokio_postgres::config::Host::Unix(path) => path.display().to_string(),
         })
         .unwrap_or_else(|| "localhost".into());
     let port = config.get_ports().first().copied().unwrap_or(5432);
@@ -51,17 +51,32 @@ pub(crate) fn describe(config: &Config) -> String {
     format!("postgres://{user}@{host}:{port}/{name}")
 }
 
-/// Brings the schema to [`POSTGRES_SCHEMA_VERSION`]; returns the version it found.
-pub(crate) fn migrate(client: &mut Client, database: &str) -> Result<i64> {
-    let failed = |err: postgres::Error| Error::Migration { path: database.into(), detail: detail(&err) };
-    let mut tx = client.transaction().map_err(failed)?;
+/// Brings the schema to [`POSTGRES_SCHEMA_VERSION`] in one transaction; returns the version it
+/// found.
+pub(crate) fn migrate(pg: &mut Pg, database: &str) -> Result<i64> {
+    let failed = |err: Error| match err {
+        Error::Postgres(err) => Error::Migration { path: database.into(), detail: detail(&err) },
+        other => other,
+    };
+    pg.batch("BEGIN").map_err(failed)?;
+    match migrate_in_transaction(pg, database).and_then(|found| pg.batch("COMMIT").map(|()| found)) {
+        Ok(found) => Ok(found),
+        Err(err) => {
+            // A failed rollback ends with the connection, which is dropped with the error.
+            let _ = pg.batch("ROLLBACK");
+            Err(failed(err))
+        }
+    }
+}
+
+fn migrate_in_transaction(pg: &mut Pg, database: &str) -> Result<i64> {
     // Transaction-scoped: released by the commit or the rollback, whichever comes.
-    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).map_err(failed)?;
-    tx.batch_execute("CREATE TABLE IF NOT EXISTS beckon_schema (version BIGINT NOT NULL)").map_err(failed)?;
-    let found: i64 = match tx.query_opt("SELECT version FROM beckon_schema", &[]).map_err(failed)? {
-        Some(row) => row.try_get(0).map_err(failed)?,
+    pg.execute("SELECT pg_advisory_xact_lock(?1)", &[&MIGRATION_LOCK])?;
+    pg.batch("CREATE TABLE IF NOT EXISTS beckon_schema (version BIGINT NOT NULL)")?;
+    let found: i64 = match pg.query("SELECT version FROM beckon_schema", &[])?.first() {
+        Some(row) => row.try_get(0)?,
         None => {
-            tx.execute("INSERT INTO beckon_schema (version) VALUES (0)", &[]).map_err(failed)?;
+            pg.execute("INSERT INTO beckon_schema (version) VALUES (0)", &[])?;
             0
         }
     };
@@ -69,10 +84,9 @@ pub(crate) fn migrate(client: &mut Client, database: &str) -> Result<i64> {
         return Err(Error::NewerDatabase { database: database.into(), found, supported: POSTGRES_SCHEMA_VERSION });
     }
     for migration in MIGRATIONS.iter().skip(usize::try_from(found).unwrap_or(0)) {
-        tx.batch_execute(migration).map_err(failed)?;
+        pg.batch(migration)?;
     }
-    tx.execute("UPDATE beckon_schema SET version = $1", &[&POSTGRES_SCHEMA_VERSION]).map_err(failed)?;
-    tx.commit().map_err(failed)?;
+    pg.execute("UPDATE beckon_schema SET version = ?1", &[&POSTGRES_SCHEMA_VERSION])?;
     Ok(found)
 }
 
@@ -95,7 +109,7 @@ impl EventListener {
     pub fn connect(url: &str) -> Result<EventListener> {
         let config = Config::from_str(url)
             .map_err(|err| Error::Connect { database: "the database URL".into(), detail: err.to_string() })?;
-        let mut client = config
+        let mut client = postgres::Config::from(config.clone())
             .connect(NoTls)
             .map_err(|err| Error::Connect { database: describe(&config), detail: detail(&err) })?;
         client.batch_execute(&format!("LISTEN {}", crate::EVENTS_CHANNEL))?;

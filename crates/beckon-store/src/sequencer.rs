@@ -12,8 +12,8 @@ fn text(value: &Option<String>) -> Value<'_> {
 }
 
 /// On PostgreSQL, writes `events` (appended by a transaction about to commit) under their
-/// numbers and tells listeners how far the log goes: three statements however many events, the
-/// counter's row locked from the first to the commit. A no-op on SQLite, whose events are
+/// numbers and tells listeners how far the log goes: three statements however many events (the
+/// last sent with the commit), the counter's row locked from the first to the commit. A no-op on SQLite, whose events are
 /// written as they are appended.
 pub(crate) fn flush<'e>(conn: Conn<'_>, events: impl IntoIterator<Item = &'e mut StoredEvent>) -> Result<()> {
     if !conn.is_postgres() {
@@ -51,7 +51,7 @@ pub(crate) fn flush<'e>(conn: Conn<'_>, events: impl IntoIterator<Item = &'e mut
         ]);
     }
     conn.execute(&sql, &params)?;
-    drop(params);
-    // Sent at commit, dropped at rollback.
-    conn.query_one("SELECT pg_notify(?1, ?2)", &args![crate::sql::EVENTS_CHANNEL, last.to_string()], |_| Ok(()))
+    // Sent at commit, dropped at rollback; goes out with the `COMMIT` that follows (the
+    // channel is a constant, the payload a number).
+    conn.defer(&format!("NOTIFY {}, '{last}'", crate::sql::EVENTS_CHANNEL))
 }

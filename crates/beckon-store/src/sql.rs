@@ -5,12 +5,12 @@
 //! parameter only tested for NULL is cast: `(CAST(?2 AS BIGINT) IS NULL OR created_at < ?2)`.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::error::Error as StdError;
 
-use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
+use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
 use crate::error::{Error, Result};
+pub(crate) use crate::pg_client::Pg;
 
 /// The PostgreSQL `LISTEN`/`NOTIFY` channel that carries the last `seq` of each commit that
 /// appended events.
@@ -24,55 +24,9 @@ pub(crate) enum Conn<'c> {
     Postgres(&'c RefCell<Pg>),
 }
 
-/// PostgreSQL's client with its prepared statements, by the SQL they were made from.
-pub(crate) struct Pg {
-    pub(crate) client: postgres::Client,
-    statements: HashMap<String, postgres::Statement>,
-    /// How to connect again when the connection is lost.
-    config: postgres::Config,
-    /// The database as people name it (no password).
-    database: String,
-}
-
-impl std::fmt::Debug for Pg {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Pg").field("statements", &self.statements.len()).finish_non_exhaustive()
-    }
-}
-
-impl Pg {
-    pub(crate) fn new(client: postgres::Client, config: postgres::Config, database: String) -> Pg {
-        Pg { client, statements: HashMap::new(), config, database }
-    }
-
-    /// Connects again if the connection was lost (the server restarted, the network dropped):
-    /// called only where no transaction is open, so nothing half-done carries over.
-    pub(crate) fn reconnect_if_lost(&mut self) -> Result<()> {
-        if !self.client.is_closed() {
-            return Ok(());
-        }
-        let client = self
-            .config
-            .connect(postgres::NoTls)
-            .map_err(|err| Error::Connect { database: self.database.clone(), detail: detail(&err) })?;
-        self.client = client;
-        self.statements.clear();
-        Ok(())
-    }
-
-    fn prepare(&mut self, sql: &str) -> Result<postgres::Statement> {
-        if let Some(statement) = self.statements.get(sql) {
-            return Ok(statement.clone());
-        }
-        let statement = self.client.prepare(&numbered(sql))?;
-        self.statements.insert(sql.to_owned(), statement.clone());
-        Ok(statement)
-    }
-}
-
 /// `?N` parameters as PostgreSQL writes them (`$N`). The store's SQL has no `?` in its string
 /// literals, so no quoting is tracked.
-fn numbered(sql: &str) -> String {
+pub(crate) fn numbered(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
     let mut chars = sql.chars().peekable();
     while let Some(c) = chars.next() {
@@ -196,13 +150,13 @@ pub(crate) struct Row<'r> {
 #[derive(Clone, Copy)]
 enum Source<'r> {
     Sqlite(&'r rusqlite::Row<'r>),
-    Postgres(&'r postgres::Row),
+    Postgres(&'r tokio_postgres::Row),
 }
 
 /// A column's value read into Rust.
 pub(crate) trait Column: Sized {
     fn sqlite(row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Self>;
-    fn postgres(row: &postgres::Row, i: usize) -> std::result::Result<Self, postgres::Error>;
+    fn postgres(row: &tokio_postgres::Row, i: usize) -> std::result::Result<Self, tokio_postgres::Error>;
 }
 
 macro_rules! column {
@@ -211,7 +165,7 @@ macro_rules! column {
             fn sqlite(row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Self> {
                 row.get(i)
             }
-            fn postgres(row: &postgres::Row, i: usize) -> std::result::Result<Self, postgres::Error> {
+            fn postgres(row: &tokio_postgres::Row, i: usize) -> std::result::Result<Self, tokio_postgres::Error> {
                 row.try_get(i)
             }
         }
@@ -224,7 +178,7 @@ impl Column for Option<i64> {
         row.get(i)
     }
     // Integers of any width: PostgreSQL's own functions answer some with `integer`.
-    fn postgres(row: &postgres::Row, i: usize) -> std::result::Result<Self, postgres::Error> {
+    fn postgres(row: &tokio_postgres::Row, i: usize) -> std::result::Result<Self, tokio_postgres::Error> {
         match row.columns().get(i).map(|column| column.type_().clone()) {
             Some(Type::INT4) => Ok(row.try_get::<_, Option<i32>>(i)?.map(i64::from)),
             Some(Type::INT2) => Ok(row.try_get::<_, Option<i16>>(i)?.map(i64::from)),
@@ -237,7 +191,7 @@ impl Column for i64 {
     fn sqlite(row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Self> {
         row.get(i)
     }
-    fn postgres(row: &postgres::Row, i: usize) -> std::result::Result<Self, postgres::Error> {
+    fn postgres(row: &tokio_postgres::Row, i: usize) -> std::result::Result<Self, tokio_postgres::Error> {
         match row.columns().get(i).map(|column| column.type_().clone()) {
             Some(Type::INT4) => Ok(i64::from(row.try_get::<_, i32>(i)?)),
             Some(Type::INT2) => Ok(i64::from(row.try_get::<_, i16>(i)?)),
@@ -251,7 +205,7 @@ impl<'r> Row<'r> {
         Row { source: Source::Sqlite(row), from: 0 }
     }
 
-    fn postgres(row: &'r postgres::Row) -> Row<'r> {
+    fn postgres(row: &'r tokio_postgres::Row) -> Row<'r> {
         Row { source: Source::Postgres(row), from: 0 }
     }
 
@@ -313,10 +267,7 @@ impl<'c> Conn<'c> {
         match self {
             Conn::Sqlite(conn) => Ok(conn.prepare_cached(sql)?.execute(rusqlite::params_from_iter(params))?),
             Conn::Postgres(pg) => {
-                let mut pg = pg.borrow_mut();
-                let statement = pg.prepare(sql)?;
-                let params: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-                let changed = pg.client.execute(&statement, &params)?;
+                let changed = pg.borrow_mut().execute(sql, &pg_params(params))?;
                 Ok(usize::try_from(changed).unwrap_or(usize::MAX))
             }
         }
@@ -342,11 +293,23 @@ impl<'c> Conn<'c> {
         }
     }
 
+    /// On PostgreSQL, sends `sql` (statements without parameters or results) with the next
+    /// statement instead of now; see [`Pg::defer`]. On SQLite, runs it now.
+    pub(crate) fn defer(&self, sql: &str) -> Result<()> {
+        match self {
+            Conn::Sqlite(_) => self.batch(sql),
+            Conn::Postgres(pg) => {
+                pg.borrow_mut().defer(sql);
+                Ok(())
+            }
+        }
+    }
+
     /// Runs statements without parameters or results (transaction control).
     pub(crate) fn batch(&self, sql: &str) -> Result<()> {
         match self {
             Conn::Sqlite(conn) => Ok(conn.prepare_cached(sql)?.execute([]).map(|_| ())?),
-            Conn::Postgres(pg) => Ok(pg.borrow_mut().client.batch_execute(sql)?),
+            Conn::Postgres(pg) => pg.borrow_mut().batch(sql),
         }
     }
 
@@ -368,12 +331,7 @@ impl<'c> Conn<'c> {
                 Ok(out)
             }
             Conn::Postgres(pg) => {
-                let rows = {
-                    let mut pg = pg.borrow_mut();
-                    let statement = pg.prepare(sql)?;
-                    let params: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-                    pg.client.query(&statement, &params)?
-                };
+                let rows = pg.borrow_mut().query(sql, &pg_params(params))?;
                 rows.iter().map(|row| read(&Row::postgres(row))).collect()
             }
         }
@@ -393,12 +351,7 @@ impl<'c> Conn<'c> {
                 rows.next()?.map(|row| read(&Row::sqlite(row))).transpose()
             }
             Conn::Postgres(pg) => {
-                let row = {
-                    let mut pg = pg.borrow_mut();
-                    let statement = pg.prepare(sql)?;
-                    let params: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-                    pg.client.query(&statement, &params)?.into_iter().next()
-                };
+                let row = pg.borrow_mut().query(sql, &pg_params(params))?.into_iter().next();
                 row.map(|row| read(&Row::postgres(&row))).transpose()
             }
         }
@@ -415,9 +368,14 @@ impl<'c> Conn<'c> {
     }
 }
 
+/// Parameters as the PostgreSQL client takes them.
+fn pg_params<'v>(params: &'v [Value<'_>]) -> Vec<&'v (dyn ToSql + Sync)> {
+    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect()
+}
+
 /// A PostgreSQL error with its cause: the client's own message is often only "error
 /// connecting to server".
-pub(crate) fn detail(err: &postgres::Error) -> String {
+pub(crate) fn detail(err: &tokio_postgres::Error) -> String {
     match std::error::Error::source(err) {
         Some(source) => format!("{err}: {source}"),
         None => err.to_string(),

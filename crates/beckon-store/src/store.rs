@@ -59,6 +59,16 @@ pub struct Written {
     pub callbacks_queued: bool,
 }
 
+/// How a group's first run, with no savepoints, ended.
+enum Together {
+    /// Committed: each job's outcome.
+    Committed(Vec<Result<Written>>),
+    /// A job failed and the transaction was rolled back.
+    Failed(Error),
+    /// The transaction could not begin or commit.
+    Lost(String),
+}
+
 /// One write transaction. Every operation on it commits together or not at all.
 #[derive(Debug)]
 pub struct Tx<'c> {
@@ -115,7 +125,7 @@ impl Store {
     /// than fail half-way) and commits it if `f` succeeds. Nothing is written if it fails.
     pub fn write<T>(&mut self, f: impl FnOnce(&mut Tx<'_>) -> Result<T>) -> Result<Committed<T>> {
         self.reconnect_if_lost()?;
-        self.exec(self.begin_sql())?;
+        self.exec_all(&[self.begin_sql()], "BEGIN")?;
         let mut tx = Tx { tx: self.backend.conn(), events: Vec::new(), callbacks_queued: false, resolutions: 0 };
         let outcome = f(&mut tx).and_then(|value| {
             crate::sequencer::flush(tx.tx, tx.events.iter_mut())?;
@@ -140,18 +150,78 @@ impl Store {
         }
     }
 
-    /// Runs every one of `jobs` with `run`, each in its own savepoint inside one transaction,
-    /// and commits once: one sync to disk for all of them. A job that fails rolls back only its
-    /// savepoint and gets its own error; the others still commit. Returns each job's outcome
-    /// in order, only after the commit is durable; when the transaction cannot begin or
-    /// commit, or a failure takes the whole transaction down, no job's writes remain and every
-    /// job that had not failed by itself gets [`Error::GroupFailed`].
+    /// Runs every one of `jobs` with `run` inside one transaction and commits once: one sync to
+    /// disk for all of them. A job that fails rolls back only its own writes and gets its own
+    /// error; the others still commit. Returns each job's outcome in order, only after the
+    /// commit is durable; when the transaction cannot begin or commit, or a failure takes the
+    /// whole transaction down, no job's writes remain and every job that had not failed by
+    /// itself gets [`Error::GroupFailed`].
     ///
-    /// Each statement is a round trip on PostgreSQL, so savepoints ride with the statement
-    /// before them: the first with `BEGIN`, each next one with the release of the one before,
-    /// and the last is released by `COMMIT`. A job that failed leaves its savepoint set again
-    /// (rolled back to), ready for the next job.
+    /// The jobs first run one after another with nothing between them. Only when one fails is
+    /// the transaction rolled back and every job run again from the start, each in a savepoint
+    /// of its own ([`Store::write_each_in_savepoint`]): `run` must give the same job the same
+    /// writes each time. Most groups have no failure, and on PostgreSQL a savepoint a job costs
+    /// two statements and a subtransaction.
     pub fn write_group<J>(
+        &mut self,
+        jobs: &mut [J],
+        mut run: impl FnMut(&mut J, &mut Tx<'_>) -> Result<()>,
+    ) -> Vec<Result<Written>> {
+        match self.write_together(jobs, &mut run) {
+            Together::Committed(outcomes) => outcomes,
+            Together::Failed(err) if jobs.len() == 1 => vec![Err(err)],
+            Together::Failed(_) => self.write_each_in_savepoint(jobs, run),
+            Together::Lost(detail) => jobs.iter().map(|_| Err(Error::GroupFailed(detail.clone()))).collect(),
+        }
+    }
+
+    /// The jobs in one transaction with no savepoints; rolled back at the first that fails.
+    fn write_together<J>(
+        &mut self,
+        jobs: &mut [J],
+        run: &mut impl FnMut(&mut J, &mut Tx<'_>) -> Result<()>,
+    ) -> Together {
+        if let Err(err) = self.reconnect_if_lost().and_then(|()| self.exec_all(&[self.begin_sql()], "BEGIN")) {
+            return Together::Lost(err.to_string());
+        }
+        let mut tx = Tx { tx: self.backend.conn(), events: Vec::new(), callbacks_queued: false, resolutions: 0 };
+        let mut outcomes: Vec<Result<Written>> = Vec::with_capacity(jobs.len());
+        for job in jobs.iter_mut() {
+            if let Err(err) = run(job, &mut tx) {
+                if self.in_transaction() {
+                    // As in `write`: the database completes a failed rollback itself.
+                    let _ = self.exec("ROLLBACK");
+                }
+                return Together::Failed(err);
+            }
+            let events = std::mem::take(&mut tx.events);
+            let callbacks_queued = std::mem::replace(&mut tx.callbacks_queued, false);
+            outcomes.push(Ok(Written { events, callbacks_queued }));
+        }
+        let events = outcomes.iter_mut().filter_map(|outcome| outcome.as_mut().ok()).flat_map(|w| &mut w.events);
+        match crate::sequencer::flush(tx.tx, events).and_then(|()| self.exec("COMMIT")) {
+            Ok(()) => {
+                self.commits += 1;
+                self.resolutions += tx.resolutions;
+                Together::Committed(outcomes)
+            }
+            Err(err) => {
+                if self.in_transaction() {
+                    let _ = self.exec("ROLLBACK");
+                }
+                Together::Lost(err.to_string())
+            }
+        }
+    }
+
+    /// The jobs of [`Store::write_group`] each in its own savepoint inside one transaction: a
+    /// job that fails rolls back to its savepoint alone.
+    ///
+    /// On PostgreSQL the savepoints take no round trip of their own: each goes out with the
+    /// job's first statement (see [`Store::exec_all`]), the first with `BEGIN`, each next one
+    /// with the release of the one before, and the last is released by `COMMIT`. A job that
+    /// failed leaves its savepoint set again (rolled back to), ready for the next job.
+    fn write_each_in_savepoint<J>(
         &mut self,
         jobs: &mut [J],
         mut run: impl FnMut(&mut J, &mut Tx<'_>) -> Result<()>,
@@ -194,6 +264,10 @@ impl Store {
                     // to roll back to: the group is lost.
                     if !self.in_transaction() {
                         broken = Some(format!("SQLite ended the transaction after a failed write: {err}"));
+                    } else if let Error::GroupFailed(detail) = &err {
+                        // The savepoints sent ahead of the job's first statement failed: there
+                        // may be nothing to roll back to.
+                        broken = Some(detail.clone());
                     } else {
                         match self.exec("ROLLBACK TO job") {
                             Ok(()) => fresh = true,
@@ -239,12 +313,14 @@ impl Store {
         self.conn().batch(sql)
     }
 
-    /// Runs statements of transaction control in order: on SQLite one by one (each cached), on
-    /// PostgreSQL as `together`, the same statements in one string: one round trip.
+    /// Runs statements of transaction control in order: on SQLite now, one by one (each
+    /// cached); on PostgreSQL as `together`, the same statements in one string, sent with the
+    /// next statement (no round trip of their own). A failure there fails that next statement
+    /// with [`Error::GroupFailed`].
     fn exec_all(&self, statements: &[&str], together: &str) -> Result<()> {
         match &self.backend {
             Backend::Sqlite(_) => statements.iter().try_for_each(|sql| self.exec(sql)),
-            Backend::Postgres(_) => self.exec(together),
+            Backend::Postgres(_) => self.conn().defer(together),
         }
     }
 

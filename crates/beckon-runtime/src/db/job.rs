@@ -11,8 +11,9 @@ pub(crate) trait AfterCommit: Send + Sync {
     fn committed(&self, events: &[StoredEvent], callbacks_queued: bool);
 }
 
-/// A write waiting for its group: run inside the group's transaction, then told how the group
-/// ended.
+/// A write waiting for its group: run inside the group's transaction (again, from the start,
+/// when another write of the group failed and the group was rolled back to run once more),
+/// then told how the group ended.
 pub(super) trait WriteJob: Send {
     fn run(&mut self, tx: &mut Tx<'_>) -> beckon_store::Result<()>;
     fn finish(self: Box<Self>, outcome: beckon_store::Result<Written>, hook: &dyn AfterCommit);
@@ -20,7 +21,7 @@ pub(super) trait WriteJob: Send {
 
 /// A write closure, its value once it ran, and where its caller waits.
 pub(super) struct Write<T, F> {
-    pub(super) f: Option<F>,
+    pub(super) f: F,
     pub(super) value: Option<T>,
     pub(super) reply: oneshot::Sender<Result<T>>,
 }
@@ -28,11 +29,10 @@ pub(super) struct Write<T, F> {
 impl<T, F> WriteJob for Write<T, F>
 where
     T: Send,
-    F: FnOnce(&mut Tx<'_>) -> beckon_store::Result<T> + Send,
+    F: Fn(&mut Tx<'_>) -> beckon_store::Result<T> + Send,
 {
     fn run(&mut self, tx: &mut Tx<'_>) -> beckon_store::Result<()> {
-        let f = self.f.take().ok_or_else(|| beckon_store::Error::GroupFailed("a write ran twice".into()))?;
-        self.value = Some(f(tx)?);
+        self.value = Some((self.f)(tx)?);
         Ok(())
     }
 

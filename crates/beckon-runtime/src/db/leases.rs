@@ -1,6 +1,6 @@
 //! Lease claims and give-backs, merged. A team server's session tasks each claim their
 //! session's lease when they start and give it back when they end: two small writes a task,
-//! each a savepoint and a statement of its own in a group. Queued as lease changes instead, the
+//! each a job and a statement of its own in a group. Queued as lease changes instead, the
 //! claims of one batch are made by one statement and the give-backs by another, in one job.
 
 use std::collections::HashSet;

@@ -1,7 +1,7 @@
 //! The store's thread. The store is synchronous and owns one connection; every read and write
 //! runs here. Writes that queue up while one commits are committed together (group commit):
-//! each in its own savepoint inside one transaction, one sync to disk for all, and each
-//! acknowledged — its events handed on, in seq order, then its caller answered — only once that
+//! in one transaction, one sync to disk for all (run again each in its own savepoint when one
+//! fails, so that it alone is undone), and each acknowledged — its events handed on, in seq order, then its caller answered — only once that
 //! commit is durable. Reads run after the writes queued with them, so a read never sees a write
 //! that is not yet durable.
 
@@ -138,17 +138,17 @@ impl Db {
         answer.await.map_err(|_| Error::ShuttingDown)?
     }
 
-    /// Runs `f` in a write transaction (shared with the writes queued beside it, each in its
-    /// own savepoint); once the commit is durable its events (and word of any queued callbacks)
-    /// are handed on, then the value is returned. Nothing is written or handed on when `f`
-    /// fails.
+    /// Runs `f` in a write transaction (shared with the writes queued beside it); once the
+    /// commit is durable its events (and word of any queued callbacks) are handed on, then the
+    /// value is returned. Nothing is written or handed on when `f` fails. `f` may run more than
+    /// once (see [`Store::write_group`]): only its last run counts.
     pub(crate) async fn write<T, F>(&self, f: F) -> Result<T>
     where
         T: Send + 'static,
-        F: FnOnce(&mut Tx<'_>) -> beckon_store::Result<T> + Send + 'static,
+        F: Fn(&mut Tx<'_>) -> beckon_store::Result<T> + Send + 'static,
     {
         let (reply, answer) = oneshot::channel();
-        self.send(Job::Write(Box::new(Write { f: Some(f), value: None, reply })))?;
+        self.send(Job::Write(Box::new(Write { f, value: None, reply })))?;
         answer.await.map_err(|_| Error::ShuttingDown)?
     }
 
@@ -166,7 +166,7 @@ impl Db {
     /// a read queued after this call sees it. A failure is logged, not returned.
     pub(crate) fn write_detached<F>(&self, what: &'static str, f: F)
     where
-        F: FnOnce(&mut Tx<'_>) -> beckon_store::Result<()> + Send + 'static,
+        F: Fn(&mut Tx<'_>) -> beckon_store::Result<()> + Send + 'static,
     {
         let logged = move |tx: &mut Tx<'_>| {
             let done = f(tx);
@@ -177,7 +177,7 @@ impl Db {
         };
         // Nobody waits on the reply: its receiver is dropped, and sending to it does nothing.
         let (reply, _) = oneshot::channel();
-        if let Err(err) = self.send(Job::Write(Box::new(Write { f: Some(logged), value: None, reply }))) {
+        if let Err(err) = self.send(Job::Write(Box::new(Write { f: logged, value: None, reply }))) {
             tracing::debug!(%err, what, "a background write was not queued");
         }
     }

@@ -82,12 +82,12 @@ pub(crate) async fn commit(
     ex.db
         .write(move |tx| {
             let mut taken = Taken::default();
-            for write in writes {
+            for write in &writes {
                 match write {
-                    Write::Messages(messages) => tx.append_messages(session, &messages, now)?,
-                    Write::Results(results) => tx.append_tool_results(session, &results, now)?,
-                    Write::Ask(question) => tx.ask(&question)?,
-                    Write::Resolve(resolution) => match tx.resolve(&resolution)? {
+                    Write::Messages(messages) => tx.append_messages(session, messages, now)?,
+                    Write::Results(results) => tx.append_tool_results(session, results, now)?,
+                    Write::Ask(question) => tx.ask(question)?,
+                    Write::Resolve(resolution) => match tx.resolve(resolution)? {
                         Resolved::Now(resolved) => taken.resolved = Some(resolved),
                         // The state said it was waiting; someone resolved it meanwhile.
                         Resolved::Repeat(settled) => {
@@ -98,7 +98,7 @@ pub(crate) async fn commit(
                         tx.append_event(
                             &EventPayload::SessionResumed(NoDetails {}),
                             Some(session),
-                            Some(request_id),
+                            Some(*request_id),
                             now,
                         )?;
                     }
