@@ -30,6 +30,16 @@ pub enum GatewayError {
         /// What is wrong with it.
         detail: String,
     },
+    /// The team's OpenID provider could not be used: discovery failed, or a sign-in was
+    /// refused (a code spent or refused, an ID token not signed by its keys, expired, for
+    /// another client or without the sign-in's nonce).
+    #[error("the identity provider {issuer}: {detail}")]
+    Identity {
+        /// The provider's issuer URL.
+        issuer: String,
+        /// What went wrong.
+        detail: String,
+    },
     /// `gateway.json` could not be written.
     #[error("cannot write {}: {detail}", path.display())]
     Discovery {

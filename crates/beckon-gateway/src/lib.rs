@@ -26,6 +26,7 @@ mod rate;
 mod rejections;
 mod serve;
 mod sessions;
+pub mod sign_in;
 mod state;
 mod tls;
 mod tokens;

@@ -16,7 +16,7 @@ use ring::rand::{SecureRandom, SystemRandom};
 use serde_json::{Value, json};
 use url::Url;
 
-use crate::{Client, Person, State, lock, unix_now};
+use crate::{Client, Misbehaviour, Person, State, lock, unix_now};
 
 /// How long a code can be redeemed after it is handed out.
 const CODE_LIFETIME: Duration = Duration::from_secs(60);
@@ -264,8 +264,23 @@ async fn token(
     let Some(person) = shared.people.iter().find(|p| p.subject == grant.subject) else {
         return token_error(StatusCode::BAD_REQUEST, "invalid_grant", "the person is gone");
     };
-    let claims = id_claims(&shared.issuer, person, &client_id, grant.nonce.as_deref(), unix_now());
-    let id_token = match shared.keys.current().sign(&claims) {
+    let mut claims = id_claims(&shared.issuer, person, &client_id, grant.nonce.as_deref(), unix_now());
+    let misbehaviour = shared.misbehaviours.pop_front();
+    let key = match &misbehaviour {
+        Some(Misbehaviour::ForgedSignature) => shared.keys.stranger(),
+        _ => shared.keys.current(),
+    };
+    match misbehaviour {
+        Some(Misbehaviour::Expired) => {
+            claims["iat"] = json!(unix_now() - 2 * TOKEN_LIFETIME_S);
+            claims["exp"] = json!(unix_now() - 60);
+        }
+        Some(Misbehaviour::Audience(audience)) => claims["aud"] = json!(audience),
+        Some(Misbehaviour::Nonce(nonce)) => claims["nonce"] = json!(nonce),
+        Some(Misbehaviour::Issuer(issuer)) => claims["iss"] = json!(issuer),
+        Some(Misbehaviour::ForgedSignature) | None => {}
+    }
+    let id_token = match key.sign(&claims) {
         Ok(token) => token,
         Err(err) => return token_error(StatusCode::INTERNAL_SERVER_ERROR, "server_error", &err.to_string()),
     };

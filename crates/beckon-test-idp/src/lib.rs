@@ -56,6 +56,21 @@ pub struct Client {
     pub redirect_uris: Vec<String>,
 }
 
+/// How the token endpoint's next ID token goes wrong, for tests of a relying party's checks.
+#[derive(Debug, Clone)]
+pub enum Misbehaviour {
+    /// Signed with a key the JWKS does not publish.
+    ForgedSignature,
+    /// Expired a minute ago.
+    Expired,
+    /// Issued to another client.
+    Audience(String),
+    /// Carrying another nonce than the authorization's.
+    Nonce(String),
+    /// Naming another issuer.
+    Issuer(String),
+}
+
 /// What the handlers share.
 pub(crate) struct Shared {
     pub(crate) issuer: String,
@@ -63,6 +78,8 @@ pub(crate) struct Shared {
     pub(crate) people: Vec<Person>,
     pub(crate) keys: KeyRing,
     pub(crate) codes: flow::Codes,
+    /// Applied to the next ID tokens the token endpoint issues, first first.
+    pub(crate) misbehaviours: std::collections::VecDeque<Misbehaviour>,
 }
 
 pub(crate) type State = Arc<Mutex<Shared>>;
@@ -101,6 +118,7 @@ impl Provider {
             people,
             keys: KeyRing::new()?,
             codes: flow::Codes::default(),
+            misbehaviours: Default::default(),
         }));
         let (stop, stopped) = oneshot::channel::<()>();
         let app = flow::routes(state.clone());
@@ -152,6 +170,11 @@ impl Provider {
     /// `claims` signed with a key this provider never publishes, under a `kid` of its own.
     pub fn forge(&self, claims: &Value) -> Result<String, Error> {
         lock(&self.state).keys.stranger().sign(claims)
+    }
+
+    /// Makes the next ID token the token endpoint issues wrong in the way named.
+    pub fn misbehave(&self, how: Misbehaviour) {
+        lock(&self.state).misbehaviours.push_back(how);
     }
 
     /// The JWKS as served.
