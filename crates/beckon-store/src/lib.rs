@@ -19,6 +19,7 @@ mod messages;
 mod metrics;
 mod open;
 mod outbox;
+mod people;
 mod pg;
 mod pg_client;
 mod questions;
@@ -44,10 +45,11 @@ pub use read::Reader;
 pub use rows::{
     AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AgentMetrics, AuditDecision, AuditFilter, AuditKind, AuditRow,
     AuditVia, CallbackFormat, ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork, Deadline, DeliveryState,
-    DueCursor, EventKind, InboxEntry, Latency, Lease, Metrics, NewCallback, NewQuestion, NewSession, NewToken,
-    OutboxEntry, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion, RuleOffer,
-    RuleRecord, RuleSource, SessionCursor, SessionFilter, SessionPage, SessionRecord, SessionSummary, StoredEvent,
-    TimelineEntry, TokenId, TokenKind, TokenRecord, rule_name, title_from,
+    DueCursor, EventKind, InboxEntry, Latency, Lease, Metrics, NewCallback, NewQuestion, NewSession, NewSignIn,
+    NewToken, OutboxEntry, PendingQuestion, PersonSession, QuestionRecord, QuestionStatus, Resolution, Resolved,
+    ResolvedQuestion, RuleOffer, RuleRecord, RuleSource, SessionCursor, SessionFilter, SessionPage, SessionRecord,
+    SessionSummary, SignedIn, StoredEvent, TakenSignIn, TimelineEntry, TokenId, TokenKind, TokenRecord, rule_name,
+    title_from,
 };
 pub use sql::EVENTS_CHANNEL;
 pub use store::{Committed, Store, Tx, Written};

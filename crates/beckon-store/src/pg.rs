@@ -12,7 +12,8 @@ use crate::sql::{Pg, detail};
 use crate::store::Store;
 
 /// The PostgreSQL schema, one migration per version; version N is the first N applied.
-const MIGRATIONS: &[&str] = &[include_str!("../migrations/postgres/001_schema.sql")];
+const MIGRATIONS: &[&str] =
+    &[include_str!("../migrations/postgres/001_schema.sql"), include_str!("../migrations/postgres/002_sign_in.sql")];
 
 /// The PostgreSQL schema version this build writes.
 pub const POSTGRES_SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -7,13 +7,14 @@ use beckon_core::{RequestId, SessionId};
 use crate::error::Result;
 use crate::rows::{
     AuditFilter, AuditRow, ChannelMessage, ChannelScope, ChannelWork, Deadline, DeliveryState, DueCursor, InboxEntry,
-    Lease, Metrics, OutboxEntry, PendingQuestion, QuestionRecord, QuestionStatus, RuleOffer, RuleRecord, SessionFilter,
-    SessionPage, SessionRecord, SessionSummary, StoredEvent, TimelineEntry, TokenId, TokenRecord,
+    Lease, Metrics, OutboxEntry, PendingQuestion, PersonSession, QuestionRecord, QuestionStatus, RuleOffer, RuleRecord,
+    SessionFilter, SessionPage, SessionRecord, SessionSummary, StoredEvent, TimelineEntry, TokenId, TokenRecord,
 };
 use crate::sql::Conn;
 use crate::store::{Store, Tx};
 use crate::{
-    audit, channel_messages, events, leases, messages, metrics, outbox, questions, rules, sessions, settings, tokens,
+    audit, channel_messages, events, leases, messages, metrics, outbox, people, questions, rules, sessions, settings,
+    tokens,
 };
 
 /// Read-only access to the database.
@@ -39,6 +40,11 @@ impl Tx<'_> {
 }
 
 impl Reader<'_> {
+    /// The browser session with this cookie hash, if it is open and has not expired by `now_ms`.
+    pub fn person_session(&self, id_hash: &[u8; 32], now_ms: i64) -> Result<Option<PersonSession>> {
+        people::person_session(self.conn, id_hash, now_ms)
+    }
+
     /// Every token, newest first; revoked ones too when `revoked` is set.
     pub fn tokens(&self, revoked: bool) -> Result<Vec<TokenRecord>> {
         tokens::list(self.conn, revoked)

@@ -10,6 +10,7 @@ mod leases;
 mod messages;
 mod metrics;
 mod outbox;
+mod people;
 mod questions;
 mod rules;
 mod sessions;
@@ -24,6 +25,7 @@ pub use leases::Lease;
 pub use messages::TimelineEntry;
 pub use metrics::{AgentMetrics, Latency, Metrics};
 pub use outbox::{CallbackFormat, DeliveryState, DueCursor, NewCallback, OutboxEntry};
+pub use people::{NewSignIn, PersonSession, SignedIn, TakenSignIn};
 pub use questions::{
     Deadline, InboxEntry, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved,
     ResolvedQuestion,

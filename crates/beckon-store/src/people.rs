@@ -1,0 +1,87 @@
+//! The `sign_ins` table (sign-ins under way, each taken at most once before it expires) and
+//! `person_sessions` (signed-in browser sessions, by the SHA-256 of their cookie).
+
+use crate::codec::{JSON_MAX_BYTES, from_json, to_json};
+use crate::error::Result;
+use crate::rows::{NewSignIn, PersonSession, SignedIn, TakenSignIn};
+use crate::sql::{Conn, Row, args};
+use crate::store::Tx;
+
+const SESSION_COLUMNS: &str = "id_hash, subject, email, name, groups, created_at, expires_at";
+
+impl Tx<'_> {
+    /// Keeps a sign-in under way until the person comes back.
+    pub fn begin_sign_in(&mut self, sign_in: &NewSignIn) -> Result<()> {
+        self.tx.execute(
+            "INSERT INTO sign_ins (state, secret, next, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            &args![sign_in.state, sign_in.secret, sign_in.next, sign_in.at_ms, sign_in.expires_at_ms],
+        )?;
+        Ok(())
+    }
+
+    /// Takes the sign-in under `state` if it has not expired by `now_ms`: at most once (it is
+    /// gone afterwards, expired or not).
+    pub fn take_sign_in(&mut self, state: &str, now_ms: i64) -> Result<Option<TakenSignIn>> {
+        let taken = self.tx.query_opt(
+            "DELETE FROM sign_ins WHERE state = ?1 RETURNING secret, next, expires_at",
+            &args![state],
+            |row| Ok((TakenSignIn { secret: row.get(0)?, next: row.get(1)? }, row.get::<i64>(2)?)),
+        )?;
+        Ok(taken.and_then(|(taken, expires_at)| (expires_at > now_ms).then_some(taken)))
+    }
+
+    /// Records a signed-in browser session.
+    pub fn open_person_session(&mut self, session: &PersonSession) -> Result<()> {
+        let groups = to_json("a person's groups", &session.person.groups, JSON_MAX_BYTES)?;
+        self.tx.execute(
+            &format!("INSERT INTO person_sessions ({SESSION_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
+            &args![
+                session.id_hash,
+                session.person.subject,
+                session.person.email,
+                session.person.name,
+                groups,
+                session.created_at_ms,
+                session.expires_at_ms
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Ends the browser session with this cookie hash (signing out); whether there was one.
+    pub fn close_person_session(&mut self, id_hash: &[u8; 32]) -> Result<bool> {
+        Ok(self.tx.execute("DELETE FROM person_sessions WHERE id_hash = ?1", &args![id_hash])? > 0)
+    }
+
+    /// Forgets sign-ins and browser sessions that expired by `now_ms`; how many.
+    pub fn prune_sign_ins(&mut self, now_ms: i64) -> Result<usize> {
+        let sign_ins = self.tx.execute("DELETE FROM sign_ins WHERE expires_at <= ?1", &args![now_ms])?;
+        let sessions = self.tx.execute("DELETE FROM person_sessions WHERE expires_at <= ?1", &args![now_ms])?;
+        Ok(sign_ins + sessions)
+    }
+}
+
+/// The browser session with this cookie hash, if it is open and has not expired by `now_ms`.
+pub(crate) fn person_session(conn: Conn<'_>, id_hash: &[u8; 32], now_ms: i64) -> Result<Option<PersonSession>> {
+    conn.query_opt(
+        &format!("SELECT {SESSION_COLUMNS} FROM person_sessions WHERE id_hash = ?1 AND expires_at > ?2"),
+        &args![id_hash, now_ms],
+        read_session,
+    )
+}
+
+fn read_session(row: &Row<'_>) -> Result<PersonSession> {
+    let hash: Vec<u8> = row.get(0)?;
+    let mut id_hash = [0u8; 32];
+    // The table's CHECK keeps every hash 32 bytes long.
+    if hash.len() == 32 {
+        id_hash.copy_from_slice(&hash);
+    }
+    let groups: Vec<String> = from_json("person_sessions", "groups", row.text(4)?)?;
+    Ok(PersonSession {
+        id_hash,
+        person: SignedIn { subject: row.get(1)?, email: row.get(2)?, name: row.get(3)?, groups },
+        created_at_ms: row.get(5)?,
+        expires_at_ms: row.get(6)?,
+    })
+}

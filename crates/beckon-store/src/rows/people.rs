@@ -1,0 +1,54 @@
+//! People signed in on a team server: a sign-in under way, and a browser session once signed in.
+
+/// Who the identity provider said signed in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedIn {
+    /// The provider's stable id for the person (`sub`).
+    pub subject: String,
+    pub email: Option<String>,
+    pub name: Option<String>,
+    /// The provider's groups for the person.
+    pub groups: Vec<String>,
+}
+
+/// A sign-in under way, to be taken once when the person comes back.
+#[derive(Clone, PartialEq, Eq)]
+pub struct NewSignIn {
+    /// The `state` sent to the provider; what the callback looks it up by.
+    pub state: String,
+    /// What only the server may know until then (the nonce and PKCE verifier), as the gateway
+    /// writes it.
+    pub secret: String,
+    /// Where to send the person once signed in (a path on the server).
+    pub next: String,
+    pub at_ms: i64,
+    pub expires_at_ms: i64,
+}
+
+impl std::fmt::Debug for NewSignIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewSignIn").field("state", &self.state).field("next", &self.next).finish_non_exhaustive()
+    }
+}
+
+/// A sign-in taken back: its secret and where to go next.
+#[derive(Clone, PartialEq, Eq)]
+pub struct TakenSignIn {
+    pub secret: String,
+    pub next: String,
+}
+
+impl std::fmt::Debug for TakenSignIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TakenSignIn").field("next", &self.next).finish_non_exhaustive()
+    }
+}
+
+/// A browser session: the SHA-256 of its cookie, who it is, and until when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PersonSession {
+    pub id_hash: [u8; 32],
+    pub person: SignedIn,
+    pub created_at_ms: i64,
+    pub expires_at_ms: i64,
+}

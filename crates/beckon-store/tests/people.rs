@@ -1,0 +1,78 @@
+//! People signing in on a team server: a sign-in under way is taken at most once and only
+//! before it expires; a browser session reads back by its cookie hash until it expires or is
+//! closed; pruning forgets only what expired.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod common;
+
+use beckon_store::{NewSignIn, PersonSession, SignedIn};
+use common::Backend;
+
+fn sign_in(state: &str, expires_at_ms: i64) -> NewSignIn {
+    NewSignIn {
+        state: state.into(),
+        secret: format!("{{\"verifier\":\"v-{state}\"}}"),
+        next: "/inbox".into(),
+        at_ms: 100,
+        expires_at_ms,
+    }
+}
+
+fn session(byte: u8, subject: &str, expires_at_ms: i64) -> PersonSession {
+    PersonSession {
+        id_hash: [byte; 32],
+        person: SignedIn {
+            subject: subject.into(),
+            email: Some(format!("{subject}@example.com")),
+            name: None,
+            groups: vec!["eng".into(), "on-call".into()],
+        },
+        created_at_ms: 100,
+        expires_at_ms,
+    }
+}
+
+fn a_sign_in_is_taken_once_and_only_before_it_expires(backend: Backend) {
+    let (_db, mut store) = backend.store();
+    store.write(|tx| tx.begin_sign_in(&sign_in("s1", 1_000))).unwrap();
+    store.write(|tx| tx.begin_sign_in(&sign_in("s2", 1_000))).unwrap();
+    let taken = store.write(|tx| tx.take_sign_in("s1", 999)).unwrap().value.unwrap();
+    assert_eq!((taken.secret.as_str(), taken.next.as_str()), ("{\"verifier\":\"v-s1\"}", "/inbox"));
+    assert!(store.write(|tx| tx.take_sign_in("s1", 999)).unwrap().value.is_none(), "taken once");
+    assert!(store.write(|tx| tx.take_sign_in("s2", 1_000)).unwrap().value.is_none(), "expired");
+    assert!(store.write(|tx| tx.take_sign_in("s2", 10)).unwrap().value.is_none(), "an expired one is gone too");
+    assert!(store.write(|tx| tx.take_sign_in("never", 10)).unwrap().value.is_none());
+}
+
+fn a_browser_session_reads_back_until_it_expires_or_is_closed(backend: Backend) {
+    let (_db, mut store) = backend.store();
+    let ada = session(1, "ada", 5_000);
+    store.write(|tx| tx.open_person_session(&ada)).unwrap();
+    store.write(|tx| tx.open_person_session(&session(2, "bo", 5_000))).unwrap();
+    assert_eq!(store.read().person_session(&[1; 32], 4_999).unwrap(), Some(ada));
+    assert_eq!(store.read().person_session(&[1; 32], 5_000).unwrap(), None, "expired");
+    assert_eq!(store.read().person_session(&[3; 32], 10).unwrap(), None, "no such cookie");
+    assert!(store.write(|tx| tx.close_person_session(&[1; 32])).unwrap().value);
+    assert!(!store.write(|tx| tx.close_person_session(&[1; 32])).unwrap().value, "closed once");
+    assert_eq!(store.read().person_session(&[1; 32], 10).unwrap(), None, "signed out");
+    assert_eq!(store.read().person_session(&[2; 32], 10).unwrap().unwrap().person.subject, "bo");
+}
+
+fn pruning_forgets_only_what_expired(backend: Backend) {
+    let (_db, mut store) = backend.store();
+    store.write(|tx| tx.begin_sign_in(&sign_in("old", 1_000))).unwrap();
+    store.write(|tx| tx.begin_sign_in(&sign_in("new", 3_000))).unwrap();
+    store.write(|tx| tx.open_person_session(&session(1, "ada", 1_000))).unwrap();
+    store.write(|tx| tx.open_person_session(&session(2, "bo", 3_000))).unwrap();
+    assert_eq!(store.write(|tx| tx.prune_sign_ins(2_000)).unwrap().value, 2);
+    assert!(store.write(|tx| tx.take_sign_in("new", 2_000)).unwrap().value.is_some());
+    assert!(store.read().person_session(&[2; 32], 2_000).unwrap().is_some());
+    assert_eq!(store.write(|tx| tx.prune_sign_ins(2_000)).unwrap().value, 0);
+}
+
+conformance!(
+    a_sign_in_is_taken_once_and_only_before_it_expires,
+    a_browser_session_reads_back_until_it_expires_or_is_closed,
+    pruning_forgets_only_what_expired,
+);
