@@ -99,3 +99,31 @@ fn a_database_that_goes_away_and_comes_back_is_used_again() {
     assert_eq!(store.read().setting("during").unwrap(), None);
     assert_eq!(store.read().setting("after").unwrap().as_deref(), Some("1"));
 }
+
+#[test]
+fn a_database_of_the_first_schema_is_brought_up_to_date_with_its_data() {
+    let cluster = TestCluster::start(&[]).unwrap();
+    let url = cluster.create_database("older").unwrap();
+    let mut client = cluster.client("older").unwrap();
+    // As the first release of the team server left it.
+    client.batch_execute(include_str!("../migrations/postgres/001_schema.sql")).unwrap();
+    client
+        .batch_execute("CREATE TABLE beckon_schema (version BIGINT NOT NULL); INSERT INTO beckon_schema VALUES (1)")
+        .unwrap();
+    client.execute("INSERT INTO settings (key, value) VALUES ('kept', 'yes')", &[]).unwrap();
+
+    let mut store = Store::connect(&url).unwrap();
+    let version: i64 = client.query_one("SELECT version FROM beckon_schema", &[]).unwrap().get(0);
+    assert_eq!(version, POSTGRES_SCHEMA_VERSION);
+    assert_eq!(store.read().setting("kept").unwrap().as_deref(), Some("yes"));
+    // The tables the later versions add work.
+    let sign_in = beckon_store::NewSignIn {
+        state: "s".into(),
+        secret: "{}".into(),
+        next: "/".into(),
+        at_ms: 1,
+        expires_at_ms: 10,
+    };
+    store.write(|tx| tx.begin_sign_in(&sign_in)).unwrap();
+    assert!(store.write(|tx| tx.take_sign_in("s", 2)).unwrap().value.is_some());
+}
