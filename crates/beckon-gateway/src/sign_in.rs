@@ -9,6 +9,7 @@
 
 use std::sync::{Arc, RwLock};
 
+use beckon_store::SignedIn;
 use openidconnect::core::{
     CoreAuthDisplay, CoreAuthPrompt, CoreAuthenticationFlow, CoreErrorResponseType, CoreGenderClaim, CoreJsonWebKey,
     CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm, CoreProviderMetadata, CoreRevocableToken,
@@ -73,16 +74,6 @@ pub struct OidcSettings {
     pub client_secret: Option<String>,
     /// Where the provider sends the person back: the team server's `…/auth/callback`.
     pub redirect_uri: String,
-}
-
-/// Who signed in, as the provider vouches.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Identity {
-    /// The provider's stable id for the person (`sub`).
-    pub subject: String,
-    pub email: Option<String>,
-    pub name: Option<String>,
-    pub groups: Vec<String>,
 }
 
 /// What a sign-in must keep until the person comes back: the `state` sent (to match the
@@ -155,7 +146,7 @@ impl RelyingParty {
     }
 
     /// Finishes `pending` with the `code` the provider sent back: who signed in.
-    pub async fn finish(&self, pending: &PendingSignIn, code: &str) -> Result<Identity, GatewayError> {
+    pub async fn finish(&self, pending: &PendingSignIn, code: &str) -> Result<SignedIn, GatewayError> {
         let client = self.current();
         let response = client
             .exchange_code(AuthorizationCode::new(code.to_owned()))
@@ -177,7 +168,7 @@ impl RelyingParty {
             other => other.cloned(),
         }
         .map_err(|err| identity(&self.settings, format!("the ID token was refused: {err}")))?;
-        Ok(Identity {
+        Ok(SignedIn {
             subject: claims.subject().as_str().to_owned(),
             email: claims.email().map(|email| email.as_str().to_owned()),
             name: claims.name().and_then(|name| name.get(None)).map(|name| name.as_str().to_owned()),

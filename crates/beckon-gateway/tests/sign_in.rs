@@ -7,7 +7,8 @@
 
 use std::collections::HashMap;
 
-use beckon_gateway::sign_in::{Identity, OidcSettings, PendingSignIn, RelyingParty};
+use beckon_gateway::sign_in::{OidcSettings, PendingSignIn, RelyingParty};
+use beckon_store::SignedIn;
 use beckon_test_idp::{Client, Misbehaviour, Person, Provider};
 
 const REDIRECT: &str = "https://beckon.example/auth/callback";
@@ -77,7 +78,7 @@ async fn a_person_signs_in_with_the_code_flow_and_pkce() {
     let who = rp.finish(&start.pending, &back["code"]).await.unwrap();
     assert_eq!(
         who,
-        Identity {
+        SignedIn {
             subject: "ada".into(),
             email: Some("ada@example.com".into()),
             name: Some("Ada".into()),
