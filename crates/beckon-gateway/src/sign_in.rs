@@ -9,6 +9,7 @@
 
 use std::sync::{Arc, RwLock};
 
+use beckon_runtime::http_error::causes;
 use beckon_store::SignedIn;
 use openidconnect::core::{
     CoreAuthDisplay, CoreAuthPrompt, CoreAuthenticationFlow, CoreErrorResponseType, CoreGenderClaim, CoreJsonWebKey,
@@ -154,7 +155,7 @@ impl RelyingParty {
             .set_pkce_verifier(PkceCodeVerifier::new(pending.verifier.clone()))
             .request_async(&self.http)
             .await
-            .map_err(|err| identity(&self.settings, format!("the code was refused: {}", token_error(&err))))?;
+            .map_err(|err| identity(&self.settings, format!("the code was refused: {}", causes(&err))))?;
         let token =
             response.id_token().ok_or_else(|| identity(&self.settings, "the provider sent no ID token".to_owned()))?;
         let nonce = Nonce::new(pending.nonce.clone());
@@ -181,17 +182,6 @@ fn identity(settings: &OidcSettings, detail: String) -> GatewayError {
     GatewayError::Identity { issuer: settings.issuer.clone(), detail }
 }
 
-/// A token endpoint's refusal with the provider's own words when it gave them.
-fn token_error<E: std::error::Error>(err: &E) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        text.push_str(&format!(": {cause}"));
-        source = cause.source();
-    }
-    text
-}
-
 /// A client made from the provider's discovery document and JWKS as they are now.
 async fn discovered(
     settings: &OidcSettings,
@@ -201,7 +191,7 @@ async fn discovered(
         .map_err(|err| identity(settings, format!("the issuer is not a URL: {err}")))?;
     let metadata = CoreProviderMetadata::discover_async(issuer, http)
         .await
-        .map_err(|err| identity(settings, format!("discovery failed: {}", token_error(&err))))?;
+        .map_err(|err| identity(settings, format!("discovery failed: {}", causes(&err))))?;
     let redirect = RedirectUrl::new(settings.redirect_uri.clone())
         .map_err(|err| identity(settings, format!("the redirect URI is not a URL: {err}")))?;
     Ok(OidcClient::from_provider_metadata(

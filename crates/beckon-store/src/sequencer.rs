@@ -13,8 +13,8 @@ fn text(value: &Option<String>) -> Value<'_> {
 
 /// On PostgreSQL, writes `events` (appended by a transaction about to commit) under their
 /// numbers and tells listeners how far the log goes: three statements however many events (the
-/// last sent with the commit), the counter's row locked from the first to the commit. A no-op on SQLite, whose events are
-/// written as they are appended.
+/// last sent with the commit), the counter's row locked from the first to the commit. A no-op
+/// on SQLite, whose events are written as they are appended.
 pub(crate) fn flush<'e>(conn: Conn<'_>, events: impl IntoIterator<Item = &'e mut StoredEvent>) -> Result<()> {
     if !conn.is_postgres() {
         return Ok(());

@@ -139,12 +139,7 @@ impl Store {
                 Ok(Committed { value, events: tx.events, callbacks_queued: tx.callbacks_queued })
             }
             Err(err) => {
-                if self.in_transaction() {
-                    // The original error matters more than a failed rollback, which SQLite
-                    // completes itself when the connection is next used or closed, and
-                    // PostgreSQL when the connection is closed.
-                    let _ = self.exec("ROLLBACK");
-                }
+                self.roll_back();
                 Err(err)
             }
         }
@@ -188,10 +183,7 @@ impl Store {
         let mut outcomes: Vec<Result<Written>> = Vec::with_capacity(jobs.len());
         for job in jobs.iter_mut() {
             if let Err(err) = run(job, &mut tx) {
-                if self.in_transaction() {
-                    // As in `write`: the database completes a failed rollback itself.
-                    let _ = self.exec("ROLLBACK");
-                }
+                self.roll_back();
                 return Together::Failed(err);
             }
             let events = std::mem::take(&mut tx.events);
@@ -206,9 +198,7 @@ impl Store {
                 Together::Committed(outcomes)
             }
             Err(err) => {
-                if self.in_transaction() {
-                    let _ = self.exec("ROLLBACK");
-                }
+                self.roll_back();
                 Together::Lost(err.to_string())
             }
         }
@@ -295,15 +285,21 @@ impl Store {
                 outcomes
             }
             Err(detail) => {
-                if self.in_transaction() {
-                    // As in `write`: the database completes a failed rollback itself.
-                    let _ = self.exec("ROLLBACK");
-                }
+                self.roll_back();
                 outcomes
                     .into_iter()
                     .map(|outcome| outcome.and_then(|_| Err(Error::GroupFailed(detail.clone()))))
                     .collect()
             }
+        }
+    }
+
+    /// Rolls back the open transaction, if the database still has one. A failed rollback is
+    /// ignored: the error that led here matters more, and the database completes the rollback
+    /// itself (SQLite when the connection is next used or closed, PostgreSQL when it is closed).
+    fn roll_back(&self) {
+        if self.in_transaction() {
+            let _ = self.exec("ROLLBACK");
         }
     }
 
