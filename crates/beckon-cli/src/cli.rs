@@ -377,4 +377,20 @@ pub struct ServeArgs {
     /// before another takes it up (PostgreSQL only; at least 2).
     #[arg(long, value_name = "SECONDS", default_value_t = 15, value_parser = clap::value_parser!(u64).range(2..=3600))]
     pub lease_seconds: u64,
+    /// Let people sign in with the team's OpenID Connect provider at this issuer URL (its
+    /// discovery document is read at start). Register Beckon there with the redirect URI
+    /// `<public URL>/auth/callback`.
+    #[arg(long, value_name = "URL", requires = "oidc_client_id")]
+    pub oidc_issuer: Option<String>,
+    /// Beckon's client id at the provider.
+    #[arg(long, value_name = "ID", requires = "oidc_issuer")]
+    pub oidc_client_id: Option<String>,
+    /// A file holding Beckon's client secret at the provider (else `BECKON_OIDC_CLIENT_SECRET`;
+    /// neither for a public client).
+    #[arg(long, value_name = "FILE", requires = "oidc_issuer")]
+    pub oidc_client_secret_file: Option<std::path::PathBuf>,
+    /// The provider's group (its `groups` claim) whose members are admins: they manage tokens
+    /// and read the audit trail.
+    #[arg(long, value_name = "GROUP", default_value = "beckon-admins", requires = "oidc_issuer")]
+    pub oidc_admin_group: String,
 }

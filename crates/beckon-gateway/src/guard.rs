@@ -1,8 +1,11 @@
 //! Every request passes here first: over TCP the Host must be a loopback name, or a team
-//! server's public URL or own address (DNS-rebinding defence), browsers' cross-origin requests are refused, the bearer token must be the person's
-//! or a live ask-only token's (which names the request's [`Principal`]), the principal must be
-//! allowed the route (see [`crate::permissions`]), bodies are bounded, and writes are
-//! rate-limited per connection and overall.
+//! server's public URL or own address (DNS-rebinding defence); web pages are refused, except a
+//! signed-in person's page on the team server itself; the bearer token must be the person's or
+//! a live ask-only token's, or — on a team server — the browser session's cookie a signed-in
+//! person's (which names the request's [`Principal`]); a signed-in page's writes must carry its
+//! CSRF token and come from this server's origin; the principal must be allowed the route (see
+//! [`crate::permissions`]); bodies are bounded, and writes are rate-limited per connection and
+//! overall.
 //!
 //! The Host check stays as it is for tokens: an agent on another machine reaches the gateway
 //! through `ssh -R <port>:127.0.0.1:<port>`, so it connects to its own loopback on the same
@@ -19,9 +22,10 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::bodies::parse_id;
+use crate::cookies::Cookie;
 use crate::error::ApiError;
 use crate::permissions::{self, Access, Route};
-use crate::principal::Principal;
+use crate::principal::{Member, Principal};
 use crate::serve::{ConnectionId, Transport};
 use crate::state::Shared;
 use beckon_runtime::api::ErrorKind;
@@ -69,22 +73,33 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
         )
         .into_response();
     }
+    let route = Route::of(request.method(), request.uri().path());
+    // Signing in is a browser's top-level navigation, coming back from the identity provider's
+    // site: it needs no credential and carries no body, and the callback checks its own.
+    if route == Route::SignIn {
+        return next.run(request).await;
+    }
     let cross_site =
         headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()).is_some_and(|v| v != "same-origin" && v != "none");
-    if headers.contains_key(header::ORIGIN) || cross_site {
+    let from_page = headers.contains_key(header::ORIGIN) || cross_site;
+    let is_proof = request.uri().path() == crate::proof::PROOF_PATH && request.method() == Method::GET;
+    let given = bearer(headers);
+    let cookie = shared.sign_in.as_ref().and(shared.cookies.read(headers, Cookie::Session));
+    // A web page may only come in as a signed-in person's own page, by their cookie.
+    if from_page && (given.is_some() || cookie.is_none() || is_proof) {
         return ApiError::new(
             ErrorKind::Forbidden,
-            "requests from web pages are refused; call the gateway from a program",
+            "requests from web pages are refused; call the gateway from a program, or sign in from this server's own page",
         )
         .into_response();
     }
-    let principal = match bearer(headers) {
+    let principal = match (given, cookie) {
         // The proof route is how a client checks the server before trusting it with the token.
-        _ if request.uri().path() == crate::proof::PROOF_PATH && request.method() == Method::GET => None,
-        Some(token) if same(token.as_bytes(), shared.token.as_bytes()) => Some(Principal::Person),
+        _ if is_proof => None,
+        (Some(token), _) if same(token.as_bytes(), shared.token.as_bytes()) => Some(Principal::Person),
         // A team server's admin token acts for the person on every replica.
-        Some(token) if shared.beckon.is_admin_token(token) => Some(Principal::Person),
-        Some(token) => match shared.beckon.token_holder(token) {
+        (Some(token), _) if shared.beckon.is_admin_token(token) => Some(Principal::Person),
+        (Some(token), _) => match shared.beckon.token_holder(token) {
             Some(holder) => Some(Principal::AskOnly { token: holder }),
             None => {
                 return unauthorized(
@@ -92,14 +107,19 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
                 );
             }
         },
-        None => {
-            return unauthorized(
-                "an Authorization: Bearer <token> header is required (the token is in gateway.json in Beckon's data folder)",
-            );
+        (None, Some(cookie)) => match member(&shared, request.method(), request.headers(), &cookie, cross_site).await {
+            Ok(member) => Some(Principal::Member(member)),
+            Err(refused) => return refused,
+        },
+        (None, None) => {
+            return unauthorized(if shared.sign_in.is_some() {
+                "sign in at /auth/login, or send an Authorization: Bearer <token> header"
+            } else {
+                "an Authorization: Bearer <token> header is required (the token is in gateway.json in Beckon's data folder)"
+            });
         }
     };
     if let Some(principal) = principal {
-        let route = Route::of(request.method(), request.uri().path());
         match permissions::decide(&route, &principal) {
             Access::Allowed => {}
             Access::OwnQuestion(id) => {
@@ -107,10 +127,12 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
                     return refused.into_response();
                 }
             }
-            Access::Forbidden => {
+            Access::Forbidden => return ApiError::new(ErrorKind::Forbidden, forbidden(&principal)).into_response(),
+            Access::AdminsOnly => {
+                let group = shared.sign_in.as_ref().map_or("", |sign_in| sign_in.admin_group.as_str());
                 return ApiError::new(
                     ErrorKind::Forbidden,
-                    "an ask-only token may ask questions and read or withdraw the ones it asked, nothing else; this needs the person's token",
+                    format!("only admins (the identity provider's group \"{group}\") may do this"),
                 )
                 .into_response();
             }
@@ -144,6 +166,61 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
         }
     };
     next.run(Request::from_parts(parts, Body::from(bytes))).await
+}
+
+/// The signed-in person whose browser session `cookie` is, when the request may act for them:
+/// from their server's own page (never another site's), and a write only with the CSRF token
+/// that page learnt from `/v1/me`.
+async fn member(
+    shared: &Shared,
+    method: &Method,
+    headers: &HeaderMap,
+    cookie: &str,
+    cross_site: bool,
+) -> Result<Member, Response> {
+    let session = match shared.beckon.person_session(cookie).await {
+        Ok(Some(session)) => session,
+        Ok(None) => {
+            return Err(unauthorized("your sign-in has ended (signed out or expired); sign in again at /auth/login"));
+        }
+        Err(err) => return Err(ApiError::from(err).into_response()),
+    };
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
+    let origin = headers.get(header::ORIGIN).map(|v| v.to_str().unwrap_or_default());
+    if cross_site || origin.is_some_and(|origin| !same_origin(origin, host)) {
+        return Err(ApiError::new(ErrorKind::Forbidden, "a request from another site is refused").into_response());
+    }
+    if matches!(*method, Method::POST | Method::PUT | Method::DELETE | Method::PATCH) {
+        let given = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()).unwrap_or_default();
+        if !same(given.as_bytes(), session.csrf_token.as_bytes()) {
+            return Err(ApiError::new(
+                ErrorKind::Forbidden,
+                "a write from a signed-in page needs the X-CSRF-Token that GET /v1/me gives",
+            )
+            .into_response());
+        }
+    }
+    let admin = shared.sign_in.as_ref().is_some_and(|sign_in| session.person.groups.contains(&sign_in.admin_group));
+    Ok(Member { person: session.person, admin })
+}
+
+/// Whether a request's `Origin` is the site it was sent to: its host and port are the `Host`
+/// the request names (already checked to be this server's). The scheme is not compared: behind
+/// a TLS proxy the page is `https` while the request arrives plain.
+fn same_origin(origin: &str, host: &str) -> bool {
+    let authority = origin.strip_prefix("https://").or_else(|| origin.strip_prefix("http://"));
+    authority.is_some_and(|authority| !host.is_empty() && authority.eq_ignore_ascii_case(host))
+}
+
+/// Why `principal` is refused a route.
+fn forbidden(principal: &Principal) -> &'static str {
+    match principal {
+        Principal::AskOnly { .. } => {
+            "an ask-only token may ask questions and read or withdraw the ones it asked, nothing else; this needs the person's token"
+        }
+        Principal::Member(_) => "this route is for programs holding a token, not a signed-in browser",
+        Principal::Person => "signing out is for a signed-in browser; a token is revoked instead",
+    }
 }
 
 /// Refuses a question `principal` did not ask as if there were no such question, so a token
@@ -181,6 +258,21 @@ mod tests {
             ["evil.com", "evil.com:7393", "127.0.0.1:80", "127.0.0.1.evil.com", "localhost.evil:7393", "", "[::1]:1"]
         {
             assert!(!loopback_host(bad, 7393), "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_origin_is_the_same_only_with_the_same_host_and_port() {
+        assert!(same_origin("http://127.0.0.1:7393", "127.0.0.1:7393"));
+        assert!(same_origin("https://Beckon.example.com", "beckon.example.com"));
+        for (origin, host) in [
+            ("http://127.0.0.1:7394", "127.0.0.1:7393"),
+            ("https://evil.example", "beckon.example.com"),
+            ("https://beckon.example.com.evil.example", "beckon.example.com"),
+            ("null", "127.0.0.1:7393"),
+            ("http://127.0.0.1:7393", ""),
+        ] {
+            assert!(!same_origin(origin, host), "{origin} vs {host}");
         }
     }
 

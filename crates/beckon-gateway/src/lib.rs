@@ -5,9 +5,11 @@
 //! API; no business rule lives here.
 
 pub mod audit;
+mod auth;
 pub mod bodies;
 mod body;
 pub mod client;
+mod cookies;
 pub mod discovery;
 mod error;
 mod events;
@@ -79,6 +81,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/tokens"),
     ("delete", "/v1/tokens/{name}"),
     ("get", "/v1/audit"),
+    ("get", "/v1/me"),
 ];
 
 /// How the gateway runs.
@@ -103,6 +106,32 @@ pub struct GatewayConfig {
     pub body_limit: usize,
     /// How many connections may be open, and how long a request may take to arrive.
     pub limits: ConnectionLimits,
+    /// People sign in through the team's identity provider (a team server).
+    pub sign_in: Option<SignInConfig>,
+}
+
+/// How a team server signs people in: Beckon's registration with the team's OpenID provider.
+/// The redirect URI registered there must be `<public URL>/auth/callback`.
+#[derive(Clone)]
+pub struct SignInConfig {
+    /// The provider's issuer URL.
+    pub issuer: String,
+    pub client_id: String,
+    /// `None` for a public client.
+    pub client_secret: Option<String>,
+    /// The provider's group (its `groups` claim) whose members are admins.
+    pub admin_group: String,
+}
+
+impl std::fmt::Debug for SignInConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The client secret is a credential: never in logs or panics.
+        f.debug_struct("SignInConfig")
+            .field("issuer", &self.issuer)
+            .field("client_id", &self.client_id)
+            .field("admin_group", &self.admin_group)
+            .finish_non_exhaustive()
+    }
 }
 
 impl GatewayConfig {
@@ -118,6 +147,7 @@ impl GatewayConfig {
             write_burst: 200.0,
             body_limit: 256 * 1024,
             limits: ConnectionLimits::default(),
+            sign_in: None,
         }
     }
 }
@@ -190,6 +220,10 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
         .route("/v1/tokens", post(tokens::create).get(tokens::list))
         .route("/v1/tokens/{name}", axum::routing::delete(tokens::revoke))
         .route("/v1/audit", get(audit::export))
+        .route("/v1/me", get(auth::me))
+        .route("/auth/login", get(auth::login))
+        .route("/auth/callback", get(auth::callback))
+        .route("/auth/logout", post(auth::logout))
         .layer(axum::middleware::map_response(rejections::as_json))
         .merge(mcp)
         .fallback(|| async { ApiError::new(ErrorKind::NotFound, "no such route; see /v1/openapi.json") })
@@ -217,21 +251,40 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         format!("{scheme}://{}", addr)
     };
     let token = hex::encode(rand::random::<[u8; 32]>());
-    beckon.set_public_url(Some(config.public_url.as_ref().map_or_else(|| url.clone(), |public| public.url.clone())));
     let own_host = (!config.listen.is_loopback() && !config.listen.is_unspecified()).then(|| addr.to_string());
+    let base = config.public_url.as_ref().map_or_else(|| url.clone(), |public| public.url.clone());
+    // The provider is read before anything is written: a server set up to sign people in
+    // does not start without being able to.
+    let sign_in = match config.sign_in {
+        None => None,
+        Some(wanted) => Some(auth::SignIn {
+            party: sign_in::RelyingParty::discover(sign_in::OidcSettings {
+                issuer: wanted.issuer,
+                client_id: wanted.client_id,
+                client_secret: wanted.client_secret,
+                redirect_uri: format!("{}/auth/callback", base.trim_end_matches('/')),
+            })
+            .await?,
+            admin_group: wanted.admin_group,
+        }),
+    };
+    let secure = config.tls.is_some() || base.starts_with("https://");
+    beckon.set_public_url(Some(base.clone()));
     let shared = Arc::new(Shared {
         beckon,
         token: token.clone(),
         port: addr.port(),
         public_url: config.public_url.clone(),
         own_host,
-        url: config.public_url.as_ref().map_or_else(|| url.clone(), |public| public.url.clone()),
+        url: base,
         rate: rate::RateLimiter::new(config.writes_per_second, config.write_burst),
         body_limit: config.body_limit,
         body_timeout: config.limits.body_timeout,
         long_polls: places::Places::new("long-polls", config.limits.max_long_polls),
         event_streams: places::Places::new("event streams", config.limits.max_event_streams),
         max_mcp_sessions: config.limits.max_mcp_sessions,
+        sign_in,
+        cookies: cookies::Cookies { secure },
     });
     let socket = local_socket::open(&config.data_dir).await;
     let socket_path = socket.as_ref().map(|socket| socket.path().to_path_buf());

@@ -13,12 +13,13 @@ use crate::error::ApiResult;
 use crate::principal::Principal;
 use crate::state::Shared;
 
-/// The key a notice is kept under: an ask-only token's keys are its own, so it can neither
-/// replace nor clear a notice someone else posted.
+/// The key a notice is kept under: an ask-only token's keys are its own, and a signed-in
+/// person's theirs, so neither can replace nor clear a notice someone else posted.
 fn kept_under(principal: &Principal, key: &str) -> String {
     match principal {
         Principal::Person => key.to_owned(),
         Principal::AskOnly { token } => format!("token-{}:{key}", token.id),
+        Principal::Member(member) => format!("person-{}:{key}", member.person.subject),
     }
 }
 

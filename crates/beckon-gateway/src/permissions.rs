@@ -53,6 +53,12 @@ pub enum Route {
     RevokeToken,
     /// `GET /v1/audit`.
     Audit,
+    /// `GET /v1/me`: who the request acts for.
+    Me,
+    /// `GET /auth/login` and `GET /auth/callback`: the way to sign in, open to anyone.
+    SignIn,
+    /// `POST /auth/logout`.
+    SignOut,
     /// MCP over streamable HTTP, at [`MCP_PATH`].
     Mcp,
     /// Anything else.
@@ -69,6 +75,8 @@ pub enum Access {
     OwnQuestion(String),
     /// Refused with 403 `forbidden`.
     Forbidden,
+    /// Refused with 403 `forbidden`: a signed-in person who is not in the admin group.
+    AdminsOnly,
 }
 
 impl Route {
@@ -76,6 +84,11 @@ impl Route {
     pub fn of(method: &Method, path: &str) -> Route {
         if path == MCP_PATH {
             return Route::Mcp;
+        }
+        match (method.as_str(), path) {
+            ("GET", "/auth/login" | "/auth/callback") => return Route::SignIn,
+            ("POST", "/auth/logout") => return Route::SignOut,
+            _ => {}
         }
         let Some(rest) = path.strip_prefix("/v1/") else { return Route::Unknown };
         let segments: Vec<&str> = rest.split('/').collect();
@@ -105,6 +118,7 @@ impl Route {
             ("GET", ["tokens"]) => Route::ListTokens,
             ("DELETE", ["tokens", _]) => Route::RevokeToken,
             ("GET", ["audit"]) => Route::Audit,
+            ("GET", ["me"]) => Route::Me,
             _ => Route::Unknown,
         }
     }
@@ -113,15 +127,46 @@ impl Route {
 /// What `principal` may do on `route`.
 pub fn decide(route: &Route, principal: &Principal) -> Access {
     match (route, principal) {
-        // Asking, saying it waits, and checking Beckon is there: what an agent elsewhere needs.
-        (Route::AskQuestion | Route::PostNotice | Route::ClearNotice | Route::Health | Route::Proof, _) => {
-            Access::Allowed
-        }
+        // Asking, saying it waits, checking Beckon is there, and asking who one is: what an
+        // agent elsewhere needs. Signing in is open to anyone.
+        (
+            Route::AskQuestion
+            | Route::PostNotice
+            | Route::ClearNotice
+            | Route::Health
+            | Route::Proof
+            | Route::Me
+            | Route::SignIn,
+            _,
+        ) => Access::Allowed,
         // Reading (and waiting on) or withdrawing a question: a token only its own.
         (Route::ReadQuestion(id) | Route::CancelQuestion(id), Principal::AskOnly { .. }) => {
             Access::OwnQuestion(id.clone())
         }
-        (Route::ReadQuestion(_) | Route::CancelQuestion(_), Principal::Person) => Access::Allowed,
+        (Route::ReadQuestion(_) | Route::CancelQuestion(_), Principal::Person | Principal::Member(_)) => {
+            Access::Allowed
+        }
+        // A signed-in person answers and reads the inbox from their browser; tokens and the
+        // audit trail are the admins'. MCP and the agents' triggers are for programs, with
+        // tokens. Signing out is only for a browser session.
+        (
+            Route::ListQuestions
+            | Route::AnswerQuestion
+            | Route::DeclineQuestion
+            | Route::ReadSession
+            | Route::AnswerSession
+            | Route::CancelSession
+            | Route::ListNotices
+            | Route::Events
+            | Route::OpenApi
+            | Route::SignOut,
+            Principal::Member(_),
+        ) => Access::Allowed,
+        (Route::CreateToken | Route::ListTokens | Route::RevokeToken | Route::Audit, Principal::Member(member)) => {
+            if member.admin { Access::Allowed } else { Access::AdminsOnly }
+        }
+        (Route::TriggerAgent | Route::Mcp | Route::Unknown, Principal::Member(_)) => Access::Forbidden,
+        (Route::SignOut, Principal::Person | Principal::AskOnly { .. }) => Access::Forbidden,
         // Answering, allowing, seeing what others asked, and managing tokens: the person's.
         (
             Route::ListQuestions
@@ -238,5 +283,51 @@ mod tests {
             let route = Route::of(&Method::from_bytes(method.as_bytes()).unwrap(), &path);
             assert_eq!(decide(&route, &ask_only()), Access::Forbidden, "{method} {path}");
         }
+    }
+
+    fn member(admin: bool) -> Principal {
+        let person = beckon_store::SignedIn {
+            subject: "ada".into(),
+            email: Some("ada@example.com".into()),
+            name: Some("Ada".into()),
+            groups: vec!["ops".into()],
+        };
+        Principal::Member(crate::principal::Member { person, admin })
+    }
+
+    #[test]
+    fn a_signed_in_person_answers_and_only_an_admin_manages_tokens() {
+        let id = "0190f1d2-7a3b-7c4d-8e5f-6a7b8c9d0e1f";
+        let everyone = [
+            ("GET", "/v1/questions".to_owned()),
+            ("GET", format!("/v1/questions/{id}")),
+            ("POST", format!("/v1/questions/{id}/answer")),
+            ("POST", format!("/v1/questions/{id}/decline")),
+            ("POST", format!("/v1/sessions/{id}/answer")),
+            ("GET", "/v1/events".to_owned()),
+            ("GET", "/v1/me".to_owned()),
+            ("POST", "/auth/logout".to_owned()),
+        ];
+        for (method, path) in everyone {
+            let route = Route::of(&Method::from_bytes(method.as_bytes()).unwrap(), &path);
+            assert_eq!(decide(&route, &member(false)), Access::Allowed, "{method} {path}");
+            assert_eq!(decide(&route, &member(true)), Access::Allowed, "{method} {path}");
+        }
+        for (method, path) in
+            [("POST", "/v1/tokens"), ("GET", "/v1/tokens"), ("DELETE", "/v1/tokens/x"), ("GET", "/v1/audit")]
+        {
+            let route = Route::of(&Method::from_bytes(method.as_bytes()).unwrap(), path);
+            assert_eq!(decide(&route, &member(false)), Access::AdminsOnly, "{method} {path}");
+            assert_eq!(decide(&route, &member(true)), Access::Allowed, "{method} {path}");
+        }
+        for (method, path) in [("POST", "/mcp"), ("POST", "/v1/agents/poet/trigger"), ("GET", "/elsewhere")] {
+            let route = Route::of(&Method::from_bytes(method.as_bytes()).unwrap(), path);
+            assert_eq!(decide(&route, &member(true)), Access::Forbidden, "{method} {path}");
+        }
+        let sign_out = Route::of(&Method::POST, "/auth/logout");
+        assert_eq!(decide(&sign_out, &Principal::Person), Access::Forbidden);
+        assert_eq!(decide(&sign_out, &ask_only()), Access::Forbidden);
+        assert_eq!(Route::of(&Method::GET, "/auth/callback"), Route::SignIn);
+        assert_eq!(Route::of(&Method::POST, "/auth/callback"), Route::Unknown);
     }
 }

@@ -1,8 +1,12 @@
-//! Who a request acts for, as its bearer token says: the person (the token in `gateway.json`)
-//! or an agent on another machine holding an ask-only token. The guard puts it in the request's
-//! extensions; handlers that act differently for a token read it from there.
+//! Who a request acts for: the person (the token in `gateway.json`, or a team server's admin
+//! token), an agent on another machine holding an ask-only token, or — on a team server — a
+//! person signed in through the team's identity provider, by their browser session's cookie.
+//! The guard puts it in the request's extensions; handlers that act differently for each read
+//! it from there.
 
+use beckon_core::{AnsweredVia, Answerer};
 use beckon_runtime::TokenHolder;
+use beckon_store::SignedIn;
 
 /// Who a request acts for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,4 +18,27 @@ pub enum Principal {
         /// The token it holds.
         token: TokenHolder,
     },
+    /// A person signed in on a team server, from the window served to their browser.
+    Member(Member),
+}
+
+/// A person signed in on a team server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// Who the identity provider said they are.
+    pub person: SignedIn,
+    /// Whether they are in the server's admin group (they manage tokens and read the audit).
+    pub admin: bool,
+}
+
+impl Principal {
+    /// Who an answer given through a REST route is recorded as: a signed-in person answers
+    /// from Beckon's window (served to their browser) under their own name; a token holder is
+    /// a program using the HTTP API.
+    pub fn answerer(&self) -> Answerer {
+        match self {
+            Principal::Member(member) => Answerer { via: AnsweredVia::Window, by: Some(member.person.answered_by()) },
+            Principal::Person | Principal::AskOnly { .. } => Answerer::from(AnsweredVia::Http),
+        }
+    }
 }

@@ -33,7 +33,7 @@ pub async fn create(
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let mut ask = bodies::ask(&bytes)?;
     ask.asked_by = match principal {
-        Principal::Person => None,
+        Principal::Person | Principal::Member(_) => None,
         Principal::AskOnly { token } => Some(token),
     };
     let asked = shared.beckon.ask_external(ask).await?;
@@ -126,36 +126,39 @@ pub(crate) async fn receipt(shared: &Shared, receipt: AnswerReceipt, shape: Read
 /// text), as a body read them.
 pub(crate) async fn answer_with(
     shared: &Shared,
+    principal: &Principal,
     id: RequestId,
     given: Value,
     shape: ReadShape,
 ) -> ApiResult<Json<Value>> {
-    let done = shared.beckon.resolve(id, AnsweredVia::Http, Decision::AnswerJson(given)).await?;
+    let done = shared.beckon.resolve(id, principal.answerer(), Decision::AnswerJson(given)).await?;
     receipt(shared, done, shape).await
 }
 
 /// `POST /v1/questions/{id}/answer`.
 pub async fn answer(
     State(shared): State<Arc<Shared>>,
+    Extension(principal): Extension<Principal>,
     Path(id): Path<String>,
     shape: ReadShape,
     bytes: Bytes,
 ) -> ApiResult<Json<Value>> {
     let id = parse_id(&id)?;
     let given = bodies::answers(&bytes)?;
-    answer_with(&shared, id, given, shape).await
+    answer_with(&shared, &principal, id, given, shape).await
 }
 
 /// `POST /v1/questions/{id}/decline`: the agent goes on without an answer.
 pub async fn decline(
     State(shared): State<Arc<Shared>>,
+    Extension(principal): Extension<Principal>,
     Path(id): Path<String>,
     shape: ReadShape,
     bytes: Bytes,
 ) -> ApiResult<Json<Value>> {
     let id = parse_id(&id)?;
     let reason = bodies::reason(&bytes)?;
-    let done = shared.beckon.resolve(id, AnsweredVia::Http, Decision::Decline(reason)).await?;
+    let done = shared.beckon.resolve(id, principal.answerer(), Decision::Decline(reason)).await?;
     receipt(&shared, done, shape).await
 }
 

@@ -2,16 +2,17 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
+use axum::{Extension, Json};
 use beckon_core::{Problems, SessionId};
 use beckon_runtime::api::ErrorKind;
 use serde_json::{Value, json};
 
 use crate::bodies::{self, SessionQuestion};
 use crate::error::{ApiError, ApiResult};
+use crate::principal::Principal;
 use crate::questions::answer_with;
 use crate::state::Shared;
 use crate::views::{self, ReadShape};
@@ -34,6 +35,7 @@ pub async fn get(
 /// `answer` or `answers`.
 pub async fn answer(
     State(shared): State<Arc<Shared>>,
+    Extension(principal): Extension<Principal>,
     Path(id): Path<String>,
     shape: ReadShape,
     bytes: Bytes,
@@ -58,7 +60,7 @@ pub async fn answer(
             id
         }
     };
-    answer_with(&shared, request_id, body.answers, shape).await
+    answer_with(&shared, &principal, request_id, body.answers, shape).await
 }
 
 /// `POST /v1/sessions/{id}/cancel`.

@@ -66,7 +66,7 @@ type OidcClient = Client<
 >;
 
 /// How Beckon is registered with the provider.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct OidcSettings {
     /// The issuer URL (its discovery document is under `/.well-known/openid-configuration`).
     pub issuer: String,
@@ -75,6 +75,17 @@ pub struct OidcSettings {
     pub client_secret: Option<String>,
     /// Where the provider sends the person back: the team server's `…/auth/callback`.
     pub redirect_uri: String,
+}
+
+impl std::fmt::Debug for OidcSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The client secret is a credential: never in logs or panics.
+        f.debug_struct("OidcSettings")
+            .field("issuer", &self.issuer)
+            .field("client_id", &self.client_id)
+            .field("redirect_uri", &self.redirect_uri)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What a sign-in must keep until the person comes back: the `state` sent (to match the

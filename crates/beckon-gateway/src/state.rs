@@ -2,6 +2,8 @@
 
 use beckon_runtime::Beckon;
 
+use crate::auth::SignIn;
+use crate::cookies::Cookies;
 use crate::places::Places;
 use crate::rate::RateLimiter;
 
@@ -32,6 +34,10 @@ pub struct Shared {
     pub event_streams: Places,
     /// MCP sessions open at once.
     pub max_mcp_sessions: usize,
+    /// Signing in through the team's identity provider, when this server is set up for it.
+    pub sign_in: Option<SignIn>,
+    /// How the browser session's cookies are named and marked.
+    pub cookies: Cookies,
 }
 
 impl std::fmt::Debug for Shared {

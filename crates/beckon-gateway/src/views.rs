@@ -60,6 +60,7 @@ pub fn question(base_url: &str, record: &QuestionRecord, shape: ReadShape) -> Va
         "input": record.request,
         "outcome": record.outcome,
         "answered_via": record.answered_via,
+        "answered_by": record.answered_by,
         "result": result,
         "decision": decision,
         "created_at": record.created_at_ms,

@@ -1,7 +1,7 @@
 //! Retention: finished sessions older than N days go (off by default), with their timelines,
 //! questions and workspace folders; anything waiting or running stays. The audit trail is kept
 //! for its own period (a year by default), whether or not sessions are kept: an hourly pass
-//! drops the decisions older than that.
+//! drops the decisions older than that, and sign-ins and browser sessions that expired.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -53,6 +53,11 @@ pub(crate) async fn run(retention: Retention) {
             Ok(0) => {}
             Ok(pruned) => tracing::info!(pruned, audit_days, "audit rows removed by retention"),
             Err(err) => tracing::warn!(%err, "audit retention failed"),
+        }
+        match db.write(move |tx| tx.prune_sign_ins(now)).await {
+            Ok(0) => {}
+            Ok(pruned) => tracing::info!(pruned, "expired sign-ins and browser sessions removed"),
+            Err(err) => tracing::warn!(%err, "pruning expired sign-ins failed"),
         }
         tokio::select! {
             () = clock.sleep_until(now + EVERY.as_millis() as i64) => {}

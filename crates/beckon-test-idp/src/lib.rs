@@ -7,7 +7,7 @@
 //! Who signs in is the test's to say: `/authorize` with a `login_hint` naming a known person
 //! signs that person in at once; without one it shows a page with one link per person, for a
 //! browser to follow. Tests of refusals sign their own tokens ([`Provider::sign`],
-//! [`Provider::forge`]) from [`Provider::claims_for`].
+//! [`Provider::forge`]) from [`Provider::claims_for`]. [`Browser`] plays the person's browser.
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -15,6 +15,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
+pub use browser::{Browser, Page};
+
+mod browser;
 mod flow;
 mod keys;
 

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use beckon_gateway::{GatewayConfig, PublicUrl, Tls, TlsFiles};
+use beckon_gateway::{GatewayConfig, PublicUrl, SignInConfig, Tls, TlsFiles};
 use beckon_runtime::{Beckon, Notifier, PendingNotice, ResolvedNotice, Settings, StartOptions};
 
 use crate::cli::{Connection, ServeArgs};
@@ -103,6 +103,34 @@ fn listen_on(config: &mut GatewayConfig, args: &ServeArgs) -> CliResult<()> {
     Ok(())
 }
 
+/// The environment variable a client secret may come in instead of a file.
+const CLIENT_SECRET_ENV: &str = "BECKON_OIDC_CLIENT_SECRET";
+
+/// How people sign in, from `--oidc-issuer`, `--oidc-client-id`, the client secret (a file, or
+/// the environment) and `--oidc-admin-group`.
+fn sign_in(args: &ServeArgs) -> CliResult<Option<SignInConfig>> {
+    let (Some(issuer), Some(client_id)) = (&args.oidc_issuer, &args.oidc_client_id) else { return Ok(None) };
+    let client_secret = match &args.oidc_client_secret_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|err| {
+                CliError::Input(format!("--oidc-client-secret-file {}: cannot read it: {err}", path.display()))
+            })?;
+            let secret = text.trim().to_owned();
+            if secret.is_empty() {
+                return Err(CliError::Input(format!("--oidc-client-secret-file {} is empty", path.display())));
+            }
+            Some(secret)
+        }
+        None => std::env::var(CLIENT_SECRET_ENV).ok().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()),
+    };
+    Ok(Some(SignInConfig {
+        issuer: issuer.clone(),
+        client_id: client_id.clone(),
+        client_secret,
+        admin_group: args.oidc_admin_group.clone(),
+    }))
+}
+
 /// Runs `beckon serve`.
 pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     let data_dir = connection.data_dir();
@@ -122,6 +150,7 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     let mut gateway_config = GatewayConfig::new(&data_dir);
     gateway_config.port = args.port.unwrap_or_else(|| settings.gateway_port());
     listen_on(&mut gateway_config, &args)?;
+    gateway_config.sign_in = sign_in(&args)?;
     let options = StartOptions { notifier: Arc::new(LoggedNotices), ..StartOptions::default() };
     let beckon = Beckon::start(config, options).await?;
     if let Some(token) = beckon.take_new_admin_token() {

@@ -10,6 +10,7 @@
 //! - [`rules`]: rules that allow on the person's behalf, and the ones Beckon offers;
 //! - [`configure`]: what the settings change while Beckon runs;
 //! - [`outside`]: agents Beckon does not run (their questions and notices);
+//! - [`people`]: people signed in on a team server, and their browser sessions;
 //! - [`tokens`]: tokens for agents on other machines, and checking a request's token.
 
 mod answers;
@@ -18,6 +19,7 @@ mod batch;
 mod configure;
 mod handle;
 mod outside;
+mod people;
 mod reads;
 mod rules;
 mod sessions;
@@ -27,5 +29,6 @@ pub use answers::{AnswerReceipt, Decision};
 pub use audit::AUDIT_STREAM_CAPACITY;
 pub use batch::{BATCH_MAX, BatchDecision, BatchFailure, BatchReceipt};
 pub use handle::Beckon;
+pub use people::{OpenedSession, PERSON_SESSION_LIFETIME_MS, SIGN_IN_LIFETIME_MS, SignedInSession, csrf_token};
 pub use reads::{SessionView, StoreCounts};
 pub use sessions::Begun;

@@ -52,3 +52,17 @@ pub struct PersonSession {
     pub created_at_ms: i64,
     pub expires_at_ms: i64,
 }
+
+impl SignedIn {
+    /// How an answer names this person (`oidc:<subject> (<name> <email>)`), in the same shape as
+    /// a channel's users (`slack:U123 (ada)`): the stable subject first, then who they are to
+    /// people reading the record.
+    pub fn answered_by(&self) -> String {
+        let known = match (&self.name, &self.email) {
+            (Some(name), Some(email)) => format!("{name} <{email}>"),
+            (Some(one), None) | (None, Some(one)) => one.clone(),
+            (None, None) => self.subject.clone(),
+        };
+        format!("oidc:{} ({known})", self.subject)
+    }
+}

@@ -1,0 +1,114 @@
+//! People signed in on a team server through its identity provider: a sign-in kept until the
+//! provider sends the person back, then a browser session in a cookie. Only the SHA-256 of the
+//! cookie is stored, so the table cannot be replayed as cookies; the CSRF token a page must send
+//! with every write is derived from the cookie, so nothing more is stored for it.
+
+use beckon_store::{NewSignIn, PersonSession, SignedIn, TakenSignIn};
+use sha2::{Digest, Sha256};
+
+use super::handle::Beckon;
+use crate::error::Result;
+
+/// How long a sign-in may take, from leaving for the provider to coming back.
+pub const SIGN_IN_LIFETIME_MS: i64 = 10 * 60 * 1000;
+/// How long a browser session lasts once signed in.
+pub const PERSON_SESSION_LIFETIME_MS: i64 = 7 * 24 * 3600 * 1000;
+
+/// A browser session, as a request's cookie names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedInSession {
+    /// Who it is.
+    pub person: SignedIn,
+    /// What every write from this session must carry in `X-CSRF-Token`.
+    pub csrf_token: String,
+    pub expires_at_ms: i64,
+}
+
+/// A browser session just opened: the cookie's value (shown to the browser only) and until when.
+#[derive(Clone, PartialEq, Eq)]
+pub struct OpenedSession {
+    pub cookie: String,
+    pub expires_at_ms: i64,
+}
+
+impl std::fmt::Debug for OpenedSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The cookie is a credential: never in logs or panics.
+        f.debug_struct("OpenedSession").field("expires_at_ms", &self.expires_at_ms).finish_non_exhaustive()
+    }
+}
+
+fn cookie_hash(cookie: &str) -> [u8; 32] {
+    Sha256::digest(cookie.as_bytes()).into()
+}
+
+/// The CSRF token for the session with this cookie: a page learns it from `/v1/me` and sends it
+/// back; a page on another site can do neither.
+pub fn csrf_token(cookie: &str) -> String {
+    let mut digest = Sha256::new();
+    digest.update(b"beckon csrf token\0");
+    digest.update(cookie.as_bytes());
+    hex::encode(digest.finalize())
+}
+
+impl Beckon {
+    /// Keeps a sign-in under way (its `secret` is what the gateway must have back) until the
+    /// person returns, for [`SIGN_IN_LIFETIME_MS`]; `next` is where they go afterwards.
+    pub async fn begin_sign_in(&self, state: String, secret: String, next: String) -> Result<()> {
+        let at_ms = self.rt.clock.now_ms();
+        let sign_in = NewSignIn { state, secret, next, at_ms, expires_at_ms: at_ms + SIGN_IN_LIFETIME_MS };
+        self.rt.db.write(move |tx| tx.begin_sign_in(&sign_in)).await
+    }
+
+    /// Takes back the sign-in under `state`, once: `None` when there is none, it was taken, or
+    /// it expired.
+    pub async fn take_sign_in(&self, state: &str) -> Result<Option<TakenSignIn>> {
+        let now_ms = self.rt.clock.now_ms();
+        let state = state.to_owned();
+        self.rt.db.write(move |tx| tx.take_sign_in(&state, now_ms)).await
+    }
+
+    /// Opens a browser session for `person`: the cookie to give the browser.
+    pub async fn open_person_session(&self, person: SignedIn) -> Result<OpenedSession> {
+        let cookie = hex::encode(rand::random::<[u8; 32]>());
+        let created_at_ms = self.rt.clock.now_ms();
+        let expires_at_ms = created_at_ms + PERSON_SESSION_LIFETIME_MS;
+        let subject = person.subject.clone();
+        let session = PersonSession { id_hash: cookie_hash(&cookie), person, created_at_ms, expires_at_ms };
+        self.rt.db.write(move |tx| tx.open_person_session(&session)).await?;
+        tracing::info!(%subject, "signed in");
+        Ok(OpenedSession { cookie, expires_at_ms })
+    }
+
+    /// The open, unexpired browser session this cookie names.
+    pub async fn person_session(&self, cookie: &str) -> Result<Option<SignedInSession>> {
+        let hash = cookie_hash(cookie);
+        let now_ms = self.rt.clock.now_ms();
+        let session = self.rt.db.call(move |store| store.read().person_session(&hash, now_ms)).await?;
+        Ok(session.map(|session| SignedInSession {
+            person: session.person,
+            csrf_token: csrf_token(cookie),
+            expires_at_ms: session.expires_at_ms,
+        }))
+    }
+
+    /// Signs out the browser session this cookie names; whether there was one.
+    pub async fn close_person_session(&self, cookie: &str) -> Result<bool> {
+        let hash = cookie_hash(cookie);
+        self.rt.db.write(move |tx| tx.close_person_session(&hash)).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_csrf_token_is_the_cookies_own_and_not_the_cookie() {
+        let token = csrf_token("cookie-a");
+        assert_eq!(token, csrf_token("cookie-a"));
+        assert_ne!(token, csrf_token("cookie-b"));
+        assert_ne!(token, hex::encode(cookie_hash("cookie-a")), "the stored hash must not be the CSRF token");
+        assert_eq!(token.len(), 64);
+    }
+}
