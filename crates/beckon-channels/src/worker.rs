@@ -179,6 +179,18 @@ impl<C: Channel> Worker<C> {
         let dnd = *self.dnd.borrow();
         if !in_doubt && !dnd {
             for question in &work.to_post {
+                // A question a team server addresses to a person or group is theirs alone; a
+                // shared channel would show it to everyone in it.
+                if let Some(audience) = self.beckon.question_audience(question.id).await? {
+                    tracing::info!(
+                        channel = name,
+                        request_id = %question.id,
+                        %audience,
+                        "the question is addressed to someone; channels do not show it"
+                    );
+                    self.beckon.channel_pass_over(name, question.id).await?;
+                    continue;
+                }
                 if !self.channel.shows(&posting(question)) {
                     tracing::info!(
                         channel = name,
@@ -325,7 +337,11 @@ impl<C: Channel> Worker<C> {
             );
             return Response::Refused(NOT_THE_PERSON.into());
         }
-        let answerer = Answerer { via: self.channel.kind().via(), by: Some(person.identity(self.channel.kind())) };
+        let answerer = Answerer {
+            via: self.channel.kind().via(),
+            by: Some(person.identity(self.channel.kind())),
+            signed_in: None,
+        };
         let result = match action {
             Action::Answer(items) => match to_answers(&question.request, items) {
                 Ok(answers) if question.request.allows(&answers) && !self.channel.shows_whole(&posting(&question)) => {

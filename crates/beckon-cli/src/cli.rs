@@ -207,6 +207,10 @@ pub struct TokenCreateArgs {
     /// Required: ask-only is the only kind of token made here.
     #[arg(long, required = true)]
     pub ask_only: bool,
+    /// On a team server, whom the token asks for: `person:<subject>` (their identity
+    /// provider's id) or `group:<name>` (one of its groups). What it asks goes to them alone.
+    #[arg(long = "for", value_name = "AUDIENCE")]
+    pub owner: Option<String>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

@@ -9,6 +9,7 @@
 pub mod agent;
 pub mod answer;
 pub mod approval;
+pub mod audience;
 pub mod conversation;
 pub mod error;
 pub mod ids;
@@ -29,6 +30,7 @@ pub mod ts;
 
 pub use answer::{Answer, Answers};
 pub use approval::{Approval, Decision};
+pub use audience::Audience;
 pub use error::{Error, Result};
 pub use ids::{RequestId, SessionId};
 pub use json_reader::type_name as json_type_name;
@@ -41,5 +43,5 @@ pub use question::{
     QuestionRequest,
 };
 pub use rules::{Matcher, OFFER_AFTER, RuleSpec, destructive};
-pub use session::{AnsweredVia, Answerer, SessionOrigin};
+pub use session::{AnsweredVia, Answerer, SessionOrigin, SignedInPerson};
 pub use text::{check_name, is_bidi_control, is_bidi_mark};

@@ -48,18 +48,28 @@ pub enum AnsweredVia {
 }
 
 /// Who answered or declined: the front end, and the person when the front end knows them (a
-/// channel's user).
+/// channel's user, a person signed in on a team server).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answerer {
     /// The front end.
     pub via: AnsweredVia,
     /// The person, as the front end names them ("slack:U123 (ada)").
     pub by: Option<String>,
+    /// Who they are to the team's identity provider, when they signed in on a team server:
+    /// what decides whether a question addressed to a person or group is theirs to answer.
+    pub signed_in: Option<SignedInPerson>,
+}
+
+/// A person as the team's identity provider names them: their subject and groups.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedInPerson {
+    pub subject: String,
+    pub groups: Vec<String>,
 }
 
 impl From<AnsweredVia> for Answerer {
     fn from(via: AnsweredVia) -> Self {
-        Answerer { via, by: None }
+        Answerer { via, by: None, signed_in: None }
     }
 }
 

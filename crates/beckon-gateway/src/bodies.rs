@@ -4,7 +4,7 @@
 //! listing every problem with its field. The runtime then applies the domain's own rules.
 
 use beckon_core::agent::OnTimeout;
-use beckon_core::{Approval, Problems, QuestionRequest, RequestId};
+use beckon_core::{Approval, Audience, Problems, QuestionRequest, RequestId};
 use beckon_runtime::ExternalAsk;
 use beckon_runtime::api::{ErrorKind, TokenKind};
 use serde_json::{Value, json};
@@ -17,7 +17,7 @@ pub(crate) fn parse_id(text: &str) -> ApiResult<RequestId> {
     RequestId::parse(text).map_err(|err| ApiError::new(ErrorKind::NotFound, err.to_string()))
 }
 
-const ASK_FIELDS: [&str; 10] = [
+const ASK_FIELDS: [&str; 11] = [
     "agent",
     "session_key",
     "questions",
@@ -28,12 +28,13 @@ const ASK_FIELDS: [&str; 10] = [
     "callback_url",
     "metadata",
     "person_only",
+    "audience",
 ];
 const ANSWER_FIELDS: [&str; 2] = ["answers", "answer"];
 const SESSION_ANSWER_FIELDS: [&str; 3] = ["question_id", "answer", "answers"];
 const REASON_FIELDS: [&str; 1] = ["reason"];
 const NOTICE_FIELDS: [&str; 3] = ["agent", "message", "project"];
-const TOKEN_FIELDS: [&str; 2] = ["name", "kind"];
+const TOKEN_FIELDS: [&str; 3] = ["name", "kind", "owner"];
 
 /// `POST /v1/questions`: an external agent's question (`questions`) or a tool call waiting
 /// for permission (`approval`), with its agent, grouping key, expiry policy, callback and
@@ -96,6 +97,13 @@ pub fn ask(bytes: &[u8]) -> ApiResult<ExternalAsk> {
     };
     let default_answer = fields.string("default_answer");
     let callback_url = fields.string("callback_url");
+    let audience = fields.string("audience").and_then(|text| match Audience::parse(&text) {
+        Ok(audience) => Some(audience),
+        Err(problem) => {
+            fields.problems.push("audience", problem);
+            None
+        }
+    });
     let metadata = fields.get("metadata").cloned();
     // A hook relaying a question the agent's own interface asked the person marks it: then
     // only the person may answer it, not the agent waiting on it.
@@ -119,6 +127,7 @@ pub fn ask(bytes: &[u8]) -> ApiResult<ExternalAsk> {
         metadata,
         // Only the guard knows which token a request carries; the handler sets it.
         asked_by: None,
+        audience,
     })
 }
 
@@ -191,9 +200,19 @@ pub fn notice(bytes: &[u8]) -> ApiResult<NoticeBody> {
 }
 
 /// `POST /v1/tokens`: `name`, and `kind` (`"ask_only"`, the only kind there is).
-pub fn token(bytes: &[u8]) -> ApiResult<(String, TokenKind)> {
+pub fn token(bytes: &[u8]) -> ApiResult<(String, TokenKind, Option<Audience>)> {
     let mut fields = Fields::new(body::object(bytes)?, &TOKEN_FIELDS);
     let name = fields.required_string("name");
+    let owner = match fields.string("owner") {
+        Some(text) => match Audience::parse(&text) {
+            Ok(owner) => Some(owner),
+            Err(problem) => {
+                fields.problems.push("owner", problem);
+                None
+            }
+        },
+        None => None,
+    };
     let kind = match fields.required_string("kind").as_deref() {
         Some(text) => match TokenKind::parse(text) {
             Some(kind) => Some(kind),
@@ -205,7 +224,7 @@ pub fn token(bytes: &[u8]) -> ApiResult<(String, TokenKind)> {
         None => None,
     };
     fields.finish()?;
-    Ok((name.unwrap_or_default(), kind.unwrap_or(TokenKind::AskOnly)))
+    Ok((name.unwrap_or_default(), kind.unwrap_or(TokenKind::AskOnly), owner))
 }
 
 /// `POST /v1/agents/{name}/trigger`: the webhook payload, any JSON (an empty body is `{}`).
@@ -308,7 +327,16 @@ mod tests {
 
     #[test]
     fn a_token_body_names_it_and_says_its_kind() {
-        assert_eq!(token(br#"{"name": "devbox", "kind": "ask_only"}"#).unwrap(), ("devbox".into(), TokenKind::AskOnly));
+        assert_eq!(
+            token(br#"{"name": "devbox", "kind": "ask_only"}"#).unwrap(),
+            ("devbox".into(), TokenKind::AskOnly, None)
+        );
+        assert_eq!(
+            token(br#"{"name": "ada-laptop", "kind": "ask_only", "owner": "person:ada"}"#).unwrap().2,
+            Some(Audience::Person("ada".into()))
+        );
+        let err = token(br#"{"name": "x", "kind": "ask_only", "owner": "ada"}"#).unwrap_err();
+        assert_eq!(problem_paths(&err), ["owner"]);
         let err = token(br#"{"name": "devbox", "kind": "full"}"#).unwrap_err();
         assert_eq!(problem_paths(&err), ["kind"]);
         let err = token(br#"{"kind": "ask_only", "secret": "mine"}"#).unwrap_err();

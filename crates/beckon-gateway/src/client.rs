@@ -449,8 +449,12 @@ impl GatewayClient {
 
     /// `POST /v1/tokens`: makes an ask-only token named `name`; `{token, secret}`, the secret
     /// shown this once. Needs the person's token.
-    pub async fn create_token(&self, name: &str) -> ClientResult<Value> {
-        let request = self.http.post(self.url("/v1/tokens")).json(&json!({"name": name, "kind": "ask_only"}));
+    pub async fn create_token(&self, name: &str, owner: Option<&str>) -> ClientResult<Value> {
+        let mut body = json!({"name": name, "kind": "ask_only"});
+        if let Some(owner) = owner {
+            body["owner"] = json!(owner);
+        }
+        let request = self.http.post(self.url("/v1/tokens")).json(&body);
         self.send(request, REQUEST_MARGIN).await
     }
 

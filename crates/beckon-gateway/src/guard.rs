@@ -137,6 +137,11 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
                 .into_response();
             }
         }
+        if let (Principal::Member(member), Some(target)) = (&principal, route.addressed())
+            && let Err(refused) = crate::addressed::check(&shared, member, target).await
+        {
+            return refused.into_response();
+        }
         request.extensions_mut().insert(principal);
     }
     // Requests reach the guard only through the gateway's own server, which names the

@@ -4,6 +4,7 @@
 //! socket in the data folder (see [`local_socket`]). Every handler calls the runtime's service
 //! API; no business rule lives here.
 
+mod addressed;
 pub mod audit;
 mod auth;
 pub mod bodies;

@@ -24,11 +24,11 @@ pub enum Route {
     /// `POST /v1/questions/{id}/cancel`.
     CancelQuestion(String),
     /// `GET /v1/sessions/{id}`.
-    ReadSession,
+    ReadSession(String),
     /// `POST /v1/sessions/{id}/answer`.
-    AnswerSession,
+    AnswerSession(String),
     /// `POST /v1/sessions/{id}/cancel`.
-    CancelSession,
+    CancelSession(String),
     /// `POST /v1/agents/{name}/trigger`.
     TriggerAgent,
     /// `GET /v1/notices`.
@@ -65,6 +65,13 @@ pub enum Route {
     Unknown,
 }
 
+/// A question or session a route names, by the id in its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Addressed<'a> {
+    Question(&'a str),
+    Session(&'a str),
+}
+
 /// What a principal may do on a route.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Access {
@@ -80,6 +87,18 @@ pub enum Access {
 }
 
 impl Route {
+    /// What a signed-in person must be addressed to for this route: the question or session
+    /// (as the path names it) it reads or acts on.
+    pub fn addressed(&self) -> Option<Addressed<'_>> {
+        match self {
+            Route::ReadQuestion(id) | Route::CancelQuestion(id) => Some(Addressed::Question(id)),
+            Route::ReadSession(id) | Route::AnswerSession(id) | Route::CancelSession(id) => {
+                Some(Addressed::Session(id))
+            }
+            _ => None,
+        }
+    }
+
     /// The route a request's method and path name.
     pub fn of(method: &Method, path: &str) -> Route {
         if path == MCP_PATH {
@@ -103,9 +122,9 @@ impl Route {
             ("POST", ["questions", _, "answer"]) => Route::AnswerQuestion,
             ("POST", ["questions", _, "decline"]) => Route::DeclineQuestion,
             ("POST", ["questions", question, "cancel"]) => Route::CancelQuestion(id(question)),
-            ("GET", ["sessions", _]) => Route::ReadSession,
-            ("POST", ["sessions", _, "answer"]) => Route::AnswerSession,
-            ("POST", ["sessions", _, "cancel"]) => Route::CancelSession,
+            ("GET", ["sessions", session]) => Route::ReadSession(id(session)),
+            ("POST", ["sessions", session, "answer"]) => Route::AnswerSession(id(session)),
+            ("POST", ["sessions", session, "cancel"]) => Route::CancelSession(id(session)),
             ("POST", ["agents", _, "trigger"]) => Route::TriggerAgent,
             ("GET", ["notices"]) => Route::ListNotices,
             ("PUT", ["notices", _]) => Route::PostNotice,
@@ -153,9 +172,9 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             Route::ListQuestions
             | Route::AnswerQuestion
             | Route::DeclineQuestion
-            | Route::ReadSession
-            | Route::AnswerSession
-            | Route::CancelSession
+            | Route::ReadSession(_)
+            | Route::AnswerSession(_)
+            | Route::CancelSession(_)
             | Route::ListNotices
             | Route::Events
             | Route::OpenApi
@@ -172,9 +191,9 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             Route::ListQuestions
             | Route::AnswerQuestion
             | Route::DeclineQuestion
-            | Route::ReadSession
-            | Route::AnswerSession
-            | Route::CancelSession
+            | Route::ReadSession(_)
+            | Route::AnswerSession(_)
+            | Route::CancelSession(_)
             | Route::TriggerAgent
             | Route::ListNotices
             | Route::Events
@@ -191,9 +210,9 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             Route::ListQuestions
             | Route::AnswerQuestion
             | Route::DeclineQuestion
-            | Route::ReadSession
-            | Route::AnswerSession
-            | Route::CancelSession
+            | Route::ReadSession(_)
+            | Route::AnswerSession(_)
+            | Route::CancelSession(_)
             | Route::TriggerAgent
             | Route::ListNotices
             | Route::Events
@@ -221,7 +240,9 @@ mod tests {
     use super::*;
 
     fn ask_only() -> Principal {
-        Principal::AskOnly { token: TokenHolder { id: TokenId(1), name: "devbox".into(), kind: TokenKind::AskOnly } }
+        Principal::AskOnly {
+            token: TokenHolder { id: TokenId(1), name: "devbox".into(), kind: TokenKind::AskOnly, owner: None },
+        }
     }
 
     /// A path of `ROUTES` with its parameters filled in.

@@ -4,7 +4,7 @@
 //! The guard puts it in the request's extensions; handlers that act differently for each read
 //! it from there.
 
-use beckon_core::{AnsweredVia, Answerer};
+use beckon_core::{AnsweredVia, Answerer, Audience, SignedInPerson};
 use beckon_runtime::TokenHolder;
 use beckon_store::SignedIn;
 
@@ -31,13 +31,30 @@ pub struct Member {
     pub admin: bool,
 }
 
+impl Member {
+    /// Who they are, as the runtime's audience rules read it.
+    pub fn signed_in(&self) -> SignedInPerson {
+        SignedInPerson { subject: self.person.subject.clone(), groups: self.person.groups.clone() }
+    }
+
+    /// Whether a question or session addressed to `audience` (everyone's when `None`) is theirs
+    /// to see: an admin sees everything.
+    pub fn sees(&self, audience: Option<&Audience>) -> bool {
+        self.admin || audience.is_none_or(|audience| audience.includes(&self.person.subject, &self.person.groups))
+    }
+}
+
 impl Principal {
     /// Who an answer given through a REST route is recorded as: a signed-in person answers
     /// from Beckon's window (served to their browser) under their own name; a token holder is
     /// a program using the HTTP API.
     pub fn answerer(&self) -> Answerer {
         match self {
-            Principal::Member(member) => Answerer { via: AnsweredVia::Window, by: Some(member.person.answered_by()) },
+            Principal::Member(member) => Answerer {
+                via: AnsweredVia::Window,
+                by: Some(member.person.answered_by()),
+                signed_in: Some(member.signed_in()),
+            },
             Principal::Person | Principal::AskOnly { .. } => Answerer::from(AnsweredVia::Http),
         }
     }

@@ -14,6 +14,7 @@ use beckon_store::QuestionStatus;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::addressed::Audiences;
 use crate::bodies::{self, parse_id};
 use crate::error::{ApiError, ApiResult};
 use crate::principal::Principal;
@@ -88,9 +89,11 @@ pub struct ListQuery {
     limit: Option<usize>,
 }
 
-/// `GET /v1/questions?status=pending`: questions by status, pending ones oldest first.
+/// `GET /v1/questions?status=pending`: questions by status, pending ones oldest first; for a
+/// signed-in person, only those addressed to them, their groups or everyone.
 pub async fn list(
     State(shared): State<Arc<Shared>>,
+    Extension(principal): Extension<Principal>,
     Query(query): Query<ListQuery>,
     shape: ReadShape,
 ) -> ApiResult<Json<Value>> {
@@ -101,16 +104,30 @@ pub async fn list(
         })?),
     };
     let limit = query.limit.unwrap_or(100).clamp(1, 500);
-    let questions: Vec<Value> = if status == Some(QuestionStatus::Pending) {
-        let pending = shared.beckon.pending().await?;
-        let mut out = Vec::with_capacity(pending.len().min(limit));
-        for item in pending.into_iter().take(limit) {
-            out.push(views::question(&shared.url, &shared.beckon.question(item.id).await?, shape));
+    let records = if status == Some(QuestionStatus::Pending) {
+        let mut records = Vec::new();
+        for item in shared.beckon.pending().await? {
+            records.push(shared.beckon.question(item.id).await?);
         }
-        out
+        records
     } else {
-        shared.beckon.questions(status, limit).await?.iter().map(|q| views::question(&shared.url, q, shape)).collect()
+        // A signed-in person's share is found among more than `limit`.
+        let wanted = if matches!(principal, Principal::Member(_)) { 500 } else { limit };
+        shared.beckon.questions(status, wanted).await?
     };
+    let mut audiences = Audiences::default();
+    let mut questions = Vec::with_capacity(records.len().min(limit));
+    for record in records {
+        if questions.len() == limit {
+            break;
+        }
+        if let Principal::Member(member) = &principal
+            && !audiences.sees(&shared, member, record.session_id).await?
+        {
+            continue;
+        }
+        questions.push(views::question(&shared.url, &record, shape));
+    }
     Ok(Json(json!({ "questions": questions })))
 }
 

@@ -13,10 +13,11 @@ use crate::bodies;
 use crate::error::ApiResult;
 use crate::state::Shared;
 
-/// `POST /v1/tokens`: 201 with the token and its secret, which is never shown again.
+/// `POST /v1/tokens`: 201 with the token and its secret, which is never shown again. With
+/// `owner` (`person:<subject>` or `group:<name>`), what the token asks goes to them.
 pub async fn create(State(shared): State<Arc<Shared>>, bytes: Bytes) -> ApiResult<(StatusCode, Json<Value>)> {
-    let (name, kind) = bodies::token(&bytes)?;
-    let created = shared.beckon.create_token(&name, kind).await?;
+    let (name, kind, owner) = bodies::token(&bytes)?;
+    let created = shared.beckon.create_owned_token(&name, kind, owner).await?;
     Ok((StatusCode::CREATED, Json(json!({"token": created.token, "secret": created.secret}))))
 }
 

@@ -9,8 +9,8 @@ use beckon_core::approval::ALLOW;
 use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus, State};
 use beckon_core::outcome::check_reason;
 use beckon_core::{
-    Answer, AnsweredVia, Answerer, Answers, Outcome, Problems, QuestionRequest, RequestId, SessionId, SessionOrigin,
-    check_name,
+    Answer, AnsweredVia, Answerer, Answers, Audience, Outcome, Problems, QuestionRequest, RequestId, SessionId,
+    SessionOrigin, check_name,
 };
 use beckon_store::{NewQuestion, NewSession, QuestionRecord, Resolution, Resolved, rule_name};
 use serde::{Deserialize, Serialize};
@@ -53,6 +53,26 @@ pub struct ExternalAsk {
     /// (only that token may then read or withdraw it), and its sessions are its own: a key it
     /// gives never groups its questions with another caller's.
     pub asked_by: Option<TokenHolder>,
+    /// Whom it is for on a team server, as the agent names it (`audience` in the body): within
+    /// what its token allows (see [`audience_of`]). A token owned by a person or group addresses
+    /// them without naming anyone.
+    pub audience: Option<Audience>,
+}
+
+/// Whom a question goes to: a token owned by a person or group asks for them, and may name no
+/// one else; a token without an owner (or the person's own) may name anyone, and without a name
+/// the question is everyone's.
+pub(crate) fn audience_of(asked_by: Option<&TokenHolder>, named: Option<Audience>) -> Result<Option<Audience>> {
+    match (asked_by.and_then(|holder| holder.owner.as_ref()), named) {
+        (Some(owner), Some(named)) if named != *owner => Err(Error::InvalidInput(Problems::one(
+            "audience",
+            format!(
+                "this token asks for {owner} and cannot address {named}; leave audience out, or ask for a token for {named}"
+            ),
+        ))),
+        (Some(owner), _) => Ok(Some(owner.clone())),
+        (None, named) => Ok(named),
+    }
 }
 
 impl std::fmt::Debug for ExternalAsk {
@@ -67,6 +87,7 @@ impl std::fmt::Debug for ExternalAsk {
             .field("callback_url", &self.callback_url.as_deref().map(callbacks::origin))
             .field("metadata", &self.metadata)
             .field("asked_by", &self.asked_by.as_ref().map(|holder| &holder.name))
+            .field("audience", &self.audience)
             .finish()
     }
 }
@@ -124,6 +145,7 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
     let expires_at_ms = ask.timeout.map(|t| now.saturating_add(t.as_millis() as i64));
     let request_id = new_request_id();
     let new_session = new_session_id();
+    let audience = audience_of(ask.asked_by.as_ref(), ask.audience)?;
     let (agent, metadata, callback_url, asked_by) = (ask.agent, ask.metadata, ask.callback_url, ask.asked_by);
     // A token's sessions are apart from everyone else's: its key is kept under the token's id.
     let key = match (&asked_by, ask.external_key) {
@@ -159,6 +181,10 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
                     new_session
                 }
             };
+            // A session keeps the audience its first question gave it.
+            if let Some(audience) = &audience {
+                tx.address_session(session_id, audience)?;
+            }
             let question = NewQuestion {
                 id: request_id,
                 session_id,

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::sync::RwLock;
 use std::sync::atomic::{AtomicI64, Ordering};
 
+use beckon_core::Audience;
 use beckon_store::{TokenId, TokenKind, TokenRecord};
 
 use crate::token_secret;
@@ -27,6 +28,8 @@ pub struct TokenHolder {
     pub name: String,
     /// What it may do.
     pub kind: TokenKind,
+    /// The person or group it asks for, on a team server.
+    pub owner: Option<Audience>,
 }
 
 /// A live token as kept in memory.
@@ -74,7 +77,7 @@ impl LiveTokens {
 
     pub(crate) fn insert(&self, record: TokenRecord) {
         let live = Live {
-            holder: TokenHolder { id: record.id, name: record.name, kind: record.kind },
+            holder: TokenHolder { id: record.id, name: record.name, kind: record.kind, owner: record.owner },
             hint: token_secret::hint(&record.secret_hash),
             proof_key: token_secret::proof_key(&record.secret_hash),
             use_written_ms: AtomicI64::new(record.last_used_at_ms.unwrap_or(i64::MIN)),
@@ -96,6 +99,7 @@ impl LiveTokens {
             name: live.holder.name,
             kind: live.holder.kind,
             secret_hash: hash,
+            owner: live.holder.owner,
             created_at_ms: 0,
             last_used_at_ms: (used != i64::MIN).then_some(used),
             revoked_at_ms: None,
@@ -143,6 +147,7 @@ mod tests {
             name: name.into(),
             kind: TokenKind::AskOnly,
             secret_hash: token_secret::hash(secret),
+            owner: None,
             created_at_ms: 0,
             last_used_at_ms: None,
             revoked_at_ms: revoked,

@@ -50,7 +50,7 @@ async fn every_decision_is_exported_and_kept_for_its_own_period() {
             let agent = if i % 3 == 0 { "deployer" } else { "ci-bot" };
             let ask = ExternalAsk { agent: agent.into(), request: Some(deploy()), ..ExternalAsk::default() };
             let id = beckon.ask_external(ask).await.unwrap().request_id;
-            let slack = Answerer { via: AnsweredVia::Slack, by: Some("slack:U1 (ada)".into()) };
+            let slack = Answerer { via: AnsweredVia::Slack, by: Some("slack:U1 (ada)".into()), signed_in: None };
             beckon.resolve(id, slack, Decision::AnswerTexts(vec!["Yes".into()])).await.unwrap();
             asked.push(id);
         }

@@ -93,7 +93,7 @@ async fn each_question_is_checked_and_failures_do_not_stop_the_rest() {
 
     // The person allows once, from the window: the approvals go; the rest is reported.
     let ids = vec![first, question, second, settled, unknown, first];
-    let slack = Answerer { via: AnsweredVia::Slack, by: Some("slack:U1 (ada)".into()) };
+    let slack = Answerer { via: AnsweredVia::Slack, by: Some("slack:U1 (ada)".into()), signed_in: None };
     let receipt = beckon.resolve_batch(ids, slack, BatchDecision::AllowOnce).await.unwrap();
     let resolved: Vec<_> = receipt.resolved.iter().map(|r| r.id).collect();
     assert_eq!(resolved, [first, second]);

@@ -8,6 +8,7 @@
 //! carry a gap-free `seq` that front ends follow. The store is synchronous and never reads the
 //! clock: times are passed in.
 
+mod audiences;
 mod audit;
 mod channel_messages;
 mod codec;

@@ -12,8 +12,11 @@ use crate::sql::{Pg, detail};
 use crate::store::Store;
 
 /// The PostgreSQL schema, one migration per version; version N is the first N applied.
-const MIGRATIONS: &[&str] =
-    &[include_str!("../migrations/postgres/001_schema.sql"), include_str!("../migrations/postgres/002_sign_in.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../migrations/postgres/001_schema.sql"),
+    include_str!("../migrations/postgres/002_sign_in.sql"),
+    include_str!("../migrations/postgres/003_audiences.sql"),
+];
 
 /// The PostgreSQL schema version this build writes.
 pub const POSTGRES_SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;

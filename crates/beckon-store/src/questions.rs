@@ -7,7 +7,7 @@
 use std::sync::LazyLock;
 
 use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus};
-use beckon_core::{AnsweredVia, QuestionRequest, RequestId, SessionId};
+use beckon_core::{AnsweredVia, Audience, QuestionRequest, RequestId, SessionId};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
@@ -19,9 +19,9 @@ use crate::rows::{
     Deadline, InboxEntry, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved,
     ResolvedQuestion, SessionRecord,
 };
-use crate::sessions;
 use crate::sql::{Conn, Row, args};
 use crate::store::Tx;
+use crate::{sessions, tokens};
 
 impl PendingQuestion {
     /// What is asked.
@@ -343,20 +343,29 @@ pub(crate) fn get(conn: Conn<'_>, id: RequestId) -> Result<Option<QuestionRecord
 }
 
 /// A question and its session, in one read.
-pub(crate) fn with_session(conn: Conn<'_>, id: RequestId) -> Result<Option<(QuestionRecord, SessionRecord)>> {
+pub(crate) fn with_session(
+    conn: Conn<'_>,
+    id: RequestId,
+) -> Result<Option<(QuestionRecord, SessionRecord, Option<Audience>)>> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         let columns = |table: &str, columns: &str| {
             columns.split(", ").map(|column| format!("{table}.{column}")).collect::<Vec<_>>().join(", ")
         };
         format!(
-            "SELECT {}, {} FROM questions q JOIN sessions s ON s.id = q.session_id WHERE q.id = ?1",
+            "SELECT {}, {}, a.audience FROM questions q JOIN sessions s ON s.id = q.session_id \
+             LEFT JOIN session_audiences a ON a.session_id = q.session_id WHERE q.id = ?1",
             columns("q", COLUMNS),
             columns("s", sessions::RECORD_COLUMNS)
         )
     });
     let question_columns = COLUMNS.split(", ").count();
+    let audience_column = question_columns + sessions::RECORD_COLUMNS.split(", ").count();
     conn.query_opt(&SQL, &args![id.to_string()], |row| {
-        Ok((record(row)?, sessions::record(&row.after(question_columns))?))
+        let audience = match row.get::<Option<String>>(audience_column)? {
+            Some(text) => Some(tokens::audience("session_audiences", "audience", &text)?),
+            None => None,
+        };
+        Ok((record(row)?, sessions::record(&row.after(question_columns))?, audience))
     })
 }
 

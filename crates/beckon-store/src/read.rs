@@ -2,7 +2,7 @@
 //! ([`Tx::read`]): one entry to every table's reads.
 
 use beckon_core::conversation::SessionStatus;
-use beckon_core::{RequestId, SessionId};
+use beckon_core::{Audience, RequestId, SessionId};
 
 use crate::error::Result;
 use crate::rows::{
@@ -13,8 +13,8 @@ use crate::rows::{
 use crate::sql::Conn;
 use crate::store::{Store, Tx};
 use crate::{
-    audit, channel_messages, events, leases, messages, metrics, outbox, people, questions, rules, sessions, settings,
-    tokens,
+    audiences, audit, channel_messages, events, leases, messages, metrics, outbox, people, questions, rules, sessions,
+    settings, tokens,
 };
 
 /// Read-only access to the database.
@@ -40,6 +40,16 @@ impl Tx<'_> {
 }
 
 impl Reader<'_> {
+    /// Whose `session` is on a team server; `None` when it is everyone's.
+    pub fn session_audience(&self, session: SessionId) -> Result<Option<Audience>> {
+        audiences::session_audience(self.conn, session)
+    }
+
+    /// Whose question `request` is on a team server; `None` when it is everyone's.
+    pub fn question_audience(&self, request: RequestId) -> Result<Option<Audience>> {
+        audiences::question_audience(self.conn, request)
+    }
+
     /// The browser session with this cookie hash, if it is open and has not expired by `now_ms`.
     pub fn person_session(&self, id_hash: &[u8; 32], now_ms: i64) -> Result<Option<PersonSession>> {
         people::person_session(self.conn, id_hash, now_ms)
@@ -100,8 +110,11 @@ impl Reader<'_> {
         questions::get(self.conn, id)
     }
 
-    /// A question and its session.
-    pub fn question_with_session(&self, id: RequestId) -> Result<Option<(QuestionRecord, SessionRecord)>> {
+    /// A question, its session, and whose the session is (`None`: everyone's).
+    pub fn question_with_session(
+        &self,
+        id: RequestId,
+    ) -> Result<Option<(QuestionRecord, SessionRecord, Option<Audience>)>> {
         questions::with_session(self.conn, id)
     }
 

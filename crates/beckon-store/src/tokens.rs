@@ -1,7 +1,7 @@
 //! The `tokens` table (tokens for agents on other machines, by the hash of their secret) and
 //! `question_tokens` (which token asked a question).
 
-use beckon_core::RequestId;
+use beckon_core::{Audience, RequestId};
 
 use crate::codec::name;
 use crate::error::{Error, Result};
@@ -9,16 +9,17 @@ use crate::rows::{NewToken, TokenId, TokenKind, TokenRecord};
 use crate::sql::{Conn, Row, args, is_constraint};
 use crate::store::Tx;
 
-const COLUMNS: &str = "id, name, kind, secret_hash, created_at, last_used_at, revoked_at";
+const COLUMNS: &str = "id, name, kind, secret_hash, created_at, last_used_at, revoked_at, owner";
 
 impl Tx<'_> {
     /// Stores a new token. A live token with the same name, or the same secret, is refused
     /// with [`Error::TokenNameTaken`] (a secret is random, so only a name can clash in truth).
     pub fn create_token(&mut self, token: &NewToken) -> Result<TokenRecord> {
+        let owner = token.owner.as_ref().map(ToString::to_string);
         let inserted = self.tx.guarded(|| {
             self.tx.query_one(
-                "INSERT INTO tokens (name, kind, secret_hash, created_at) VALUES (?1, ?2, ?3, ?4) RETURNING id",
-                &args![token.name, token.kind.as_str(), token.secret_hash, token.at_ms],
+                "INSERT INTO tokens (name, kind, secret_hash, created_at, owner) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+                &args![token.name, token.kind.as_str(), token.secret_hash, token.at_ms, owner],
                 |row| row.get::<i64>(0),
             )
         });
@@ -32,6 +33,7 @@ impl Tx<'_> {
             name: token.name.clone(),
             kind: token.kind,
             secret_hash: token.secret_hash,
+            owner: token.owner.clone(),
             created_at_ms: token.at_ms,
             last_used_at_ms: None,
             revoked_at_ms: None,
@@ -64,6 +66,11 @@ impl Tx<'_> {
     }
 }
 
+/// An audience as stored, or the column's corruption named.
+pub(crate) fn audience(table: &'static str, column: &'static str, text: &str) -> Result<Audience> {
+    Audience::parse(text).map_err(|detail| Error::InvalidData { table, column, detail })
+}
+
 fn read_row(row: &Row<'_>) -> Result<TokenRecord> {
     let hash: Vec<u8> = row.get(3)?;
     let mut secret_hash = [0u8; 32];
@@ -80,6 +87,10 @@ fn read_row(row: &Row<'_>) -> Result<TokenRecord> {
         created_at_ms: row.get(4)?,
         last_used_at_ms: row.get(5)?,
         revoked_at_ms: row.get(6)?,
+        owner: match row.get::<Option<String>>(7)? {
+            Some(text) => Some(audience("tokens", "owner", &text)?),
+            None => None,
+        },
     };
     Ok(record)
 }

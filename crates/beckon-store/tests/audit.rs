@@ -175,7 +175,8 @@ fn a_repeat_or_a_conflict_writes_no_second_row(backend: Backend) {
 
 fn the_machine_is_the_token_that_asked(backend: Backend) {
     let (_db, mut store) = backend.store();
-    let token = NewToken { name: "devbox".into(), kind: TokenKind::AskOnly, secret_hash: [9; 32], at_ms: 1 };
+    let token =
+        NewToken { name: "devbox".into(), kind: TokenKind::AskOnly, secret_hash: [9; 32], owner: None, at_ms: 1 };
     let token = store.write(|tx| tx.create_token(&token)).unwrap().value;
     let id = ask(&mut store, "claude-code", SessionOrigin::External, approval("ls"), 10);
     store.write(|tx| tx.mark_asked_by(id, token.id)).unwrap();

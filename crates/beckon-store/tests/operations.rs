@@ -516,7 +516,8 @@ fn a_question_is_read_with_its_session(backend: Backend) {
     let (_db, mut store) = backend.store();
     let (session, question) = asked(&mut store, "poet", 1);
     asked(&mut store, "other", 2);
-    let (read, its_session) = store.read().question_with_session(question).unwrap().expect("the question");
+    let (read, its_session, audience) = store.read().question_with_session(question).unwrap().expect("the question");
+    assert_eq!(audience, None, "a session no one addressed is everyone's");
     assert_eq!(read, store.read().question(question).unwrap().unwrap());
     assert_eq!(its_session, store.read().session(session).unwrap().unwrap());
     assert_eq!(its_session.status, SessionStatus::WaitingForInput);

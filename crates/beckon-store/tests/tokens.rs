@@ -10,7 +10,7 @@ use beckon_store::{Error, NewToken, TokenKind};
 use common::Backend;
 
 fn token(name: &str, hash_byte: u8, at_ms: i64) -> NewToken {
-    NewToken { name: name.into(), kind: TokenKind::AskOnly, secret_hash: [hash_byte; 32], at_ms }
+    NewToken { name: name.into(), kind: TokenKind::AskOnly, secret_hash: [hash_byte; 32], owner: None, at_ms }
 }
 
 fn a_name_names_one_live_token_and_is_free_again_once_revoked(backend: Backend) {

@@ -20,4 +20,9 @@ created_at_ms: number,
 /**
  * When a request last carried it, to the minute (Unix ms); `None` if none has.
  */
-last_used_at_ms: number | null, };
+last_used_at_ms: number | null, 
+/**
+ * Whom it asks for on a team server (`person:<subject>` or `group:<name>`); `None` for the
+ * person's own.
+ */
+owner: string | null, };

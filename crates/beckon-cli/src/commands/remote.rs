@@ -46,7 +46,7 @@ async fn ssh(connection: &Connection, args: RemoteSshArgs) -> CliResult<Exit> {
     let client = connection.client()?;
     let port = port_of(&client.endpoint().url)?;
     let token_name = args.token_name.clone().unwrap_or_else(|| name_for(&args.host));
-    let created = client.create_token(&token_name).await?;
+    let created = client.create_token(&token_name, None).await?;
     let secret =
         created["secret"].as_str().ok_or_else(|| CliError::Reply("the new token has no secret".into()))?.to_owned();
     let chosen = if args.agents.is_empty() { AgentName::value_variants().to_vec() } else { args.agents.clone() };

@@ -20,8 +20,8 @@ pub async fn run(connection: &Connection, args: TokenArgs) -> CliResult<Exit> {
 
 async fn create(connection: &Connection, args: TokenCreateArgs) -> CliResult<Exit> {
     // `--ask-only` is required by the command line: the only kind there is, said aloud.
-    let TokenCreateArgs { name, ask_only: _, json } = args;
-    let created = connection.client()?.create_token(&name).await?;
+    let TokenCreateArgs { name, ask_only: _, owner, json } = args;
+    let created = connection.client()?.create_token(&name, owner.as_deref()).await?;
     let token = view(&created["token"])?;
     let secret = created["secret"].as_str().ok_or_else(|| CliError::Reply("the new token has no secret".into()))?;
     if json {
@@ -66,9 +66,9 @@ fn kind_name(kind: TokenKind) -> &'static str {
     }
 }
 
-/// The tokens as a table: name, kind, age, last use.
+/// The tokens as a table: name, kind, whom it asks for, age, last use.
 fn table(tokens: &[TokenView], now_ms: i64) -> String {
-    let mut rows = vec![["NAME", "KIND", "CREATED", "LAST USED"].map(String::from)];
+    let mut rows = vec![["NAME", "KIND", "FOR", "CREATED", "LAST USED"].map(String::from)];
     for token in tokens {
         let used = match token.last_used_at_ms {
             Some(at) => format!("{} ago", output::age(now_ms - at)),
@@ -77,12 +77,13 @@ fn table(tokens: &[TokenView], now_ms: i64) -> String {
         rows.push([
             token.name.clone(),
             kind_name(token.kind).to_owned(),
+            token.owner.clone().unwrap_or_else(|| "-".to_owned()),
             format!("{} ago", output::age(now_ms - token.created_at_ms)),
             used,
         ]);
     }
     let widths: Vec<usize> =
-        (0..4).map(|column| rows.iter().map(|row| row[column].chars().count()).max().unwrap_or(0)).collect();
+        (0..5).map(|column| rows.iter().map(|row| row[column].chars().count()).max().unwrap_or(0)).collect();
     let mut out = String::new();
     for row in &rows {
         let cells: Vec<String> = row.iter().zip(&widths).map(|(cell, width)| format!("{cell:<width$}")).collect();
@@ -99,18 +100,25 @@ mod tests {
     #[test]
     fn the_table_lines_up_and_says_never_for_an_unused_token() {
         let tokens = [
-            TokenView { name: "ci".into(), kind: TokenKind::AskOnly, created_at_ms: 0, last_used_at_ms: None },
+            TokenView {
+                name: "ci".into(),
+                kind: TokenKind::AskOnly,
+                created_at_ms: 0,
+                last_used_at_ms: None,
+                owner: Some("group:eng".into()),
+            },
             TokenView {
                 name: "devbox.example".into(),
                 kind: TokenKind::AskOnly,
                 created_at_ms: 0,
                 last_used_at_ms: Some(7_140_000),
+                owner: None,
             },
         ];
         let table = table(&tokens, 7_200_000);
         let lines: Vec<&str> = table.lines().collect();
-        assert_eq!(lines[0], "NAME            KIND      CREATED  LAST USED");
-        assert_eq!(lines[1], "ci              ask-only  2h ago   never");
-        assert_eq!(lines[2], "devbox.example  ask-only  2h ago   1m ago");
+        assert_eq!(lines[0], "NAME            KIND      FOR        CREATED  LAST USED");
+        assert_eq!(lines[1], "ci              ask-only  group:eng  2h ago   never");
+        assert_eq!(lines[2], "devbox.example  ask-only  -          2h ago   1m ago");
     }
 }

@@ -120,6 +120,19 @@ impl LiveEvent {
         }
     }
 
+    /// The session the event concerns.
+    pub fn session_id(&self) -> SessionId {
+        match self {
+            Self::QuestionPending { question, .. } => question.session_id,
+            Self::SessionStarted { session_id, .. }
+            | Self::SessionStatus { session_id, .. }
+            | Self::MessageAppended { session_id, .. }
+            | Self::QuestionResolved { session_id, .. }
+            | Self::SessionResumed { session_id, .. }
+            | Self::SessionDeleted { session_id, .. } => *session_id,
+        }
+    }
+
     /// The event's seq.
     pub fn seq(&self) -> i64 {
         match self {

@@ -15,6 +15,10 @@ pub struct TokenView {
     pub created_at_ms: i64,
     /// When a request last carried it, to the minute (Unix ms); `None` if none has.
     pub last_used_at_ms: Option<i64>,
+    /// Whom it asks for on a team server (`person:<subject>` or `group:<name>`); `None` for the
+    /// person's own.
+    #[serde(default)]
+    pub owner: Option<String>,
 }
 
 impl From<&TokenRecord> for TokenView {
@@ -24,6 +28,7 @@ impl From<&TokenRecord> for TokenView {
             kind: record.kind,
             created_at_ms: record.created_at_ms,
             last_used_at_ms: record.last_used_at_ms,
+            owner: record.owner.as_ref().map(ToString::to_string),
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use beckon_core::conversation::{Event, SessionStatus};
 use beckon_core::outcome::check_reason;
-use beckon_core::{AnsweredVia, Answerer, Answers, Outcome, Problems, RequestId, SessionOrigin};
+use beckon_core::{AnsweredVia, Answerer, Answers, Audience, Outcome, Problems, RequestId, SessionOrigin};
 use beckon_store::{QuestionRecord, Resolved, ResolvedQuestion, SessionRecord};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -61,6 +61,8 @@ impl From<Resolved> for AnswerReceipt {
 pub(super) struct Found {
     pub(super) question: QuestionRecord,
     pub(super) session: SessionRecord,
+    /// Whose the question is on a team server; everyone's when `None`.
+    pub(super) audience: Option<Audience>,
     known: Option<Preread>,
 }
 
@@ -105,6 +107,7 @@ impl Beckon {
             }
             return self.settle(found, outcome, None).await;
         }
+        check_audience(&found, &answerer)?;
         self.check_approver(&found.question, &outcome, answerer.via)?;
         match &outcome {
             Outcome::Answered { answers } => answers.validate(&found.question.request).map_err(Error::InvalidAnswer)?,
@@ -155,7 +158,7 @@ impl Beckon {
         outcome: Outcome,
         answerer: Option<Answerer>,
     ) -> Result<AnswerReceipt> {
-        let Found { question, session, known } = found;
+        let Found { question, session, known, .. } = found;
         if session.origin == SessionOrigin::External {
             let resolved =
                 external::resolve(&self.rt, &question, outcome, answerer.as_ref(), SessionStatus::Completed).await?;
@@ -205,7 +208,7 @@ impl Beckon {
             .call(move |store| {
                 let mut out = Vec::with_capacity(ids.len());
                 for id in ids {
-                    let Some((question, session)) = store.read().question_with_session(id)? else {
+                    let Some((question, session, audience)) = store.read().question_with_session(id)? else {
                         out.push((id, Err(Error::QuestionNotFound(id))));
                         continue;
                     };
@@ -215,7 +218,7 @@ impl Beckon {
                     } else {
                         None
                     };
-                    out.push((id, Ok(Found { question, session, known })));
+                    out.push((id, Ok(Found { question, session, audience, known })));
                 }
                 Ok(out)
             })
@@ -226,4 +229,15 @@ impl Beckon {
 /// A decision on a question already settled: a repeat of the winner, or a conflict with it.
 fn again(winner: ResolvedQuestion, outcome: &Outcome) -> Result<AnswerReceipt> {
     winner.again(outcome).map(AnswerReceipt::from).map_err(Error::AlreadyResolved)
+}
+
+/// Refuses an answer or a decline of a question addressed to a person or group from anyone
+/// outside it: only someone signed in on the team server as that person, or in that group, may
+/// settle it, whatever the front end. To anyone else it is as if there were no such question.
+pub(super) fn check_audience(found: &Found, answerer: &Answerer) -> Result<()> {
+    let Some(audience) = &found.audience else { return Ok(()) };
+    match &answerer.signed_in {
+        Some(person) if audience.includes(&person.subject, &person.groups) => Ok(()),
+        _ => Err(Error::QuestionNotFound(found.question.id)),
+    }
 }

@@ -111,6 +111,7 @@ impl Beckon {
         let mut in_app: Vec<(Found, Outcome)> = Vec::new();
         for (id, found) in self.questions_and_sessions(unique).await? {
             let planned = found.and_then(|found| {
+                super::answers::check_audience(&found, &answerer)?;
                 let outcome = self.batch_outcome(&found.question, &decision, &answerer)?;
                 Ok((found, outcome))
             });

@@ -3,6 +3,7 @@
 //!
 //! - [`handle`]: starting, recovering and stopping a runtime;
 //! - [`answers`]: the one way a question is answered, declined or withdrawn;
+//! - [`audiences`]: whose questions and sessions are on a team server;
 //! - [`audit`]: the audit trail of every decision;
 //! - [`batch`]: deciding many questions at once;
 //! - [`sessions`]: starting, messaging and cancelling sessions;
@@ -14,6 +15,7 @@
 //! - [`tokens`]: tokens for agents on other machines, and checking a request's token.
 
 mod answers;
+mod audiences;
 mod audit;
 mod batch;
 mod configure;

@@ -2,7 +2,7 @@
 //! window, the CLI or the gateway with the person's token), and checked on every gateway
 //! request against the live ones in memory.
 
-use beckon_core::RequestId;
+use beckon_core::{Audience, RequestId};
 use beckon_store::{NewToken, TokenId, TokenKind};
 
 use super::handle::Beckon;
@@ -16,6 +16,17 @@ impl Beckon {
     /// tokens) of `kind`. Returns it with its secret, which is shown this once: only its hash is
     /// kept. It is accepted from the moment this returns.
     pub async fn create_token(&self, name: &str, kind: TokenKind) -> Result<CreatedToken> {
+        self.create_owned_token(name, kind, None).await
+    }
+
+    /// As [`Beckon::create_token`], for a token that asks on behalf of `owner` (a person or
+    /// group on a team server): what it asks is addressed to them.
+    pub async fn create_owned_token(
+        &self,
+        name: &str,
+        kind: TokenKind,
+        owner: Option<Audience>,
+    ) -> Result<CreatedToken> {
         token_secret::check_name(name).map_err(Error::InvalidInput)?;
         let secret = match kind {
             TokenKind::AskOnly => token_secret::ask_only(rand::random()),
@@ -24,6 +35,7 @@ impl Beckon {
             name: name.to_owned(),
             kind,
             secret_hash: token_secret::hash(&secret),
+            owner,
             at_ms: self.rt.clock.now_ms(),
         };
         let record = self.rt.db.write(move |tx| tx.create_token(&new)).await?;

@@ -1,6 +1,7 @@
 //! Tokens for agents on other machines: the one to create, and the token as stored. The secret
 //! itself is never here, only its SHA-256.
 
+use beckon_core::Audience;
 use serde::{Deserialize, Serialize};
 
 /// A token's row id: stable for its whole life, where its name may be reused once it is
@@ -49,6 +50,8 @@ pub struct NewToken {
     pub kind: TokenKind,
     /// The SHA-256 of its secret.
     pub secret_hash: [u8; 32],
+    /// The person or group it asks for, on a team server; the person's own without one.
+    pub owner: Option<Audience>,
     /// When (Unix ms).
     pub at_ms: i64,
 }
@@ -71,6 +74,8 @@ pub struct TokenRecord {
     pub kind: TokenKind,
     /// The SHA-256 of its secret.
     pub secret_hash: [u8; 32],
+    /// The person or group it asks for, on a team server; the person's own without one.
+    pub owner: Option<Audience>,
     /// When it was made (Unix ms).
     pub created_at_ms: i64,
     /// When a request last carried it, to the minute (Unix ms).
@@ -85,6 +90,7 @@ impl std::fmt::Debug for TokenRecord {
             .field("id", &self.id)
             .field("name", &self.name)
             .field("kind", &self.kind)
+            .field("owner", &self.owner)
             .field("created_at_ms", &self.created_at_ms)
             .field("last_used_at_ms", &self.last_used_at_ms)
             .field("revoked_at_ms", &self.revoked_at_ms)

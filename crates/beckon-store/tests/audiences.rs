@@ -1,0 +1,54 @@
+//! Whose questions are whose on a team server: a token keeps the person or group it belongs
+//! to; a session keeps the audience its first question gave it; a question's audience is its
+//! session's, read alone or with the question and its session.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod common;
+
+use beckon_core::Audience;
+use beckon_store::{NewToken, TokenKind};
+use common::Backend;
+
+fn ada() -> Audience {
+    Audience::Person("ada".into())
+}
+
+fn a_token_keeps_whom_it_asks_for(backend: Backend) {
+    let (_db, mut store) = backend.store();
+    let owned = NewToken {
+        name: "ada-laptop".into(),
+        kind: TokenKind::AskOnly,
+        secret_hash: [1; 32],
+        owner: Some(ada()),
+        at_ms: 10,
+    };
+    let made = store.write(|tx| tx.create_token(&owned)).unwrap().value;
+    assert_eq!(made.owner, Some(ada()));
+    let group =
+        NewToken { name: "ci".into(), secret_hash: [2; 32], owner: Some(Audience::Group("eng".into())), ..owned };
+    store.write(|tx| tx.create_token(&group)).unwrap();
+    let listed: Vec<_> = store.read().tokens(false).unwrap().into_iter().map(|t| (t.name, t.owner)).collect();
+    assert_eq!(listed, [("ci".into(), Some(Audience::Group("eng".into()))), ("ada-laptop".into(), Some(ada()))]);
+}
+
+fn a_session_keeps_the_audience_its_first_question_gave_it(backend: Backend) {
+    let (_db, mut store) = backend.store();
+    let (session, question) = common::asked(&mut store, "remote", 20);
+    let (other_session, everyones) = common::asked(&mut store, "local", 30);
+    assert_eq!(store.read().question_audience(question).unwrap(), None, "everyone's until addressed");
+    let kept = store.write(|tx| tx.address_session(session, &ada())).unwrap().value;
+    assert_eq!(kept, ada());
+    let again = store.write(|tx| tx.address_session(session, &Audience::Group("eng".into()))).unwrap().value;
+    assert_eq!(again, ada(), "the first audience stays");
+    assert_eq!(store.read().session_audience(session).unwrap(), Some(ada()));
+    assert_eq!(store.read().question_audience(question).unwrap(), Some(ada()));
+    assert_eq!(store.read().session_audience(other_session).unwrap(), None);
+    assert_eq!(store.read().question_audience(everyones).unwrap(), None);
+    let (_, _, audience) = store.read().question_with_session(question).unwrap().unwrap();
+    assert_eq!(audience, Some(ada()));
+    let (_, _, audience) = store.read().question_with_session(everyones).unwrap().unwrap();
+    assert_eq!(audience, None);
+}
+
+conformance!(a_token_keeps_whom_it_asks_for, a_session_keeps_the_audience_its_first_question_gave_it,);
