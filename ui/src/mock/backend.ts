@@ -213,7 +213,7 @@ export class MockBackend {
         const name = String(args.name).trim();
         if (!/^[A-Za-z0-9._-]{1,40}$/.test(name)) fail("invalid_input", "a token's name is 1 to 40 letters, digits, '-', '_' or '.'");
         if (this.tokens.some((token) => token.name === name)) fail("invalid_input", `a live token is already named ${name}`);
-        const token: TokenView = { name, kind: "ask_only", created_at_ms: Date.now(), last_used_at_ms: null };
+        const token: TokenView = { name, kind: "ask_only", created_at_ms: Date.now(), last_used_at_ms: null, owner: null };
         this.tokens = [token, ...this.tokens];
         return { token, secret: `bkn_ask_mock${this.tokens.length}` };
       }

@@ -16,6 +16,7 @@ function token(name: string, lastUsedMinutesAgo: number | null): TokenView {
     kind: "ask_only",
     created_at_ms: NOW - 86_400_000,
     last_used_at_ms: lastUsedMinutesAgo === null ? null : NOW - lastUsedMinutesAgo * 60_000,
+    owner: null,
   };
 }
 
