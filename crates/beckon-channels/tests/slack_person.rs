@@ -195,3 +195,28 @@ async fn a_call_too_long_to_show_whole_offers_no_allow_and_a_crafted_allow_is_re
     assert_eq!(world.status(approval).await, QuestionStatus::Pending);
     channels.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_a_team_server_addresses_to_someone_is_not_shown_on_slack() {
+    let world = World::new().await;
+    let channels = world.channels(Some(ADA.0));
+    let addressed = ExternalAsk {
+        agent: "ci".into(),
+        request: Some(question()),
+        audience: Some(beckon_core::Audience::Group("eng".into())),
+        ..ExternalAsk::default()
+    };
+    let addressed = world.beckon.ask_external(addressed).await.unwrap().request_id;
+    // Passed over, not held back: a later question for everyone posts.
+    let later = world.ask(question()).await;
+    assert_eq!(world.message(later).await.channel, CHANNEL);
+    let id = addressed.to_string();
+    for message in world.slack.messages() {
+        assert!(message.metadata.as_ref().is_none_or(|meta| meta["event_payload"]["request_id"] != id.as_str()));
+    }
+    // Nor does anything from Slack answer it, even from the paired person.
+    let refused = world.beckon.resolve(addressed, AnsweredVia::Slack, beckon_runtime::Decision::Decline(None)).await;
+    assert!(matches!(refused, Err(beckon_runtime::Error::QuestionNotFound(_))), "{refused:?}");
+    assert_eq!(world.status(addressed).await, QuestionStatus::Pending);
+    channels.stop().await;
+}
