@@ -75,8 +75,13 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
     }
     let route = Route::of(request.method(), request.uri().path());
     // Signing in is a browser's top-level navigation, coming back from the identity provider's
-    // site: it needs no credential and carries no body, and the callback checks its own.
+    // site: it needs no credential and carries no body, and the callback checks its own. Each
+    // step writes (a sign-in kept, a session opened), so it counts against the write limits.
     if route == Route::SignIn {
+        let connection = request.extensions().get::<ConnectionId>().copied().unwrap_or(ConnectionId(0));
+        if let Err(wait) = shared.rate.take(connection, std::time::Instant::now()) {
+            return ApiError::too_many(wait).into_response();
+        }
         return next.run(request).await;
     }
     let cross_site =

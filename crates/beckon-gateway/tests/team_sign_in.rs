@@ -337,3 +337,21 @@ async fn a_server_whose_provider_cannot_be_read_does_not_start() {
     assert!(!dir.path().join("gateway.json").exists(), "nothing is written by a server that did not start");
     beckon.shutdown().await;
 }
+
+#[tokio::test]
+async fn beginning_sign_ins_counts_against_the_write_limits() {
+    let idp = provider().await;
+    let sign_in = signing_in_with(&idp);
+    let s = served::serve(move |config| {
+        sign_in(config);
+        config.writes_per_second = 0.1;
+        config.write_burst = 3.0;
+    })
+    .await;
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        statuses.push(s.http.get(format!("{}/auth/login", s.gateway.url)).send().await.unwrap().status().as_u16());
+    }
+    // reqwest follows the redirect to the provider: a sign-in begun reads as the provider's page.
+    assert_eq!(statuses.iter().filter(|&&status| status == 429).count(), 2, "{statuses:?}");
+}
