@@ -347,3 +347,33 @@ async fn remote_ssh_install_copies_beckon_writes_the_connection_file_and_connect
     assert!(output.status.success(), "{}", served::text(&output.stderr));
     assert_eq!(served::text(&output.stdout).trim(), "No");
 }
+
+#[tokio::test]
+async fn a_token_made_for_a_person_or_group_says_so_and_a_bad_audience_is_refused() {
+    let served = persons_beckon().await;
+    let output = served::output(served.beckon().args([
+        "token",
+        "create",
+        "--name",
+        "ada-laptop",
+        "--ask-only",
+        "--for",
+        "person:ada",
+        "--json",
+    ]))
+    .await;
+    assert!(output.status.success(), "{}", served::text(&output.stderr));
+    let made: Value = serde_json::from_str(&served::text(&output.stdout)).unwrap();
+    assert_eq!(made["token"]["owner"], "person:ada");
+    let listed = served::output(served.beckon().args(["token", "list"])).await;
+    let table = served::text(&listed.stdout);
+    assert!(table.lines().any(|line| line.starts_with("ada-laptop") && line.contains("person:ada")), "{table}");
+    let refused =
+        served::output(served.beckon().args(["token", "create", "--name", "x", "--ask-only", "--for", "ada"])).await;
+    assert!(!refused.status.success());
+    assert!(
+        served::text(&refused.stderr).contains("person:<subject> or group:<name>"),
+        "{}",
+        served::text(&refused.stderr)
+    );
+}
