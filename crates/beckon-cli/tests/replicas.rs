@@ -3,7 +3,9 @@
 //! event stream see the answer; two different answers at once through both: exactly one wins,
 //! the other is told who did; a deadline set through a replica that dies fires on the other; the
 //! admin token, made once, works on both, and an agent's token made through one works on the
-//! other until it is revoked through either.
+//! other until it is revoked through either; a person signed in through one replica is signed
+//! in on the other (and out of both at once), and what a person's token asks through one is
+//! theirs alone on the other.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -40,10 +42,16 @@ async fn database() -> (TestCluster, String) {
 }
 
 async fn replica(url: &str) -> Replica {
+    replica_with(url, &[]).await
+}
+
+/// A replica started with more arguments.
+async fn replica_with(url: &str, more: &[&str]) -> Replica {
     let dir = tempfile::tempdir().unwrap();
     let (data, logs) = (dir.path().join("data"), dir.path().join("logs"));
     std::fs::create_dir_all(&logs).unwrap();
-    let server = Server::start_with(&data, &logs, &["--database", url]).await;
+    let args: Vec<&str> = ["--database", url].into_iter().chain(more.iter().copied()).collect();
+    let server = Server::start_with(&data, &logs, &args).await;
     let endpoint = server.watch().borrow().endpoint.clone().unwrap();
     Replica { server, endpoint, _dir: dir }
 }
@@ -248,4 +256,87 @@ async fn the_admin_token_and_agents_tokens_hold_on_every_replica() {
     assert_eq!(until_status(&a, &secret, "/v1/health", 401).await, 401, "A learns it was revoked");
     a.server.stop().await;
     b.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_person_signed_in_through_one_replica_answers_their_own_question_through_the_other() {
+    let (_cluster, url) = database().await;
+    let person = |subject: &str| beckon_test_idp::Person {
+        subject: subject.into(),
+        email: format!("{subject}@example.com"),
+        name: subject.into(),
+        groups: vec![],
+    };
+    let client = beckon_test_idp::Client {
+        id: "beckon".into(),
+        secret: None,
+        redirect_uris: vec!["http://127.0.0.1/auth/callback".into()],
+    };
+    let idp = beckon_test_idp::Provider::start(vec![client], vec![person("ada"), person("bo")]).await.unwrap();
+    let oidc = ["--oidc-issuer", idp.issuer(), "--oidc-client-id", "beckon"];
+    let (a, b) = tokio::join!(replica_with(&url, &oidc), replica_with(&url, &oidc));
+
+    // Ada's token, made through A, asks through B.
+    let body = json!({"name": "ada-laptop", "kind": "ask_only", "owner": "person:ada"});
+    let (status, made) = a.call(reqwest::Method::POST, "/v1/tokens", Some(body)).await;
+    assert_eq!(status, 201, "{made}");
+    let secret = made["secret"].as_str().unwrap().to_owned();
+    // Every replica reloads the tokens each second.
+    let began = Instant::now();
+    let asked = loop {
+        let asked = b
+            .with_token(reqwest::Method::POST, "/v1/questions", &secret)
+            .json(&json!({"agent": "claude-code", "approval": {"tool_name": "Bash", "input": {"command": "make deploy"}}}))
+            .send()
+            .await
+            .unwrap();
+        if asked.status() != 401 || began.elapsed() > Duration::from_secs(10) {
+            break asked;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(asked.status(), 201);
+    let id = asked.json::<Value>().await.unwrap()["request_id"].as_str().unwrap().to_owned();
+
+    // Ada and Bo sign in through A; their cookies hold on B (one origin behind a balancer).
+    let signed_in = |who: &'static str| {
+        let base = a.endpoint.url.clone();
+        async move {
+            let mut browser = beckon_test_idp::Browser::default();
+            let done = browser.sign_in(&base, who, "/").await.unwrap().unwrap();
+            assert_eq!(done.status, 303, "{}", done.body);
+            browser.cookie(&base, "beckon_session").unwrap()
+        }
+    };
+    let (ada, bo) = (signed_in("ada").await, signed_in("bo").await);
+    let on_b = |method: reqwest::Method, path: &str, cookie: &str| {
+        reqwest::Client::builder()
+            .no_proxy()
+            .build()
+            .unwrap()
+            .request(method, format!("{}{path}", b.endpoint.url))
+            .header("cookie", format!("beckon_session={cookie}"))
+            .header("origin", &b.endpoint.url)
+            .header("x-csrf-token", beckon_runtime::csrf_token(cookie))
+    };
+    let answer = format!("/v1/questions/{id}/answer");
+    let refused = on_b(reqwest::Method::POST, &answer, &bo).json(&json!({"answer": "Allow"})).send().await.unwrap();
+    assert_eq!(refused.status(), 404, "Bo cannot see Ada's approval");
+    let allowed = on_b(reqwest::Method::POST, &answer, &ada).json(&json!({"answer": "Allow"})).send().await.unwrap();
+    assert_eq!(allowed.status(), 200);
+    assert_eq!(allowed.json::<Value>().await.unwrap()["answered_by"], "oidc:ada (ada <ada@example.com>)");
+
+    // Signing out through B ends the session on A too.
+    let out = on_b(reqwest::Method::POST, "/auth/logout", &ada).send().await.unwrap();
+    assert_eq!(out.status(), 200);
+    let me = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .unwrap()
+        .get(format!("{}/v1/me", a.endpoint.url))
+        .header("cookie", format!("beckon_session={ada}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 401);
 }
