@@ -5,27 +5,16 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+#[path = "support/serve_start.rs"]
+mod serve_start;
+
 #[allow(dead_code)]
 #[path = "support/server.rs"]
 mod server;
 
 use serde_json::{Value, json};
+use serve_start::{free_port, refused};
 use server::Server;
-
-fn refused(args: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_beckon"))
-        .arg("--data-dir")
-        .arg(dir.path())
-        .args(["serve", "--port", "0"])
-        .args(args)
-        .env_remove("BECKON_DATABASE_URL")
-        .output()
-        .unwrap();
-    assert!(!output.status.success(), "{args:?} should be refused");
-    assert!(!dir.path().join("gateway.json").exists(), "{args:?}: nothing was served");
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 #[test]
 fn plain_http_beyond_loopback_is_refused_unless_asked_for() {
@@ -43,11 +32,6 @@ fn tls_files_that_cannot_serve_are_refused_before_anything_starts() {
     assert!(said.contains("--tls-key"), "{said}");
     let said = refused(&["--listen", "0.0.0.0", "--tls-cert", "absent-cert.pem", "--tls-key", "absent-key.pem"]);
     assert!(said.contains("absent-cert.pem") && said.contains("cannot read"), "{said}");
-}
-
-/// A port nobody listens on just now.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

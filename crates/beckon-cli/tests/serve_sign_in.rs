@@ -5,25 +5,13 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+#[path = "support/serve_start.rs"]
+mod serve_start;
+
 use beckon_test_idp::{Browser, Client, Person, Provider};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-
-fn refused(args: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_beckon"))
-        .arg("--data-dir")
-        .arg(dir.path())
-        .args(["serve", "--port", "0"])
-        .args(args)
-        .env_remove("BECKON_DATABASE_URL")
-        .env_remove("BECKON_OIDC_CLIENT_SECRET")
-        .output()
-        .unwrap();
-    assert!(!output.status.success(), "{args:?} should be refused");
-    assert!(!dir.path().join("gateway.json").exists(), "{args:?}: nothing was served");
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use serve_start::{free_port, refused};
 
 #[test]
 fn a_sign_in_set_up_that_cannot_work_is_refused_before_anything_starts() {
@@ -42,11 +30,6 @@ fn a_sign_in_set_up_that_cannot_work_is_refused_before_anything_starts() {
     let issuer = format!("http://{closed}");
     let said = refused(&["--oidc-issuer", &issuer, "--oidc-client-id", "beckon"]);
     assert!(said.contains(&issuer) && said.contains("discovery failed"), "{said}");
-}
-
-/// A port nobody listens on just now.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

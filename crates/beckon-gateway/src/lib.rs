@@ -111,28 +111,13 @@ pub struct GatewayConfig {
     pub sign_in: Option<SignInConfig>,
 }
 
-/// How a team server signs people in: Beckon's registration with the team's OpenID provider.
-/// The redirect URI registered there must be `<public URL>/auth/callback`.
-#[derive(Clone)]
+/// How a team server signs people in: Beckon's registration with the team's OpenID provider
+/// (whose redirect URI must be `<public URL>/auth/callback`), and the provider's group whose
+/// members are admins (they manage tokens and read the audit trail).
+#[derive(Debug, Clone)]
 pub struct SignInConfig {
-    /// The provider's issuer URL.
-    pub issuer: String,
-    pub client_id: String,
-    /// `None` for a public client.
-    pub client_secret: Option<String>,
-    /// The provider's group (its `groups` claim) whose members are admins.
+    pub oidc: sign_in::OidcSettings,
     pub admin_group: String,
-}
-
-impl std::fmt::Debug for SignInConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // The client secret is a credential: never in logs or panics.
-        f.debug_struct("SignInConfig")
-            .field("issuer", &self.issuer)
-            .field("client_id", &self.client_id)
-            .field("admin_group", &self.admin_group)
-            .finish_non_exhaustive()
-    }
 }
 
 impl GatewayConfig {
@@ -259,12 +244,10 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
     let sign_in = match config.sign_in {
         None => None,
         Some(wanted) => Some(auth::SignIn {
-            party: sign_in::RelyingParty::discover(sign_in::OidcSettings {
-                issuer: wanted.issuer,
-                client_id: wanted.client_id,
-                client_secret: wanted.client_secret,
-                redirect_uri: format!("{}/auth/callback", base.trim_end_matches('/')),
-            })
+            party: sign_in::RelyingParty::discover(
+                wanted.oidc,
+                format!("{}/auth/callback", base.trim_end_matches('/')),
+            )
             .await?,
             admin_group: wanted.admin_group,
         }),

@@ -65,7 +65,8 @@ type OidcClient = Client<
     EndpointMaybeSet,
 >;
 
-/// How Beckon is registered with the provider.
+/// How Beckon is registered with the provider: its issuer, and Beckon's client id and secret
+/// there.
 #[derive(Clone)]
 pub struct OidcSettings {
     /// The issuer URL (its discovery document is under `/.well-known/openid-configuration`).
@@ -73,8 +74,6 @@ pub struct OidcSettings {
     pub client_id: String,
     /// `None` for a public client.
     pub client_secret: Option<String>,
-    /// Where the provider sends the person back: the team server's `…/auth/callback`.
-    pub redirect_uri: String,
 }
 
 impl std::fmt::Debug for OidcSettings {
@@ -83,7 +82,6 @@ impl std::fmt::Debug for OidcSettings {
         f.debug_struct("OidcSettings")
             .field("issuer", &self.issuer)
             .field("client_id", &self.client_id)
-            .field("redirect_uri", &self.redirect_uri)
             .finish_non_exhaustive()
     }
 }
@@ -115,22 +113,25 @@ pub struct SignInStart {
 #[derive(Debug)]
 pub struct RelyingParty {
     settings: OidcSettings,
+    /// Where the provider sends the person back: the team server's `…/auth/callback`.
+    redirect_uri: String,
     http: openidconnect::reqwest::Client,
     /// Remade when the provider's keys change.
     client: RwLock<Arc<OidcClient>>,
 }
 
 impl RelyingParty {
-    /// Reads the provider's discovery document and JWKS.
-    pub async fn discover(settings: OidcSettings) -> Result<RelyingParty, GatewayError> {
+    /// Reads the provider's discovery document and JWKS; the provider is to send people back to
+    /// `redirect_uri`.
+    pub async fn discover(settings: OidcSettings, redirect_uri: String) -> Result<RelyingParty, GatewayError> {
         let http = openidconnect::reqwest::ClientBuilder::new()
             // Following redirects would let the provider's answers point Beckon anywhere.
             .redirect(openidconnect::reqwest::redirect::Policy::none())
             .timeout(std::time::Duration::from_secs(10))
             .build()
             .map_err(|err| identity(&settings, format!("cannot make an HTTP client: {err}")))?;
-        let client = Arc::new(discovered(&settings, &http).await?);
-        Ok(RelyingParty { settings, http, client: RwLock::new(client) })
+        let client = Arc::new(discovered(&settings, &redirect_uri, &http).await?);
+        Ok(RelyingParty { settings, redirect_uri, http, client: RwLock::new(client) })
     }
 
     fn current(&self) -> Arc<OidcClient> {
@@ -173,7 +174,7 @@ impl RelyingParty {
         let claims = match token.claims(&client.id_token_verifier(), &nonce) {
             Err(ClaimsVerificationError::SignatureVerification(SignatureVerificationError::NoMatchingKey)) => {
                 // The provider may have rotated its key since: read its JWKS again, once.
-                let fresh = Arc::new(discovered(&self.settings, &self.http).await?);
+                let fresh = Arc::new(discovered(&self.settings, &self.redirect_uri, &self.http).await?);
                 *self.client.write().unwrap_or_else(std::sync::PoisonError::into_inner) = fresh.clone();
                 token.claims(&fresh.id_token_verifier(), &nonce).cloned()
             }
@@ -196,6 +197,7 @@ fn identity(settings: &OidcSettings, detail: String) -> GatewayError {
 /// A client made from the provider's discovery document and JWKS as they are now.
 async fn discovered(
     settings: &OidcSettings,
+    redirect_uri: &str,
     http: &openidconnect::reqwest::Client,
 ) -> Result<OidcClient, GatewayError> {
     let issuer = IssuerUrl::new(settings.issuer.clone())
@@ -203,7 +205,7 @@ async fn discovered(
     let metadata = CoreProviderMetadata::discover_async(issuer, http)
         .await
         .map_err(|err| identity(settings, format!("discovery failed: {}", causes(&err))))?;
-    let redirect = RedirectUrl::new(settings.redirect_uri.clone())
+    let redirect = RedirectUrl::new(redirect_uri.to_owned())
         .map_err(|err| identity(settings, format!("the redirect URI is not a URL: {err}")))?;
     Ok(OidcClient::from_provider_metadata(
         metadata,

@@ -31,14 +31,12 @@ async fn provider() -> Provider {
 }
 
 async fn relying_party(idp: &Provider) -> RelyingParty {
-    RelyingParty::discover(OidcSettings {
+    let settings = OidcSettings {
         issuer: idp.issuer().to_owned(),
         client_id: "beckon".into(),
         client_secret: Some("s3cret".into()),
-        redirect_uri: REDIRECT.into(),
-    })
-    .await
-    .unwrap()
+    };
+    RelyingParty::discover(settings, REDIRECT.into()).await.unwrap()
 }
 
 /// What a browser does between the two halves: follows the sign-in URL as `who` and comes back
@@ -145,14 +143,7 @@ async fn a_provider_that_cannot_be_reached_is_named_in_the_error() {
     let issuer = idp.issuer().to_owned();
     drop(idp);
     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    let err = RelyingParty::discover(OidcSettings {
-        issuer: issuer.clone(),
-        client_id: "beckon".into(),
-        client_secret: None,
-        redirect_uri: REDIRECT.into(),
-    })
-    .await
-    .unwrap_err()
-    .to_string();
+    let settings = OidcSettings { issuer: issuer.clone(), client_id: "beckon".into(), client_secret: None };
+    let err = RelyingParty::discover(settings, REDIRECT.into()).await.unwrap_err().to_string();
     assert!(err.contains(&issuer) && err.contains("discovery failed"), "{err}");
 }

@@ -8,6 +8,7 @@
 
 use std::time::Duration;
 
+use beckon_gateway::sign_in::OidcSettings;
 use beckon_gateway::{GatewayConfig, SignInConfig};
 use beckon_test_idp::{Browser, Client, Person, Provider};
 use futures_util::StreamExt;
@@ -43,9 +44,7 @@ async fn serve(idp: &Provider) -> Served {
     let issuer = idp.issuer().to_owned();
     served::serve(move |config: &mut GatewayConfig| {
         config.sign_in = Some(SignInConfig {
-            issuer,
-            client_id: "beckon".into(),
-            client_secret: Some("s3cret".into()),
+            oidc: OidcSettings { issuer, client_id: "beckon".into(), client_secret: Some("s3cret".into()) },
             admin_group: "beckon-admins".into(),
         });
     })

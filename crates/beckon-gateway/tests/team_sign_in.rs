@@ -7,6 +7,7 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+use beckon_gateway::sign_in::OidcSettings;
 use beckon_gateway::{GatewayConfig, GatewayError, SignInConfig};
 use beckon_test_idp::{Browser, Client, Misbehaviour, Person, Provider};
 use reqwest::{Method, StatusCode};
@@ -38,9 +39,7 @@ fn signing_in_with(idp: &Provider) -> impl FnOnce(&mut GatewayConfig) + use<> {
     let issuer = idp.issuer().to_owned();
     move |config: &mut GatewayConfig| {
         config.sign_in = Some(SignInConfig {
-            issuer,
-            client_id: "beckon".into(),
-            client_secret: Some("s3cret".into()),
+            oidc: OidcSettings { issuer, client_id: "beckon".into(), client_secret: Some("s3cret".into()) },
             admin_group: "beckon-admins".into(),
         });
     }
@@ -326,9 +325,7 @@ async fn a_server_whose_provider_cannot_be_read_does_not_start() {
     config.port = 0;
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
     config.sign_in = Some(SignInConfig {
-        issuer: format!("http://{closed}"),
-        client_id: "beckon".into(),
-        client_secret: None,
+        oidc: OidcSettings { issuer: format!("http://{closed}"), client_id: "beckon".into(), client_secret: None },
         admin_group: "beckon-admins".into(),
     });
     let err = beckon_gateway::start(beckon.clone(), config).await.unwrap_err();

@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use beckon_gateway::sign_in::OidcSettings;
 use beckon_gateway::{GatewayConfig, PublicUrl, SignInConfig, Tls, TlsFiles};
 use beckon_runtime::{Beckon, Notifier, PendingNotice, ResolvedNotice, Settings, StartOptions};
 
@@ -124,9 +125,7 @@ fn sign_in(args: &ServeArgs) -> CliResult<Option<SignInConfig>> {
         None => std::env::var(CLIENT_SECRET_ENV).ok().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()),
     };
     Ok(Some(SignInConfig {
-        issuer: issuer.clone(),
-        client_id: client_id.clone(),
-        client_secret,
+        oidc: OidcSettings { issuer: issuer.clone(), client_id: client_id.clone(), client_secret },
         admin_group: args.oidc_admin_group.clone(),
     }))
 }
