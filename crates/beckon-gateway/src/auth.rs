@@ -18,17 +18,8 @@ use serde_json::{Value, json};
 use crate::cookies::Cookie;
 use crate::error::{ApiError, ApiResult};
 use crate::principal::Principal;
-use crate::sign_in::{PendingSignIn, RelyingParty};
+use crate::sign_in::{PendingSignIn, SignIn};
 use crate::state::Shared;
-
-/// Signing in, as a team server is set up for it.
-#[derive(Debug)]
-pub struct SignIn {
-    /// The team's identity provider, as Beckon is registered with it.
-    pub party: RelyingParty,
-    /// The provider's group whose members are admins.
-    pub admin_group: String,
-}
 
 /// The longest `next` a sign-in keeps.
 const NEXT_MAX: usize = 2000;

@@ -243,7 +243,7 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
     // does not start without being able to.
     let sign_in = match config.sign_in {
         None => None,
-        Some(wanted) => Some(auth::SignIn {
+        Some(wanted) => Some(sign_in::SignIn {
             party: sign_in::RelyingParty::discover(
                 wanted.oidc,
                 format!("{}/auth/callback", base.trim_end_matches('/')),

@@ -109,6 +109,15 @@ pub struct SignInStart {
     pub pending: PendingSignIn,
 }
 
+/// Signing in, as a team server is set up for it.
+#[derive(Debug)]
+pub struct SignIn {
+    /// The team's identity provider, as Beckon is registered with it.
+    pub party: RelyingParty,
+    /// The provider's group whose members are admins.
+    pub admin_group: String,
+}
+
 /// Beckon as a client of the team's OpenID provider.
 #[derive(Debug)]
 pub struct RelyingParty {

@@ -2,10 +2,10 @@
 
 use beckon_runtime::Beckon;
 
-use crate::auth::SignIn;
 use crate::cookies::Cookies;
 use crate::places::Places;
 use crate::rate::RateLimiter;
+use crate::sign_in::SignIn;
 
 /// Shared by every request.
 pub struct Shared {
