@@ -197,7 +197,13 @@ async fn member(
     };
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
     let origin = headers.get(header::ORIGIN).map(|v| v.to_str().unwrap_or_default());
-    if cross_site || origin.is_some_and(|origin| !same_origin(origin, host)) {
+    // A person following a link to the server (the sign-in's last redirect, which comes by way
+    // of the provider's site) only reads: a top-level GET is let through from anywhere, as
+    // SameSite=Lax lets its cookie through.
+    let navigation = *method == Method::GET
+        && headers.get("sec-fetch-mode").and_then(|v| v.to_str().ok()) == Some("navigate")
+        && origin.is_none();
+    if (cross_site && !navigation) || origin.is_some_and(|origin| !same_origin(origin, host)) {
         return Err(ApiError::new(ErrorKind::Forbidden, "a request from another site is refused").into_response());
     }
     if matches!(*method, Method::POST | Method::PUT | Method::DELETE | Method::PATCH) {

@@ -167,6 +167,9 @@ async fn a_write_without_the_csrf_token_or_from_another_site_is_refused() {
     let (status, _) = fetch(&mut ada, Method::GET, &list, "https://evil.example", None, None).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert_eq!(status_of(&s, &id).await, "pending", "nothing was decided by the refused writes");
+    // A link followed from another site is a top-level GET: it reads, as SameSite=Lax lets it.
+    let followed = ada.navigate(&format!("{}/v1/me", s.gateway.url), "cross-site").await.unwrap();
+    assert_eq!(followed.status, StatusCode::OK, "{}", followed.body);
     let (status, listed) = fetch(&mut ada, Method::GET, &list, &s.gateway.url, None, None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(listed["questions"][0]["request_id"], id.as_str());
