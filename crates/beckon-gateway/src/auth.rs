@@ -100,7 +100,7 @@ pub async fn callback(
     // would sign the person in as someone else.
     let begun_here = shared.cookies.read(&headers, Cookie::SignIn).is_some_and(|ours| ours == *state);
     if !begun_here {
-        return page(StatusCode::BAD_REQUEST, "This sign-in was not begun in this browser.");
+        return page(StatusCode::BAD_REQUEST, "This sign-in was not begun in this browser, or was already used.");
     }
     let taken = match shared.beckon.take_sign_in(state).await {
         Ok(Some(taken)) => taken,

@@ -13,12 +13,12 @@ use crate::error::ApiError;
 /// The most of a plain-text refusal kept as the message.
 const TEXT_MAX_BYTES: usize = 4 * 1024;
 
-/// Rewrites an error response that is not JSON as the API's error body, keeping its status
-/// (and the `Allow` header of a 405).
+/// Rewrites an error response that is neither JSON nor a page meant for a person (the sign-in's,
+/// in HTML) as the API's error body, keeping its status (and the `Allow` header of a 405).
 pub async fn as_json(method: Method, response: Response) -> Response {
     let status = response.status();
     let is_error = status.is_client_error() || status.is_server_error();
-    if !is_error || is_json(&response) {
+    if !is_error || content_type_is(&response, "application/json") || content_type_is(&response, "text/html") {
         return response;
     }
     let allow = response.headers().get(header::ALLOW).cloned();
@@ -42,10 +42,10 @@ pub async fn as_json(method: Method, response: Response) -> Response {
     json
 }
 
-fn is_json(response: &Response) -> bool {
+fn content_type_is(response: &Response, kind: &str) -> bool {
     response
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|value: &HeaderValue| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("application/json"))
+        .is_some_and(|value| value.starts_with(kind))
 }

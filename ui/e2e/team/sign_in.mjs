@@ -4,11 +4,13 @@
 // happened, as one JSON object on standard output; the Rust test judges it.
 //
 // Usage: node sign_in.mjs <server URL> <other site's URL> <question id>
+//        node sign_in.mjs --once <server URL> <person>   (one sign-in, then its callback again)
 import { chromium } from "playwright-core";
 
-const [base, elsewhere, question] = process.argv.slice(2);
-if (!base || !elsewhere || !question) {
-  console.error("usage: node sign_in.mjs <server URL> <other site's URL> <question id>");
+const once = process.argv[2] === "--once";
+const [base, elsewhere, question] = process.argv.slice(once ? 3 : 2);
+if (!base || !elsewhere || (!once && !question)) {
+  console.error("usage: node sign_in.mjs <server URL> <other site's URL> <question id> | --once <server URL> <person>");
   process.exit(2);
 }
 
@@ -38,6 +40,27 @@ async function call(page, method, path, csrf, body) {
     },
     { url: `${base}${path}`, method, csrf, body },
   );
+}
+
+if (once) {
+  // One sign-in as the person named: what the callback's page said, then the same callback
+  // followed again (a code replayed from the browser's history).
+  const who = elsewhere;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  let callback = null;
+  page.on("request", (request) => {
+    if (request.url().startsWith(`${base}/auth/callback`)) callback = request.url();
+  });
+  await page.goto(`${base}/auth/login?next=/v1/me`);
+  const [landing] = await Promise.all([page.waitForNavigation({ url: (url) => url.href.startsWith(base) }), page.click(`a.person[data-subject="${who}"]`)]);
+  const first = { status: landing?.status() ?? null, url: page.url(), text: await page.locator("body").innerText() };
+  const again = callback ? await page.goto(callback) : null;
+  const replayed = { status: again?.status() ?? null, text: await page.locator("body").innerText() };
+  const cookies = (await context.cookies(base)).map(({ name }) => name);
+  await browser.close();
+  process.stdout.write(`${JSON.stringify({ first, replayed, cookies, callback })}\n`);
+  process.exit(0);
 }
 
 const report = {};
