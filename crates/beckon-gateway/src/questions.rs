@@ -9,6 +9,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::{Extension, Json};
 use beckon_core::{AnsweredVia, Problems, RequestId};
+use beckon_runtime::api::ErrorKind;
 use beckon_runtime::{AnswerReceipt, Decision};
 use beckon_store::QuestionStatus;
 use serde::Deserialize;
@@ -148,8 +149,29 @@ pub(crate) async fn answer_with(
     given: Value,
     shape: ReadShape,
 ) -> ApiResult<Json<Value>> {
-    let done = shared.beckon.resolve(id, principal.answerer(), Decision::AnswerJson(given)).await?;
+    let done = settle(shared, principal, id, Decision::AnswerJson(given)).await?;
     receipt(shared, done, shape).await
+}
+
+/// Settles question `id` as `principal` decided. An admin who can see a question addressed to
+/// someone else is told whose it is, rather than that there is no such question.
+async fn settle(shared: &Shared, principal: &Principal, id: RequestId, decision: Decision) -> ApiResult<AnswerReceipt> {
+    match shared.beckon.resolve(id, principal.answerer(), decision).await {
+        Err(beckon_runtime::Error::QuestionNotFound(missing)) => {
+            let audience = match principal {
+                Principal::Member(member) if member.admin => shared.beckon.question_audience(missing).await?,
+                _ => None,
+            };
+            Err(match audience {
+                Some(audience) => ApiError::new(
+                    ErrorKind::Forbidden,
+                    format!("question {missing} is addressed to {audience}; only they may answer or decline it"),
+                ),
+                None => ApiError::from(beckon_runtime::Error::QuestionNotFound(missing)),
+            })
+        }
+        other => Ok(other?),
+    }
 }
 
 /// `POST /v1/questions/{id}/answer`.
@@ -175,7 +197,7 @@ pub async fn decline(
 ) -> ApiResult<Json<Value>> {
     let id = parse_id(&id)?;
     let reason = bodies::reason(&bytes)?;
-    let done = shared.beckon.resolve(id, principal.answerer(), Decision::Decline(reason)).await?;
+    let done = settle(&shared, &principal, id, Decision::Decline(reason)).await?;
     receipt(&shared, done, shape).await
 }
 

@@ -163,9 +163,11 @@ async fn each_person_sees_and_answers_only_what_is_addressed_to_them() {
         let (status, _) = other.post(&s, &format!("/v1/sessions/{session}/cancel"), json!({})).await;
         assert_eq!(status, StatusCode::NOT_FOUND);
     }
-    // Nor can the admin answer it: seeing everything is not answering for everyone.
-    let (status, _) = root.post(&s, &format!("/v1/questions/{adas}/answer"), json!({"answer": "Allow"})).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
+    // Nor can the admin answer it: seeing everything is not answering for everyone. They are
+    // told whose it is.
+    let (status, refused) = root.post(&s, &format!("/v1/questions/{adas}/answer"), json!({"answer": "Allow"})).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
+    assert!(refused["error"]["message"].as_str().unwrap().contains("addressed to person:ada"), "{refused}");
     assert_eq!(s.beckon.question(adas.parse().unwrap()).await.unwrap().status.as_str(), "pending");
 
     // Bo's event stream carries nothing of Ada's or the group's sessions.
