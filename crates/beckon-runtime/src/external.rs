@@ -59,6 +59,16 @@ pub struct ExternalAsk {
     pub audience: Option<Audience>,
 }
 
+/// Where an ask's question went in the write that asks it.
+enum Placed {
+    /// Into this session; allowed by this rule, if one allowed it.
+    Asked(SessionId, Option<i64>),
+    /// Nowhere: the key names a session of an agent Beckon runs.
+    NotExternal,
+    /// Nowhere: the session is addressed otherwise (or to everyone, `None`).
+    AddressedElsewhere(Option<Audience>),
+}
+
 /// Whom a question goes to: a token owned by a person or group asks for them, and may name no
 /// one else; a token without an owner (or the person's own) may name anyone, and without a name
 /// the question is everyone's.
@@ -155,7 +165,7 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
     let asker = asked_by.map(|holder| holder.id);
     let public_url = rt.public_url.get();
     let by_rule = allowed_by_rule(rt, &request);
-    let (session_id, rule) = rt
+    let (session_id, rule) = match rt
         .db
         .write(move |tx| {
             let existing = match &key {
@@ -163,9 +173,16 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
                 None => None,
             };
             let session_id = match existing {
-                Some(session) if session.origin == SessionOrigin::External => session.id,
+                Some(session) if session.origin == SessionOrigin::External => {
+                    // A session keeps the audience its first question gave it (none: everyone).
+                    let kept = tx.read().session_audience(session.id)?;
+                    if kept != audience {
+                        return Ok(Placed::AddressedElsewhere(kept));
+                    }
+                    session.id
+                }
                 // A webhook's delivery key under the same agent name: not this agent's session.
-                Some(_) => return Ok(None),
+                Some(_) => return Ok(Placed::NotExternal),
                 None => {
                     tx.start_session(&NewSession {
                         id: new_session,
@@ -178,13 +195,12 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
                         payload: metadata.clone(),
                         at_ms: now,
                     })?;
+                    if let Some(audience) = &audience {
+                        tx.address_session(new_session, audience)?;
+                    }
                     new_session
                 }
             };
-            // A session keeps the audience its first question gave it.
-            if let Some(audience) = &audience {
-                tx.address_session(session_id, audience)?;
-            }
             let question = NewQuestion {
                 id: request_id,
                 session_id,
@@ -217,7 +233,7 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
                 };
                 let question = NewQuestion { expires_at_ms: None, expiry_policy: None, ..question.clone() };
                 if tx.ask_allowed_by_rule(&question, &resolution, rule, asker)?.is_some() {
-                    return Ok(Some((session_id, Some(rule))));
+                    return Ok(Placed::Asked(session_id, Some(rule)));
                 }
             }
             let callbacks = callbacks::for_pending(public_url.as_deref(), callback_url.as_deref(), &question);
@@ -225,15 +241,27 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
             if let Some(token) = asker {
                 tx.mark_asked_by(request_id, token)?;
             }
-            Ok(Some((session_id, None)))
+            Ok(Placed::Asked(session_id, None))
         })
         .await?
-        .ok_or_else(|| {
-            Error::InvalidInput(Problems::one(
+    {
+        Placed::Asked(session_id, rule) => (session_id, rule),
+        Placed::NotExternal => {
+            return Err(Error::InvalidInput(Problems::one(
                 "session_key",
                 "names a session of an agent that runs in Beckon, not an external one; choose another agent name or key",
-            ))
-        })?;
+            )));
+        }
+        Placed::AddressedElsewhere(kept) => {
+            let whose = kept.map_or_else(|| "everyone's".to_owned(), |kept| format!("addressed to {kept}"));
+            return Err(Error::InvalidInput(Problems::one(
+                "audience",
+                format!(
+                    "this session is {whose}, as its first question made it; ask in another session (another session_key) to address someone else"
+                ),
+            )));
+        }
+    };
     if rule.is_some() {
         tracing::info!(%request_id, rule, "a rule allowed the call");
         return Ok(ExternalAsked { request_id, session_id, expires_at_ms: None, allowed_by_rule: rule });

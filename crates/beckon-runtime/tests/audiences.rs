@@ -98,3 +98,29 @@ async fn a_groups_question_is_answered_by_anyone_in_it() {
     assert_eq!(beckon.question_audience(everyones).await.unwrap(), None);
     beckon.resolve(everyones, AnsweredVia::Window, yes()).await.unwrap();
 }
+
+#[tokio::test]
+async fn a_session_keeps_the_audience_of_its_first_question() {
+    let dir = tempfile::tempdir().unwrap();
+    let (beckon, _) = start_on(RuntimeConfig::new(dir.path()), Arc::new(ManualClock::new(1_800_000_000_000))).await;
+    let eng = Audience::Group("eng".into());
+    let keyed = |key: &str, audience: Option<Audience>| ExternalAsk { external_key: Some(key.into()), ..ask(audience) };
+    let first = beckon.ask_external(keyed("deploys", Some(eng.clone()))).await.unwrap();
+    beckon.resolve(first.request_id, signed_in("bo", &["eng"]), yes()).await.unwrap();
+    let again = beckon.ask_external(keyed("deploys", Some(eng.clone()))).await.unwrap();
+    assert_eq!(again.session_id, first.session_id, "the same session, the same audience");
+    let refused = beckon.ask_external(keyed("deploys", Some(Audience::Person("ada".into())))).await.unwrap_err();
+    assert!(
+        matches!(&refused, Error::InvalidInput(p) if p.iter().next().unwrap().message.contains("addressed to group:eng")),
+        "{refused}"
+    );
+    let refused = beckon.ask_external(keyed("deploys", None)).await.unwrap_err();
+    assert!(matches!(&refused, Error::InvalidInput(p) if p.iter().next().unwrap().path == "audience"), "{refused}");
+    // A session everyone's from its first question stays everyone's.
+    beckon.ask_external(keyed("chores", None)).await.unwrap();
+    let refused = beckon.ask_external(keyed("chores", Some(eng))).await.unwrap_err();
+    assert!(
+        matches!(&refused, Error::InvalidInput(p) if p.iter().next().unwrap().message.contains("everyone's")),
+        "{refused}"
+    );
+}
