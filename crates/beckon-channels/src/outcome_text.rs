@@ -61,10 +61,18 @@ pub fn settled(question: &QuestionRecord) -> Option<Settled> {
     })
 }
 
-/// A stored identity ("slack:U123 (ada)") as a message names the person ("ada").
+/// A stored identity ("slack:U123 (ada)", "oidc:0a1b (Ada Lovelace <ada@example.com>)") as a
+/// message names the person ("ada", "Ada Lovelace").
 fn person_name(identity: &str) -> String {
     match identity.rsplit_once(" (") {
-        Some((_, name)) => name.trim_end_matches(')').to_owned(),
+        Some((_, name)) => {
+            let name = name.trim_end_matches(')');
+            // A name with an address after it: the name.
+            match name.rsplit_once(" <") {
+                Some((name, address)) if address.ends_with('>') && !name.is_empty() => name.to_owned(),
+                _ => name.to_owned(),
+            }
+        }
         None => identity.split_once(':').map_or(identity, |(_, id)| id).to_owned(),
     }
 }
@@ -105,5 +113,7 @@ mod tests {
     fn people_are_named_by_their_handle() {
         assert_eq!(person_name("slack:U123 (ada)"), "ada");
         assert_eq!(person_name("telegram:42"), "42");
+        assert_eq!(person_name("oidc:0a1b (Ada Lovelace <ada@example.com>)"), "Ada Lovelace");
+        assert_eq!(person_name("oidc:0a1b (ada@example.com)"), "ada@example.com");
     }
 }

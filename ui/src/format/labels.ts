@@ -23,7 +23,9 @@ const VIA: Record<AnsweredVia, string> = {
 };
 
 /** Where an answer came from, and who gave it when the front end knows: "via a notification",
- * "via Slack (ada)", "Allowed by rule 3". `by` is stored as "slack:U123 (ada)"; the person's name is shown. */
+ * "via Slack (ada)", "Allowed by rule 3". `by` is stored as "slack:U123 (ada)", or for a person
+ * signed in on a team server "oidc:<subject> (Ada Lovelace <ada@example.com>)"; the person's name
+ * is shown. */
 export function viaLabel(via: AnsweredVia, by?: string | null): string {
   // A standing rule answered: "Allowed by rule 3" (`by` is "rule 3").
   if (via === "rule") return by ? `Allowed by ${by}` : "Allowed by a rule";
@@ -33,7 +35,8 @@ export function viaLabel(via: AnsweredVia, by?: string | null): string {
 
 function personName(by: string): string {
   const named = /\(([^()]*)\)$/.exec(by);
-  if (named?.[1]) return named[1];
+  // "Ada Lovelace <ada@example.com>": the name, when there is one besides the address.
+  if (named?.[1]) return named[1].replace(/^(.+?) <[^<>]*>$/, "$1");
   const colon = by.indexOf(":");
   return colon >= 0 ? by.slice(colon + 1) : by;
 }
