@@ -8,6 +8,7 @@ use sha2::{Digest, Sha256};
 
 use super::handle::Beckon;
 use crate::error::Result;
+use crate::token_secret;
 
 /// How long a sign-in may take, from leaving for the provider to coming back.
 pub const SIGN_IN_LIFETIME_MS: i64 = 10 * 60 * 1000;
@@ -36,10 +37,6 @@ impl std::fmt::Debug for OpenedSession {
         // The cookie is a credential: never in logs or panics.
         f.debug_struct("OpenedSession").field("expires_at_ms", &self.expires_at_ms).finish_non_exhaustive()
     }
-}
-
-fn cookie_hash(cookie: &str) -> [u8; 32] {
-    Sha256::digest(cookie.as_bytes()).into()
 }
 
 /// The CSRF token for the session with this cookie: a page learns it from `/v1/me` and sends it
@@ -74,7 +71,7 @@ impl Beckon {
         let created_at_ms = self.rt.clock.now_ms();
         let expires_at_ms = created_at_ms + PERSON_SESSION_LIFETIME_MS;
         let subject = person.subject.clone();
-        let session = PersonSession { id_hash: cookie_hash(&cookie), person, created_at_ms, expires_at_ms };
+        let session = PersonSession { id_hash: token_secret::hash(&cookie), person, created_at_ms, expires_at_ms };
         self.rt.db.write(move |tx| tx.open_person_session(&session)).await?;
         tracing::info!(%subject, "signed in");
         Ok(OpenedSession { cookie, expires_at_ms })
@@ -82,7 +79,7 @@ impl Beckon {
 
     /// The open, unexpired browser session this cookie names.
     pub async fn person_session(&self, cookie: &str) -> Result<Option<SignedInSession>> {
-        let hash = cookie_hash(cookie);
+        let hash = token_secret::hash(cookie);
         let now_ms = self.rt.clock.now_ms();
         let session = self.rt.db.call(move |store| store.read().person_session(&hash, now_ms)).await?;
         Ok(session.map(|session| SignedInSession {
@@ -94,7 +91,7 @@ impl Beckon {
 
     /// Signs out the browser session this cookie names; whether there was one.
     pub async fn close_person_session(&self, cookie: &str) -> Result<bool> {
-        let hash = cookie_hash(cookie);
+        let hash = token_secret::hash(cookie);
         self.rt.db.write(move |tx| tx.close_person_session(&hash)).await
     }
 }
@@ -108,7 +105,7 @@ mod tests {
         let token = csrf_token("cookie-a");
         assert_eq!(token, csrf_token("cookie-a"));
         assert_ne!(token, csrf_token("cookie-b"));
-        assert_ne!(token, hex::encode(cookie_hash("cookie-a")), "the stored hash must not be the CSRF token");
+        assert_ne!(token, hex::encode(token_secret::hash("cookie-a")), "the stored hash must not be the CSRF token");
         assert_eq!(token.len(), 64);
     }
 }
