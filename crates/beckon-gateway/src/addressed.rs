@@ -28,7 +28,7 @@ pub(crate) async fn check(shared: &Shared, member: &Member, target: Addressed<'_
         Addressed::Session(id) => {
             // A malformed id is the handler's to refuse, as for everyone.
             let Ok(session) = SessionId::parse(id) else { return Ok(()) };
-            if member.sees(shared.beckon.session_audience(session).await?.as_ref()) {
+            if Audiences::default().sees(shared, member, session).await? {
                 return Ok(());
             }
             Err(ApiError::from(beckon_runtime::Error::SessionNotFound(session)))
