@@ -80,10 +80,14 @@ impl Bus {
         command
     }
 
-    /// Starts `dunst`, a real notification daemon, on this bus (under the test's display). Its
-    /// context menu runs a program that picks the action [`Bus::daemon_action`] names, as a
-    /// person choosing a button would.
-    pub fn start_notification_daemon(&mut self, home: &Home) -> Result<(), Failure> {
+    /// Starts `dunst`, a real notification daemon, on this bus (under the test's display), and
+    /// waits until it owns its name. Its context menu runs a program that picks the action
+    /// [`Bus::daemon_action`] names, as a person choosing a button would.
+    ///
+    /// Waiting matters: an app's first call to a name nobody owns yet makes a standard session
+    /// bus start the system's dunst from its service file — with the system's configuration
+    /// (`markup = full`), not this one — and the two race for the name.
+    pub async fn start_notification_daemon(&mut self, home: &Home) -> Result<(), Failure> {
         let config = home.path().join(".config/dunst");
         std::fs::create_dir_all(&config)?;
         let choice = home.path().join("dunst-choice");
@@ -91,7 +95,11 @@ impl Bus {
         // dunst lists each action as `#<label> (<summary>) [<id>,<key>]`.
         std::fs::write(&picker, format!("#!/bin/sh\nexec grep -m1 -F -e \"$(cat '{}')\"\n", choice.display()))?;
         std::fs::set_permissions(&picker, std::os::unix::fs::PermissionsExt::from_mode(0o700))?;
-        std::fs::write(config.join("dunstrc"), format!("[global]\n    dmenu = {}\n", picker.display()))?;
+        // Bodies are shown as they are (no `body-markup`), so tests read commands verbatim.
+        std::fs::write(
+            config.join("dunstrc"),
+            format!("[global]\n    markup = no\n    dmenu = {}\n", picker.display()),
+        )?;
         self.choice = Some(choice);
         let mut command = Command::new("dunst");
         home.apply(&mut command);
@@ -99,7 +107,7 @@ impl Bus {
         self.daemon = Some(Daemon { env, log: home.path().join("dunst.log"), child: self.children.len() });
         let child = self.spawn_daemon()?;
         self.children.push(child);
-        Ok(())
+        self.notification_daemon_ready().await
     }
 
     fn spawn_daemon(&self) -> Result<Child, Failure> {
@@ -116,7 +124,7 @@ impl Bus {
     /// Waits until the notification daemon owns its name on this bus (what an app starting now
     /// needs for a notification shown at once). A daemon that exited before that (as dunst now
     /// and then does on a loaded machine, saying why in its log) is started again, twice at most.
-    pub async fn notification_daemon_ready(&mut self) -> Result<(), Failure> {
+    async fn notification_daemon_ready(&mut self) -> Result<(), Failure> {
         let started = Instant::now();
         let mut restarts = 0;
         loop {

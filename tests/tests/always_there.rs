@@ -120,10 +120,8 @@ async fn questions_that_waited_while_beckon_was_closed_are_notified_once_for_all
     app.quit().await?;
 
     let mut bus = Bus::start()?;
-    bus.start_notification_daemon(&home)?;
+    bus.start_notification_daemon(&home).await?;
     let notifications = bus.record_notifications().await?;
-    // The catch-up is shown as Beckon starts: the daemon must be there first.
-    bus.notification_daemon_ready().await?;
     // As at login: started hidden, in the tray.
     let app = App::launch_hidden(&home, bus).await?;
     let caught_up = notifications

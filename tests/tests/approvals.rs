@@ -71,7 +71,7 @@ async fn an_edit_shows_as_a_diff_and_a_command_is_allowed_as_edited() -> Result<
 async fn a_notifications_allow_button_allows_the_call() -> Result<(), Failure> {
     let home = Home::new()?;
     let mut bus = Bus::start()?;
-    bus.start_notification_daemon(&home)?;
+    bus.start_notification_daemon(&home).await?;
     let notifications = bus.record_notifications().await?;
     let app = App::launch_on(&home, bus).await?;
     let id = gateway::create(&home, &approval("Bash", json!({"command": "npm test"}), json!([]))).await?;

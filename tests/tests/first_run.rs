@@ -61,7 +61,7 @@ async fn the_guides_test_notification_reaches_the_daemon_with_its_button_and_the
 -> Result<(), Failure> {
     let home = Home::first_run()?;
     let mut bus = Bus::start()?;
-    bus.start_notification_daemon(&home)?;
+    bus.start_notification_daemon(&home).await?;
     let notifications = bus.record_notifications().await?;
     let app = App::launch_on(&home, bus).await?;
     app.find("h1", "Welcome to Beckon").await?;

@@ -20,7 +20,7 @@ fn approval(agent: &str, project: &str, n: usize) -> Value {
 async fn bursts_of_approvals_are_counted_per_agent_and_project() -> Result<(), Failure> {
     let home = Home::new()?;
     let mut bus = Bus::start()?;
-    bus.start_notification_daemon(&home)?;
+    bus.start_notification_daemon(&home).await?;
     let notifications = bus.record_notifications().await?;
     let app = App::launch_on(&home, bus).await?;
 

@@ -30,7 +30,7 @@ async fn launch() -> Result<(Home, App, Notifications), Failure> {
     let home = Home::new()?;
     home.scripted_agent("deployer", &deployer())?;
     let mut bus = Bus::start()?;
-    bus.start_notification_daemon(&home)?;
+    bus.start_notification_daemon(&home).await?;
     let notifications = bus.record_notifications().await?;
     let app = App::launch_on(&home, bus).await?;
     Ok((home, app, notifications))

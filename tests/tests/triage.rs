@@ -229,7 +229,7 @@ async fn a_rule_offered_after_three_allows_allows_the_next_call_without_a_notifi
     let home = Home::new()?;
     let project = tempfile::tempdir()?;
     let mut bus = Bus::start()?;
-    bus.start_notification_daemon(&home)?;
+    bus.start_notification_daemon(&home).await?;
     let notifications = bus.record_notifications().await?;
     let app = App::launch_on(&home, bus).await?;
     for round in 0..3 {

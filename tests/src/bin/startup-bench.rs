@@ -210,9 +210,8 @@ async fn ask_to_notification(program: &Path, asks: usize) -> Result<Vec<Duration
     let home = Home::new()?;
     seed::pending(&home, 0).await?;
     let mut bus = Bus::start()?;
-    bus.start_notification_daemon(&home)?;
+    bus.start_notification_daemon(&home).await?;
     let notifications = bus.record_notifications().await?;
-    bus.notification_daemon_ready().await?;
     let app = App::launch_program(&home, bus, program).await?;
     ready_mark(&app).await?;
     // Let start-up's own work settle before the first ask.
