@@ -83,24 +83,15 @@ fn parse<T: std::str::FromStr<Err = beckon_core::Error>>(text: &str) -> Reply<T>
 #[tauri::command]
 pub async fn bootstrap(app: State<'_, App>) -> Reply<Bootstrap> {
     let beckon = beckon(&app)?;
-    // The seq first: anything committed after it arrives as an event, and applying an event
-    // twice to the window's state is harmless.
-    let last_seq = beckon.last_seq().await?;
-    let pending = beckon.inbox().await?;
-    let sessions =
-        beckon.sessions(SessionFilter { top_level_only: true, limit: 100, ..SessionFilter::default() }).await?;
-    let metrics = beckon.metrics().await?;
+    let window = beckon.window_snapshot().await?;
     let settings = app.settings().view();
     let default_agent = settings.default_agent.clone().unwrap_or_else(|| beckon.default_agent().to_owned());
     let gateway = app.gateway();
     Ok(Bootstrap {
-        last_seq,
-        pending,
-        sessions,
+        window,
         agents: beckon.agents(),
         agent_problems: beckon.agent_problems(),
         default_agent,
-        metrics,
         settings,
         data_dir: app.data_dir.display().to_string(),
         navigate: app.take_navigation(),

@@ -1,8 +1,8 @@
 //! What the window receives besides the runtime's own types.
 
+use beckon_runtime::WindowSnapshot;
 use beckon_runtime::agents::{AgentInfo, AgentProblem};
 use beckon_runtime::api::{CreatedToken, LiveEvent, TokenView};
-use beckon_store::{InboxEntry, Metrics, SessionPage};
 use serde::{Deserialize, Serialize};
 
 use crate::settings::SettingsView;
@@ -11,21 +11,16 @@ use crate::settings::SettingsView;
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Bootstrap {
-    /// The snapshot is complete up to this event; subscribe after it.
-    pub last_seq: i64,
-    /// Every pending question's line in the inbox's list, oldest first (a question is fetched
-    /// whole with `get_question` when it is opened).
-    pub pending: Vec<InboxEntry>,
-    /// The newest sessions.
-    pub sessions: SessionPage,
+    /// The inbox, sessions and figures, and the seq they are complete up to (subscribe after
+    /// it): what a window in a browser starts with too.
+    #[serde(flatten)]
+    pub window: WindowSnapshot,
     /// The agents, by name.
     pub agents: Vec<AgentInfo>,
     /// Agent files that could not be loaded.
     pub agent_problems: Vec<AgentProblem>,
     /// The agent a new chat starts with.
     pub default_agent: String,
-    /// Answering figures.
-    pub metrics: Metrics,
     /// The settings.
     pub settings: SettingsView,
     /// The data folder.

@@ -48,6 +48,7 @@ export function App() {
   useMetricsRefresh(connection.phase === "ready");
   useReadyMark(connection.phase === "ready");
   const questions = useAppSelector((state) => state.questions);
+  const inBrowser = useAppSelector((state) => state.person !== null);
 
   if (connection.phase === "failed") return <FatalScreen error={connection.error} onRetry={retry} />;
   if (connection.phase === "loading") {
@@ -61,7 +62,9 @@ export function App() {
   const openSession = (id: string) => navigate({ view: "session", id });
   const openQuestion = (id: string) => navigate({ view: "question", id });
   let view;
-  switch (route.view) {
+  // Chats, settings and the guide are the desktop app's; a browser shows the inbox instead.
+  const shown: Route = inBrowser && (route.view === "new" || route.view === "settings" || route.view === "guide") ? { view: "inbox" } : route;
+  switch (shown.view) {
     case "inbox":
       view = <InboxView onOpenSession={openSession} />;
       break;
@@ -75,15 +78,15 @@ export function App() {
       view = <GuideView onDone={() => navigate({ view: "inbox" })} onStarted={openSession} />;
       break;
     case "session":
-      view = <SessionView key={route.id} sessionId={route.id} onOpenSession={openSession} onOpenQuestion={openQuestion} />;
+      view = <SessionView key={shown.id} sessionId={shown.id} onOpenSession={openSession} onOpenQuestion={openQuestion} />;
       break;
     case "question": {
       // In its session, scrolled to its card, when the window knows where it was asked.
-      const question = questions[route.id];
+      const question = questions[shown.id];
       view = question ? (
-        <SessionView key={question.session_id} sessionId={question.session_id} focusQuestionId={route.id} onOpenSession={openSession} onOpenQuestion={openQuestion} />
+        <SessionView key={question.session_id} sessionId={question.session_id} focusQuestionId={shown.id} onOpenSession={openSession} onOpenQuestion={openQuestion} />
       ) : (
-        <InboxView onOpenSession={openSession} highlightId={route.id} />
+        <InboxView onOpenSession={openSession} highlightId={shown.id} />
       );
       break;
     }

@@ -397,4 +397,8 @@ pub struct ServeArgs {
     /// and read the audit trail.
     #[arg(long, value_name = "GROUP", default_value = "beckon-admins", requires = "oidc_issuer")]
     pub oidc_admin_group: String,
+    /// The window's built files (`ui/dist` after `npm run build` in `ui/`), served at `/` to
+    /// people who sign in: the desktop app's inbox, in their browsers.
+    #[arg(long, value_name = "DIR", requires = "oidc_issuer")]
+    pub ui_dir: Option<std::path::PathBuf>,
 }

@@ -13,93 +13,30 @@
 #[path = "support/server.rs"]
 mod server;
 
-use std::path::PathBuf;
-use std::time::Duration;
+#[allow(dead_code)]
+#[path = "support/team.rs"]
+mod team;
 
-use beckon_test_idp::{Client, Misbehaviour, Person, Provider};
+use beckon_test_idp::Misbehaviour;
 use serde_json::{Value, json};
-use server::Server;
-
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A team server signing people in with a provider that knows Ada and Bo.
-struct Team {
-    idp: Provider,
-    server: Server,
-    url: String,
-    token: String,
-    _dir: tempfile::TempDir,
-}
+use team::{Team, person};
 
 async fn team() -> Team {
-    let person = |subject: &str, name: &str| Person {
-        subject: subject.into(),
-        email: format!("{subject}@example.com"),
-        name: name.into(),
-        groups: vec!["eng".into()],
-    };
-    let client = Client {
-        id: "beckon".into(),
-        secret: Some("s3cret".into()),
-        redirect_uris: vec!["http://127.0.0.1/auth/callback".into()],
-    };
-    let idp = Provider::start(vec![client], vec![person("ada", "Ada"), person("bo", "Bo")]).await.unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let secret = dir.path().join("oidc-secret");
-    std::fs::write(&secret, "s3cret").unwrap();
-    let (data, logs) = (dir.path().join("data"), dir.path().join("logs"));
-    std::fs::create_dir_all(&logs).unwrap();
-    let oidc = ["--oidc-issuer", idp.issuer(), "--oidc-client-id", "beckon", "--oidc-client-secret-file"];
-    let args: Vec<&str> = oidc.into_iter().chain([secret.to_str().unwrap()]).collect();
-    let server = Server::start_pairing(&data, &logs, &args, false).await;
-    let endpoint = server.watch().borrow().endpoint.clone().unwrap();
-    Team { idp, server, url: endpoint.url, token: endpoint.token, _dir: dir }
+    team::team(vec![person("ada", "Ada", &["eng"]), person("bo", "Bo", &["eng"])], &[]).await
 }
 
-/// Runs the Chromium script with `args`: what it reported.
 async fn chromium(args: &[&str]) -> Value {
-    assert!(
-        workspace().join("ui/node_modules/playwright-core").exists(),
-        "the UI's packages are not installed: run `npm ci` in ui/ (scripts/test does)"
-    );
-    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    assert!(std::path::Path::new(&chromium).exists(), "no Chromium at {chromium}: run scripts/install-deps");
-    let run = tokio::process::Command::new("node")
-        .arg(workspace().join("ui/e2e/team/sign_in.mjs"))
-        .args(args)
-        .env("CHROMIUM", &chromium)
-        .kill_on_drop(true)
-        .output();
-    let output = tokio::time::timeout(Duration::from_secs(180), run).await.expect("Chromium finished").unwrap();
-    assert!(output.status.success(), "the Chromium run failed:\n{}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).unwrap()
+    team::chromium("sign_in.mjs", args).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_people_in_chromium_each_act_only_as_themselves() {
     let team = team().await;
-    let http = reqwest::Client::builder().no_proxy().build().unwrap();
 
     // Ada's agent, with a token of hers, asks to run a command.
-    let made = http
-        .post(format!("{}/v1/tokens", team.url))
-        .bearer_auth(&team.token)
-        .json(&json!({"name": "ada-laptop", "kind": "ask_only", "owner": "person:ada"}))
-        .send()
-        .await
-        .unwrap();
-    let secret_of_token = made.json::<Value>().await.unwrap()["secret"].as_str().unwrap().to_owned();
-    let asked = http
-        .post(format!("{}/v1/questions", team.url))
-        .bearer_auth(&secret_of_token)
-        .json(&json!({"agent": "claude-code", "approval": {"tool_name": "Bash", "input": {"command": "make deploy"}}}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(asked.status(), 201);
-    let id = asked.json::<Value>().await.unwrap()["request_id"].as_str().unwrap().to_owned();
+    let secret_of_token = team.token_for("ada-laptop", "person:ada").await;
+    let body = json!({"agent": "claude-code", "approval": {"tool_name": "Bash", "input": {"command": "make deploy"}}});
+    let id = team.ask(&secret_of_token, body).await;
 
     // Another site: the provider's address under another name (`localhost` is not `127.0.0.1`).
     let elsewhere = format!("{}/.well-known/openid-configuration", team.idp.issuer().replace("127.0.0.1", "localhost"));
@@ -127,15 +64,7 @@ async fn two_people_in_chromium_each_act_only_as_themselves() {
     assert_eq!(report["ada"]["allow_without_token"]["status"], 403, "{report}");
     assert_eq!(report["ada"]["allow"]["status"], 200, "{report}");
     assert_eq!(report["ada"]["allow"]["body"]["answered_by"], "oidc:ada (Ada <ada@example.com>)");
-    let question = http
-        .get(format!("{}/v1/questions/{id}", team.url))
-        .bearer_auth(&team.token)
-        .send()
-        .await
-        .unwrap()
-        .json::<Value>()
-        .await
-        .unwrap();
+    let question = team.question(&id).await;
     assert_eq!(question["answered_by"], "oidc:ada (Ada <ada@example.com>)", "answered once, by her own page");
 
     // Signed out: the same page is no one.

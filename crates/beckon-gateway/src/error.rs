@@ -40,6 +40,14 @@ pub enum GatewayError {
         /// What went wrong.
         detail: String,
     },
+    /// The window's folder (`--ui-dir`) holds no window.
+    #[error("the window's folder {}: {detail} (it is `ui/dist` after `npm run build` in ui/)", path.display())]
+    Window {
+        /// The folder.
+        path: PathBuf,
+        /// What is wrong with it.
+        detail: String,
+    },
     /// `gateway.json` could not be written.
     #[error("cannot write {}: {detail}", path.display())]
     Discovery {

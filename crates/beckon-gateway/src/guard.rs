@@ -84,6 +84,10 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
         }
         return next.run(request).await;
     }
+    // The window's page and files are public, where a server serves them to people who sign in.
+    if route == Route::Page && shared.window_dir.is_some() {
+        return next.run(request).await;
+    }
     let cross_site =
         headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()).is_some_and(|v| v != "same-origin" && v != "none");
     let from_page = headers.contains_key(header::ORIGIN) || cross_site;
@@ -152,7 +156,9 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
     // Requests reach the guard only through the gateway's own server, which names the
     // connection; one that somehow does not shares connection 0's bucket.
     let connection = request.extensions().get::<ConnectionId>().copied().unwrap_or(ConnectionId(0));
+    let reads = matches!(&route, Route::Window(command) if crate::window::reads(command));
     if matches!(*request.method(), Method::POST | Method::PUT | Method::DELETE)
+        && !reads
         && let Err(wait) = shared.rate.take(connection, std::time::Instant::now())
     {
         return ApiError::too_many(wait).into_response();

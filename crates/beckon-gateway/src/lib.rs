@@ -34,6 +34,8 @@ mod state;
 mod tls;
 mod tokens;
 mod views;
+mod window;
+mod window_page;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -42,7 +44,6 @@ use std::sync::Arc;
 use axum::Router;
 use axum::routing::{get, post, put};
 use beckon_runtime::Beckon;
-use beckon_runtime::api::ErrorKind;
 use tokio_util::sync::CancellationToken;
 
 pub use client::{ClientError, GatewayClient, Locator};
@@ -109,6 +110,8 @@ pub struct GatewayConfig {
     pub limits: ConnectionLimits,
     /// People sign in through the team's identity provider (a team server).
     pub sign_in: Option<SignInConfig>,
+    /// The window's built files (`ui/dist`), served to signed-in people's browsers.
+    pub window_dir: Option<PathBuf>,
 }
 
 /// How a team server signs people in: Beckon's registration with the team's OpenID provider
@@ -134,6 +137,7 @@ impl GatewayConfig {
             body_limit: 256 * 1024,
             limits: ConnectionLimits::default(),
             sign_in: None,
+            window_dir: None,
         }
     }
 }
@@ -207,12 +211,13 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
         .route("/v1/tokens/{name}", axum::routing::delete(tokens::revoke))
         .route("/v1/audit", get(audit::export))
         .route("/v1/me", get(auth::me))
+        .route("/v1/window/{command}", post(window::call))
         .route("/auth/login", get(auth::login))
         .route("/auth/callback", get(auth::callback))
         .route("/auth/logout", post(auth::logout))
         .layer(axum::middleware::map_response(rejections::as_json))
         .merge(mcp)
-        .fallback(|| async { ApiError::new(ErrorKind::NotFound, "no such route; see /v1/openapi.json") })
+        .fallback(window_page::fallback)
         .layer(axum::middleware::from_fn_with_state(shared.clone(), guard::guard))
         .with_state(shared)
 }
@@ -241,6 +246,11 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
     let base = config.public_url.as_ref().map_or_else(|| url.clone(), |public| public.url.clone());
     // The provider is read before anything is written: a server set up to sign people in
     // does not start without being able to.
+    if let Some(dir) = &config.window_dir
+        && let Err(err) = std::fs::metadata(dir.join("index.html"))
+    {
+        return Err(GatewayError::Window { path: dir.clone(), detail: format!("no index.html: {err}") });
+    }
     let sign_in = match config.sign_in {
         None => None,
         Some(wanted) => Some(sign_in::SignIn {
@@ -267,6 +277,8 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         long_polls: places::Places::new("long-polls", config.limits.max_long_polls),
         event_streams: places::Places::new("event streams", config.limits.max_event_streams),
         max_mcp_sessions: config.limits.max_mcp_sessions,
+        // The window is for people who sign in.
+        window_dir: sign_in.as_ref().and(config.window_dir.clone()),
         sign_in,
         cookies: cookies::Cookies { secure },
     });

@@ -59,6 +59,11 @@ pub enum Route {
     SignIn,
     /// `POST /auth/logout`.
     SignOut,
+    /// `POST /v1/window/{command}`: the window's own calls from a browser, by command.
+    Window(String),
+    /// `GET` of any other path outside `/v1/` and `/auth/`: the window's page and files, for a
+    /// browser (public, like any web page's scripts; they hold nothing of anyone's).
+    Page,
     /// MCP over streamable HTTP, at [`MCP_PATH`].
     Mcp,
     /// Anything else.
@@ -109,7 +114,13 @@ impl Route {
             ("POST", "/auth/logout") => return Route::SignOut,
             _ => {}
         }
-        let Some(rest) = path.strip_prefix("/v1/") else { return Route::Unknown };
+        let Some(rest) = path.strip_prefix("/v1/") else {
+            return if method == Method::GET && path != "/v1" && !path.starts_with("/auth/") {
+                Route::Page
+            } else {
+                Route::Unknown
+            };
+        };
         let segments: Vec<&str> = rest.split('/').collect();
         if segments.iter().any(|segment| segment.is_empty()) {
             return Route::Unknown;
@@ -138,6 +149,7 @@ impl Route {
             ("DELETE", ["tokens", _]) => Route::RevokeToken,
             ("GET", ["audit"]) => Route::Audit,
             ("GET", ["me"]) => Route::Me,
+            ("POST", ["window", command]) => Route::Window(id(command)),
             _ => Route::Unknown,
         }
     }
@@ -155,7 +167,8 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             | Route::Health
             | Route::Proof
             | Route::Me
-            | Route::SignIn,
+            | Route::SignIn
+            | Route::Page,
             _,
         ) => Access::Allowed,
         // Reading (and waiting on) or withdrawing a question: a token only its own.
@@ -178,7 +191,8 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             | Route::ListNotices
             | Route::Events
             | Route::OpenApi
-            | Route::SignOut,
+            | Route::SignOut
+            | Route::Window(_),
             Principal::Member(_),
         ) => Access::Allowed,
         (Route::CreateToken | Route::ListTokens | Route::RevokeToken | Route::Audit, Principal::Member(member)) => {
@@ -202,6 +216,7 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             | Route::ListTokens
             | Route::RevokeToken
             | Route::Audit
+            | Route::Window(_)
             | Route::Mcp
             | Route::Unknown,
             Principal::Person,
@@ -221,6 +236,7 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             | Route::ListTokens
             | Route::RevokeToken
             | Route::Audit
+            | Route::Window(_)
             // MCP over HTTP runs on the runtime in this process and cannot tell whose questions
             // are whose; an agent elsewhere uses `beckon mcp`, which goes through the routes
             // above.
@@ -298,11 +314,27 @@ mod tests {
             ("GET", "/v1/questions/".to_owned()),
             ("HEAD", "/v1/questions".to_owned()),
             ("GET", "/v1//questions".to_owned()),
-            ("GET", "/elsewhere".to_owned()),
+            ("POST", "/elsewhere".to_owned()),
+            ("GET", "/auth/elsewhere".to_owned()),
+            ("POST", "/v1/window/bootstrap".to_owned()),
         ];
         for (method, path) in forbidden {
             let route = Route::of(&Method::from_bytes(method.as_bytes()).unwrap(), &path);
             assert_eq!(decide(&route, &ask_only()), Access::Forbidden, "{method} {path}");
+        }
+    }
+
+    #[test]
+    fn the_windows_page_and_files_are_anyones_to_fetch() {
+        for path in ["/", "/index.html", "/assets/index-1a2b.js", "/inbox"] {
+            let route = Route::of(&Method::GET, path);
+            assert_eq!(route, Route::Page, "{path}");
+            for principal in [Principal::Person, ask_only(), member(false)] {
+                assert_eq!(decide(&route, &principal), Access::Allowed, "{path}");
+            }
+        }
+        for (method, path) in [("GET", "/v1/nothing"), ("GET", "/auth/elsewhere"), ("GET", "/v1"), ("POST", "/")] {
+            assert_eq!(Route::of(&Method::from_bytes(method.as_bytes()).unwrap(), path), Route::Unknown, "{method} {path}");
         }
     }
 
@@ -341,10 +373,13 @@ mod tests {
             assert_eq!(decide(&route, &member(false)), Access::AdminsOnly, "{method} {path}");
             assert_eq!(decide(&route, &member(true)), Access::Allowed, "{method} {path}");
         }
-        for (method, path) in [("POST", "/mcp"), ("POST", "/v1/agents/poet/trigger"), ("GET", "/elsewhere")] {
+        for (method, path) in [("POST", "/mcp"), ("POST", "/v1/agents/poet/trigger"), ("POST", "/elsewhere")] {
             let route = Route::of(&Method::from_bytes(method.as_bytes()).unwrap(), path);
             assert_eq!(decide(&route, &member(true)), Access::Forbidden, "{method} {path}");
         }
+        let window = Route::of(&Method::POST, "/v1/window/answer");
+        assert_eq!(window, Route::Window("answer".into()));
+        assert_eq!(decide(&window, &member(false)), Access::Allowed);
         let sign_out = Route::of(&Method::POST, "/auth/logout");
         assert_eq!(decide(&sign_out, &Principal::Person), Access::Forbidden);
         assert_eq!(decide(&sign_out, &ask_only()), Access::Forbidden);

@@ -155,7 +155,12 @@ pub(crate) async fn answer_with(
 
 /// Settles question `id` as `principal` decided. An admin who can see a question addressed to
 /// someone else is told whose it is, rather than that there is no such question.
-async fn settle(shared: &Shared, principal: &Principal, id: RequestId, decision: Decision) -> ApiResult<AnswerReceipt> {
+pub(crate) async fn settle(
+    shared: &Shared,
+    principal: &Principal,
+    id: RequestId,
+    decision: Decision,
+) -> ApiResult<AnswerReceipt> {
     match shared.beckon.resolve(id, principal.answerer(), decision).await {
         Err(beckon_runtime::Error::QuestionNotFound(missing)) => {
             let audience = match principal {

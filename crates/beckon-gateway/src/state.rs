@@ -36,6 +36,8 @@ pub struct Shared {
     pub max_mcp_sessions: usize,
     /// Signing in through the team's identity provider, when this server is set up for it.
     pub sign_in: Option<SignIn>,
+    /// The window's built files, served to browsers (only where people sign in).
+    pub window_dir: Option<std::path::PathBuf>,
     /// How the browser session's cookies are named and marked.
     pub cookies: Cookies,
 }

@@ -60,6 +60,6 @@ pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, Resolve
 pub use service::{
     AUDIT_STREAM_CAPACITY, AnswerReceipt, BATCH_MAX, BatchDecision, BatchFailure, BatchReceipt, Beckon, Begun,
     Decision, OpenedSession, PERSON_SESSION_LIFETIME_MS, SIGN_IN_LIFETIME_MS, SessionView, SignedInSession,
-    StoreCounts, csrf_token,
+    StoreCounts, WindowSnapshot, csrf_token,
 };
 pub use settings::Settings;

@@ -1,7 +1,6 @@
 import type { NewToken } from "../bindings/NewToken";
 import type { TokenView } from "../bindings/TokenView";
 import type { AgentView } from "../bindings/AgentView";
-import { invoke } from "@tauri-apps/api/core";
 import type { Answer } from "../bindings/Answer";
 import type { AnswerReceipt } from "../bindings/AnswerReceipt";
 import type { Bootstrap } from "../bindings/Bootstrap";
@@ -16,20 +15,25 @@ import type { SessionView } from "../bindings/SessionView";
 import type { SettingsInput } from "../bindings/SettingsInput";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { TelegramPairing } from "../bindings/TelegramPairing";
-import { CommandError, toErrorBody } from "./errors";
+import type { WindowSnapshot } from "../bindings/WindowSnapshot";
+import { call, inDesktop, signedInPerson, type SignedInPerson } from "./transport";
 import type { AuditFormat, BatchDecision, BatchReceipt, RuleOffer, RuleRecord, RuleSource, RuleSpec } from "./triage";
 
-async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
-  try {
-    return await invoke<T>(command, args);
-  } catch (error) {
-    throw new CommandError(toErrorBody(error));
-  }
+/**
+ * What the window starts with: in the desktop app, everything; on a team server, the inbox,
+ * sessions and figures addressed to the person signed in, and who that is.
+ */
+export type Start = { surface: "desktop"; bootstrap: Bootstrap } | { surface: "team"; snapshot: WindowSnapshot; person: SignedInPerson };
+
+async function start(): Promise<Start> {
+  if (inDesktop()) return { surface: "desktop", bootstrap: await call<Bootstrap>("bootstrap") };
+  const person = await signedInPerson();
+  return { surface: "team", snapshot: await call<WindowSnapshot>("bootstrap"), person };
 }
 
 /** The window's commands, one typed function each. Argument keys are camelCase, as Tauri expects. */
 export const commands = {
-  bootstrap: () => call<Bootstrap>("bootstrap"),
+  bootstrap: start,
   listSessions: (after: SessionCursor | null, limit?: number) =>
     call<SessionPage>("list_sessions", { after, limit }),
   getSession: (sessionId: SessionId) => call<SessionView>("get_session", { sessionId }),

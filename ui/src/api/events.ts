@@ -2,7 +2,42 @@ import { Channel, invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
 import type { NavTarget } from "../bindings/NavTarget";
 import type { UiEvent } from "../bindings/UiEvent";
+import type { LiveEvent } from "../bindings/LiveEvent";
 import { CommandError, toErrorBody } from "./errors";
+import { checkSignedIn, inDesktop } from "./transport";
+
+/** Every kind of event a team server's stream names (a kind added to `LiveEvent` fails the type-check here until it is listed). */
+const LIVE_KINDS: Record<LiveEvent["kind"], true> = {
+  session_started: true,
+  session_status: true,
+  message_appended: true,
+  question_pending: true,
+  question_resolved: true,
+  session_resumed: true,
+  session_deleted: true,
+};
+
+/**
+ * Follows a team server's event stream (`/v1/events`, cut to what the person may see). The
+ * browser reconnects by itself from the last event's id; a stream the server closed for good
+ * (signed out) sends the person to sign in.
+ */
+function follow(afterSeq: number, onEvent: (event: UiEvent) => void): () => void {
+  const source = new EventSource(`/v1/events?after=${afterSeq}`, { withCredentials: true });
+  const deliver = (message: MessageEvent<string>) => {
+    try {
+      onEvent({ type: "live", event: JSON.parse(message.data) as LiveEvent });
+    } catch {
+      // A line that is not an event is not one to apply.
+    }
+  };
+  for (const kind of Object.keys(LIVE_KINDS)) source.addEventListener(kind, deliver);
+  source.onerror = () => {
+    // Closed, not reconnecting: asking who is signed in sends a signed-out person to sign in.
+    if (source.readyState === EventSource.CLOSED) void checkSignedIn().catch(() => undefined);
+  };
+  return () => source.close();
+}
 
 /**
  * Follows the event stream after `afterSeq`. The returned function stops delivery to
@@ -10,6 +45,7 @@ import { CommandError, toErrorBody } from "./errors";
  * channel only needs to be muted, not closed).
  */
 export async function subscribe(afterSeq: number, onEvent: (event: UiEvent) => void): Promise<() => void> {
+  if (!inDesktop()) return follow(afterSeq, onEvent);
   let active = true;
   const channel = new Channel<UiEvent>((event) => {
     if (active) onEvent(event);
@@ -26,6 +62,8 @@ export async function subscribe(afterSeq: number, onEvent: (event: UiEvent) => v
 
 /** Listens for `navigate` requests from notifications, the tray and deep links. */
 export async function onNavigate(handler: (target: NavTarget) => void): Promise<() => void> {
+  // In a browser only the address steers the window.
+  if (!inDesktop()) return () => undefined;
   return listen<NavTarget>("navigate", (event) => handler(event.payload));
 }
 

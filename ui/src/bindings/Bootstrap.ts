@@ -12,19 +12,6 @@ import type { SettingsView } from "./SettingsView";
  */
 export type Bootstrap = { 
 /**
- * The snapshot is complete up to this event; subscribe after it.
- */
-last_seq: number, 
-/**
- * Every pending question's line in the inbox's list, oldest first (a question is fetched
- * whole with `get_question` when it is opened).
- */
-pending: Array<InboxEntry>, 
-/**
- * The newest sessions.
- */
-sessions: SessionPage, 
-/**
  * The agents, by name.
  */
 agents: Array<AgentInfo>, 
@@ -36,10 +23,6 @@ agent_problems: Array<AgentProblem>,
  * The agent a new chat starts with.
  */
 default_agent: string, 
-/**
- * Answering figures.
- */
-metrics: Metrics, 
 /**
  * The settings.
  */
@@ -59,4 +42,21 @@ gateway_url: string | null,
 /**
  * Why the gateway is not running, when it is not.
  */
-gateway_problem: string | null, };
+gateway_problem: string | null, 
+/**
+ * The snapshot is complete up to this event; follow events after it.
+ */
+last_seq: number, 
+/**
+ * Every pending question's line in the inbox's list, oldest first (a question is fetched
+ * whole when it is opened).
+ */
+pending: Array<InboxEntry>, 
+/**
+ * The newest top-level sessions.
+ */
+sessions: SessionPage, 
+/**
+ * Answering figures.
+ */
+metrics: Metrics, };

@@ -3,6 +3,7 @@ import type { ErrorBody } from "../bindings/ErrorBody";
 import type { NavTarget } from "../bindings/NavTarget";
 import { errorBodyOf } from "../api/errors";
 import { opensOnGuide } from "../components/guide/firstRun";
+import { notifyPending } from "../api/browserNotifications";
 import { onNavigate, subscribe } from "../api/events";
 import { useBackendHandles } from "../state/store";
 import { SNAPSHOT_MARK, markOnce } from "./useReadyMark";
@@ -31,11 +32,16 @@ export function useBackend(onNavigateTo: (target: NavTarget) => void, onFirstRun
     let stop: (() => void) | null = null;
     void (async () => {
       try {
-        const snapshot = await api.bootstrap();
+        const start = await api.bootstrap();
         markOnce(SNAPSHOT_MARK);
         if (!live) return;
-        dispatch({ type: "bootstrap", data: snapshot });
-        const unsubscribe = await subscribe(snapshot.last_seq, (event) => {
+        if (start.surface === "desktop") dispatch({ type: "bootstrap", data: start.bootstrap });
+        else dispatch({ type: "team_bootstrap", data: start.snapshot, person: start.person });
+        const lastSeq = start.surface === "desktop" ? start.bootstrap.last_seq : start.snapshot.last_seq;
+        const unsubscribe = await subscribe(lastSeq, (event) => {
+          if (event.type === "live" && start.surface === "team" && event.event.kind === "question_pending") {
+            notifyPending(event.event.question, (id) => navigateTo.current({ to: "question", id }));
+          }
           if (event.type === "live") dispatch({ type: "live", event: event.event });
           else dispatch({ type: "text_delta", sessionId: event.session_id, text: event.text });
         });
@@ -43,8 +49,10 @@ export function useBackend(onNavigateTo: (target: NavTarget) => void, onFirstRun
           stop = unsubscribe;
           setConnection({ phase: "ready" });
           // A link that launched the app is where the window opens; a new Beckon opens on its guide.
-          if (snapshot.navigate) navigateTo.current(snapshot.navigate);
-          else if (opensOnGuide(snapshot, window.location.hash)) firstRun.current();
+          if (start.surface === "desktop") {
+            if (start.bootstrap.navigate) navigateTo.current(start.bootstrap.navigate);
+            else if (opensOnGuide(start.bootstrap, window.location.hash)) firstRun.current();
+          }
         } else {
           unsubscribe();
         }

@@ -22,4 +22,5 @@ export const initialState: AppState = {
   settings: null,
   dataDir: "",
   gateway: { url: null, problem: null },
+  person: null,
 };

@@ -4,6 +4,7 @@ import type { SessionId } from "../bindings/SessionId";
 import type { SessionSummary } from "../bindings/SessionSummary";
 import type { SessionView } from "../bindings/SessionView";
 import type { TimelineEntry } from "../bindings/TimelineEntry";
+import type { WindowSnapshot } from "../bindings/WindowSnapshot";
 import { fromInboxEntry, fromPending, fromRecord, fromResolution, fromTimelineMessage, summaryOf } from "./convert";
 import { mergeQuestion, sameQuestion } from "./questions";
 import { mergeEntries } from "./timeline";
@@ -178,25 +179,37 @@ function applySessionView(state: AppState, view: SessionView): AppState {
 }
 
 /** The window's state machine. Pure; applying an event twice, or one already in a snapshot, is harmless. */
+/** The start-up snapshot's inbox, sessions and figures, merged into what the window has. */
+function applySnapshot(state: AppState, snapshot: WindowSnapshot): AppState {
+  let next: AppState = {
+    ...state,
+    lastSeq: Math.max(state.lastSeq, snapshot.last_seq),
+    sessionsNext: snapshot.sessions.next,
+    metrics: snapshot.metrics,
+  };
+  for (const summary of snapshot.sessions.sessions) next = upsertSession(next, summary);
+  return upsertQuestions(next, snapshot.pending.map(fromInboxEntry));
+}
+
 export function reducer(state: AppState, action: Action): AppState {
   switch (action.type) {
     case "bootstrap": {
       const { data } = action;
-      let next: AppState = {
-        ...state,
-        lastSeq: Math.max(state.lastSeq, data.last_seq),
-        sessionsNext: data.sessions.next,
-        agents: data.agents,
-        agentProblems: data.agent_problems,
-        defaultAgent: data.default_agent,
-        metrics: data.metrics,
-        settings: data.settings,
-        dataDir: data.data_dir,
-        gateway: { url: data.gateway_url, problem: data.gateway_problem },
-      };
-      for (const summary of data.sessions.sessions) next = upsertSession(next, summary);
-      return upsertQuestions(next, data.pending.map(fromInboxEntry));
+      return applySnapshot(
+        {
+          ...state,
+          agents: data.agents,
+          agentProblems: data.agent_problems,
+          defaultAgent: data.default_agent,
+          settings: data.settings,
+          dataDir: data.data_dir,
+          gateway: { url: data.gateway_url, problem: data.gateway_problem },
+        },
+        data,
+      );
     }
+    case "team_bootstrap":
+      return applySnapshot({ ...state, person: action.person }, action.data);
     case "live":
       if (action.event.seq <= state.lastSeq) return state;
       return { ...applyLive(state, action.event), lastSeq: action.event.seq };

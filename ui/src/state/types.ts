@@ -20,6 +20,8 @@ import type { SessionSummary } from "../bindings/SessionSummary";
 import type { SessionView } from "../bindings/SessionView";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { TimelineEntry } from "../bindings/TimelineEntry";
+import type { WindowSnapshot } from "../bindings/WindowSnapshot";
+import type { SignedInPerson } from "../api/transport";
 
 /**
  * Everything the window knows about one question, merged from the pending list, session
@@ -85,6 +87,11 @@ export interface AppState {
   dataDir: string;
   /** The local gateway's address for external agents, or why it is not running. */
   gateway: { url: string | null; problem: string | null };
+  /**
+   * Who is signed in when the window runs in a browser on a team server; null in the desktop
+   * app. What only the desktop app does (settings, local agents, the guide) is hidden with it.
+   */
+  person: SignedInPerson | null;
 }
 
 /** What answering or skipping a question came to. */
@@ -92,6 +99,7 @@ export type SubmitResult = { ok: true } | { ok: false; error: ErrorBody };
 
 export type Action =
   | { type: "bootstrap"; data: Bootstrap }
+  | { type: "team_bootstrap"; data: WindowSnapshot; person: SignedInPerson }
   | { type: "live"; event: LiveEvent }
   | { type: "text_delta"; sessionId: SessionId; text: string }
   | { type: "session_loaded"; view: SessionView }

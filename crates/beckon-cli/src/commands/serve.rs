@@ -150,6 +150,7 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     gateway_config.port = args.port.unwrap_or_else(|| settings.gateway_port());
     listen_on(&mut gateway_config, &args)?;
     gateway_config.sign_in = sign_in(&args)?;
+    gateway_config.window_dir = args.ui_dir.clone();
     let options = StartOptions { notifier: Arc::new(LoggedNotices), ..StartOptions::default() };
     let beckon = Beckon::start(config, options).await?;
     if let Some(token) = beckon.take_new_admin_token() {

@@ -32,5 +32,5 @@ pub use audit::AUDIT_STREAM_CAPACITY;
 pub use batch::{BATCH_MAX, BatchDecision, BatchFailure, BatchReceipt};
 pub use handle::Beckon;
 pub use people::{OpenedSession, PERSON_SESSION_LIFETIME_MS, SIGN_IN_LIFETIME_MS, SignedInSession, csrf_token};
-pub use reads::{SessionView, StoreCounts};
+pub use reads::{SessionView, StoreCounts, WindowSnapshot};
 pub use sessions::Begun;

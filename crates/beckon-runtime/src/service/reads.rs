@@ -28,6 +28,22 @@ pub struct SessionView {
     pub questions: Vec<QuestionRecord>,
 }
 
+/// What a window draws at start — the inbox, the newest sessions and the figures — and the
+/// seq it is complete up to (events after it follow).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WindowSnapshot {
+    /// The snapshot is complete up to this event; follow events after it.
+    pub last_seq: i64,
+    /// Every pending question's line in the inbox's list, oldest first (a question is fetched
+    /// whole when it is opened).
+    pub pending: Vec<InboxEntry>,
+    /// The newest top-level sessions.
+    pub sessions: SessionPage,
+    /// Answering figures.
+    pub metrics: Metrics,
+}
+
 /// What the store has committed since this runtime started: for benchmarks and tests that
 /// check how many syncs to disk a piece of work costs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +58,17 @@ impl Beckon {
     /// How many transactions the store committed, and how many questions they resolved.
     pub async fn store_counts(&self) -> Result<StoreCounts> {
         self.rt.db.call(|store| Ok(StoreCounts { commits: store.commits(), resolutions: store.resolutions() })).await
+    }
+
+    /// What a window draws at start. The seq is read first: anything committed after it
+    /// arrives as an event, and a window applies an event it already reflects harmlessly.
+    pub async fn window_snapshot(&self) -> Result<WindowSnapshot> {
+        let last_seq = self.last_seq().await?;
+        let pending = self.inbox().await?;
+        let sessions =
+            self.sessions(SessionFilter { top_level_only: true, limit: 100, ..SessionFilter::default() }).await?;
+        let metrics = self.metrics().await?;
+        Ok(WindowSnapshot { last_seq, pending, sessions, metrics })
     }
 
     /// Every pending question, oldest first (the inbox).

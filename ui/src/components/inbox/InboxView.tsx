@@ -60,6 +60,8 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
   const actions = useActions();
   const now = useNow();
   const rows = useAppSelector(inboxRows);
+  // Rules are made in the desktop app; a team server's page offers none.
+  const inBrowser = useAppSelector((state) => state.person !== null);
   const [groupBy, setGroupByState] = useState<GroupBy>(storedGroupBy);
   const [filter, setFilter] = useState<TriageFilter>(NO_FILTER);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
@@ -291,7 +293,7 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
           <kbd>?</kbd> Keys
         </button>
       </header>
-      <RuleOfferBanner />
+      {inBrowser ? null : <RuleOfferBanner />}
       {rows.length === 0 ? (
         <div className="view-body">
           <div className="empty">

@@ -1,5 +1,5 @@
 import type { SessionSummary } from "../../bindings/SessionSummary";
-import { useActions } from "../../state/store";
+import { useActions, useAppSelector } from "../../state/store";
 import { Icon } from "../common/Icon";
 import { Spinner } from "../common/Spinner";
 import { MessageBox } from "./MessageBox";
@@ -10,9 +10,18 @@ import { MessageBox } from "./MessageBox";
  */
 export function Composer({ session, onShowQuestion }: { session: SessionSummary; onShowQuestion: (() => void) | null }) {
   const { sendMessage } = useActions();
+  // On a team server agents run elsewhere: the page answers them but does not write to them.
+  const inBrowser = useAppSelector((state) => state.person !== null);
   switch (session.status) {
     case "completed":
     case "failed":
+      if (inBrowser) {
+        return (
+          <div className="composer composer-note" role="status">
+            <span>{session.status === "failed" ? "This session failed." : "This session has finished."}</span>
+          </div>
+        );
+      }
       return (
         <div className="composer">
           <MessageBox

@@ -1,0 +1,217 @@
+//! `POST /v1/window/{command}`: the window's own calls when it runs in a browser on a team
+//! server — the same commands, arguments and replies the desktop window sends over IPC, so one
+//! window speaks to either. A signed-in person sees only what is addressed to them, their
+//! groups or everyone, and answers as themselves. Not a public API: agents and scripts use the
+//! routes in the OpenAPI document.
+
+use std::sync::Arc;
+
+use axum::Extension;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Response};
+use beckon_core::{Answer, Answers, RequestId, SessionId};
+use beckon_runtime::api::ErrorKind;
+use beckon_runtime::{BatchDecision, Decision, WindowSnapshot};
+use beckon_store::{SessionCursor, SessionFilter, SessionPage};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use crate::addressed::{self, Audiences};
+use crate::bodies::parse_id;
+use crate::error::{ApiError, ApiResult};
+use crate::permissions::Addressed;
+use crate::principal::{Member, Principal};
+use crate::questions::settle;
+use crate::state::Shared;
+
+/// The commands that only read: posted (with the CSRF token) like the rest, but not counted
+/// against the write limits.
+const READS: [&str; 5] = ["bootstrap", "list_sessions", "get_session", "get_question", "metrics"];
+
+/// Whether window command `command` only reads.
+pub(crate) fn reads(command: &str) -> bool {
+    READS.contains(&command)
+}
+
+/// The most sessions one page holds.
+const PAGE_MAX: usize = 500;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Nothing {}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ListSessions {
+    after: Option<SessionCursor>,
+    limit: Option<usize>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct OfSession {
+    session_id: String,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct OfQuestion {
+    request_id: String,
+    #[serde(default)]
+    answers: Option<Vec<Answer>>,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct AnswerBatch {
+    request_ids: Vec<String>,
+    decision: BatchDecision,
+}
+
+/// Runs window command `command` with the JSON arguments in the body.
+pub async fn call(
+    State(shared): State<Arc<Shared>>,
+    Extension(principal): Extension<Principal>,
+    Path(command): Path<String>,
+    bytes: Bytes,
+) -> ApiResult<Response> {
+    let member = match &principal {
+        Principal::Member(member) if !member.admin => Some(member),
+        _ => None,
+    };
+    let shared = shared.as_ref();
+    let reply = match command.as_str() {
+        "bootstrap" => {
+            let Nothing {} = args(&bytes)?;
+            json(snapshot(shared, member).await?)
+        }
+        "list_sessions" => {
+            let ListSessions { after, limit } = args(&bytes)?;
+            let limit = limit.unwrap_or(100).clamp(1, PAGE_MAX);
+            let filter = SessionFilter { top_level_only: true, after, limit, ..SessionFilter::default() };
+            let page = shared.beckon.sessions(filter).await?;
+            json(visible_sessions(shared, member, page).await?)
+        }
+        "get_session" => {
+            let OfSession { session_id, .. } = args(&bytes)?;
+            json(shared.beckon.session(session(shared, member, &session_id).await?).await?)
+        }
+        "get_question" => {
+            let OfQuestion { request_id, .. } = args(&bytes)?;
+            json(shared.beckon.question(question(shared, member, &request_id).await?).await?)
+        }
+        "answer" => {
+            let OfQuestion { request_id, answers, .. } = args(&bytes)?;
+            let answers = answers.ok_or_else(|| ApiError::bad_request("answers are missing"))?;
+            // Whether the person may answer it is the runtime's rule, as for every answer.
+            let id = parse_id(&request_id)?;
+            json(settle(shared, &principal, id, Decision::Answer(Answers::unchecked(answers))).await?)
+        }
+        "decline" => {
+            let OfQuestion { request_id, reason, .. } = args(&bytes)?;
+            let id = parse_id(&request_id)?;
+            json(settle(shared, &principal, id, Decision::Decline(reason)).await?)
+        }
+        "answer_batch" => {
+            let AnswerBatch { request_ids, decision } = args(&bytes)?;
+            let ids = request_ids
+                .iter()
+                .map(|id| id.parse::<RequestId>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|err| ApiError::new(ErrorKind::InvalidInput, err.to_string()))?;
+            // Each one the person may not answer comes back as not found, as for one answer.
+            json(shared.beckon.resolve_batch(ids, principal.answerer(), decision).await?)
+        }
+        "cancel" => {
+            let OfSession { session_id, reason } = args(&bytes)?;
+            shared.beckon.cancel(session(shared, member, &session_id).await?, reason).await?;
+            json(())
+        }
+        "metrics" => {
+            let Nothing {} = args(&bytes)?;
+            json(shared.beckon.metrics().await?)
+        }
+        other => {
+            return Err(ApiError::new(
+                ErrorKind::NotFound,
+                format!("the window has no command {other:?} on a team server (only in the desktop app, if at all)"),
+            ));
+        }
+    };
+    Ok(reply)
+}
+
+/// The arguments a command takes, as the window sends them (camelCase keys; none unknown).
+fn args<T: DeserializeOwned>(bytes: &[u8]) -> ApiResult<T> {
+    let bytes = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}".as_slice() } else { bytes };
+    serde_json::from_slice(bytes).map_err(|err| ApiError::bad_request(format!("the arguments cannot be read: {err}")))
+}
+
+fn json<T: serde::Serialize>(value: T) -> Response {
+    axum::Json(value).into_response()
+}
+
+/// What the window starts with, cut to what `member` may see (everything for the person and
+/// admins).
+async fn snapshot(shared: &Shared, member: Option<&Member>) -> ApiResult<WindowSnapshot> {
+    let mut snapshot = shared.beckon.window_snapshot().await?;
+    let Some(member) = member else { return Ok(snapshot) };
+    let mut audiences = Audiences::default();
+    let mut pending = Vec::with_capacity(snapshot.pending.len());
+    for entry in snapshot.pending {
+        if audiences.sees(shared, member, entry.session_id).await? {
+            pending.push(entry);
+        }
+    }
+    snapshot.pending = pending;
+    snapshot.sessions = visible(shared, member, &mut audiences, snapshot.sessions).await?;
+    Ok(snapshot)
+}
+
+async fn visible_sessions(shared: &Shared, member: Option<&Member>, page: SessionPage) -> ApiResult<SessionPage> {
+    match member {
+        Some(member) => visible(shared, member, &mut Audiences::default(), page).await,
+        None => Ok(page),
+    }
+}
+
+/// A page of sessions without those `member` may not see (the page's cursor stays as it was, so
+/// the next page follows on).
+async fn visible(
+    shared: &Shared,
+    member: &Member,
+    audiences: &mut Audiences,
+    mut page: SessionPage,
+) -> ApiResult<SessionPage> {
+    let mut kept = Vec::with_capacity(page.sessions.len());
+    for summary in page.sessions {
+        if audiences.sees(shared, member, summary.id).await? {
+            kept.push(summary);
+        }
+    }
+    page.sessions = kept;
+    Ok(page)
+}
+
+/// A session `member` may see, by the id the window sent.
+async fn session(shared: &Shared, member: Option<&Member>, id: &str) -> ApiResult<SessionId> {
+    let session = SessionId::parse(id).map_err(|err| ApiError::new(ErrorKind::NotFound, err.to_string()))?;
+    if let Some(member) = member {
+        addressed::check(shared, member, Addressed::Session(id)).await?;
+    }
+    Ok(session)
+}
+
+/// A question `member` may see, by the id the window sent.
+async fn question(shared: &Shared, member: Option<&Member>, id: &str) -> ApiResult<RequestId> {
+    let question = parse_id(id)?;
+    if let Some(member) = member {
+        addressed::check(shared, member, Addressed::Question(id)).await?;
+    }
+    Ok(question)
+}

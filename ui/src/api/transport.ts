@@ -1,0 +1,127 @@
+import { invoke } from "@tauri-apps/api/core";
+import type { ErrorBody } from "../bindings/ErrorBody";
+import { CommandError, toErrorBody } from "./errors";
+
+/**
+ * Whether the window runs in the desktop app (Tauri's IPC is there) or in a browser, served by a
+ * team server. Asked at each call: tests and the mock build install their IPC after this module
+ * loads.
+ */
+export function inDesktop(): boolean {
+  return typeof window !== "undefined" && "__TAURI_INTERNALS__" in window;
+}
+
+/** The person signed in to a team server, as its `/v1/me` says. */
+export interface SignedInPerson {
+  subject: string;
+  name: string | null;
+  email: string | null;
+  groups: string[];
+  /** In the identity provider's admin group: sees every question. */
+  admin: boolean;
+}
+
+interface Me extends SignedInPerson {
+  kind: "member";
+  /** Sent with every call, so another site's page cannot make one with the person's cookie. */
+  csrf_token: string;
+}
+
+/** The commands a team server runs for the window; the rest belong to the desktop app. */
+const TEAM_COMMANDS = new Set(["bootstrap", "list_sessions", "get_session", "get_question", "answer", "decline", "cancel", "answer_batch", "metrics"]);
+
+let me: Promise<Me> | null = null;
+
+/** Sends the browser to the team server's sign-in, to come back to this page after it. */
+export function signIn(): void {
+  window.location.assign(`/auth/login?next=${encodeURIComponent(window.location.pathname)}`);
+}
+
+/** Signs the person out of the team server, then to its sign-in page. */
+export async function signOut(): Promise<void> {
+  const { csrf_token } = await whoAmI();
+  await fetch("/auth/logout", { method: "POST", credentials: "same-origin", headers: { "x-csrf-token": csrf_token } });
+  me = null;
+  signIn();
+}
+
+function unreachable(error: unknown): CommandError {
+  return new CommandError({ kind: "unavailable", message: `The team server cannot be reached: ${error instanceof Error ? error.message : String(error)}` });
+}
+
+/** The `ErrorBody` of a refused response (`{"error": {...}}`), or one saying what came back. */
+async function refusal(response: Response): Promise<ErrorBody> {
+  const body: unknown = await response.json().catch(() => null);
+  const error = typeof body === "object" && body !== null && "error" in body ? (body as { error: unknown }).error : null;
+  return error ? toErrorBody(error) : { kind: "internal", message: `The team server answered ${response.status} ${response.statusText}.` };
+}
+
+/** Who is signed in; not signed in (or signed out elsewhere) goes to sign in. */
+async function whoAmI(): Promise<Me> {
+  me ??= (async () => {
+    let response: Response;
+    try {
+      response = await fetch("/v1/me", { credentials: "same-origin", headers: { accept: "application/json" } });
+    } catch (error) {
+      throw unreachable(error);
+    }
+    if (response.status === 401) signIn();
+    if (!response.ok) throw new CommandError(await refusal(response));
+    const body = (await response.json()) as Me | { kind: string };
+    if (body.kind !== "member") throw new CommandError({ kind: "unauthorized", message: "This page is for people who sign in; agents use tokens." });
+    return body as Me;
+  })();
+  try {
+    return await me;
+  } catch (error) {
+    me = null;
+    throw error;
+  }
+}
+
+/** The person signed in to the team server this page came from. */
+export async function signedInPerson(): Promise<SignedInPerson> {
+  const { subject, name, email, groups, admin } = await whoAmI();
+  return { subject, name, email, groups, admin };
+}
+
+/** Asks the team server again who is signed in: a person signed out meanwhile goes to sign in. */
+export async function checkSignedIn(): Promise<void> {
+  me = null;
+  await whoAmI();
+}
+
+/** A team server's answer to window command `command`. */
+async function post<T>(command: string, args?: Record<string, unknown>): Promise<T> {
+  if (!TEAM_COMMANDS.has(command)) {
+    throw new CommandError({ kind: "not_found", message: "This is done in the Beckon desktop app, not on a team server." });
+  }
+  const { csrf_token } = await whoAmI();
+  let response: Response;
+  try {
+    response = await fetch(`/v1/window/${command}`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "content-type": "application/json", "x-csrf-token": csrf_token },
+      body: JSON.stringify(args ?? {}),
+    });
+  } catch (error) {
+    throw unreachable(error);
+  }
+  if (response.ok) return (await response.json()) as T;
+  if (response.status === 401) {
+    me = null;
+    signIn();
+  }
+  throw new CommandError(await refusal(response));
+}
+
+/** Runs window command `command`: over IPC in the desktop app, over HTTP on a team server. */
+export async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
+  if (!inDesktop()) return post<T>(command, args);
+  try {
+    return await invoke<T>(command, args);
+  } catch (error) {
+    throw new CommandError(toErrorBody(error));
+  }
+}
