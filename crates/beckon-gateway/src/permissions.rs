@@ -334,7 +334,11 @@ mod tests {
             }
         }
         for (method, path) in [("GET", "/v1/nothing"), ("GET", "/auth/elsewhere"), ("GET", "/v1"), ("POST", "/")] {
-            assert_eq!(Route::of(&Method::from_bytes(method.as_bytes()).unwrap(), path), Route::Unknown, "{method} {path}");
+            assert_eq!(
+                Route::of(&Method::from_bytes(method.as_bytes()).unwrap(), path),
+                Route::Unknown,
+                "{method} {path}"
+            );
         }
     }
 

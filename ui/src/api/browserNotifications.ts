@@ -1,6 +1,6 @@
 import type { PendingQuestion } from "../bindings/PendingQuestion";
 import { asksLabel } from "../format/labels";
-import { lineOf } from "../state/triage";
+import { lastFolder, lineOf } from "../state/triage";
 
 /**
  * Notifications in a browser on a team server: the Notification API stands in for the desktop's
@@ -25,7 +25,7 @@ export async function allowNotifications(): Promise<NotificationState> {
 export function notificationText(question: PendingQuestion): { title: string; body: string } {
   const line = lineOf(question.request);
   const body = line.summary || line.text;
-  return { title: `${asksLabel(question.origin, question.agent)}${line.project ? ` · ${line.project}` : ""}`, body };
+  return { title: `${asksLabel(question.origin, question.agent)}${line.project ? ` · ${lastFolder(line.project)}` : ""}`, body };
 }
 
 /**

@@ -215,3 +215,31 @@ describe("sessions", () => {
     expect(state.sessions["s-2"]).toBeUndefined();
   });
 });
+
+describe("a window in a browser on a team server", () => {
+  it("starts from the person's share of the inbox, knows who they are, and keeps no desktop state", () => {
+    const waiting = pending("q-9", NOW - MINUTE, { session_id: "s-9" });
+    const state = reducer(initialState, {
+      type: "team_bootstrap",
+      data: {
+        last_seq: 7,
+        pending: [inboxEntry(waiting)],
+        sessions: { sessions: [summary("s-9")], next: null },
+        metrics: { pending: 1, longest_wait_ms: null, resolved: 0, decline_rate: 0, expire_rate: 0, cancel_rate: 0, answer_latency: { count: 0, p50_ms: null, p90_ms: null, p99_ms: null }, agents: [] },
+      },
+      person: { subject: "ada", name: "Ada", email: "ada@example.com", groups: ["eng"], admin: false },
+    });
+    expect(state.lastSeq).toBe(7);
+    expect(state.person?.subject).toBe("ada");
+    expect(pendingQuestions(state).map((question) => question.id)).toEqual(["q-9"]);
+    expect(Object.keys(state.sessions)).toEqual(["s-9"]);
+    expect(state.settings).toBeNull();
+    expect(state.agents).toEqual([]);
+    // Events after the snapshot apply as in the desktop app.
+    expect(pendingQuestions(apply(state, asked(8, "q-10", "s-9"))).map((question) => question.id).sort()).toEqual(["q-10", "q-9"]);
+  });
+
+  it("the desktop's snapshot leaves no one signed in", () => {
+    expect(boot().person).toBeNull();
+  });
+});
