@@ -125,10 +125,12 @@ pub async fn callback(
     redirect(&taken.next, session, shared.cookies.clear(Cookie::SignIn))
 }
 
-/// `POST /auth/logout`: ends this browser's session.
+/// `POST /auth/logout`: ends this browser's session, or a connected app's (by its bearer token).
 pub async fn logout(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> ApiResult<Response> {
     if let Some(cookie) = shared.cookies.read(&headers, Cookie::Session) {
         shared.beckon.close_person_session(&cookie).await?;
+    } else if let Some(secret) = crate::guard::bearer(&headers) {
+        shared.beckon.close_person_session(secret).await?;
     }
     let mut response = Json(json!({ "signed_out": true })).into_response();
     if let Some(clear) = shared.cookies.clear(Cookie::Session) {

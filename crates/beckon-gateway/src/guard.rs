@@ -45,11 +45,11 @@ fn loopback_host(host: &str, port: u16) -> bool {
 }
 
 /// Compares tokens in constant time.
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-fn bearer(headers: &HeaderMap) -> Option<&str> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
     headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
 }
 
@@ -110,6 +110,11 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
         (Some(token), _) if shared.beckon.is_admin_token(token) => Some(Principal::Person),
         (Some(token), _) => match shared.beckon.token_holder(token) {
             Some(holder) => Some(Principal::AskOnly { token: holder }),
+            // The desktop app, connected to a team inbox as a person (`/auth/app`).
+            None if shared.sign_in.is_some() => match app_member(&shared, token).await {
+                Ok(member) => Some(Principal::Member(member)),
+                Err(refused) => return refused,
+            },
             None => {
                 return unauthorized(
                     "the bearer token is wrong, or was revoked; read the current one from gateway.json in Beckon's data folder, or ask the person for a new token",
@@ -187,6 +192,22 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
 /// The signed-in person whose browser session `cookie` is, when the request may act for them:
 /// from their server's own page (never another site's), and a write only with the CSRF token
 /// that page learnt from `/v1/me`.
+/// The person a connected app's session secret stands for. Not a cookie: no page can send it,
+/// so no CSRF token is asked.
+async fn app_member(shared: &Shared, secret: &str) -> Result<Member, Response> {
+    match shared.beckon.person_session(secret).await {
+        Ok(Some(session)) => Ok(Member { admin: is_admin(shared, &session.person), person: session.person }),
+        Ok(None) => {
+            Err(unauthorized("the bearer token is wrong, was revoked, or its sign-in has ended; sign the app in again"))
+        }
+        Err(err) => Err(ApiError::from(err).into_response()),
+    }
+}
+
+fn is_admin(shared: &Shared, person: &beckon_store::SignedIn) -> bool {
+    shared.sign_in.as_ref().is_some_and(|sign_in| person.groups.contains(&sign_in.admin_group))
+}
+
 async fn member(
     shared: &Shared,
     method: &Method,
@@ -222,14 +243,13 @@ async fn member(
             .into_response());
         }
     }
-    let admin = shared.sign_in.as_ref().is_some_and(|sign_in| session.person.groups.contains(&sign_in.admin_group));
-    Ok(Member { person: session.person, admin })
+    Ok(Member { admin: is_admin(shared, &session.person), person: session.person })
 }
 
 /// Whether a request's `Origin` is the site it was sent to: its host and port are the `Host`
 /// the request names (already checked to be this server's). The scheme is not compared: behind
 /// a TLS proxy the page is `https` while the request arrives plain.
-fn same_origin(origin: &str, host: &str) -> bool {
+pub(crate) fn same_origin(origin: &str, host: &str) -> bool {
     let authority = origin.strip_prefix("https://").or_else(|| origin.strip_prefix("http://"));
     authority.is_some_and(|authority| !host.is_empty() && authority.eq_ignore_ascii_case(host))
 }

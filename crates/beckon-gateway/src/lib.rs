@@ -5,6 +5,7 @@
 //! API; no business rule lives here.
 
 mod addressed;
+mod app_sign_in;
 pub mod audit;
 mod auth;
 pub mod bodies;
@@ -215,6 +216,8 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
         .route("/auth/login", get(auth::login))
         .route("/auth/callback", get(auth::callback))
         .route("/auth/logout", post(auth::logout))
+        .route("/auth/app", get(app_sign_in::ask).post(app_sign_in::consent))
+        .route("/auth/app/token", post(app_sign_in::token))
         .layer(axum::middleware::map_response(rejections::as_json))
         .merge(mcp)
         .fallback(window_page::fallback)

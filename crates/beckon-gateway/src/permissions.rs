@@ -55,7 +55,8 @@ pub enum Route {
     Audit,
     /// `GET /v1/me`: who the request acts for.
     Me,
-    /// `GET /auth/login` and `GET /auth/callback`: the way to sign in, open to anyone.
+    /// `GET /auth/login`, `GET /auth/callback`, and the app's `/auth/app` and `/auth/app/token`:
+    /// the ways to sign in, open to anyone (each checks its own proof).
     SignIn,
     /// `POST /auth/logout`.
     SignOut,
@@ -110,7 +111,9 @@ impl Route {
             return Route::Mcp;
         }
         match (method.as_str(), path) {
-            ("GET", "/auth/login" | "/auth/callback") => return Route::SignIn,
+            ("GET", "/auth/login" | "/auth/callback") | ("GET" | "POST", "/auth/app") | ("POST", "/auth/app/token") => {
+                return Route::SignIn;
+            }
             ("POST", "/auth/logout") => return Route::SignOut,
             _ => {}
         }

@@ -96,6 +96,21 @@ impl Browser {
         self.send(url, request).await
     }
 
+    /// A form on a page at `origin` posted to `url` (a top-level navigation), with `fields`.
+    pub async fn submit(&mut self, url: &str, origin: &str, fields: &[(&str, &str)]) -> Result<Page, reqwest::Error> {
+        let fetch_site = if Self::site(origin) == Self::site(url) { "same-origin" } else { "cross-site" };
+        let body = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(fields).finish();
+        let request = self
+            .http
+            .post(url)
+            .header("sec-fetch-site", fetch_site)
+            .header("sec-fetch-mode", "navigate")
+            .header("origin", origin)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body);
+        self.send(url, request).await
+    }
+
     /// A page at `origin` calling `fetch(url)` with `method`, an `X-CSRF-Token` when given, and
     /// a JSON body when given.
     pub async fn fetch(
@@ -121,6 +136,7 @@ impl Browser {
     /// provider and back, up to the callback URL the provider sends the browser to (not
     /// followed). `None` when a step did not redirect where a sign-in goes.
     pub async fn to_callback(&mut self, base: &str, who: &str, next: &str) -> Result<Option<String>, reqwest::Error> {
+        let next = url::form_urlencoded::byte_serialize(next.as_bytes()).collect::<String>();
         let login = self.navigate(&format!("{base}/auth/login?next={next}"), "same-origin").await?;
         let Some(authorize) = login.location.filter(|_| login.status.is_redirection()) else { return Ok(None) };
         let chosen = self.navigate(&format!("{authorize}&login_hint={who}"), "cross-site").await?;
