@@ -32,6 +32,7 @@ mod serve;
 mod sessions;
 pub mod sign_in;
 mod state;
+pub mod team_inbox;
 mod tls;
 mod tokens;
 mod views;
