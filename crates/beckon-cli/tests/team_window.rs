@@ -93,6 +93,17 @@ async fn each_person_uses_the_window_in_chromium_and_sees_only_their_questions()
     assert_eq!(after, his, "{report}");
     assert_eq!(report["bo"]["notified"], json!([]), "{report}");
 
+    // The desktop app's sign-in: only by her press on the server's page, and only with the
+    // PKCE verifier (a code tried without it is spent).
+    let app = &report["app"];
+    assert!(app["asked"].as_str().unwrap().contains("as Ada Lovelace"), "{report}");
+    assert_eq!(app["state"], "first", "{report}");
+    assert_eq!(app["withoutVerifier"]["status"], 400, "{report}");
+    assert!(app["withoutVerifier"]["body"].to_string().contains("no PKCE code_verifier"), "{report}");
+    assert_eq!(app["thenWithIt"]["status"], 400, "{report}");
+    assert_eq!(app["granted"]["status"], 200, "{report}");
+    assert_eq!((&app["me"]["kind"], &app["me"]["subject"]), (&json!("member"), &json!("ada")), "{report}");
+
     // Signed out: off to the provider, and the browser is no one.
     assert!(report["ada"]["afterSignOut"].as_str().unwrap().starts_with(team.idp.issuer()), "{report}");
     assert_eq!(report["ada"]["me"], 401);

@@ -4,6 +4,8 @@
 // reports what happened, as one JSON object on standard output; the Rust test judges it.
 //
 // Usage: node window.mjs <server URL> <Ada's approval id> <an ask-only token of Ada's>
+import { createHash, randomBytes } from "node:crypto";
+import { createServer } from "node:http";
 import { chromium } from "playwright-core";
 
 const [base, approval, adaToken] = process.argv.slice(2);
@@ -127,7 +129,45 @@ await bo.page.waitForTimeout(1_000);
 report.bo.rowsAfter = await rows(bo.page);
 report.bo.notified = await bo.page.evaluate(() => window.__notified);
 
-// Signing out leaves the page for the provider's sign-in.
+// Ada connects the desktop app (RFC 8252): a listener on loopback stands in for the app. Her
+// press on the server's page sends the browser there with a code; the code is traded without
+// the PKCE verifier (refused, and spent), then a second one with it.
+const codes = [];
+const app = createServer((request, response) => {
+  const url = new URL(request.url, "http://127.0.0.1");
+  codes.push({ code: url.searchParams.get("code"), state: url.searchParams.get("state") });
+  response.end("Beckon is connected. You can close this tab.");
+});
+await new Promise((resolve) => app.listen(0, "127.0.0.1", resolve));
+const redirect = `http://127.0.0.1:${app.address().port}/callback`;
+async function connectApp(state) {
+  const verifier = randomBytes(32).toString("base64url");
+  const challenge = createHash("sha256").update(verifier).digest("base64url");
+  const query = new URLSearchParams({ redirect_uri: redirect, state, code_challenge: challenge, code_challenge_method: "S256" });
+  await ada.page.goto(`${base}/auth/app?${query}`);
+  const asked = await ada.page.locator("main").innerText();
+  await ada.page.getByRole("button", { name: "Connect" }).click();
+  await ada.page.waitForURL((url) => url.href.startsWith(redirect), WAIT);
+  return { verifier, asked, back: codes.at(-1) };
+}
+const trade = (body) =>
+  fetch(`${base}/auth/app/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (response) => ({
+    status: response.status,
+    body: await response.json().catch(() => null),
+  }));
+const first = await connectApp("first");
+report.app = { asked: first.asked, state: first.back?.state };
+report.app.withoutVerifier = await trade({ code: first.back?.code, redirect_uri: redirect });
+report.app.thenWithIt = await trade({ code: first.back?.code, code_verifier: first.verifier, redirect_uri: redirect });
+const second = await connectApp("second");
+const granted = await trade({ code: second.back?.code, code_verifier: second.verifier, redirect_uri: redirect });
+report.app.granted = { status: granted.status, person: granted.body?.person ?? null };
+report.app.me = await fetch(`${base}/v1/me`, { headers: { authorization: `Bearer ${granted.body?.token}` } }).then((response) => response.json());
+app.close();
+
+// Signing out, from the inbox, leaves the page for the provider's sign-in.
+await ada.page.goto(`${base}/`);
+await ada.page.locator(".sidebar .person-name").waitFor(WAIT);
 await ada.page.getByRole("button", { name: "Sign out" }).click();
 await ada.page.waitForURL((url) => !url.href.startsWith(base), WAIT);
 report.ada.afterSignOut = ada.page.url();
