@@ -13,6 +13,7 @@ use futures_util::Stream;
 use serde::Deserialize;
 
 use crate::addressed::Audiences;
+use crate::cookies::Cookie;
 use crate::error::ApiResult;
 use crate::principal::Principal;
 use crate::state::Shared;
@@ -36,26 +37,67 @@ pub async fn stream(
     // Held by the stream, so the place is given back when the client goes away.
     let place = shared.event_streams.take()?;
     let subscription = shared.beckon.subscribe(after).await?;
-    let member = match principal {
-        Principal::Member(member) if !member.admin => Some(member),
+    let member = match &principal {
+        Principal::Member(member) if !member.admin => Some(member.clone()),
         _ => None,
     };
-    let seen = (subscription, place, Audiences::default(), shared);
-    let events = futures_util::stream::unfold(seen, move |(mut subscription, place, mut audiences, shared)| {
-        let member = member.clone();
-        async move {
-            let event = loop {
-                let event = subscription.next().await.ok()?;
-                let Some(member) = &member else { break event };
-                // A lookup that fails ends the stream: the client reconnects from the last seq.
-                if audiences.sees(&shared, member, event.session_id()).await.ok()? {
-                    break event;
-                }
-            };
-            let data = serde_json::to_string(&event).unwrap_or_default();
-            let sse = Event::default().id(event.seq().to_string()).event(event.kind().as_str()).data(data);
-            Some((Ok(sse), (subscription, place, audiences, shared)))
+    // A signed-in person's stream lasts as long as their sign-in: signed out (or expired), the
+    // stream ends at its next event, and the client, reconnecting, is told to sign in again.
+    let session = match principal {
+        Principal::Member(_) => {
+            shared.cookies.read(&headers, Cookie::Session).or_else(|| crate::guard::bearer(&headers).map(str::to_owned))
         }
-    });
+        _ => None,
+    };
+    let seen = (subscription, place, Audiences::default(), shared, Checked::default());
+    let events =
+        futures_util::stream::unfold(seen, move |(mut subscription, place, mut audiences, shared, mut checked)| {
+            let (member, session) = (member.clone(), session.clone());
+            async move {
+                let event = loop {
+                    let event = subscription.next().await.ok()?;
+                    if let Some(session) = &session
+                        && !checked.still_signed_in(&shared, session).await
+                    {
+                        return None;
+                    }
+                    let Some(member) = &member else { break event };
+                    // A lookup that fails ends the stream: the client reconnects from the last seq.
+                    if audiences.sees(&shared, member, event.session_id()).await.ok()? {
+                        break event;
+                    }
+                };
+                let data = serde_json::to_string(&event).unwrap_or_default();
+                let sse = Event::default().id(event.seq().to_string()).event(event.kind().as_str()).data(data);
+                Some((Ok(sse), (subscription, place, audiences, shared, checked)))
+            }
+        });
     Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
+}
+
+/// How often a stream asks again whether its person is still signed in.
+const SIGN_IN_CHECK: Duration = Duration::from_secs(1);
+
+/// When a stream last found its person signed in.
+#[derive(Debug, Default)]
+struct Checked {
+    at: Option<std::time::Instant>,
+}
+
+impl Checked {
+    /// Whether the session `secret` names is still open (asked at most every [`SIGN_IN_CHECK`];
+    /// a failed lookup counts as signed in, and is asked again next time).
+    async fn still_signed_in(&mut self, shared: &Shared, secret: &str) -> bool {
+        if self.at.is_some_and(|at| at.elapsed() < SIGN_IN_CHECK) {
+            return true;
+        }
+        match shared.beckon.person_session(secret).await {
+            Ok(Some(_)) => {
+                self.at = Some(std::time::Instant::now());
+                true
+            }
+            Ok(None) => false,
+            Err(_) => true,
+        }
+    }
 }

@@ -153,8 +153,22 @@ async fn the_app_signs_in_through_the_browser_follows_its_share_and_answers_as_t
     let refused = inbox.call::<Value>("answer", &json!({"requestId": bos, "answers": [{"selected": ["Allow"]}]})).await;
     assert_eq!(refused.unwrap_err().kind(), Some(ErrorKind::NotFound));
 
-    // Signed out: every call says so.
+    // Signed out: every call says so, and a stream already open ends at its next event.
+    let mut open = inbox.events(0).await.unwrap();
+    while let Ok(event) = tokio::time::timeout(Duration::from_millis(500), open.next()).await {
+        assert!(event.unwrap().is_some(), "the stream is open while she is signed in");
+    }
     inbox.sign_out().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    ask(
+        &s,
+        &s.gateway.token,
+        json!({"agent": "release", "questions": [{"question": "Again?", "header": "Again",
+        "options": [{"label": "Yes"}, {"label": "No"}]}]}),
+    )
+    .await;
+    let ended = tokio::time::timeout(Duration::from_secs(10), open.next()).await.unwrap().unwrap();
+    assert_eq!(ended, None, "the stream ended");
     let after = inbox.call::<Value>("bootstrap", &json!({})).await.unwrap_err();
     assert_eq!(after.kind(), Some(ErrorKind::Unauthorized), "{after}");
     assert!(matches!(inbox.events(0).await, Err(ClientError::Api { status: 401, .. })));
