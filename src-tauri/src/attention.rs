@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use beckon_core::{AnsweredVia, QuestionItem, RequestId};
+use beckon_gateway::team_inbox::TeamInbox;
 use beckon_runtime::{Beckon, Decision, Error, PendingNotice, now_ms};
 use tauri::{AppHandle, Emitter};
 use tokio::sync::mpsc;
@@ -33,6 +34,8 @@ struct Attention {
     planner: Planner,
     backend: Backend,
     pending: HashMap<RequestId, TrayQuestion>,
+    /// The team inboxes that pending questions not asked here wait in.
+    teams: HashMap<RequestId, TeamInbox>,
 }
 
 fn tray_question(notice: &PendingNotice) -> TrayQuestion {
@@ -73,6 +76,7 @@ pub async fn run(start: Start) {
         planner: Planner::new(dnd, reminder_minutes),
         backend: Backend::new(actions, icon),
         pending: HashMap::new(),
+        teams: HashMap::new(),
     };
     for notice in &initial {
         attention.pending.insert(notice.request_id, tray_question(notice));
@@ -129,7 +133,12 @@ impl Attention {
                 let commands = self.planner.pending(&notice, now_ms());
                 self.perform(commands).await;
             }
+            Input::TeamPending(notice, inbox) => {
+                self.teams.insert(notice.request_id, inbox);
+                Box::pin(self.handle(Input::Pending(notice))).await;
+            }
             Input::Resolved(id) => {
+                self.teams.remove(&id);
                 self.pending.remove(&id);
                 self.refresh_tray();
                 let commands = self.planner.resolved(id);
@@ -192,6 +201,18 @@ impl Attention {
             crate::navigate::go(&self.app, NavTarget::Question { id });
             return;
         };
+        if let Some(inbox) = self.teams.get(&id) {
+            // A team inbox's question: answered there, as the person signed in to it.
+            let args = serde_json::json!({"requestId": id, "answers": [{"selected": [label]}]});
+            match inbox.call::<serde_json::Value>("answer", &args).await {
+                Ok(_) => tracing::info!(%id, %label, "answered a team inbox's question from a notification"),
+                Err(err) => {
+                    tracing::warn!(%id, %err, "a team inbox refused a notification's answer");
+                    crate::navigate::go(&self.app, NavTarget::Question { id });
+                }
+            }
+            return;
+        }
         match self.beckon.resolve(id, AnsweredVia::Notification, Decision::AnswerTexts(vec![label.clone()])).await {
             Ok(receipt) => tracing::info!(%id, %label, repeat = receipt.repeat, "answered from a notification"),
             Err(Error::AlreadyResolved(_)) => crate::navigate::go(&self.app, NavTarget::Question { id }),

@@ -8,6 +8,9 @@ use beckon_store::{Metrics, QuestionRecord, SessionCursor, SessionFilter, Sessio
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State, Webview};
 
+use beckon_gateway::client::ClientError;
+use beckon_gateway::team_inbox::TeamInbox;
+
 use crate::agents::AgentView;
 use crate::dto::{Bootstrap, NewToken, NotificationTest, TelegramPairing, UiEvent};
 use crate::settings::{SaveError, SettingsInput, SettingsView};
@@ -16,7 +19,7 @@ use crate::state::App;
 /// An error as the window receives it: `{kind, message, field?, problems?, winner?}`.
 #[derive(Debug, serde::Serialize)]
 #[serde(transparent)]
-pub struct CommandError(Box<ErrorBody>);
+pub struct CommandError(pub(crate) Box<ErrorBody>);
 
 impl CommandError {
     pub(crate) fn new(kind: ErrorKind, message: impl Into<String>, field: Option<&str>) -> Self {
@@ -111,16 +114,38 @@ pub async fn list_sessions(
     Ok(beckon(&app)?.sessions(filter).await?)
 }
 
-/// A session with its timeline and questions.
+/// A session with its timeline and questions (a team inbox's, from its server).
 #[tauri::command]
 pub async fn get_session(app: State<'_, App>, session_id: String) -> Reply<SessionView> {
-    Ok(beckon(&app)?.session(parse::<SessionId>(&session_id)?).await?)
+    let id = parse::<SessionId>(&session_id)?;
+    if let Some(inbox) = app.teams.owner_of_session(id) {
+        return team_call(&inbox, "get_session", serde_json::json!({"sessionId": id})).await;
+    }
+    Ok(beckon(&app)?.session(id).await?)
 }
 
-/// A question whole (the inbox's list holds only its line until it is opened).
+/// A question whole (the inbox's list holds only its line until it is opened; a team inbox's
+/// comes from its server).
 #[tauri::command]
 pub async fn get_question(app: State<'_, App>, request_id: String) -> Reply<QuestionRecord> {
-    Ok(beckon(&app)?.question(parse::<RequestId>(&request_id)?).await?)
+    let id = parse::<RequestId>(&request_id)?;
+    if let Some(inbox) = app.teams.owner_of(id) {
+        return team_call(&inbox, "get_question", serde_json::json!({"requestId": id})).await;
+    }
+    Ok(beckon(&app)?.question(id).await?)
+}
+
+/// Window command `command` sent to the team inbox a question or session waits in: the same
+/// reply a local one gives.
+pub(crate) async fn team_call<T: serde::de::DeserializeOwned>(
+    inbox: &TeamInbox,
+    command: &str,
+    args: serde_json::Value,
+) -> Reply<T> {
+    inbox.call(command, &args).await.map_err(|err| match err {
+        ClientError::Api { body, .. } => CommandError(body),
+        other => CommandError::new(ErrorKind::Unavailable, other.to_string(), None),
+    })
 }
 
 /// Starts a session of `agent` with a first message; returns its id.
@@ -135,19 +160,25 @@ pub async fn send_message(app: State<'_, App>, session_id: String, text: String)
     Ok(beckon(&app)?.send_message(parse(&session_id)?, &text).await?)
 }
 
-/// Answers a question from the window.
+/// Answers a question from the window (a team inbox's on its server, as the person).
 #[tauri::command]
 pub async fn answer(app: State<'_, App>, request_id: String, answers: Vec<Answer>) -> Reply<AnswerReceipt> {
+    let id = parse::<RequestId>(&request_id)?;
+    if let Some(inbox) = app.teams.owner_of(id) {
+        return team_call(&inbox, "answer", serde_json::json!({"requestId": id, "answers": answers})).await;
+    }
     let beckon = beckon(&app)?;
-    Ok(beckon
-        .resolve(parse::<RequestId>(&request_id)?, AnsweredVia::Window, Decision::Answer(Answers::unchecked(answers)))
-        .await?)
+    Ok(beckon.resolve(id, AnsweredVia::Window, Decision::Answer(Answers::unchecked(answers))).await?)
 }
 
-/// Declines a question from the window.
+/// Declines a question from the window (a team inbox's on its server).
 #[tauri::command]
 pub async fn decline(app: State<'_, App>, request_id: String, reason: Option<String>) -> Reply<AnswerReceipt> {
-    Ok(beckon(&app)?.resolve(parse(&request_id)?, AnsweredVia::Window, Decision::Decline(reason)).await?)
+    let id = parse::<RequestId>(&request_id)?;
+    if let Some(inbox) = app.teams.owner_of(id) {
+        return team_call(&inbox, "decline", serde_json::json!({"requestId": id, "reason": reason})).await;
+    }
+    Ok(beckon(&app)?.resolve(id, AnsweredVia::Window, Decision::Decline(reason)).await?)
 }
 
 /// Cancels a session.

@@ -16,6 +16,7 @@ mod notify;
 pub mod settings;
 mod start;
 mod state;
+mod team;
 mod tray;
 pub mod tray_model;
 mod triage;
@@ -74,6 +75,11 @@ async fn pending_notices(beckon: &Beckon) -> Vec<PendingNotice> {
         .collect()
 }
 
+/// The HTTP client team inboxes are called with.
+fn team_http() -> reqwest::Client {
+    beckon_gateway::team_inbox::http().unwrap_or_default()
+}
+
 fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
     let data_dir = default_data_dir();
     let settings = Settings::load(&data_dir);
@@ -98,8 +104,12 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
         navigation: Mutex::new(None),
         gateway: Mutex::new(gateway),
         channels,
+        teams: team::Teams::load(data_dir.clone(), team_http()),
     });
     let handle = app.handle().clone();
+    if let Some(state) = handle.try_state::<App>() {
+        team::commands::follow_all(&handle, &state.teams);
+    }
     if let Err(err) = tray::build(&handle, dnd) {
         tracing::warn!(%err, "no tray icon");
     }
@@ -226,6 +236,10 @@ pub fn run() {
             commands::send_test_notification,
             commands::dismiss_guide,
             commands::subscribe,
+            team::commands::team_inboxes,
+            team::commands::add_team_inbox,
+            team::commands::sign_in_team_inbox,
+            team::commands::remove_team_inbox,
         ])
         .build(context(hidden));
     let app = match app {

@@ -35,6 +35,8 @@ pub struct App {
     pub gateway: Mutex<Result<RunningGateway, GatewayDown>>,
     /// The channels (Slack, Telegram) that post questions and take answers there.
     pub channels: RunningChannels,
+    /// The team inboxes the app is connected to.
+    pub teams: crate::team::Teams,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -35,7 +35,30 @@ pub async fn answer_batch(
         .map(|id| id.parse::<RequestId>())
         .collect::<Result<Vec<_>, _>>()
         .map_err(|err| CommandError::new(ErrorKind::InvalidInput, err.to_string(), Some("request_ids")))?;
-    Ok(beckon(&app)?.resolve_batch(ids, AnsweredVia::Window, decision).await?)
+    // A team inbox's questions are decided on its server, as the person; the rest here.
+    let mut local = Vec::new();
+    let mut teams: Vec<(beckon_gateway::team_inbox::TeamInbox, Vec<RequestId>)> = Vec::new();
+    for id in ids {
+        match app.teams.owner_of(id) {
+            Some(inbox) => match teams.iter_mut().find(|(known, _)| known.url() == inbox.url()) {
+                Some((_, ids)) => ids.push(id),
+                None => teams.push((inbox, vec![id])),
+            },
+            None => local.push(id),
+        }
+    }
+    let mut receipt = if local.is_empty() {
+        BatchReceipt::default()
+    } else {
+        beckon(&app)?.resolve_batch(local, AnsweredVia::Window, decision.clone()).await?
+    };
+    for (inbox, ids) in teams {
+        let args = serde_json::json!({"requestIds": ids, "decision": decision});
+        let theirs: BatchReceipt = crate::commands::team_call(&inbox, "answer_batch", args).await?;
+        receipt.resolved.extend(theirs.resolved);
+        receipt.failed.extend(theirs.failed);
+    }
+    Ok(receipt)
 }
 
 /// Every rule, newest first; revoked ones too with `include_revoked`.

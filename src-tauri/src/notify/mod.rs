@@ -26,7 +26,9 @@ pub use other::Backend;
 pub enum Input {
     /// A question became pending.
     Pending(Box<PendingNotice>),
-    /// A question was resolved.
+    /// A question of a team inbox began waiting: notified as a local one, answered there.
+    TeamPending(Box<PendingNotice>, beckon_gateway::team_inbox::TeamInbox),
+    /// A question was resolved (or a team inbox's stopped waiting).
     Resolved(RequestId),
     /// An agent outside Beckon waits at its own prompt.
     NoticePosted(Box<Notice>),

@@ -16,6 +16,8 @@ import type { SettingsInput } from "../bindings/SettingsInput";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { TelegramPairing } from "../bindings/TelegramPairing";
 import type { WindowSnapshot } from "../bindings/WindowSnapshot";
+import type { TeamInboxView } from "../bindings/TeamInboxView";
+import type { TeamState } from "../bindings/TeamState";
 import { call, inDesktop, signedInPerson, type SignedInPerson } from "./transport";
 import type { AuditFormat, BatchDecision, BatchReceipt, RuleOffer, RuleRecord, RuleSource, RuleSpec } from "./triage";
 
@@ -70,6 +72,12 @@ export const commands = {
   dismissRuleOffer: (key: string) => call<null>("dismiss_rule_offer", { key }),
   /** Writes the audit log to a file; the path written comes back. */
   exportAudit: (format: AuditFormat) => call<string>("export_audit", { format }),
+  /** The team inboxes, where each stands, and what waits in them. */
+  teamInboxes: () => call<TeamState>("team_inboxes"),
+  /** Adds a team inbox: the person's browser opens on its sign-in. */
+  addTeamInbox: (name: string, url: string) => call<TeamInboxView>("add_team_inbox", { name, url }),
+  signInTeamInbox: (id: string) => call<TeamInboxView>("sign_in_team_inbox", { id }),
+  removeTeamInbox: (id: string) => call<TeamInboxView[]>("remove_team_inbox", { id }),
 };
 
 export type Commands = typeof commands;

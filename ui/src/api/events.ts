@@ -3,6 +3,7 @@ import { listen } from "@tauri-apps/api/event";
 import type { NavTarget } from "../bindings/NavTarget";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { LiveEvent } from "../bindings/LiveEvent";
+import type { TeamState } from "../bindings/TeamState";
 import { CommandError, toErrorBody } from "./errors";
 import { checkSignedIn, inDesktop } from "./transport";
 
@@ -65,6 +66,12 @@ export async function onNavigate(handler: (target: NavTarget) => void): Promise<
   // In a browser only the address steers the window.
   if (!inDesktop()) return () => undefined;
   return listen<NavTarget>("navigate", (event) => handler(event.payload));
+}
+
+/** Listens for news of the team inboxes the desktop app is connected to. */
+export async function onTeamInboxes(handler: (state: TeamState) => void): Promise<() => void> {
+  if (!inDesktop()) return () => undefined;
+  return listen<TeamState>("team", (event) => handler(event.payload));
 }
 
 /** Listens for the person pressing the test notification (its action: "test:pressed" or "default"). */

@@ -4,7 +4,7 @@ import type { NavTarget } from "../bindings/NavTarget";
 import { errorBodyOf } from "../api/errors";
 import { opensOnGuide } from "../components/guide/firstRun";
 import { notifyPending } from "../api/browserNotifications";
-import { onNavigate, subscribe } from "../api/events";
+import { onNavigate, onTeamInboxes, subscribe } from "../api/events";
 import { useBackendHandles } from "../state/store";
 import { SNAPSHOT_MARK, markOnce } from "./useReadyMark";
 
@@ -45,8 +45,19 @@ export function useBackend(onNavigateTo: (target: NavTarget) => void, onFirstRun
           if (event.type === "live") dispatch({ type: "live", event: event.event });
           else dispatch({ type: "text_delta", sessionId: event.session_id, text: event.text });
         });
+        // The team inboxes: listening first, then what they hold now (applying both is harmless).
+        // Without the event bridge the window still works, without team inboxes.
+        const unlistenTeams =
+          start.surface === "desktop" ? await onTeamInboxes((state) => dispatch({ type: "team_inboxes", state })).catch(() => null) : null;
+        if (unlistenTeams) {
+          const teams = await api.teamInboxes().catch(() => null);
+          if (teams && live) dispatch({ type: "team_inboxes", state: teams });
+        }
         if (live) {
-          stop = unsubscribe;
+          stop = () => {
+            unsubscribe();
+            unlistenTeams?.();
+          };
           setConnection({ phase: "ready" });
           // A link that launched the app is where the window opens; a new Beckon opens on its guide.
           if (start.surface === "desktop") {
@@ -55,6 +66,7 @@ export function useBackend(onNavigateTo: (target: NavTarget) => void, onFirstRun
           }
         } else {
           unsubscribe();
+          unlistenTeams?.();
         }
       } catch (error) {
         if (live) setConnection({ phase: "failed", error: errorBodyOf(error) });

@@ -239,6 +239,9 @@ export class MockBackend {
         return this.startAtLogin;
       case "beckon_command":
         return this.beckonProgram;
+      case "team_inboxes":
+        // The mock is one machine's Beckon, connected to no team inbox.
+        return { inboxes: [], waiting: [] };
       case "send_test_notification":
         return this.sendTestNotification();
       case "dismiss_guide":

@@ -23,4 +23,5 @@ export const initialState: AppState = {
   dataDir: "",
   gateway: { url: null, problem: null },
   person: null,
+  teamInboxes: [],
 };

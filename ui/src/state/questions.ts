@@ -30,6 +30,7 @@ export function mergeQuestion(known: QuestionInfo | undefined, incoming: Questio
     resolved_at_ms: base.resolved_at_ms ?? (otherResolved ? other.resolved_at_ms : null),
     created_at_ms: known.created_at_ms ?? incoming.created_at_ms,
     expires_at_ms: known.expires_at_ms ?? incoming.expires_at_ms,
+    inbox: known.inbox ?? incoming.inbox ?? null,
   };
 }
 

@@ -243,3 +243,22 @@ describe("a window in a browser on a team server", () => {
     expect(boot().person).toBeNull();
   });
 });
+
+describe("team inboxes in the desktop app", () => {
+  const inboxes = [{ id: "team-1", name: "Acme", url: "https://beckon.acme.example", signed_in_as: "Ada", status: { state: "live" as const } }];
+
+  it("shows what waits in a team inbox beside the local questions, marked with its name", () => {
+    const local = pending("q-1", NOW - MINUTE);
+    const remote = pending("q-t", NOW - MINUTE, { session_id: "s-t" });
+    let state = run(boot({ pending: [inboxEntry(local)] }), { type: "team_inboxes", state: { inboxes, waiting: [{ inbox: "Acme", entry: inboxEntry(remote) }] } });
+    expect(pendingQuestions(state).map((question) => [question.id, question.inbox ?? null]).sort()).toEqual([
+      ["q-1", null],
+      ["q-t", "Acme"],
+    ]);
+    expect(state.teamInboxes[0]?.name).toBe("Acme");
+    // No longer waiting there (answered elsewhere, or signed out): it leaves; the local one stays.
+    state = run(state, { type: "team_inboxes", state: { inboxes, waiting: [] } });
+    expect(pendingQuestions(state).map((question) => question.id)).toEqual(["q-1"]);
+    expect(state.questions["q-t"]).toBeUndefined();
+  });
+});

@@ -5,6 +5,7 @@ import type { SessionSummary } from "../bindings/SessionSummary";
 import type { SessionView } from "../bindings/SessionView";
 import type { TimelineEntry } from "../bindings/TimelineEntry";
 import type { WindowSnapshot } from "../bindings/WindowSnapshot";
+import type { TeamState } from "../bindings/TeamState";
 import { fromInboxEntry, fromPending, fromRecord, fromResolution, fromTimelineMessage, summaryOf } from "./convert";
 import { mergeQuestion, sameQuestion } from "./questions";
 import { mergeEntries } from "./timeline";
@@ -179,6 +180,30 @@ function applySessionView(state: AppState, view: SessionView): AppState {
 }
 
 /** The window's state machine. Pure; applying an event twice, or one already in a snapshot, is harmless. */
+/**
+ * What waits in the team inboxes the app is connected to, marked with each inbox's name. A team
+ * question no longer waiting there (answered elsewhere, or its inbox signed out or removed)
+ * leaves the inbox, unless the window saw how it ended.
+ */
+function applyTeams(state: AppState, teams: TeamState): AppState {
+  const waiting = new Set(teams.waiting.map(({ entry }) => entry.id));
+  let next: AppState = { ...state, teamInboxes: teams.inboxes };
+  const gone = Object.keys(next.pending).filter((id) => next.questions[id]?.inbox && !waiting.has(id));
+  if (gone.length > 0) {
+    const pending = { ...next.pending };
+    const questions = { ...next.questions };
+    for (const id of gone) {
+      delete pending[id];
+      delete questions[id];
+    }
+    next = { ...next, pending, questions };
+  }
+  return upsertQuestions(
+    next,
+    teams.waiting.map(({ inbox, entry }) => ({ ...fromInboxEntry(entry), inbox })),
+  );
+}
+
 /** The start-up snapshot's inbox, sessions and figures, merged into what the window has. */
 function applySnapshot(state: AppState, snapshot: WindowSnapshot): AppState {
   let next: AppState = {
@@ -210,6 +235,8 @@ export function reducer(state: AppState, action: Action): AppState {
     }
     case "team_bootstrap":
       return applySnapshot({ ...state, person: action.person }, action.data);
+    case "team_inboxes":
+      return applyTeams(state, action.state);
     case "live":
       if (action.event.seq <= state.lastSeq) return state;
       return { ...applyLive(state, action.event), lastSeq: action.event.seq };

@@ -21,6 +21,8 @@ import type { SessionView } from "../bindings/SessionView";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { TimelineEntry } from "../bindings/TimelineEntry";
 import type { WindowSnapshot } from "../bindings/WindowSnapshot";
+import type { TeamInboxView } from "../bindings/TeamInboxView";
+import type { TeamState } from "../bindings/TeamState";
 import type { SignedInPerson } from "../api/transport";
 
 /**
@@ -47,6 +49,8 @@ export interface QuestionInfo {
   created_at_ms: number | null;
   resolved_at_ms: number | null;
   expires_at_ms: number | null;
+  /** The team inbox it waits in (its name), when it is not this machine's. */
+  inbox?: string | null;
 }
 
 /** A question whose request is known: what a card draws. */
@@ -92,6 +96,8 @@ export interface AppState {
    * app. What only the desktop app does (settings, local agents, the guide) is hidden with it.
    */
   person: SignedInPerson | null;
+  /** The team inboxes the desktop app is connected to, and where each stands. */
+  teamInboxes: TeamInboxView[];
 }
 
 /** What answering or skipping a question came to. */
@@ -100,6 +106,7 @@ export type SubmitResult = { ok: true } | { ok: false; error: ErrorBody };
 export type Action =
   | { type: "bootstrap"; data: Bootstrap }
   | { type: "team_bootstrap"; data: WindowSnapshot; person: SignedInPerson }
+  | { type: "team_inboxes"; state: TeamState }
   | { type: "live"; event: LiveEvent }
   | { type: "text_delta"; sessionId: SessionId; text: string }
   | { type: "session_loaded"; view: SessionView }

@@ -39,7 +39,7 @@ export function InboxRow({
       role="option"
       aria-selected={selected}
       aria-current={focused ? "true" : undefined}
-      aria-label={`${KIND_LABEL[row.kind]} from ${row.agent}${row.projectName ? ` in ${row.projectName}` : ""}: ${row.summary}`}
+      aria-label={`${KIND_LABEL[row.kind]} from ${row.agent}${row.question.inbox ? ` (team inbox ${row.question.inbox})` : ""}${row.projectName ? ` in ${row.projectName}` : ""}: ${row.summary}`}
       className={`inbox-row${focused ? " is-focused" : ""}${selected ? " is-selected" : ""}${resolved ? " is-resolved" : ""}`}
       data-request-id-row={row.id}
       data-kind={row.kind}
@@ -61,6 +61,11 @@ export function InboxRow({
       <span className="inbox-row-main">
         <span className="inbox-row-meta">
           <span className="inbox-row-agent">{row.agent}</span>
+          {row.question.inbox ? (
+            <span className="inbox-row-team" title={`Waits in the team inbox ${row.question.inbox}`}>
+              {row.question.inbox}
+            </span>
+          ) : null}
           {row.projectName ? <span className="inbox-row-project" title={row.project}>{row.projectName}</span> : null}
           {resolved ? <span className="inbox-row-done">{row.question.status}</span> : null}
         </span>

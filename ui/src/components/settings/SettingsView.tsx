@@ -13,6 +13,7 @@ import { AuditSection } from "./AuditSection";
 import { RulesSection } from "./RulesSection";
 import { ProviderFields } from "./ProviderFields";
 import { StartAtLogin } from "./StartAtLogin";
+import { TeamInboxes } from "./TeamInboxes";
 import { draftFrom, toSettingsInput, type SettingsDraft } from "./settingsDraft";
 
 const PROVIDERS: { value: ProviderKind | ""; label: string }[] = [
@@ -210,6 +211,7 @@ function SettingsForm({ settings, onShowGuide }: { settings: Settings; onShowGui
         problems={status.kind === "error" ? status.problems : []}
         onChange={change}
       />
+      <TeamInboxes />
       <AgentConnections />
       <AgentTokens />
       <RulesSection />

@@ -1,0 +1,186 @@
+//! Team inboxes: the desktop connected to team servers as the person (Settings › Inboxes). Each
+//! inbox is signed in through the person's browser ([`beckon_gateway::team_inbox::AppSignIn`]),
+//! then followed ([`follow`]): its questions are shown beside the local ones (marked with the
+//! inbox's name), notified and counted in the tray like them, and answered on the team server as
+//! the person — from the window (the window's commands send a team question's calls there) or
+//! from a notification. A signed-out, expired or unreachable inbox says so; an unreachable one
+//! tries again by itself, a signed-out one after the person signs in again.
+
+pub mod commands;
+mod follow;
+pub mod saved;
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use beckon_core::{RequestId, SessionId};
+use beckon_gateway::team_inbox::TeamInbox;
+use serde::{Deserialize, Serialize};
+use tauri::{AppHandle, Emitter};
+use tokio::task::AbortHandle;
+
+use saved::SavedInbox;
+
+/// The window event that carries team inboxes' news.
+pub const TEAM_EVENT: &str = "team";
+
+/// Where an inbox stands.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum TeamStatus {
+    /// Waiting for the person to finish signing in, in their browser.
+    SigningIn,
+    /// Reading the inbox.
+    Connecting,
+    /// Following it.
+    Live,
+    /// Its sign-in ended (signed out, expired, or never finished): the person signs in again.
+    SignedOut {
+        /// Why.
+        problem: Option<String>,
+    },
+    /// The server cannot be reached; tried again by itself.
+    Unreachable {
+        /// What went wrong.
+        problem: String,
+    },
+}
+
+/// An inbox as Settings and the window show it.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamInboxView {
+    pub id: String,
+    pub name: String,
+    pub url: String,
+    /// Who it is signed in as (their name, else address, else subject).
+    pub signed_in_as: Option<String>,
+    pub status: TeamStatus,
+}
+
+/// What the window knows of team inboxes: each and where it stands, and every question waiting
+/// in them (sent whole whenever something changes: a person's share is small).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize)]
+pub struct TeamState {
+    pub inboxes: Vec<TeamInboxView>,
+    pub waiting: Vec<TeamWaiting>,
+}
+
+/// A question waiting in a team inbox, as the inbox's list shows it.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize)]
+pub struct TeamWaiting {
+    /// The inbox's name.
+    pub inbox: String,
+    pub entry: beckon_store::InboxEntry,
+}
+
+/// One inbox as the app holds it.
+struct Held {
+    saved: SavedInbox,
+    status: TeamStatus,
+    client: Option<TeamInbox>,
+    /// Its questions waiting now, and the sessions they were asked in.
+    waiting: BTreeMap<RequestId, beckon_store::InboxEntry>,
+    sessions: HashSet<SessionId>,
+    task: Option<AbortHandle>,
+}
+
+/// Every team inbox.
+pub struct Teams {
+    data_dir: PathBuf,
+    http: reqwest::Client,
+    held: Mutex<BTreeMap<String, Held>>,
+}
+
+impl std::fmt::Debug for Teams {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Teams").field("data_dir", &self.data_dir).finish_non_exhaustive()
+    }
+}
+
+fn view(held: &Held) -> TeamInboxView {
+    let person = held.saved.person.as_ref();
+    TeamInboxView {
+        id: held.saved.id.clone(),
+        name: held.saved.name.clone(),
+        url: held.saved.url.clone(),
+        signed_in_as: person.map(|p| p.name.clone().or(p.email.clone()).unwrap_or(p.subject.clone())),
+        status: held.status.clone(),
+    }
+}
+
+impl Teams {
+    /// The inboxes saved in `data_dir`, not yet followed.
+    pub fn load(data_dir: PathBuf, http: reqwest::Client) -> Teams {
+        let held = saved::load(&data_dir)
+            .into_iter()
+            .map(|saved| {
+                let client = saved.secret.clone().map(|secret| TeamInbox::new(http.clone(), &saved.url, secret));
+                let status =
+                    if client.is_some() { TeamStatus::Connecting } else { TeamStatus::SignedOut { problem: None } };
+                (
+                    saved.id.clone(),
+                    Held { saved, status, client, waiting: BTreeMap::new(), sessions: HashSet::new(), task: None },
+                )
+            })
+            .collect();
+        Teams { data_dir, http, held: Mutex::new(held) }
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Held>> {
+        self.held.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Every inbox, as the window shows it.
+    pub fn views(&self) -> Vec<TeamInboxView> {
+        self.held().values().map(view).collect()
+    }
+
+    /// The inbox that question `id` waits in, if it is a team inbox's.
+    pub fn owner_of(&self, id: RequestId) -> Option<TeamInbox> {
+        self.held().values().find(|held| held.waiting.contains_key(&id)).and_then(|held| held.client.clone())
+    }
+
+    /// The inbox that session `id` belongs to, if it is a team inbox's.
+    pub fn owner_of_session(&self, id: SessionId) -> Option<TeamInbox> {
+        self.held().values().find(|held| held.sessions.contains(&id)).and_then(|held| held.client.clone())
+    }
+
+    fn persist(&self, held: &BTreeMap<String, Held>) {
+        let saved: Vec<SavedInbox> = held.values().map(|held| held.saved.clone()).collect();
+        if let Err(err) = saved::save(&self.data_dir, &saved) {
+            tracing::warn!(%err, "cannot save the team inboxes");
+        }
+    }
+
+    /// The inboxes and what waits in them.
+    pub fn state(&self) -> TeamState {
+        let held = self.held();
+        let waiting = held
+            .values()
+            .flat_map(|held| {
+                held.waiting.values().map(|entry| TeamWaiting { inbox: held.saved.name.clone(), entry: entry.clone() })
+            })
+            .collect();
+        TeamState { inboxes: held.values().map(view).collect(), waiting }
+    }
+
+    /// Tells the window where every inbox stands and what waits in them.
+    fn announce(&self, app: &AppHandle) {
+        if let Err(err) = app.emit_to("main", TEAM_EVENT, self.state()) {
+            tracing::warn!(%err, "cannot tell the window about the team inboxes");
+        }
+    }
+
+    /// Sets inbox `id`'s status, and tells the window.
+    fn set_status(&self, app: &AppHandle, id: &str, status: TeamStatus) {
+        if let Some(held) = self.held().get_mut(id) {
+            held.status = status;
+        }
+        self.announce(app);
+    }
+}
