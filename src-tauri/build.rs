@@ -38,6 +38,10 @@ const COMMANDS: &[&str] = &[
     "send_test_notification",
     "dismiss_guide",
     "subscribe",
+    "team_inboxes",
+    "add_team_inbox",
+    "sign_in_team_inbox",
+    "remove_team_inbox",
 ];
 
 fn main() {

@@ -70,8 +70,17 @@ impl Home {
             .env("XDG_CONFIG_HOME", root.join(".config"))
             .env("XDG_CACHE_HOME", root.join(".cache"))
             .env("XDG_RUNTIME_DIR", root.join("run"))
-            .env("BECKON_DATA_DIR", self.data_dir());
-        for dir in [".local/share", ".config", ".cache", "run"] {
+            .env("BECKON_DATA_DIR", self.data_dir())
+            // Programs the desktop would run (a browser, say) are looked for here first.
+            .env(
+                "PATH",
+                std::env::join_paths(
+                    std::iter::once(root.join("bin"))
+                        .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+                )
+                .unwrap_or_default(),
+            );
+        for dir in [".local/share", ".config", ".cache", "run", "bin"] {
             let _ = std::fs::create_dir_all(root.join(dir));
         }
         #[cfg(unix)]
@@ -79,5 +88,22 @@ impl Home {
             use std::os::unix::fs::PermissionsExt;
             let _ = std::fs::set_permissions(root.join("run"), std::fs::Permissions::from_mode(0o700));
         }
+    }
+
+    /// Stands in for the person's browser: the addresses the app opens (`xdg-open`, as the
+    /// system's launcher is asked) are written, one a line, to the file returned, and nothing
+    /// else happens; the test plays the person there.
+    pub fn browser_stand_in(&self) -> std::io::Result<PathBuf> {
+        let bin = self.dir.path().join("bin");
+        std::fs::create_dir_all(&bin)?;
+        let opened = self.dir.path().join("opened-urls");
+        let script = bin.join("xdg-open");
+        std::fs::write(&script, format!("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n", opened.display()))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))?;
+        }
+        Ok(opened)
     }
 }
