@@ -17,7 +17,7 @@ use beckon_e2e::{App, Bus, Failure, Home, eventually};
 use beckon_gateway::sign_in::OidcSettings;
 use beckon_gateway::{GatewayConfig, RunningGateway, SignInConfig};
 use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
-use beckon_test_idp::{Browser, Client, Person, Provider};
+use beckon_test_idp::{Browser, Client, Person, Provider, hidden_field};
 use fantoccini::Locator;
 use serde_json::{Value, json};
 
@@ -85,16 +85,12 @@ async fn connect_in_the_browser(browser: &mut Browser, server: &TeamServer, open
         browser.sign_in(&base, "ada", path).await?.ok_or("the sign-in did not come back")?;
         page = browser.navigate(opened, "cross-site").await?;
     }
-    let field = |name: &str| -> Result<String, Failure> {
-        let marker = format!("name=\"{name}\" value=\"");
-        let start =
-            page.body.find(&marker).ok_or_else(|| format!("no {name} on the page: {}", page.body))? + marker.len();
-        let end = start + page.body[start..].find('"').ok_or("an unended field")?;
-        Ok(page.body[start..end].replace("&amp;", "&"))
-    };
     let mut fields = Vec::new();
     for name in ["redirect_uri", "state", "code_challenge", "code_challenge_method", "csrf"] {
-        fields.push((name, field(name)?));
+        fields.push((
+            name,
+            hidden_field(&page.body, name).ok_or_else(|| format!("no {name} on the page: {}", page.body))?,
+        ));
     }
     fields.push(("choice", "connect".to_owned()));
     let fields: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();

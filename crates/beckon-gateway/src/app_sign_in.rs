@@ -17,12 +17,14 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use beckon_runtime::SignedInSession;
 use beckon_runtime::api::ErrorKind;
 use beckon_store::SignedIn;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
+use crate::auth::{escape, redirect};
 use crate::cookies::Cookie;
 use crate::error::{ApiError, ApiResult};
 use crate::state::Shared;
@@ -134,11 +136,9 @@ pub async fn ask(State(shared): State<Arc<Shared>>, headers: HeaderMap, Query(re
     if let Some(problem) = request.problem() {
         return page(StatusCode::BAD_REQUEST, problem, None);
     }
-    let Some(cookie) = shared.cookies.read(&headers, Cookie::Session) else { return to_sign_in(&request) };
-    let session = match shared.beckon.person_session(&cookie).await {
-        Ok(Some(session)) => session,
-        Ok(None) => return to_sign_in(&request),
-        Err(err) => return ApiError::from(err).into_response(),
+    let session = match signed_in(&shared, &headers, &request).await {
+        Ok(session) => session,
+        Err(elsewhere) => return elsewhere,
     };
     let who = session.person.name.clone().or(session.person.email.clone()).unwrap_or(session.person.subject.clone());
     let hidden =
@@ -170,11 +170,9 @@ pub async fn consent(State(shared): State<Arc<Shared>>, headers: HeaderMap, Form
     if let Some(problem) = request.problem() {
         return page(StatusCode::BAD_REQUEST, problem, None);
     }
-    let Some(cookie) = shared.cookies.read(&headers, Cookie::Session) else { return to_sign_in(&request) };
-    let session = match shared.beckon.person_session(&cookie).await {
-        Ok(Some(session)) => session,
-        Ok(None) => return to_sign_in(&request),
-        Err(err) => return ApiError::from(err).into_response(),
+    let session = match signed_in(&shared, &headers, &request).await {
+        Ok(session) => session,
+        Err(elsewhere) => return elsewhere,
     };
     // The press must come from this server's own page: another site's form has neither the
     // page's token nor its origin.
@@ -190,7 +188,7 @@ pub async fn consent(State(shared): State<Arc<Shared>>, headers: HeaderMap, Form
         return page(StatusCode::FORBIDDEN, "This page did not come from this server; nothing was connected.", None);
     }
     if consent.choice != "connect" {
-        return redirect(&request.back(&[("error", "access_denied"), ("state", &request.state)]));
+        return redirect(&request.back(&[("error", "access_denied"), ("state", &request.state)]), None, None);
     }
     let code = hex::encode(rand::random::<[u8; 32]>());
     let person = session.person;
@@ -210,7 +208,7 @@ pub async fn consent(State(shared): State<Arc<Shared>>, headers: HeaderMap, Form
         return ApiError::from(err).into_response();
     }
     tracing::info!(subject = %grant.subject, "the desktop app was connected");
-    redirect(&request.back(&[("code", &code), ("state", &request.state)]))
+    redirect(&request.back(&[("code", &code), ("state", &request.state)]), None, None)
 }
 
 /// `POST /auth/app/token`: the app trades its code and PKCE verifier for a session secret.
@@ -248,18 +246,19 @@ fn filed(code: &str) -> String {
     format!("{CODE_PREFIX}{}", hex::encode(Sha256::digest(code.as_bytes())))
 }
 
-fn to_sign_in(request: &AppRequest) -> Response {
-    let next = url::form_urlencoded::byte_serialize(request.path().as_bytes()).collect::<String>();
-    redirect(&format!("/auth/login?next={next}"))
+/// The person signed in in this browser, or the way to sign in and come back to `request`.
+async fn signed_in(shared: &Shared, headers: &HeaderMap, request: &AppRequest) -> Result<SignedInSession, Response> {
+    let Some(cookie) = shared.cookies.read(headers, Cookie::Session) else { return Err(to_sign_in(request)) };
+    match shared.beckon.person_session(&cookie).await {
+        Ok(Some(session)) => Ok(session),
+        Ok(None) => Err(to_sign_in(request)),
+        Err(err) => Err(ApiError::from(err).into_response()),
+    }
 }
 
-fn redirect(location: &str) -> Response {
-    let Ok(location) = HeaderValue::from_str(location) else {
-        return page(StatusCode::BAD_REQUEST, "The address to go to next is not one a browser can follow.", None);
-    };
-    let mut response = (StatusCode::SEE_OTHER, [(header::LOCATION, location)]).into_response();
-    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
+fn to_sign_in(request: &AppRequest) -> Response {
+    let next = url::form_urlencoded::byte_serialize(request.path().as_bytes()).collect::<String>();
+    redirect(&format!("/auth/login?next={next}"), None, None)
 }
 
 /// A small page: a problem, or the consent form. Never in a frame, so no other site can dress
@@ -282,10 +281,6 @@ fn page(status: StatusCode, problem: &str, form: Option<&str>) -> Response {
     );
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     response
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
 }
 
 #[cfg(test)]

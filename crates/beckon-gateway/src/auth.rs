@@ -162,7 +162,7 @@ pub async fn me(
 }
 
 /// A 303 to `location`, setting the cookies given.
-fn redirect(location: &str, first: Option<HeaderValue>, second: Option<HeaderValue>) -> Response {
+pub(crate) fn redirect(location: &str, first: Option<HeaderValue>, second: Option<HeaderValue>) -> Response {
     let Ok(location) = HeaderValue::from_str(location) else {
         return page(StatusCode::BAD_REQUEST, "The address to go to next is not one a browser can follow.");
     };
@@ -186,8 +186,9 @@ fn page(status: StatusCode, message: &str) -> Response {
     response
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+/// `text` safe inside HTML, attribute values included.
+pub(crate) fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
 }
 
 #[cfg(test)]

@@ -9,9 +9,8 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use beckon_gateway::sign_in::OidcSettings;
-use beckon_gateway::{GatewayConfig, SignInConfig};
-use beckon_test_idp::{Browser, Client, Person, Provider};
+use beckon_gateway::GatewayConfig;
+use beckon_test_idp::{Browser, Person, Provider, hidden_field};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -19,28 +18,12 @@ use sha2::{Digest, Sha256};
 mod served;
 
 use served::Served;
+use served::team::{self, person, sign_in_config, token_for};
 
 const APP: &str = "http://127.0.0.1:53682/callback";
 
-async fn provider() -> Provider {
-    let clients = vec![Client {
-        id: "beckon".into(),
-        secret: Some("s3cret".into()),
-        redirect_uris: vec!["http://127.0.0.1/auth/callback".into()],
-    }];
-    let ada = Person { subject: "ada".into(), email: "ada@example.com".into(), name: "Ada".into(), groups: vec![] };
-    Provider::start(clients, vec![ada]).await.unwrap()
-}
-
 async fn serve(idp: &Provider) -> Served {
-    let sign_in = SignInConfig {
-        oidc: OidcSettings {
-            issuer: idp.issuer().to_owned(),
-            client_id: "beckon".into(),
-            client_secret: Some("s3cret".into()),
-        },
-        admin_group: "beckon-admins".into(),
-    };
+    let sign_in = sign_in_config(idp);
     served::serve(move |config: &mut GatewayConfig| config.sign_in = Some(sign_in)).await
 }
 
@@ -64,20 +47,12 @@ impl AppSignIn {
     }
 }
 
-/// The value of hidden field `name` in a page.
-fn hidden(page: &str, name: &str) -> String {
-    let marker = format!("name=\"{name}\" value=\"");
-    let start = page.find(&marker).unwrap_or_else(|| panic!("no {name} in {page}")) + marker.len();
-    let end = start + page[start..].find('"').unwrap();
-    page[start..end].replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'")
-}
-
 /// The consent page's fields, with what the person pressed.
 fn form(page: &str, choice: &'static str) -> Vec<(&'static str, String)> {
     let mut fields: Vec<(&'static str, String)> =
         ["redirect_uri", "state", "code_challenge", "code_challenge_method", "csrf"]
             .into_iter()
-            .map(|name| (name, hidden(page, name)))
+            .map(|name| (name, hidden_field(page, name).unwrap_or_else(|| panic!("no {name} in {page}"))))
             .collect();
     fields.push(("choice", choice.to_owned()));
     fields
@@ -115,7 +90,7 @@ async fn consent_page(browser: &mut Browser, s: &Served, sign_in: &AppSignIn) ->
 
 #[tokio::test]
 async fn the_app_gets_a_session_only_by_the_persons_press_and_its_own_verifier() {
-    let idp = provider().await;
+    let idp = team::provider(vec![Person { name: "Ada".into(), ..person("ada", &[]) }]).await;
     let s = serve(&idp).await;
     let base = s.gateway.url.clone();
     let mut browser = Browser::default();
@@ -191,20 +166,7 @@ async fn the_app_gets_a_session_only_by_the_persons_press_and_its_own_verifier()
     let secret = granted["token"].as_str().unwrap().to_owned();
 
     // The app acts as Ada: it reads her share and answers as her, with no CSRF token.
-    let adas_token = s
-        .http
-        .post(format!("{base}/v1/tokens"))
-        .bearer_auth(&s.gateway.token)
-        .json(&json!({"name": "ada-laptop", "kind": "ask_only", "owner": "person:ada"}))
-        .send()
-        .await
-        .unwrap()
-        .json::<Value>()
-        .await
-        .unwrap()["secret"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let adas_token = token_for(&s, "ada-laptop", "person:ada").await;
     let asked = s
         .http
         .post(format!("{base}/v1/questions"))
@@ -254,7 +216,7 @@ async fn the_app_gets_a_session_only_by_the_persons_press_and_its_own_verifier()
 
 #[tokio::test]
 async fn a_request_that_is_not_an_apps_is_refused_before_anything_is_shown() {
-    let idp = provider().await;
+    let idp = team::provider(vec![Person { name: "Ada".into(), ..person("ada", &[]) }]).await;
     let s = serve(&idp).await;
     let base = s.gateway.url.clone();
     let mut browser = Browser::default();

@@ -8,99 +8,43 @@
 
 use std::time::Duration;
 
-use beckon_gateway::sign_in::OidcSettings;
-use beckon_gateway::{GatewayConfig, SignInConfig};
-use beckon_test_idp::{Browser, Client, Person, Provider};
+use beckon_gateway::GatewayConfig;
+use beckon_test_idp::Provider;
 use futures_util::StreamExt;
-use reqwest::{Method, StatusCode};
+use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 mod served;
 
 use served::Served;
+use served::team::{self, Signed, person, sign_in_config, token_for};
 
 async fn provider() -> Provider {
-    let person = |subject: &str, groups: &[&str]| Person {
-        subject: subject.into(),
-        email: format!("{subject}@example.com"),
-        name: subject.to_uppercase(),
-        groups: groups.iter().map(|g| (*g).to_owned()).collect(),
-    };
     let people = vec![
         person("ada", &["eng"]),
         person("bo", &["design"]),
         person("cy", &["eng"]),
         person("root", &["beckon-admins"]),
     ];
-    let clients = vec![Client {
-        id: "beckon".into(),
-        secret: Some("s3cret".into()),
-        redirect_uris: vec!["http://127.0.0.1/auth/callback".into()],
-    }];
-    Provider::start(clients, people).await.unwrap()
+    team::provider(people).await
 }
 
 async fn serve(idp: &Provider) -> Served {
-    let issuer = idp.issuer().to_owned();
-    served::serve(move |config: &mut GatewayConfig| {
-        config.sign_in = Some(SignInConfig {
-            oidc: OidcSettings { issuer, client_id: "beckon".into(), client_secret: Some("s3cret".into()) },
-            admin_group: "beckon-admins".into(),
-        });
-    })
-    .await
+    let sign_in = sign_in_config(idp);
+    served::serve(move |config: &mut GatewayConfig| config.sign_in = Some(sign_in)).await
 }
 
-/// A signed-in browser and its CSRF token.
-struct Signed {
-    browser: Browser,
-    csrf: String,
+/// The ids of the pending questions `who`'s list shows.
+trait Pending {
+    async fn pending(&mut self, s: &Served) -> Vec<String>;
 }
 
-impl Signed {
-    async fn sign_in(s: &Served, who: &str) -> Signed {
-        let mut browser = Browser::default();
-        let done = browser.sign_in(&s.gateway.url, who, "/").await.unwrap().unwrap();
-        assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
-        let me = browser.fetch(Method::GET, &format!("{}/v1/me", s.gateway.url), &s.gateway.url, None, None).await;
-        let csrf = me.unwrap().json()["csrf_token"].as_str().unwrap().to_owned();
-        Signed { browser, csrf }
-    }
-
-    async fn get(&mut self, s: &Served, path: &str) -> (StatusCode, Value) {
-        let url = format!("{}{path}", s.gateway.url);
-        let page = self.browser.fetch(Method::GET, &url, &s.gateway.url, None, None).await.unwrap();
-        (page.status, page.json())
-    }
-
-    async fn post(&mut self, s: &Served, path: &str, body: Value) -> (StatusCode, Value) {
-        let url = format!("{}{path}", s.gateway.url);
-        let page = self.browser.fetch(Method::POST, &url, &s.gateway.url, Some(&self.csrf), Some(&body)).await.unwrap();
-        (page.status, page.json())
-    }
-
-    /// The ids of the pending questions this person's list shows.
+impl Pending for Signed {
     async fn pending(&mut self, s: &Served) -> Vec<String> {
         let (status, listed) = self.get(s, "/v1/questions?status=pending").await;
         assert_eq!(status, StatusCode::OK, "{listed}");
         listed["questions"].as_array().unwrap().iter().map(|q| q["request_id"].as_str().unwrap().to_owned()).collect()
     }
-}
-
-/// A token made with the person's token, owned by `owner`: its secret.
-async fn token_for(s: &Served, name: &str, owner: &str) -> String {
-    let made = s
-        .http
-        .post(format!("{}/v1/tokens", s.gateway.url))
-        .bearer_auth(&s.gateway.token)
-        .json(&json!({"name": name, "kind": "ask_only", "owner": owner}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(made.status(), StatusCode::CREATED);
-    let made: Value = made.json().await.unwrap();
-    assert_eq!(made["token"]["owner"], owner);
-    made["secret"].as_str().unwrap().to_owned()
 }
 
 /// Asks with `token`: the status, and the question's and session's ids when it was asked.

@@ -7,44 +7,26 @@
 
 use std::time::Duration;
 
+use beckon_gateway::GatewayConfig;
 use beckon_gateway::client::ClientError;
-use beckon_gateway::sign_in::OidcSettings;
 use beckon_gateway::team_inbox::{self, AppSignIn};
-use beckon_gateway::{GatewayConfig, SignInConfig};
 use beckon_runtime::api::ErrorKind;
 use beckon_runtime::{AnswerReceipt, WindowSnapshot};
-use beckon_test_idp::{Browser, Client, Person, Provider};
+use beckon_test_idp::{Browser, Provider, hidden_field};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 mod served;
 
 use served::Served;
+use served::team::{self, person, sign_in_config, token_for};
 
 async fn provider() -> Provider {
-    let clients = vec![Client {
-        id: "beckon".into(),
-        secret: Some("s3cret".into()),
-        redirect_uris: vec!["http://127.0.0.1/auth/callback".into()],
-    }];
-    let person = |subject: &str| Person {
-        subject: subject.into(),
-        email: format!("{subject}@example.com"),
-        name: subject.to_uppercase(),
-        groups: vec![],
-    };
-    Provider::start(clients, vec![person("ada"), person("bo")]).await.unwrap()
+    team::provider(vec![person("ada", &[]), person("bo", &[])]).await
 }
 
 async fn serve(idp: &Provider) -> Served {
-    let sign_in = SignInConfig {
-        oidc: OidcSettings {
-            issuer: idp.issuer().to_owned(),
-            client_id: "beckon".into(),
-            client_secret: Some("s3cret".into()),
-        },
-        admin_group: "beckon-admins".into(),
-    };
+    let sign_in = sign_in_config(idp);
     served::serve(move |config: &mut GatewayConfig| config.sign_in = Some(sign_in)).await
 }
 
@@ -59,14 +41,9 @@ async fn in_the_browser(s: &Served, who: &str, browser_url: &str, choice: &str) 
     browser.sign_in(base, who, path).await.unwrap().unwrap();
     let page = browser.navigate(browser_url, "cross-site").await.unwrap();
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
-    let field = |name: &str| {
-        let marker = format!("name=\"{name}\" value=\"");
-        let start = page.body.find(&marker).unwrap() + marker.len();
-        page.body[start..start + page.body[start..].find('"').unwrap()].replace("&amp;", "&")
-    };
     let fields: Vec<(&str, String)> = ["redirect_uri", "state", "code_challenge", "code_challenge_method", "csrf"]
         .into_iter()
-        .map(|name| (name, field(name)))
+        .map(|name| (name, hidden_field(&page.body, name).unwrap()))
         .collect();
     let mut fields: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
     fields.push(("choice", choice));
@@ -103,18 +80,8 @@ async fn the_app_signs_in_through_the_browser_follows_its_share_and_answers_as_t
     let inbox = connected.inbox;
 
     // Bo's approval and everyone's question are asked; Ada's share is everyone's.
-    let owned = s
-        .http
-        .post(format!("{}/v1/tokens", s.gateway.url))
-        .bearer_auth(&s.gateway.token)
-        .json(&json!({"name": "bo-laptop", "kind": "ask_only", "owner": "person:bo"}))
-        .send()
-        .await
-        .unwrap()
-        .json::<Value>()
-        .await
-        .unwrap();
-    let bos_token = owned["secret"].as_str().unwrap();
+    let bos_token = token_for(&s, "bo-laptop", "person:bo").await;
+    let bos_token = bos_token.as_str();
     let bos = ask(
         &s,
         bos_token,

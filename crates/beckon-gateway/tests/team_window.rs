@@ -7,64 +7,28 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-use beckon_gateway::sign_in::OidcSettings;
-use beckon_gateway::{GatewayConfig, GatewayError, SignInConfig};
+use beckon_gateway::{GatewayConfig, GatewayError};
 use beckon_runtime::{AnswerReceipt, BatchReceipt, WindowSnapshot};
-use beckon_test_idp::{Browser, Client, Person, Provider};
+use beckon_test_idp::Provider;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 mod served;
 
 use served::Served;
+use served::team::{self, Signed, person, sign_in_config, token_for};
 
 async fn provider() -> Provider {
-    let person = |subject: &str, groups: &[&str]| Person {
-        subject: subject.into(),
-        email: format!("{subject}@example.com"),
-        name: subject.to_uppercase(),
-        groups: groups.iter().map(|g| (*g).to_owned()).collect(),
-    };
-    let clients = vec![Client {
-        id: "beckon".into(),
-        secret: Some("s3cret".into()),
-        redirect_uris: vec!["http://127.0.0.1/auth/callback".into()],
-    }];
-    Provider::start(
-        clients,
-        vec![person("ada", &["eng"]), person("bo", &["design"]), person("root", &["beckon-admins"])],
-    )
-    .await
-    .unwrap()
+    team::provider(vec![person("ada", &["eng"]), person("bo", &["design"]), person("root", &["beckon-admins"])]).await
 }
 
-fn sign_in_config(idp: &Provider) -> SignInConfig {
-    SignInConfig {
-        oidc: OidcSettings {
-            issuer: idp.issuer().to_owned(),
-            client_id: "beckon".into(),
-            client_secret: Some("s3cret".into()),
-        },
-        admin_group: "beckon-admins".into(),
-    }
+/// The window's calls, as a signed-in page makes them.
+trait Window {
+    async fn call(&mut self, s: &Served, command: &str, args: Value) -> (StatusCode, Value);
+    async fn snapshot(&mut self, s: &Served) -> WindowSnapshot;
 }
 
-/// A signed-in browser and its CSRF token.
-struct Signed {
-    browser: Browser,
-    csrf: String,
-}
-
-impl Signed {
-    async fn sign_in(s: &Served, who: &str) -> Signed {
-        let mut browser = Browser::default();
-        let done = browser.sign_in(&s.gateway.url, who, "/").await.unwrap().unwrap();
-        assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
-        let me = browser.fetch(Method::GET, &format!("{}/v1/me", s.gateway.url), &s.gateway.url, None, None).await;
-        let csrf = me.unwrap().json()["csrf_token"].as_str().unwrap().to_owned();
-        Signed { browser, csrf }
-    }
-
+impl Window for Signed {
     /// Window command `command` with `args`, as the window sends it.
     async fn call(&mut self, s: &Served, command: &str, args: Value) -> (StatusCode, Value) {
         let url = format!("{}/v1/window/{command}", s.gateway.url);
@@ -77,19 +41,6 @@ impl Signed {
         assert_eq!(status, StatusCode::OK, "{body}");
         serde_json::from_value(body).unwrap()
     }
-}
-
-async fn token_for(s: &Served, name: &str, owner: &str) -> String {
-    let made = s
-        .http
-        .post(format!("{}/v1/tokens", s.gateway.url))
-        .bearer_auth(&s.gateway.token)
-        .json(&json!({"name": name, "kind": "ask_only", "owner": owner}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(made.status(), StatusCode::CREATED);
-    made.json::<Value>().await.unwrap()["secret"].as_str().unwrap().to_owned()
 }
 
 async fn ask(s: &Served, token: &str, body: Value) -> String {

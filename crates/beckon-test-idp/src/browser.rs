@@ -152,3 +152,18 @@ impl Browser {
         }
     }
 }
+
+/// The value of hidden field `name` in a page, as a browser would send it.
+pub fn hidden_field(page: &str, name: &str) -> Option<String> {
+    let marker = format!("name=\"{name}\" value=\"");
+    let start = page.find(&marker)? + marker.len();
+    let end = start + page[start..].find('"')?;
+    Some(
+        page[start..end]
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&"),
+    )
+}

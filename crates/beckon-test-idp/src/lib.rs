@@ -15,7 +15,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
-pub use browser::{Browser, Page};
+pub use browser::{Browser, Page, hidden_field};
 
 mod browser;
 mod flow;

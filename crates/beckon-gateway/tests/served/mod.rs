@@ -4,6 +4,8 @@
 // Each suite includes this and uses what it needs of it.
 #![allow(dead_code)]
 
+pub mod team;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
