@@ -135,7 +135,8 @@ report.bo.notified = await bo.page.evaluate(() => window.__notified);
 const codes = [];
 const app = createServer((request, response) => {
   const url = new URL(request.url, "http://127.0.0.1");
-  codes.push({ code: url.searchParams.get("code"), state: url.searchParams.get("state") });
+  // Only the redirect's own visits (the browser also asks this "site" for its icon).
+  if (url.pathname === "/callback") codes.push({ code: url.searchParams.get("code"), state: url.searchParams.get("state") });
   response.end("Beckon is connected. You can close this tab.");
 });
 await new Promise((resolve) => app.listen(0, "127.0.0.1", resolve));
@@ -148,7 +149,7 @@ async function connectApp(state) {
   const asked = await ada.page.locator("main").innerText();
   await ada.page.getByRole("button", { name: "Connect" }).click();
   await ada.page.waitForURL((url) => url.href.startsWith(redirect), WAIT);
-  return { verifier, asked, back: codes.at(-1) };
+  return { verifier, asked, back: codes.find((back) => back.state === state) };
 }
 const trade = (body) =>
   fetch(`${base}/auth/app/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (response) => ({
