@@ -60,9 +60,13 @@ async fn follow_once(app: &AppHandle, id: &str, client: &TeamInbox) -> Result<()
         if known.contains(&entry.id) {
             continue;
         }
-        // The list carries lines; a notification needs the question whole.
-        let record: QuestionRecord = client.call("get_question", &json!({"requestId": entry.id})).await?;
-        pending(app, id, client, entry, notice_of_record(record));
+        // The list carries lines; a notification needs the question whole. One settled since
+        // the list was read is gone (its event follows).
+        match client.call::<QuestionRecord>("get_question", &json!({"requestId": entry.id})).await {
+            Ok(record) => pending(app, id, client, entry, notice_of_record(record)),
+            Err(err) if err.kind() == Some(ErrorKind::NotFound) => {}
+            Err(err) => return Err(err),
+        }
     }
     state.teams.set_status(app, id, TeamStatus::Live);
     while let Some(event) = events.next().await? {
