@@ -203,7 +203,7 @@ impl Attention {
         };
         if let Some(inbox) = self.teams.get(&id) {
             // A team inbox's question: answered there, as the person signed in to it.
-            let args = serde_json::json!({"requestId": id, "answers": [{"selected": [label]}]});
+            let args = serde_json::json!({"requestId": id, "answers": [{"selected": [label]}], "via": "notification"});
             match inbox.call::<serde_json::Value>("answer", &args).await {
                 Ok(_) => tracing::info!(%id, %label, "answered a team inbox's question from a notification"),
                 Err(err) => {

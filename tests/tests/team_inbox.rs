@@ -162,6 +162,7 @@ async fn a_team_inbox_question_is_notified_on_the_desktop_and_allowed_from_the_n
     assert_eq!(answered["status"], "answered", "{answered}");
     assert_eq!(answered["decision"]["behavior"], "allow", "{answered}");
     assert_eq!(answered["answered_by"], "oidc:ada (Ada <ada@example.com>)", "{answered}");
+    assert_eq!(answered["answered_via"], "notification", "{answered}");
     notifications.wait_for_close(notified.id.ok_or("no id")?).await?;
 
     // Signed out on the server: at the inbox's next event the app says so.

@@ -8,7 +8,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::{Extension, Json};
-use beckon_core::{AnsweredVia, Problems, RequestId};
+use beckon_core::{AnsweredVia, Answerer, Problems, RequestId};
 use beckon_runtime::api::ErrorKind;
 use beckon_runtime::{AnswerReceipt, Decision};
 use beckon_store::QuestionStatus;
@@ -153,15 +153,27 @@ pub(crate) async fn answer_with(
     receipt(shared, done, shape).await
 }
 
-/// Settles question `id` as `principal` decided. An admin who can see a question addressed to
-/// someone else is told whose it is, rather than that there is no such question.
+/// Settles question `id` as `principal` decided.
 pub(crate) async fn settle(
     shared: &Shared,
     principal: &Principal,
     id: RequestId,
     decision: Decision,
 ) -> ApiResult<AnswerReceipt> {
-    match shared.beckon.resolve(id, principal.answerer(), decision).await {
+    settle_as(shared, principal, principal.answerer(), id, decision).await
+}
+
+/// Settles question `id` as `answerer` (who `principal` is, from the front end it names)
+/// decided. An admin who can see a question addressed to someone else is told whose it is,
+/// rather than that there is no such question.
+pub(crate) async fn settle_as(
+    shared: &Shared,
+    principal: &Principal,
+    answerer: Answerer,
+    id: RequestId,
+    decision: Decision,
+) -> ApiResult<AnswerReceipt> {
+    match shared.beckon.resolve(id, answerer, decision).await {
         Err(beckon_runtime::Error::QuestionNotFound(missing)) => {
             let audience = match principal {
                 Principal::Member(member) if member.admin => shared.beckon.question_audience(missing).await?,

@@ -10,7 +10,7 @@ use axum::Extension;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
-use beckon_core::{Answer, Answers, RequestId, SessionId};
+use beckon_core::{Answer, AnsweredVia, Answerer, Answers, RequestId, SessionId};
 use beckon_runtime::api::ErrorKind;
 use beckon_runtime::{BatchDecision, Decision, WindowSnapshot};
 use beckon_store::{SessionCursor, SessionFilter, SessionPage};
@@ -22,7 +22,7 @@ use crate::bodies::parse_id;
 use crate::error::{ApiError, ApiResult};
 use crate::permissions::Addressed;
 use crate::principal::{Member, Principal};
-use crate::questions::settle;
+use crate::questions::settle_as;
 use crate::state::Shared;
 
 /// The commands that only read: posted (with the CSRF token) like the rest, but not counted
@@ -64,6 +64,28 @@ struct OfQuestion {
     answers: Option<Vec<Answer>>,
     #[serde(default)]
     reason: Option<String>,
+    /// Where the person acted, when not in the window itself: the desktop app answering a team
+    /// inbox's question from its notification says so, for the record.
+    #[serde(default)]
+    via: Option<Place>,
+}
+
+/// Where a signed-in person acted on a window command.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Place {
+    Window,
+    Notification,
+}
+
+/// Who answers: the principal, from where they say they acted (a person only: tokens are what
+/// they are).
+fn answerer(principal: &Principal, via: Option<Place>) -> Answerer {
+    let mut answerer = principal.answerer();
+    if let (Principal::Member(_), Some(Place::Notification)) = (principal, via) {
+        answerer.via = AnsweredVia::Notification;
+    }
+    answerer
 }
 
 #[derive(Debug, Deserialize)]
@@ -106,16 +128,17 @@ pub async fn call(
             json(shared.beckon.question(question(shared, member, &request_id).await?).await?)
         }
         "answer" => {
-            let OfQuestion { request_id, answers, .. } = args(&bytes)?;
+            let OfQuestion { request_id, answers, via, .. } = args(&bytes)?;
             let answers = answers.ok_or_else(|| ApiError::bad_request("answers are missing"))?;
             // Whether the person may answer it is the runtime's rule, as for every answer.
             let id = parse_id(&request_id)?;
-            json(settle(shared, &principal, id, Decision::Answer(Answers::unchecked(answers))).await?)
+            let decision = Decision::Answer(Answers::unchecked(answers));
+            json(settle_as(shared, &principal, answerer(&principal, via), id, decision).await?)
         }
         "decline" => {
-            let OfQuestion { request_id, reason, .. } = args(&bytes)?;
+            let OfQuestion { request_id, reason, via, .. } = args(&bytes)?;
             let id = parse_id(&request_id)?;
-            json(settle(shared, &principal, id, Decision::Decline(reason)).await?)
+            json(settle_as(shared, &principal, answerer(&principal, via), id, Decision::Decline(reason)).await?)
         }
         "answer_batch" => {
             let AnswerBatch { request_ids, decision } = args(&bytes)?;

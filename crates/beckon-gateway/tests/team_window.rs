@@ -129,6 +129,14 @@ async fn each_persons_window_gets_the_desktops_types_cut_to_their_share() {
     assert_eq!(receipt.question.status.as_str(), "answered");
     let stored = s.beckon.question(adas.parse().unwrap()).await.unwrap();
     assert_eq!(stored.answered_by.as_deref(), Some("oidc:ada (ADA <ada@example.com>)"));
+    assert_eq!(stored.answered_via, Some(beckon_core::AnsweredVia::Window));
+    // The desktop app answering from its notification says so; a front end that is not one is refused.
+    let (status, body) = ada.call(&s, "decline", json!({"requestId": everyones, "via": "slack"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let (status, body) = ada.call(&s, "decline", json!({"requestId": everyones, "via": "notification"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let stored = s.beckon.question(everyones.parse().unwrap()).await.unwrap();
+    assert_eq!(stored.answered_via, Some(beckon_core::AnsweredVia::Notification));
     let (status, metrics) = ada.call(&s, "metrics", json!({})).await;
     assert_eq!(status, StatusCode::OK, "{metrics}");
 

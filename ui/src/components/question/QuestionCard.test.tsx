@@ -455,3 +455,13 @@ describe("a question a rule answered", () => {
     expect(screen.getByText("Allowed by rule 3")).toBeInTheDocument();
   });
 });
+
+describe("a team inbox's question", () => {
+  it("names the team inbox it waits in; a local one names none", () => {
+    const { view } = setup({ ...questionInfo([deploy]), inbox: "Acme" });
+    expect(screen.getByTitle("Waits in the team inbox Acme")).toHaveTextContent("Acme");
+    view.unmount();
+    setup(questionInfo([deploy]));
+    expect(screen.queryByTitle(/Waits in the team inbox/)).toBeNull();
+  });
+});

@@ -81,6 +81,11 @@ export function QuestionCard({ question, resumed, onAnswer, onDecline, onOpenSes
           <Icon name="sparkle" size={14} />
           {asks}
         </span>
+        {question.inbox ? (
+          <span className="inbox-row-team" title={`Waits in the team inbox ${question.inbox}`}>
+            {question.inbox}
+          </span>
+        ) : null}
         {pending && question.created_at_ms !== null ? (
           <span className="qcard-wait" title={absoluteTime(question.created_at_ms)}>
             {waitingLabel(question.created_at_ms, now)}
