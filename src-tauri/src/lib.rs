@@ -58,21 +58,7 @@ fn open_links(app: &AppHandle, urls: Vec<String>) {
 /// What was pending at start, as the attention worker knows it.
 async fn pending_notices(beckon: &Beckon) -> Vec<PendingNotice> {
     let Ok(pending) = beckon.pending().await else { return Vec::new() };
-    pending
-        .into_iter()
-        .filter_map(|p| {
-            let request = p.request().ok()?;
-            Some(PendingNotice {
-                request_id: p.id,
-                session_id: p.session_id,
-                agent: p.agent,
-                origin: p.origin,
-                request,
-                created_at_ms: p.created_at_ms,
-                expires_at_ms: p.expires_at_ms,
-            })
-        })
-        .collect()
+    pending.into_iter().filter_map(|question| PendingNotice::try_from(question).ok()).collect()
 }
 
 /// The HTTP client team inboxes are called with.

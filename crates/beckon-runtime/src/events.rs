@@ -149,16 +149,7 @@ fn pending_notice(event: &StoredEvent) -> Option<PendingNotice> {
             return None;
         }
     };
-    let request = pending.request().map_err(|err| tracing::warn!(%err, "unreadable pending request")).ok()?;
-    Some(PendingNotice {
-        request_id: pending.id,
-        session_id: pending.session_id,
-        agent: pending.agent,
-        origin: pending.origin,
-        request,
-        created_at_ms: pending.created_at_ms,
-        expires_at_ms: pending.expires_at_ms,
-    })
+    PendingNotice::try_from(pending).map_err(|err| tracing::warn!(%err, "unreadable pending request")).ok()
 }
 
 fn resolved_notice(event: &StoredEvent) -> Option<ResolvedNotice> {

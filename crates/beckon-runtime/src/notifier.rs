@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use beckon_core::conversation::Origin;
 use beckon_core::{AnsweredVia, Notice, QuestionRequest, RequestId, SessionId};
-use beckon_store::QuestionStatus;
+use beckon_store::{PendingQuestion, QuestionStatus};
 
 /// A question now waits for a person.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,6 +26,24 @@ pub struct PendingNotice {
     pub created_at_ms: i64,
     /// Expires (Unix ms).
     pub expires_at_ms: Option<i64>,
+}
+
+impl TryFrom<PendingQuestion> for PendingNotice {
+    type Error = beckon_store::Error;
+
+    /// A pending question as the person is told of it; its request read from its stored JSON.
+    fn try_from(question: PendingQuestion) -> Result<Self, Self::Error> {
+        let request = question.request()?;
+        Ok(PendingNotice {
+            request_id: question.id,
+            session_id: question.session_id,
+            agent: question.agent,
+            origin: question.origin,
+            request,
+            created_at_ms: question.created_at_ms,
+            expires_at_ms: question.expires_at_ms,
+        })
+    }
 }
 
 /// A question was resolved (answered anywhere, declined, expired or cancelled).

@@ -116,25 +116,17 @@ pub fn forget_all(app: &AppHandle, id: &str) {
 
 /// The inbox's line and the notification's text for a question now waiting.
 fn entry_of(question: PendingQuestion) -> Option<(InboxEntry, PendingNotice)> {
-    let request = question.request().map_err(|err| tracing::warn!(%err, "a team question cannot be read")).ok()?;
-    let line = serde_json::value::to_raw_value(&request.inbox_line()).ok()?;
+    let notice =
+        PendingNotice::try_from(question).map_err(|err| tracing::warn!(%err, "a team question cannot be read")).ok()?;
+    let line = serde_json::value::to_raw_value(&notice.request.inbox_line()).ok()?;
     let entry = InboxEntry {
-        id: question.id,
-        session_id: question.session_id,
-        agent: question.agent.clone(),
-        origin: question.origin.clone(),
+        id: notice.request_id,
+        session_id: notice.session_id,
+        agent: notice.agent.clone(),
+        origin: notice.origin.clone(),
         line_json: line,
-        created_at_ms: question.created_at_ms,
-        expires_at_ms: question.expires_at_ms,
-    };
-    let notice = PendingNotice {
-        request_id: question.id,
-        session_id: question.session_id,
-        agent: question.agent,
-        origin: question.origin,
-        request,
-        created_at_ms: question.created_at_ms,
-        expires_at_ms: question.expires_at_ms,
+        created_at_ms: notice.created_at_ms,
+        expires_at_ms: notice.expires_at_ms,
     };
     Some((entry, notice))
 }
