@@ -60,6 +60,10 @@ pub struct Posting {
     pub request: QuestionRequest,
     /// When it was asked (Unix ms).
     pub created_at_ms: i64,
+    /// The account of the person it goes to, when it goes to one person's own messages (a
+    /// question a team server addresses to people they paired their account for): a Slack
+    /// member id. None: where the channel's settings say.
+    pub to: Option<String>,
 }
 
 /// Where a posted message is, in the service's own terms: Slack's channel id and message `ts`,
@@ -142,6 +146,22 @@ pub struct Press<R> {
     pub reply: R,
 }
 
+/// Something a person sent a channel's bot that Beckon acts on.
+#[derive(Debug)]
+pub enum Heard<R> {
+    /// A press on a question's message.
+    Press(Press<R>),
+    /// A code from their team inbox's page, sent to pair this account with them.
+    PairingCode {
+        /// Who sent it.
+        person: Person,
+        /// The code, as sent.
+        code: String,
+        /// How to tell them what became of it.
+        reply: R,
+    },
+}
+
 /// What became of a press, told to the person who pressed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Response {
@@ -151,6 +171,8 @@ pub enum Response {
     AlreadyAnswered(String),
     /// The answer does not fit the question; the text says what to fix.
     Refused(String),
+    /// Something else to tell them (what became of a pairing code).
+    Told(String),
 }
 
 /// A channel's service: Slack or Telegram.
@@ -169,6 +191,10 @@ pub trait Channel: Send + Sync + 'static {
     /// Whether `person` is the person Beckon answers for, who alone may allow a tool call or
     /// answer a question asked of them.
     fn is_the_person(&self, person: &Person) -> bool;
+
+    /// Whether this channel can post a question to one paired person's own messages
+    /// ([`Posting::to`]), and hear codes people send to pair their accounts.
+    fn reaches_people(&self) -> bool;
 
     /// Whether the message shows an approval's call whole. When it is cut, the message offers
     /// no Allow (a padded command would hide its tail) and a press of Allow is refused.
@@ -200,11 +226,11 @@ pub trait Channel: Send + Sync + 'static {
     fn respond(&self, reply: Self::Reply, response: &Response) -> impl Future<Output = Result<()>> + Send;
 
     /// Keeps the inbound connection (Socket Mode, long polling) open until `stop`, reconnecting
-    /// with jittered backoff, and sends every press once (repeats by envelope or update id are
-    /// dropped) to `presses`.
+    /// with jittered backoff, and sends every press and pairing code once (repeats by envelope
+    /// or update id are dropped) to `heard`.
     fn listen(
         self: Arc<Self>,
-        presses: mpsc::Sender<Press<Self::Reply>>,
+        heard: mpsc::Sender<Heard<Self::Reply>>,
         stop: CancellationToken,
     ) -> impl Future<Output = ()> + Send;
 }

@@ -20,7 +20,9 @@ pub mod telegram;
 mod worker;
 
 pub use answers::to_answers;
-pub use channel::{Action, Channel, ChannelKind, ItemAnswer, MessageRef, Person, Posting, Press, Response, Settled};
+pub use channel::{
+    Action, Channel, ChannelKind, Heard, ItemAnswer, MessageRef, Person, Posting, Press, Response, Settled,
+};
 pub use error::{Error, Result};
 pub use outcome_text::{settled, summary};
 pub use start::{

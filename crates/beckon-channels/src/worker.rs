@@ -6,7 +6,7 @@
 //! does it, writing each step before and after the service call: a post's row is `posting`
 //! (with the channel's mark) before the post is sent, so a kill at any moment leaves either no
 //! message (the row is looked for and then posted) or exactly one (found by the mark and
-//! recorded). While a post is in doubt nothing else is posted on that channel, which is what
+//! recorded). While a post is in doubt nothing else is posted at that place, which is what
 //! lets a channel find its own last message. Failures are retried with jittered exponential
 //! backoff; passes run when something changes (an event), when something falls due, and at
 //! least once a minute.
@@ -16,19 +16,25 @@
 //! first-answer-wins rule as the window's. Only the person allows: a question only they may
 //! answer is posted only where they alone read it, a press on it from anyone else answers
 //! nothing, and Allow is refused on a message that could not show the whole call.
+//!
+//! On a team server, people pair their own accounts (a code from their page, sent to the bot).
+//! A question addressed to people or groups is never posted at the channel's own place: it goes
+//! to the own messages of each paired person it is addressed to, one message each, kept under
+//! `<channel>:<subject>` with the same crash-safe rows; a press from a paired account is that
+//! person's answer, held to the same audience rules as their window.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use beckon_core::{Answerer, RequestId};
+use beckon_core::{Answerer, Audience, RequestId, SignedInPerson};
 use beckon_runtime::{Beckon, Decision, Error as RuntimeError};
-use beckon_store::{ChannelMessageState, QuestionRecord};
+use beckon_store::{ChannelMessageState, ChannelPerson, QuestionRecord};
 use rand::Rng;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::answers::to_answers;
-use crate::channel::{Action, Channel, MessageRef, Posting, Press, Response};
+use crate::channel::{Action, Channel, Heard, MessageRef, Person, Posting, Response};
 use crate::error::Error;
 use crate::outcome_text::{settled, summary};
 
@@ -36,10 +42,15 @@ use crate::outcome_text::{settled, summary};
 const MAX_IDLE: Duration = Duration::from_secs(60);
 /// The longest wait between two attempts on one message.
 const MAX_BACKOFF: Duration = Duration::from_secs(300);
-/// Presses waiting to be handled.
-const PRESS_QUEUE: usize = 64;
+/// Presses and pairing codes waiting to be handled.
+const HEARD_QUEUE: usize = 64;
 /// Told to someone who pressed on a question only the person may answer.
 const NOT_THE_PERSON: &str = "Only the person Beckon answers for can answer this: it allows a tool call on their machine, or was asked of them. Nothing was answered.";
+/// Told to someone who pressed on a question a team server addresses to people, from an account
+/// no one paired.
+const NOT_PAIRED: &str = "This question is addressed to people on a team inbox, and this account is not paired with anyone there: sign in on the team inbox's page and pair it first. Nothing was answered.";
+/// Told to someone who sent a code that pairs nothing.
+const NO_SUCH_CODE: &str = "That code pairs nothing: it is wrong, used or more than ten minutes old. Ask for a new one on the team inbox's page.";
 /// Told to someone who pressed Allow on a message that shows the call cut short.
 const CUT_SHORT: &str = "This call is too long to show here in full, so it cannot be allowed here: open Beckon to read it whole. Nothing was answered.";
 
@@ -78,10 +89,10 @@ pub async fn run<C: Channel>(
     stop: CancellationToken,
 ) {
     let channel = Arc::new(channel);
-    let (presses_in, presses) = mpsc::channel(PRESS_QUEUE);
-    let listener = tokio::spawn(channel.clone().listen(presses_in, stop.clone()));
+    let (heard_in, heard) = mpsc::channel(HEARD_QUEUE);
+    let listener = tokio::spawn(channel.clone().listen(heard_in, stop.clone()));
     let worker = Worker { beckon, channel, policy, dnd };
-    worker.work(presses, &stop).await;
+    worker.work(heard, &stop).await;
     stop.cancel();
     let _ = listener.await;
 }
@@ -102,12 +113,41 @@ fn millis(wait: Duration) -> i64 {
     i64::try_from(wait.as_millis()).unwrap_or(i64::MAX)
 }
 
-fn posting(question: &QuestionRecord) -> Posting {
+fn posting(question: &QuestionRecord, desk: &Desk) -> Posting {
     Posting {
         request_id: question.id,
         asker: question.origin.to_string(),
         request: question.request.clone(),
         created_at_ms: question.created_at_ms,
+        to: desk.to.clone(),
+    }
+}
+
+/// Where one part of a worker's pass posts, and the name its rows are kept under: the
+/// channel's own place ("slack"), or one paired person's own messages ("slack:<subject>"), for
+/// the questions a team server addresses to them or their groups.
+#[derive(Debug, Clone)]
+struct Desk {
+    key: String,
+    /// The paired person's account; none for the channel's own place.
+    to: Option<String>,
+    /// The audiences whose questions this desk posts (`person:<subject>`, `group:<name>`);
+    /// none: every question not addressed to anyone.
+    audiences: Option<Vec<String>>,
+}
+
+impl Desk {
+    fn shared(name: &str) -> Desk {
+        Desk { key: name.to_owned(), to: None, audiences: None }
+    }
+
+    fn person(name: &str, paired: &ChannelPerson) -> Desk {
+        let person = &paired.person;
+        let audiences = std::iter::once(Audience::Person(person.subject.clone()))
+            .chain(person.groups.iter().cloned().map(Audience::Group))
+            .map(|audience| audience.to_string())
+            .collect();
+        Desk { key: format!("{name}:{}", person.subject), to: Some(paired.account.clone()), audiences: Some(audiences) }
     }
 }
 
@@ -116,7 +156,7 @@ impl<C: Channel> Worker<C> {
         self.channel.kind().as_str()
     }
 
-    async fn work(&self, mut presses: mpsc::Receiver<Press<C::Reply>>, stop: &CancellationToken) {
+    async fn work(&self, mut heard: mpsc::Receiver<Heard<C::Reply>>, stop: &CancellationToken) {
         let mut dnd = self.dnd.clone();
         let mut events = self.follow().await;
         // Passes fall due by the runtime's clock, which is also what the store's rules read
@@ -134,8 +174,8 @@ impl<C: Channel> Worker<C> {
             let sleep = clock.sleep_until(due.map_or(latest, |due| due.min(latest)));
             tokio::select! {
                 () = stop.cancelled() => return,
-                press = presses.recv() => match press {
-                    Some(press) => self.handle(press).await,
+                next = heard.recv() => match next {
+                    Some(next) => self.hear(next).await,
                     None => return,
                 },
                 event = async {
@@ -166,41 +206,62 @@ impl<C: Channel> Worker<C> {
         self.beckon.subscribe(seq).await.ok()
     }
 
-    /// Does what the store says the channel owes now; returns when more falls due.
+    /// Does what the store says the channel owes now, at its own place and at each paired
+    /// person's own messages; returns when more falls due.
     async fn pass(&self) -> Result<Option<i64>, Error> {
         let name = self.name();
-        let work = self.beckon.channel_work(name, self.policy.delay, self.policy.agents.clone()).await?;
+        let mut due = self.pass_desk(&Desk::shared(name)).await?;
+        if self.channel.reaches_people() {
+            for paired in self.beckon.channel_people(name).await? {
+                let next = self.pass_desk(&Desk::person(name, &paired)).await?;
+                due = [due, next].into_iter().flatten().min();
+            }
+        }
+        Ok(due)
+    }
+
+    /// One desk's part of a pass.
+    async fn pass_desk(&self, desk: &Desk) -> Result<Option<i64>, Error> {
+        let name = self.name();
+        let key = desk.key.as_str();
+        let work = self
+            .beckon
+            .channel_work(key, self.policy.delay, self.policy.agents.clone(), desk.audiences.clone())
+            .await?;
         let mut in_doubt = false;
         let now = self.beckon.now_ms();
         for (row, question) in &work.in_doubt {
             in_doubt |= row.next_attempt_at_ms > now
-                || !self.resolve_doubt(row.mark.as_deref().unwrap_or_default(), row.attempts, question).await?;
+                || !self.resolve_doubt(desk, row.mark.as_deref().unwrap_or_default(), row.attempts, question).await?;
         }
         let dnd = *self.dnd.borrow();
         if !in_doubt && !dnd {
             for question in &work.to_post {
-                // A question a team server addresses to a person or group is theirs alone; a
-                // shared channel would show it to everyone in it.
-                if let Some(audience) = self.beckon.question_audience(question.id).await? {
+                // A question a team server addresses to a person or group is theirs alone: it
+                // goes to the own messages of those of them who paired an account, never to
+                // the channel's place, where everyone in it would read it.
+                if desk.to.is_none()
+                    && let Some(audience) = self.beckon.question_audience(question.id).await?
+                {
                     tracing::info!(
                         channel = name,
                         request_id = %question.id,
                         %audience,
-                        "the question is addressed to someone; channels do not show it"
+                        "the question is addressed to someone; it goes only to their own messages"
                     );
-                    self.beckon.channel_pass_over(name, question.id).await?;
+                    self.beckon.channel_pass_over(key, question.id).await?;
                     continue;
                 }
-                if !self.channel.shows(&posting(question)) {
+                if !self.channel.shows(&posting(question, desk)) {
                     tracing::info!(
                         channel = name,
                         request_id = %question.id,
                         "only the person may answer this question and the channel has no place only they read; not posted"
                     );
-                    self.beckon.channel_pass_over(name, question.id).await?;
+                    self.beckon.channel_pass_over(key, question.id).await?;
                     continue;
                 }
-                if !self.post(question).await? {
+                if !self.post(desk, question).await? {
                     break;
                 }
             }
@@ -209,13 +270,13 @@ impl<C: Channel> Worker<C> {
             let (Some(conversation), Some(message)) = (&row.conversation, &row.message) else { continue };
             let Some(outcome) = settled(question) else { continue };
             let message = MessageRef { conversation: conversation.clone(), message: message.clone() };
-            match self.channel.settle(&message, &posting(question), &outcome).await {
-                Ok(()) => self.beckon.channel_settled(name, question.id).await?,
+            match self.channel.settle(&message, &posting(question, desk), &outcome).await {
+                Ok(()) => self.beckon.channel_settled(key, question.id).await?,
                 Err(err) => {
                     tracing::warn!(channel = name, request_id = %question.id, %err, "cannot show how the question ended");
                     let wait = backoff(self.policy.retry_base, row.attempts, &err);
                     self.beckon
-                        .channel_attempt_failed(name, question.id, ChannelMessageState::Posted, &err.to_string(), wait)
+                        .channel_attempt_failed(key, question.id, ChannelMessageState::Posted, &err.to_string(), wait)
                         .await?;
                 }
             }
@@ -226,18 +287,24 @@ impl<C: Channel> Worker<C> {
     }
 
     /// Looks for the message a post in doubt may have left; true once the doubt is over.
-    async fn resolve_doubt(&self, mark: &str, attempts: i64, question: &QuestionRecord) -> Result<bool, Error> {
-        let name = self.name();
-        match self.channel.find_posted(&posting(question), mark).await {
+    async fn resolve_doubt(
+        &self,
+        desk: &Desk,
+        mark: &str,
+        attempts: i64,
+        question: &QuestionRecord,
+    ) -> Result<bool, Error> {
+        let (name, key) = (self.name(), desk.key.as_str());
+        match self.channel.find_posted(&posting(question, desk), mark).await {
             Ok(Some(found)) => {
                 tracing::info!(channel = name, request_id = %question.id, "found the message of a post left in doubt");
-                self.beckon.channel_posted(name, question.id, &found.conversation, &found.message).await?;
+                self.beckon.channel_posted(key, question.id, &found.conversation, &found.message).await?;
             }
             Ok(None) if question.outcome.is_none() => {
                 // Nothing was posted: post it again, at once.
                 self.beckon
                     .channel_attempt_failed(
-                        name,
+                        key,
                         question.id,
                         ChannelMessageState::Waiting,
                         "not posted",
@@ -245,12 +312,12 @@ impl<C: Channel> Worker<C> {
                     )
                     .await?;
             }
-            Ok(None) => self.beckon.channel_abandon(name, question.id).await?,
+            Ok(None) => self.beckon.channel_abandon(key, question.id).await?,
             Err(err) => {
                 tracing::warn!(channel = name, request_id = %question.id, %err, "cannot tell whether a post went out");
                 let wait = backoff(self.policy.retry_base, attempts, &err);
                 self.beckon
-                    .channel_attempt_failed(name, question.id, ChannelMessageState::Posting, &err.to_string(), wait)
+                    .channel_attempt_failed(key, question.id, ChannelMessageState::Posting, &err.to_string(), wait)
                     .await?;
                 return Ok(false);
             }
@@ -260,8 +327,8 @@ impl<C: Channel> Worker<C> {
 
     /// Posts `question`'s message; false when the post is left in doubt (nothing more may be
     /// posted until it is resolved) or the service cannot take posts now.
-    async fn post(&self, question: &QuestionRecord) -> Result<bool, Error> {
-        let name = self.name();
+    async fn post(&self, desk: &Desk, question: &QuestionRecord) -> Result<bool, Error> {
+        let (name, key) = (self.name(), desk.key.as_str());
         let mark = match self.channel.mark(self.beckon.now_ms()).await {
             Ok(mark) => mark,
             Err(err) => {
@@ -269,13 +336,13 @@ impl<C: Channel> Worker<C> {
                 return Ok(false);
             }
         };
-        if !self.beckon.begin_channel_post(name, question.id, &mark).await? {
+        if !self.beckon.begin_channel_post(key, question.id, &mark).await? {
             return Ok(true);
         }
-        let attempts = self.beckon.channel_message(name, question.id).await?.map_or(0, |row| row.attempts);
-        match self.channel.post(&posting(question)).await {
+        let attempts = self.beckon.channel_message(key, question.id).await?.map_or(0, |row| row.attempts);
+        match self.channel.post(&posting(question, desk)).await {
             Ok(message) => {
-                self.beckon.channel_posted(name, question.id, &message.conversation, &message.message).await?;
+                self.beckon.channel_posted(key, question.id, &message.conversation, &message.message).await?;
                 tracing::debug!(channel = name, request_id = %question.id, "posted");
                 Ok(true)
             }
@@ -289,37 +356,77 @@ impl<C: Channel> Worker<C> {
                 };
                 tracing::warn!(channel = name, request_id = %question.id, %err, "cannot post the question");
                 let wait = backoff(self.policy.retry_base, attempts, &err);
-                self.beckon.channel_attempt_failed(name, question.id, state, &err.to_string(), wait).await?;
+                self.beckon.channel_attempt_failed(key, question.id, state, &err.to_string(), wait).await?;
                 Ok(false)
             }
         }
     }
 
-    /// Answers (or declines) as the press asks, if it came from the question's own message,
-    /// and tells the person what became of it.
-    async fn handle(&self, press: Press<C::Reply>) {
-        let response = self.answer(press.request_id, &press.message, &press.person, &press.action).await;
-        if let Err(err) = self.channel.respond(press.reply, &response).await {
-            tracing::warn!(channel = self.name(), request_id = %press.request_id, %err, "cannot tell the person");
+    /// Acts on what a person sent the bot: a press, or a code to pair their account.
+    async fn hear(&self, heard: Heard<C::Reply>) {
+        let (response, reply, about) = match heard {
+            Heard::Press(press) => {
+                let response = self.answer(press.request_id, &press.message, &press.person, &press.action).await;
+                (response, press.reply, Some(press.request_id))
+            }
+            Heard::PairingCode { person, code, reply } => (self.pair(&person, &code).await, reply, None),
+        };
+        if let Err(err) = self.channel.respond(reply, &response).await {
+            tracing::warn!(channel = self.name(), request_id = ?about, %err, "cannot tell the person");
         }
     }
 
-    async fn answer(
-        &self,
-        id: RequestId,
-        message: &MessageRef,
-        person: &crate::channel::Person,
-        action: &Action,
-    ) -> Response {
+    /// Pairs the account `person` wrote from with whoever asked for `code` on their team inbox's
+    /// page.
+    async fn pair(&self, person: &Person, code: &str) -> Response {
+        if !self.channel.reaches_people() {
+            return Response::Told(NO_SUCH_CODE.into());
+        }
+        match self.beckon.pair_channel_person(self.name(), &person.id, code).await {
+            Ok(Some(paired)) => {
+                let who = &paired.person;
+                let name = who.name.as_deref().or(who.email.as_deref()).unwrap_or(&who.subject);
+                Response::Told(format!(
+                    "Paired with {name}: questions the team inbox addresses to you come here, and what you answer here is answered as you."
+                ))
+            }
+            Ok(None) => Response::Told(NO_SUCH_CODE.into()),
+            Err(err) => Response::Refused(format!("Beckon could not pair this account: {err}")),
+        }
+    }
+
+    /// Whether the press's message is the question's own: at the channel's place, or in the
+    /// presser's own messages.
+    async fn shows_question(&self, desks: &[Desk], id: RequestId, message: &MessageRef) -> Result<bool, Error> {
+        for desk in desks {
+            let row = self.beckon.channel_message(&desk.key, id).await?;
+            if row.is_some_and(|row| {
+                row.conversation.as_deref() == Some(message.conversation.as_str())
+                    && row.message.as_deref() == Some(message.message.as_str())
+            }) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    async fn answer(&self, id: RequestId, message: &MessageRef, person: &Person, action: &Action) -> Response {
         let name = self.name();
-        let row = match self.beckon.channel_message(name, id).await {
-            Ok(row) => row,
+        let looked_up = async {
+            let paired = match self.channel.reaches_people() {
+                true => self.beckon.channel_person(name, &person.id).await?,
+                false => None,
+            };
+            let mut desks = vec![Desk::shared(name)];
+            desks.extend(paired.iter().map(|paired| Desk::person(name, paired)));
+            let own = self.shows_question(&desks, id, message).await?;
+            let audience = self.beckon.question_audience(id).await?;
+            Ok::<_, Error>((paired, own, audience))
+        };
+        let (paired, own, audience) = match looked_up.await {
+            Ok(found) => found,
             Err(err) => return Response::Refused(format!("Beckon could not look this question up: {err}")),
         };
-        let own = row.as_ref().is_some_and(|row| {
-            row.conversation.as_deref() == Some(message.conversation.as_str())
-                && row.message.as_deref() == Some(message.message.as_str())
-        });
         if !own {
             tracing::warn!(channel = name, request_id = %id, "a press named a question its message does not show; ignored");
             return Response::Refused("This message does not belong to that question.".into());
@@ -328,7 +435,11 @@ impl<C: Channel> Worker<C> {
             Ok(question) => question,
             Err(err) => return Response::Refused(format!("Beckon could not look this question up: {err}")),
         };
-        if question.request.person_only() && !self.channel.is_the_person(person) {
+        if audience.is_some() && paired.is_none() {
+            tracing::warn!(channel = name, request_id = %id, "a press on an addressed question from an unpaired account; refused");
+            return Response::Refused(NOT_PAIRED.into());
+        }
+        if audience.is_none() && question.request.person_only() && !self.channel.is_the_person(person) {
             tracing::warn!(
                 channel = name,
                 request_id = %id,
@@ -337,14 +448,28 @@ impl<C: Channel> Worker<C> {
             );
             return Response::Refused(NOT_THE_PERSON.into());
         }
-        let answerer = Answerer {
-            via: self.channel.kind().via(),
-            by: Some(person.identity(self.channel.kind())),
-            signed_in: None,
+        // A paired account answers as the person who paired it: the same rules as their window.
+        let answerer = match &paired {
+            Some(paired) => Answerer {
+                via: self.channel.kind().via(),
+                by: Some(paired.person.answered_by()),
+                signed_in: Some(SignedInPerson {
+                    subject: paired.person.subject.clone(),
+                    groups: paired.person.groups.clone(),
+                }),
+            },
+            None => Answerer {
+                via: self.channel.kind().via(),
+                by: Some(person.identity(self.channel.kind())),
+                signed_in: None,
+            },
         };
         let result = match action {
             Action::Answer(items) => match to_answers(&question.request, items) {
-                Ok(answers) if question.request.allows(&answers) && !self.channel.shows_whole(&posting(&question)) => {
+                Ok(answers)
+                    if question.request.allows(&answers)
+                        && !self.channel.shows_whole(&posting(&question, &Desk::shared(name))) =>
+                {
                     tracing::warn!(channel = name, request_id = %id, "Allow pressed on a message that shows the call cut; refused");
                     return Response::Refused(CUT_SHORT.into());
                 }

@@ -56,6 +56,7 @@ async fn the_slack_message_is_drawn_from_the_blocks_beckon_posts() {
         asker: "research › planner".into(),
         request,
         created_at_ms: 1_764_000_000_000,
+        to: None,
     };
     let message = slack.post(&posting).await.unwrap();
     let asked = fake.messages()[0].blocks.clone();

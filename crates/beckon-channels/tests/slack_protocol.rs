@@ -11,7 +11,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_channels::slack::{Reply, Slack, SlackConfig};
-use beckon_channels::{Action, Channel, Error, ItemAnswer, MessageRef, Person, Posting, Press, Response, Settled};
+use beckon_channels::{
+    Action, Channel, Error, Heard, ItemAnswer, MessageRef, Person, Posting, Press, Response, Settled,
+};
 use beckon_core::{AnsweredVia, Approval, QuestionRequest, RequestId};
 use beckon_store::QuestionStatus;
 use fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, Failure, FakeSlack};
@@ -41,17 +43,19 @@ fn slack_with(fake: &FakeSlack, bot_token: &str) -> Arc<Slack> {
 }
 
 struct Listening {
-    presses: mpsc::Receiver<Press<Reply>>,
+    presses: mpsc::Receiver<Heard<Reply>>,
     stop: CancellationToken,
     task: JoinHandle<()>,
 }
 
 impl Listening {
     async fn next(&mut self) -> Press<Reply> {
-        tokio::time::timeout(Duration::from_secs(10), self.presses.recv())
+        let heard = tokio::time::timeout(Duration::from_secs(10), self.presses.recv())
             .await
             .expect("no press arrived in time")
-            .expect("listening ended")
+            .expect("listening ended");
+        let Heard::Press(press) = heard else { panic!("not a press: {heard:?}") };
+        press
     }
 
     async fn stop(self) {
@@ -78,6 +82,7 @@ fn posting(n: u128, request: Value) -> Posting {
         asker: "<!channel> research › summariser".into(),
         request: QuestionRequest::parse(&request).unwrap(),
         created_at_ms: 0,
+        to: None,
     }
 }
 
@@ -141,6 +146,7 @@ async fn an_approval_shows_its_preview_and_allow_deny() {
         asker: "claude".into(),
         request: QuestionRequest::for_approval(approval),
         created_at_ms: 0,
+        to: None,
     };
     slack.post(&posting).await.unwrap();
     let message = &fake.messages()[0];

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use beckon_channels::telegram::{Reply, Telegram, TelegramConfig, new_pairing_code, paired_chat};
 use beckon_channels::{
-    Action, Channel, ChannelState, Error, ItemAnswer, MemoryState, MessageRef, Person, Posting, Press, Response,
+    Action, Channel, ChannelState, Error, Heard, ItemAnswer, MemoryState, MessageRef, Person, Posting, Press, Response,
     Settled,
 };
 use beckon_core::{AnsweredVia, QuestionRequest, RequestId};
@@ -49,7 +49,7 @@ struct Bot {
     fake: FakeTelegram,
     state: Arc<MemoryState>,
     telegram: Arc<Telegram<MemoryState>>,
-    presses: mpsc::Receiver<Press<Reply>>,
+    presses: mpsc::Receiver<Heard<Reply>>,
     stop: CancellationToken,
     listener: JoinHandle<()>,
 }
@@ -80,7 +80,12 @@ impl Bot {
     }
 
     async fn next_press(&mut self) -> Press<Reply> {
-        tokio::time::timeout(WAIT, self.presses.recv()).await.expect("timed out waiting for a press").expect("closed")
+        let heard = tokio::time::timeout(WAIT, self.presses.recv())
+            .await
+            .expect("timed out waiting for a press")
+            .expect("closed");
+        let Heard::Press(press) = heard else { panic!("not a press: {heard:?}") };
+        press
     }
 
     /// The next press while the poller waits out failed calls: it waits on the state's clock,
@@ -89,8 +94,9 @@ impl Bot {
         let deadline = tokio::time::Instant::now() + WAIT;
         loop {
             self.state.advance(Duration::from_secs(30));
-            if let Ok(press) = tokio::time::timeout(Duration::from_millis(20), self.presses.recv()).await {
-                return press.expect("closed");
+            if let Ok(heard) = tokio::time::timeout(Duration::from_millis(20), self.presses.recv()).await {
+                let Some(Heard::Press(press)) = heard else { panic!("not a press: {heard:?}") };
+                return press;
             }
             assert!(tokio::time::Instant::now() < deadline, "timed out waiting for a press");
         }
@@ -100,7 +106,7 @@ impl Bot {
     async fn no_press(&mut self) {
         self.fake.until_confirmed().await;
         if let Ok(press) = self.presses.try_recv() {
-            panic!("an unexpected press: {:?} {:?}", press.action, press.message);
+            panic!("something unexpected was heard: {press:?}");
         }
     }
 
@@ -124,6 +130,7 @@ fn posting(request: serde_json::Value) -> Posting {
         asker: "research › summariser".into(),
         request: QuestionRequest::parse(&request).unwrap(),
         created_at_ms: 0,
+        to: None,
     }
 }
 

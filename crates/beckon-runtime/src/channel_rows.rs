@@ -24,12 +24,14 @@ impl Beckon {
     }
 
     /// What `channel` has to do now: posts left in doubt, pending questions to post (those
-    /// asked at least `delay` ago, of `agents` when given), and messages to settle.
+    /// asked at least `delay` ago, of `agents` when given, addressed to one of `audiences` when
+    /// given), and messages to settle.
     pub async fn channel_work(
         &self,
         channel: &str,
         delay: Duration,
         agents: Option<Vec<String>>,
+        audiences: Option<Vec<String>>,
     ) -> Result<ChannelWork> {
         let now = self.now_ms();
         let delay_ms = i64::try_from(delay.as_millis()).unwrap_or(i64::MAX);
@@ -37,8 +39,12 @@ impl Beckon {
         self.rt
             .db
             .call(move |store| {
-                let scope =
-                    ChannelScope { asked_by_ms: now.saturating_sub(delay_ms), delay_ms, agents: agents.as_deref() };
+                let scope = ChannelScope {
+                    asked_by_ms: now.saturating_sub(delay_ms),
+                    delay_ms,
+                    agents: agents.as_deref(),
+                    audiences: audiences.as_deref(),
+                };
                 store.read().channel_work(&channel, now, scope, WORK_PAGE)
             })
             .await

@@ -64,6 +64,18 @@ fn due_rows(
     Ok(out)
 }
 
+/// The condition that a question `q` is addressed to one of the audiences in parameter `n` (a
+/// JSON array), or any question when that parameter is NULL.
+fn addressed_to(conn: Conn<'_>, n: u8) -> String {
+    let audiences =
+        conn.pick("SELECT value FROM json_each(?{n})", "SELECT json_array_elements_text(CAST(?{n} AS TEXT)::json)");
+    let null = conn.pick("?{n} IS NULL", "CAST(?{n} AS TEXT) IS NULL");
+    format!(
+        "({null} OR EXISTS (SELECT 1 FROM session_audiences a WHERE a.session_id = q.session_id AND a.audience IN ({audiences})))"
+    )
+    .replace("{n}", &n.to_string())
+}
+
 pub(crate) fn work(
     conn: Conn<'_>,
     channel: &str,
@@ -75,7 +87,8 @@ pub(crate) fn work(
     let in_doubt = due_rows(conn, channel, ChannelMessageState::Posting, false, i64::MAX, limit)?;
     let to_settle = due_rows(conn, channel, ChannelMessageState::Posted, true, now_ms, limit)?;
     let agents = scope.agents.map(|agents| serde_json::Value::from(agents.to_vec()).to_string());
-    // The agents are a JSON array of names.
+    let audiences = scope.audiences.map(|audiences| serde_json::Value::from(audiences.to_vec()).to_string());
+    // The agents and audiences are JSON arrays of names.
     let agent_in = conn.pick(
         "(?3 IS NULL OR q.agent IN (SELECT value FROM json_each(?3)))",
         "(CAST(?3 AS TEXT) IS NULL OR q.agent IN (SELECT json_array_elements_text(CAST(?3 AS TEXT)::json)))",
@@ -84,11 +97,12 @@ pub(crate) fn work(
         &format!(
             "SELECT q.id FROM questions q
              LEFT JOIN channel_messages m ON m.channel = ?1 AND m.request_id = q.id
-             WHERE q.status = 'pending' AND q.created_at <= ?2 AND {agent_in}
+             WHERE q.status = 'pending' AND q.created_at <= ?2 AND {agent_in} AND {addressed}
                AND (m.request_id IS NULL OR (m.state = 'waiting' AND m.next_attempt_at <= ?4))
-             ORDER BY q.created_at, q.id LIMIT ?5"
+             ORDER BY q.created_at, q.id LIMIT ?5",
+            addressed = addressed_to(conn, 6)
         ),
-        &args![channel, scope.asked_by_ms, agents, now_ms, limit as i64],
+        &args![channel, scope.asked_by_ms, agents, now_ms, limit as i64, audiences],
         |row| parse("questions", "id", row.text(0)?),
     )?;
     let mut to_post = Vec::with_capacity(ids.len());
@@ -110,10 +124,11 @@ pub(crate) fn work(
     let next_question: Option<i64> = conn.query_one(
         &format!(
             "SELECT min(q.created_at) FROM questions q
-             WHERE q.status = 'pending' AND q.created_at > ?2 AND {agent_in}
-               AND NOT EXISTS (SELECT 1 FROM channel_messages m WHERE m.channel = ?1 AND m.request_id = q.id)"
+             WHERE q.status = 'pending' AND q.created_at > ?2 AND {agent_in} AND {addressed}
+               AND NOT EXISTS (SELECT 1 FROM channel_messages m WHERE m.channel = ?1 AND m.request_id = q.id)",
+            addressed = addressed_to(conn, 4)
         ),
-        &args![channel, scope.asked_by_ms, agents],
+        &args![channel, scope.asked_by_ms, agents, audiences],
         |row| row.get(0),
     )?;
     let next_question = next_question.map(|at| at.saturating_add(scope.delay_ms));

@@ -11,6 +11,7 @@
 mod audiences;
 mod audit;
 mod channel_messages;
+mod channel_people;
 mod codec;
 mod error;
 mod event_payload;
@@ -45,12 +46,12 @@ pub use pg::{EventListener, POSTGRES_SCHEMA_VERSION};
 pub use read::Reader;
 pub use rows::{
     AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AgentMetrics, AuditDecision, AuditFilter, AuditKind, AuditRow,
-    AuditVia, CallbackFormat, ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork, Deadline, DeliveryState,
-    DueCursor, EventKind, InboxEntry, Latency, Lease, Metrics, NewCallback, NewQuestion, NewSession, NewSignIn,
-    NewToken, OutboxEntry, PendingQuestion, PersonSession, QuestionRecord, QuestionStatus, Resolution, Resolved,
-    ResolvedQuestion, RuleOffer, RuleRecord, RuleSource, SessionCursor, SessionFilter, SessionPage, SessionRecord,
-    SessionSummary, SignedIn, StoredEvent, TakenSignIn, TimelineEntry, TokenId, TokenKind, TokenRecord, rule_name,
-    title_from,
+    AuditVia, CallbackFormat, ChannelMessage, ChannelMessageState, ChannelPerson, ChannelScope, ChannelWork, Deadline,
+    DeliveryState, DueCursor, EventKind, InboxEntry, Latency, Lease, Metrics, NewCallback, NewQuestion, NewSession,
+    NewSignIn, NewToken, OutboxEntry, PendingQuestion, PersonSession, QuestionRecord, QuestionStatus, Resolution,
+    Resolved, ResolvedQuestion, RuleOffer, RuleRecord, RuleSource, SessionCursor, SessionFilter, SessionPage,
+    SessionRecord, SessionSummary, SignedIn, StoredEvent, TakenSignIn, TimelineEntry, TokenId, TokenKind, TokenRecord,
+    rule_name, title_from,
 };
 pub use sql::EVENTS_CHANNEL;
 pub use store::{Committed, Store, Tx, Written};

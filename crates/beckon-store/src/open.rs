@@ -21,11 +21,12 @@ const MIGRATION_STEPS: &[M<'static>] = &[
     M::up(include_str!("../migrations/005_inbox_lines.sql")),
     M::up(include_str!("../migrations/006_sign_in.sql")),
     M::up(include_str!("../migrations/007_audiences.sql")),
+    M::up(include_str!("../migrations/008_channel_people.sql")),
 ];
 pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(MIGRATION_STEPS);
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 7;
+pub const SCHEMA_VERSION: i64 = 8;
 
 const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

@@ -45,7 +45,7 @@ impl Tx<'_> {
                 session.expires_at_ms
             ],
         )?;
-        Ok(())
+        self.refresh_channel_person(&session.person)
     }
 
     /// Ends the browser session with this cookie hash (signing out); whether there was one.

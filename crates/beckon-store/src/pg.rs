@@ -16,6 +16,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/001_schema.sql"),
     include_str!("../migrations/postgres/002_sign_in.sql"),
     include_str!("../migrations/postgres/003_audiences.sql"),
+    include_str!("../migrations/postgres/004_channel_people.sql"),
 ];
 
 /// The PostgreSQL schema version this build writes.

@@ -6,15 +6,16 @@ use beckon_core::{Audience, RequestId, SessionId};
 
 use crate::error::Result;
 use crate::rows::{
-    AuditFilter, AuditRow, ChannelMessage, ChannelScope, ChannelWork, Deadline, DeliveryState, DueCursor, InboxEntry,
-    Lease, Metrics, OutboxEntry, PendingQuestion, PersonSession, QuestionRecord, QuestionStatus, RuleOffer, RuleRecord,
-    SessionFilter, SessionPage, SessionRecord, SessionSummary, StoredEvent, TimelineEntry, TokenId, TokenRecord,
+    AuditFilter, AuditRow, ChannelMessage, ChannelPerson, ChannelScope, ChannelWork, Deadline, DeliveryState,
+    DueCursor, InboxEntry, Lease, Metrics, OutboxEntry, PendingQuestion, PersonSession, QuestionRecord, QuestionStatus,
+    RuleOffer, RuleRecord, SessionFilter, SessionPage, SessionRecord, SessionSummary, StoredEvent, TimelineEntry,
+    TokenId, TokenRecord,
 };
 use crate::sql::Conn;
 use crate::store::{Store, Tx};
 use crate::{
-    audiences, audit, channel_messages, events, leases, messages, metrics, outbox, people, questions, rules, sessions,
-    settings, tokens,
+    audiences, audit, channel_messages, channel_people, events, leases, messages, metrics, outbox, people, questions,
+    rules, sessions, settings, tokens,
 };
 
 /// Read-only access to the database.
@@ -214,6 +215,21 @@ impl Reader<'_> {
         limit: usize,
     ) -> Result<ChannelWork> {
         channel_messages::work(self.conn, channel, now_ms, scope, limit)
+    }
+
+    /// The person paired with `account` on `channel`.
+    pub fn channel_person(&self, channel: &str, account: &str) -> Result<Option<ChannelPerson>> {
+        channel_people::by_account(self.conn, channel, account)
+    }
+
+    /// The account `subject` paired on `channel`.
+    pub fn channel_account(&self, channel: &str, subject: &str) -> Result<Option<ChannelPerson>> {
+        channel_people::by_subject(self.conn, channel, subject)
+    }
+
+    /// Everyone paired on `channel`, by subject.
+    pub fn channel_people(&self, channel: &str) -> Result<Vec<ChannelPerson>> {
+        channel_people::all(self.conn, channel)
     }
 
     /// How many messages `channel` has rows for.

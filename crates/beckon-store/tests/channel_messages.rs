@@ -12,7 +12,7 @@ use common::*;
 const NOW: i64 = 100_000;
 
 fn scope(asked_by_ms: i64) -> ChannelScope<'static> {
-    ChannelScope { asked_by_ms, delay_ms: 0, agents: None }
+    ChannelScope { asked_by_ms, delay_ms: 0, agents: None, audiences: None }
 }
 
 /// A store with one pending question per agent, asked at the given times.
@@ -45,12 +45,12 @@ fn pending_questions_without_a_message_are_owed_a_post_oldest_first(backend: Bac
 fn the_delay_and_the_agents_choose_what_goes(backend: Backend) {
     let (_db, mut store) = backend.store();
     let ids = asked(&mut store, &[("poet", 10), ("deploy", 50)]);
-    let late = ChannelScope { asked_by_ms: 30, delay_ms: 60, agents: None };
+    let late = ChannelScope { asked_by_ms: 30, delay_ms: 60, agents: None, audiences: None };
     let work = store.read().channel_work("slack", 90, late, 64).unwrap();
     assert_eq!(work.to_post.iter().map(|q| q.id).collect::<Vec<_>>(), [ids[0]]);
     assert_eq!(work.next_due_ms, Some(110), "the second comes of age 60 ms after it was asked");
     let agents = vec!["deploy".to_owned()];
-    let only = ChannelScope { asked_by_ms: NOW, delay_ms: 0, agents: Some(&agents) };
+    let only = ChannelScope { asked_by_ms: NOW, delay_ms: 0, agents: Some(&agents), audiences: None };
     let work = store.read().channel_work("slack", NOW, only, 64).unwrap();
     assert_eq!(work.to_post.iter().map(|q| q.id).collect::<Vec<_>>(), [ids[1]]);
 }

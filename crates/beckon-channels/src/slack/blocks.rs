@@ -276,6 +276,7 @@ mod tests {
             asker: "<!channel> & co".into(),
             request: QuestionRequest::parse(&request).unwrap(),
             created_at_ms: 0,
+            to: None,
         }
     }
 

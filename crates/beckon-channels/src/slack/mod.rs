@@ -11,12 +11,14 @@
 
 mod blocks;
 mod controls;
+mod direct;
 mod interaction;
 mod modal;
 mod socket;
 mod text;
 mod web;
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
@@ -27,7 +29,7 @@ use tokio_util::sync::CancellationToken;
 use self::controls::is_slack_id;
 use self::text::{SECTION_MAX_CHARS, escaped};
 use self::web::{Token, WebApi};
-use crate::channel::{Channel, ChannelKind, MessageRef, Person, Posting, Press, Response, Settled};
+use crate::channel::{Channel, ChannelKind, Heard, MessageRef, Person, Posting, Response, Settled};
 use crate::error::{Error, Result};
 
 /// The message metadata event type that marks Beckon's question messages.
@@ -131,8 +133,8 @@ pub struct Slack {
     web: WebApi,
     person: Option<String>,
     channel: Option<String>,
-    /// The person's direct-message conversation id, once looked up.
-    direct: Mutex<Option<String>>,
+    /// Direct-message conversation ids by member id, once looked up.
+    direct: Mutex<HashMap<String, String>>,
 }
 
 impl fmt::Debug for Slack {
@@ -150,12 +152,16 @@ impl Slack {
     pub fn new(config: SlackConfig, http: reqwest::Client) -> Slack {
         let SlackConfig { app_token, bot_token, person, channel, api_base } = config;
         let web = WebApi::new(http, &api_base, bot_token, app_token);
-        Slack { web, person, channel, direct: Mutex::new(None) }
+        Slack { web, person, channel, direct: Mutex::default() }
     }
 
-    /// Where `posting` goes: only the person's direct messages for a question only they may
-    /// answer; the channel, else the person, for any other. None: nowhere on Slack.
+    /// Where `posting` goes: the direct messages of the paired person it is for; else only the
+    /// person's direct messages for a question only they may answer; the channel, else the
+    /// person, for any other. None: nowhere on Slack.
     fn place(&self, posting: &Posting) -> Option<Place> {
+        if let Some(to) = &posting.to {
+            return Some(Place::Person(to.clone()));
+        }
         let person = self.person.clone().map(Place::Person);
         if posting.request.person_only() {
             return person;
@@ -170,14 +176,14 @@ impl Slack {
             Place::Channel(channel) => return Ok(channel.clone()),
             Place::Person(person) => person,
         };
-        if let Some(known) = self.direct.lock().ok().and_then(|known| known.clone()) {
+        if let Some(known) = self.direct.lock().ok().and_then(|known| known.get(person).cloned()) {
             return Ok(known);
         }
         let reply = self.web.post("conversations.open", Token::Bot, &json!({"users": person})).await?;
         let id = reply.pointer("/channel/id").and_then(Value::as_str).filter(|id| is_slack_id(id));
         let Some(id) = id else { return Err(unreadable("conversations.open")) };
         if let Ok(mut known) = self.direct.lock() {
-            *known = Some(id.to_owned());
+            known.insert(person.clone(), id.to_owned());
         }
         Ok(id.to_owned())
     }
@@ -257,6 +263,11 @@ impl Channel for Slack {
         self.person.as_deref() == Some(person.id.as_str())
     }
 
+    /// Any member's direct messages with the app can be posted to and heard.
+    fn reaches_people(&self) -> bool {
+        true
+    }
+
     fn shows_whole(&self, posting: &Posting) -> bool {
         blocks::shows_whole(posting)
     }
@@ -304,7 +315,7 @@ impl Channel for Slack {
             // The message itself now shows the answer.
             Response::Accepted => return Ok(()),
             Response::AlreadyAnswered(winner) => format!("already answered: {winner}"),
-            Response::Refused(why) => why.clone(),
+            Response::Refused(why) | Response::Told(why) => why.clone(),
         };
         let text = escaped(&text, SECTION_MAX_CHARS);
         match reply {
@@ -319,8 +330,8 @@ impl Channel for Slack {
         }
     }
 
-    async fn listen(self: Arc<Self>, presses: mpsc::Sender<Press<Reply>>, stop: CancellationToken) {
-        socket::listen(self, presses, stop).await;
+    async fn listen(self: Arc<Self>, heard: mpsc::Sender<Heard<Reply>>, stop: CancellationToken) {
+        socket::listen(self, heard, stop).await;
     }
 }
 

@@ -28,10 +28,11 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_util::sync::CancellationToken;
 
+use super::direct;
 use super::interaction::{self, Interaction};
 use super::web::Token;
 use super::{Reply, Slack};
-use crate::channel::Press;
+use crate::channel::Heard;
 use crate::error::Error;
 
 /// The largest text frame read; Slack's interactive payloads are far smaller.
@@ -52,7 +53,7 @@ const PING_EVERY: Duration = Duration::from_secs(30);
 const SILENCE_LIMIT: Duration = Duration::from_secs(90);
 
 /// Keeps a Socket Mode connection open until `stop` or until `presses` closes.
-pub(super) async fn listen(slack: Arc<Slack>, presses: mpsc::Sender<Press<Reply>>, stop: CancellationToken) {
+pub(super) async fn listen(slack: Arc<Slack>, presses: mpsc::Sender<Heard<Reply>>, stop: CancellationToken) {
     let mut backoff = Backoff::default();
     let mut recent = RecentEnvelopes::default();
     loop {
@@ -108,7 +109,7 @@ fn broken(greeted: bool, detail: impl Into<String>) -> End {
 
 async fn connection(
     slack: &Arc<Slack>,
-    presses: &mpsc::Sender<Press<Reply>>,
+    presses: &mpsc::Sender<Heard<Reply>>,
     recent: &mut RecentEnvelopes,
     stop: &CancellationToken,
 ) -> End {
@@ -184,10 +185,18 @@ async fn connection(
                         if socket.send(Message::text(json!({"envelope_id": id}).to_string())).await.is_err() {
                             return broken(greeted, "the socket broke");
                         }
-                        if !recent.first_time(&id) || kind != "interactive" {
+                        if !recent.first_time(&id) {
                             continue;
                         }
-                        if let Some(end) = dispatch(slack, &payload, presses, stop).await {
+                        let end = match kind.as_str() {
+                            "interactive" => dispatch(slack, &payload, presses, stop).await,
+                            "events_api" => match direct::pairing_code(&payload) {
+                                Some(heard) => pass_on(heard, presses, stop).await,
+                                None => None,
+                            },
+                            _ => None,
+                        };
+                        if let Some(end) = end {
                             return end;
                         }
                     }
@@ -203,19 +212,24 @@ async fn connection(
 async fn dispatch(
     slack: &Arc<Slack>,
     payload: &Value,
-    presses: &mpsc::Sender<Press<Reply>>,
+    presses: &mpsc::Sender<Heard<Reply>>,
     stop: &CancellationToken,
 ) -> Option<End> {
     match interaction::read(payload) {
-        Interaction::Press(press) => tokio::select! {
-            () = stop.cancelled() => Some(End::Stopped),
-            sent = presses.send(press) => sent.is_err().then_some(End::PressesClosed),
-        },
+        Interaction::Press(press) => pass_on(Heard::Press(press), presses, stop).await,
         Interaction::OpenForm { request_id, trigger_id, view } => {
             open_form(slack.clone(), request_id, trigger_id, view);
             None
         }
         Interaction::Ignore => None,
+    }
+}
+
+/// Hands what was heard to the worker. `Some` when listening must end.
+async fn pass_on(heard: Heard<Reply>, to: &mpsc::Sender<Heard<Reply>>, stop: &CancellationToken) -> Option<End> {
+    tokio::select! {
+        () = stop.cancelled() => Some(End::Stopped),
+        sent = to.send(heard) => sent.is_err().then_some(End::PressesClosed),
     }
 }
 

@@ -303,6 +303,7 @@ mod tests {
             asker: "research".into(),
             request: QuestionRequest::parse(&request).unwrap(),
             created_at_ms: 0,
+            to: None,
         }
     }
 

@@ -31,7 +31,7 @@ use self::api::{BotApi, CHANNEL, ReplyMarkup};
 use self::keyboard::Form;
 use self::replies::{ReplyTarget, ReplyTargets};
 use self::seen::{LastSeen, Mark};
-use crate::channel::{Channel, ChannelKind, MessageRef, Person, Posting, Press, Response, Settled};
+use crate::channel::{Channel, ChannelKind, Heard, MessageRef, Person, Posting, Response, Settled};
 use crate::error::{Error, Result};
 use crate::state::ChannelState;
 
@@ -204,6 +204,11 @@ impl<S: ChannelState> Channel for Telegram<S> {
         true
     }
 
+    /// One chat only, for now: questions a team server addresses to people stay off Telegram.
+    fn reaches_people(&self) -> bool {
+        false
+    }
+
     fn shows_whole(&self, posting: &Posting) -> bool {
         text::shows_whole(posting)
     }
@@ -250,6 +255,7 @@ impl<S: ChannelState> Channel for Telegram<S> {
                     Response::Accepted => ("Answered".to_owned(), false),
                     Response::AlreadyAnswered(winner) => (format!("already answered: {winner}"), false),
                     Response::Refused(why) => (why.clone(), true),
+                    Response::Told(what) => (what.clone(), false),
                 };
                 match self.api.answer_callback(&query, Some(&text::notice(&notice)), alert).await {
                     Ok(()) => Ok(()),
@@ -265,7 +271,7 @@ impl<S: ChannelState> Channel for Telegram<S> {
                 let told = match response {
                     Response::Accepted => return Ok(()),
                     Response::AlreadyAnswered(winner) => format!("already answered: {winner}"),
-                    Response::Refused(why) => why.clone(),
+                    Response::Refused(why) | Response::Told(why) => why.clone(),
                 };
                 let sent = self.api.send_message(chat, &text::reply(&told), None, Some(message)).await?;
                 self.note_message(chat, sent.message_id).await;
@@ -274,7 +280,7 @@ impl<S: ChannelState> Channel for Telegram<S> {
         }
     }
 
-    async fn listen(self: Arc<Self>, presses: mpsc::Sender<Press<Reply>>, stop: CancellationToken) {
-        poll::listen(self, presses, stop).await;
+    async fn listen(self: Arc<Self>, heard: mpsc::Sender<Heard<Reply>>, stop: CancellationToken) {
+        poll::listen(self, heard, stop).await;
     }
 }

@@ -18,7 +18,6 @@
 use std::fmt;
 use std::time::Duration;
 
-use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
@@ -41,11 +40,6 @@ pub const PAIRING_LIFETIME: Duration = Duration::from_secs(10 * 60);
 /// Held while codes and requests are read and changed, so that two callers at once (the
 /// settings screen and the listener) never act on a state the other just changed.
 static PAIRING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-/// Letters and digits no one confuses when copying (no 0/O, 1/I/L, 5/S, 2/Z, 8/B).
-const CODE_ALPHABET: &[u8] = b"ACDEFGHJKMNPQRTUVWXY34679";
-/// Characters in a code: 25^8 ≈ 1.5·10^11 codes.
-const CODE_CHARS: usize = 8;
 
 /// A code to send the bot as `/start <code>`, and when it stops being good.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -139,7 +133,8 @@ pub async fn pairing<S: ChannelState>(state: &S, now_ms: i64) -> Result<Pairing>
 /// asking again starts pairing afresh.
 pub async fn new_pairing_code<S: ChannelState>(state: &S, now_ms: i64) -> Result<PairingCode> {
     let _one_at_a_time = PAIRING.lock().await;
-    let code = PairingCode { code: new_code(), expires_at_ms: now_ms.saturating_add(lifetime_ms()) };
+    let code =
+        PairingCode { code: beckon_runtime::pairing_code(), expires_at_ms: now_ms.saturating_add(lifetime_ms()) };
     state.set(CODE_KEY, &stored(&code)).await?;
     state.set(REQUEST_KEY, "").await?;
     Ok(code)
@@ -229,12 +224,6 @@ fn lifetime_ms() -> i64 {
     i64::try_from(PAIRING_LIFETIME.as_millis()).unwrap_or(i64::MAX)
 }
 
-/// A fresh random code (the generator is not held across an await: the future stays `Send`).
-fn new_code() -> String {
-    let mut rng = rand::rng();
-    (0..CODE_CHARS).map(|_| char::from(CODE_ALPHABET[rng.random_range(0..CODE_ALPHABET.len())])).collect()
-}
-
 /// The code of a `/start <code>` message (also `/start@bot <code>`).
 pub(super) fn start_code(text: &str) -> Option<&str> {
     let mut words = text.split_whitespace();
@@ -268,7 +257,7 @@ mod tests {
     async fn a_code_pairs_once() {
         let state = MemoryState::default();
         let made = new_pairing_code(&state, 0).await.unwrap();
-        assert_eq!(made.code.len(), CODE_CHARS);
+        assert_eq!(made.code.len(), 8);
         assert_eq!(made.expires_at_ms, 10 * MINUTE_MS);
         assert_eq!(pairing(&state, 0).await.unwrap().code, Some(made.clone()), "the waiting code is kept");
         let wrong = use_code(&state, 7, None, "/start WRONGONE", 0).await.unwrap();

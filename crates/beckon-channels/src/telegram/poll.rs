@@ -24,7 +24,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::api::{ApiError, Update};
 use super::{Reply, Telegram};
-use crate::channel::Press;
+use crate::channel::Heard;
 use crate::state::ChannelState;
 
 /// State key: the next update id to ask for.
@@ -54,10 +54,10 @@ impl Recent {
     }
 }
 
-/// Polls for updates until `stop`, handing each press to `presses` once.
+/// Polls for updates until `stop`, handing each press to `heard` once.
 pub(super) async fn listen<S: ChannelState>(
     telegram: Arc<Telegram<S>>,
-    presses: mpsc::Sender<Press<Reply>>,
+    heard: mpsc::Sender<Heard<Reply>>,
     stop: CancellationToken,
 ) {
     let Some(mut offset) = stored_offset(&telegram, &stop).await else { return };
@@ -115,7 +115,7 @@ pub(super) async fn listen<S: ChannelState>(
             if let Some(press) = press {
                 tokio::select! {
                     () = stop.cancelled() => return,
-                    sent = presses.send(press) => if sent.is_err() { return },
+                    sent = heard.send(Heard::Press(press)) => if sent.is_err() { return },
                 }
             }
         }

@@ -207,6 +207,7 @@ mod tests {
             }]}))
             .unwrap(),
             created_at_ms: 0,
+            to: None,
         }
     }
 

@@ -39,7 +39,7 @@ impl ChannelMessageState {
 /// A question's message on a channel.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChannelMessage {
-    /// The channel ("slack", "telegram").
+    /// The channel ("slack", "telegram"), or one person's messages on it ("slack:<subject>").
     pub channel: String,
     /// The question.
     pub request_id: RequestId,
@@ -80,4 +80,7 @@ pub struct ChannelScope<'a> {
     pub delay_ms: i64,
     /// Only these agents' questions, when given.
     pub agents: Option<&'a [String]>,
+    /// Only questions addressed to one of these audiences (`person:<subject>`, `group:<name>`),
+    /// when given: what goes to one person's own messages.
+    pub audiences: Option<&'a [String]>,
 }

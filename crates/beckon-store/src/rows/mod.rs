@@ -25,7 +25,7 @@ pub use leases::Lease;
 pub use messages::TimelineEntry;
 pub use metrics::{AgentMetrics, Latency, Metrics};
 pub use outbox::{CallbackFormat, DeliveryState, DueCursor, NewCallback, OutboxEntry};
-pub use people::{NewSignIn, PersonSession, SignedIn, TakenSignIn};
+pub use people::{ChannelPerson, NewSignIn, PersonSession, SignedIn, TakenSignIn};
 pub use questions::{
     Deadline, InboxEntry, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved,
     ResolvedQuestion,

@@ -66,3 +66,17 @@ impl SignedIn {
         format!("oidc:{} ({known})", self.subject)
     }
 }
+
+/// A person who paired their own account on a channel (a Slack member, a Telegram chat) after
+/// signing in: a press from that account is theirs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelPerson {
+    /// "slack" or "telegram".
+    pub channel: String,
+    /// The account on the channel: a Slack member id (`U…`), a Telegram chat id.
+    pub account: String,
+    /// Who they are, as the identity provider said when they last signed in or paired.
+    pub person: SignedIn,
+    /// When they paired (Unix ms).
+    pub paired_at_ms: i64,
+}

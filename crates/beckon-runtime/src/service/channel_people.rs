@@ -1,0 +1,138 @@
+//! People on a team server pairing their own Slack member or Telegram chat. A signed-in person
+//! asks for a code on their page and sends it to the channel's bot; the bot hears it from their
+//! account, and from then on a press there is theirs, under the same audience rules as their
+//! window. The code is kept only as its SHA-256 (with the sign-ins under way: a code is a
+//! sign-in by another road), is good for [`SIGN_IN_LIFETIME_MS`], and is taken at its first use.
+
+use beckon_store::{ChannelPerson, SignedIn};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::handle::Beckon;
+use super::people::SIGN_IN_LIFETIME_MS;
+use crate::error::Result;
+use crate::token_secret;
+
+/// Letters and digits no one confuses when copying (no 0/O, 1/I/L, 5/S, 2/Z, 8/B).
+const CODE_ALPHABET: &[u8] = b"ACDEFGHJKMNPQRTUVWXY34679";
+/// Characters in a code: 25^8 ≈ 1.5·10^11 codes.
+const CODE_CHARS: usize = 8;
+
+/// A code a signed-in person sends their channel's bot to pair their own account with.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChannelPairingCode {
+    /// "slack" or "telegram".
+    pub channel: String,
+    /// The code.
+    pub code: String,
+    /// When it stops being good (Unix ms).
+    pub expires_at_ms: i64,
+}
+
+impl std::fmt::Debug for ChannelPairingCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // A code pairs whoever sends it first: never in a log.
+        f.debug_struct("ChannelPairingCode")
+            .field("channel", &self.channel)
+            .field("expires_at_ms", &self.expires_at_ms)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Who asked for a code, as kept until it is used.
+#[derive(Serialize, Deserialize)]
+struct Asker {
+    subject: String,
+    email: Option<String>,
+    name: Option<String>,
+    groups: Vec<String>,
+}
+
+/// A fresh code from [`CODE_ALPHABET`] (the generator is not held across an await).
+pub fn pairing_code() -> String {
+    let mut rng = rand::rng();
+    (0..CODE_CHARS).map(|_| char::from(CODE_ALPHABET[rng.random_range(0..CODE_ALPHABET.len())])).collect()
+}
+
+/// Where the code for `channel` is kept: its hash, never the code.
+fn filed(channel: &str, code: &str) -> String {
+    format!("pair:{channel}:{}", hex::encode(token_secret::hash(&code.trim().to_ascii_uppercase())))
+}
+
+impl Beckon {
+    /// A new code for `person` to pair their own account on `channel` with, good for
+    /// [`SIGN_IN_LIFETIME_MS`].
+    pub async fn new_channel_pairing_code(&self, channel: &str, person: &SignedIn) -> Result<ChannelPairingCode> {
+        let code = pairing_code();
+        let asker = Asker {
+            subject: person.subject.clone(),
+            email: person.email.clone(),
+            name: person.name.clone(),
+            groups: person.groups.clone(),
+        };
+        // Plain strings: serialising cannot fail.
+        let kept = serde_json::to_string(&asker).unwrap_or_default();
+        self.begin_sign_in(filed(channel, &code), kept, String::new()).await?;
+        let expires_at_ms = self.rt.clock.now_ms().saturating_add(SIGN_IN_LIFETIME_MS);
+        Ok(ChannelPairingCode { channel: channel.to_owned(), code, expires_at_ms })
+    }
+
+    /// Pairs `account` on `channel` with whoever asked for `code`, once: `None` when the code is
+    /// unknown, used or expired. It replaces any account that person had there, and any person
+    /// that account was paired with.
+    pub async fn pair_channel_person(&self, channel: &str, account: &str, code: &str) -> Result<Option<ChannelPerson>> {
+        let Some(taken) = self.take_sign_in(&filed(channel, code)).await? else { return Ok(None) };
+        let Ok(asker) = serde_json::from_str::<Asker>(&taken.secret) else { return Ok(None) };
+        let paired = ChannelPerson {
+            channel: channel.to_owned(),
+            account: account.to_owned(),
+            person: SignedIn { subject: asker.subject, email: asker.email, name: asker.name, groups: asker.groups },
+            paired_at_ms: self.rt.clock.now_ms(),
+        };
+        let kept = paired.clone();
+        self.rt.db.write(move |tx| tx.pair_channel_person(&kept)).await?;
+        tracing::info!(channel, subject = %paired.person.subject, "a person paired their own account");
+        Ok(Some(paired))
+    }
+
+    /// Forgets the account `subject` paired on `channel`; whether there was one.
+    pub async fn unpair_channel_person(&self, channel: &str, subject: &str) -> Result<bool> {
+        let (channel, subject) = (channel.to_owned(), subject.to_owned());
+        self.rt.db.write(move |tx| tx.unpair_channel_person(&channel, &subject)).await
+    }
+
+    /// The person paired with `account` on `channel`.
+    pub async fn channel_person(&self, channel: &str, account: &str) -> Result<Option<ChannelPerson>> {
+        let (channel, account) = (channel.to_owned(), account.to_owned());
+        self.rt.db.call(move |store| store.read().channel_person(&channel, &account)).await
+    }
+
+    /// The account `subject` paired on `channel`.
+    pub async fn channel_account(&self, channel: &str, subject: &str) -> Result<Option<ChannelPerson>> {
+        let (channel, subject) = (channel.to_owned(), subject.to_owned());
+        self.rt.db.call(move |store| store.read().channel_account(&channel, &subject)).await
+    }
+
+    /// Everyone paired on `channel`.
+    pub async fn channel_people(&self, channel: &str) -> Result<Vec<ChannelPerson>> {
+        let channel = channel.to_owned();
+        self.rt.db.call(move |store| store.read().channel_people(&channel)).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_code_is_eight_unmistakable_characters_and_filed_by_its_hash() {
+        let code = pairing_code();
+        assert_eq!(code.len(), CODE_CHARS);
+        assert!(code.bytes().all(|c| CODE_ALPHABET.contains(&c)), "{code}");
+        let kept = filed("slack", &code);
+        assert!(!kept.contains(&code), "the code itself is not kept");
+        assert_eq!(kept, filed("slack", &format!(" {} ", code.to_ascii_lowercase())), "read as typed");
+        assert_ne!(kept, filed("telegram", &code), "a code is good on its own channel only");
+    }
+}
