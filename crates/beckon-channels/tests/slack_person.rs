@@ -2,7 +2,9 @@
 //! an approval goes only to the paired person's direct messages — never to the channel, where
 //! every member would read the command and could press Allow — a press from anyone else
 //! answers nothing and is told why, the person's own press allows, and a call too long to show
-//! whole offers no Allow at all.
+//! whole offers no Allow at all. On a team server, each person pairs their own Slack account
+//! with a code from their page; a question addressed to people goes only to the direct messages
+//! of those it is addressed to, and a press there is that person's answer.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -12,10 +14,10 @@ mod fake_slack;
 use std::time::Duration;
 
 use beckon_channels::Channels;
-use beckon_core::{AnsweredVia, Approval, QuestionRequest, RequestId};
+use beckon_core::{AnsweredVia, Approval, Audience, QuestionRequest, RequestId};
 use beckon_runtime::settings::ChannelFile;
 use beckon_runtime::{Beckon, ExternalAsk, RuntimeConfig, StartOptions};
-use beckon_store::QuestionStatus;
+use beckon_store::{QuestionStatus, SignedIn};
 use fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack, StoredMessage};
 use serde_json::{Value, json};
 
@@ -24,6 +26,9 @@ const ADA: (&str, &str) = ("U0ADA", "ada");
 const ADA_DM: &str = "D0ADA";
 /// Another member of the channel.
 const MALLORY: (&str, &str) = ("U0MAL", "mallory");
+/// A teammate of Ada's on a team server, and his direct messages with the app.
+const BO: (&str, &str) = ("U0BO", "bo");
+const BO_DM: &str = "D0BO";
 const PATIENCE: Duration = Duration::from_secs(15);
 
 struct World {
@@ -218,5 +223,205 @@ async fn a_question_a_team_server_addresses_to_someone_is_not_shown_on_slack() {
     let refused = world.beckon.resolve(addressed, AnsweredVia::Slack, beckon_runtime::Decision::Decline(None)).await;
     assert!(matches!(refused, Err(beckon_runtime::Error::QuestionNotFound(_))), "{refused:?}");
     assert_eq!(world.status(addressed).await, QuestionStatus::Pending);
+    channels.stop().await;
+}
+
+/// Who the team's identity provider says Ada and Bo are: both in `eng`.
+fn signed_in(subject: &str, name: &str) -> SignedIn {
+    SignedIn {
+        subject: subject.into(),
+        email: Some(format!("{subject}@example.com")),
+        name: Some(name.into()),
+        groups: vec!["eng".into()],
+    }
+}
+
+/// A direct message `user` writes to the app, as Socket Mode delivers it (`message.im`).
+fn direct_message(world: &World, user: (&str, &str), text: &str) -> Value {
+    let mut envelope = world.slack.envelope(json!({
+        "token": "legacy-verification-token",
+        "team_id": "T0FAKE",
+        "api_app_id": "A0FAKE",
+        "type": "event_callback",
+        "event_id": "Ev0FAKE",
+        "event_time": 1_700_000_000,
+        "event": {
+            "type": "message",
+            "channel": format!("D{}", user.0.trim_start_matches('U')),
+            "channel_type": "im",
+            "user": user.0,
+            "text": text,
+            "ts": "1700000000.000100",
+            "event_ts": "1700000000.000100",
+        },
+    }));
+    envelope["type"] = json!("events_api");
+    envelope
+}
+
+/// The messages among `messages` posted for `request`, by conversation.
+fn copies_of(messages: &[StoredMessage], request: RequestId) -> Vec<StoredMessage> {
+    let id = request.to_string();
+    let mut found: Vec<StoredMessage> = messages
+        .iter()
+        .filter(|m| m.metadata.as_ref().is_some_and(|meta| meta["event_payload"]["request_id"] == id.as_str()))
+        .cloned()
+        .collect();
+    found.sort_by(|a, b| a.channel.cmp(&b.channel));
+    found
+}
+
+impl World {
+    /// Asks `request` as an agent whose token belongs to `audience`.
+    async fn ask_for(&self, audience: Audience, request: QuestionRequest) -> RequestId {
+        let ask = ExternalAsk {
+            agent: "ci".into(),
+            request: Some(request),
+            audience: Some(audience),
+            ..ExternalAsk::default()
+        };
+        self.beckon.ask_external(ask).await.unwrap().request_id
+    }
+
+    /// Every message posted for `request`, by conversation.
+    fn messages_of(&self, request: RequestId) -> Vec<StoredMessage> {
+        copies_of(&self.slack.messages(), request)
+    }
+
+    /// How many ephemeral answers so far contain `words`.
+    fn told_times(&self, words: &str) -> usize {
+        self.slack.ephemerals().iter().filter(|e| e.text.contains(words)).count()
+    }
+
+    /// Pairs `user` with `person` through a code from the person's page, sent as a DM.
+    async fn pair(&self, user: (&str, &str), person: &SignedIn) {
+        let code = self.beckon.new_channel_pairing_code("slack", person).await.unwrap().code;
+        self.slack.wait_connections(1).await;
+        self.slack.send(&direct_message(self, user, &format!("pair {code}")));
+        let name = person.name.clone().unwrap();
+        self.told(&format!("Paired with {name}")).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_person_pairs_their_own_slack_with_a_code_used_once() {
+    let world = World::new().await;
+    let channels = world.channels(None);
+    let ada = signed_in("ada", "Ada Lovelace");
+    let code = world.beckon.new_channel_pairing_code("slack", &ada).await.unwrap();
+    assert!(!format!("{code:?}").contains(&code.code), "a code is never in a log");
+    world.slack.wait_connections(1).await;
+    world.slack.send(&direct_message(&world, MALLORY, "pair ACDEFGHJ"));
+    world.told("pairs nothing").await;
+    // The code alone is enough, in any case.
+    world.slack.send(&direct_message(&world, ADA, &code.code.to_lowercase()));
+    world.told("Paired with Ada Lovelace").await;
+    let paired = world.beckon.channel_person("slack", ADA.0).await.unwrap().unwrap();
+    assert_eq!(
+        (paired.person.subject.as_str(), paired.person.groups.as_slice()),
+        ("ada", ["eng".to_owned()].as_slice())
+    );
+    // Used up: the same code from another account pairs nothing.
+    world.slack.send(&direct_message(&world, MALLORY, &format!("pair {}", code.code)));
+    world
+        .slack
+        .wait_for("a second refusal", |r| {
+            (r.ephemerals.iter().filter(|e| e.text.contains("pairs nothing")).count() == 2).then_some(())
+        })
+        .await;
+    assert_eq!(world.beckon.channel_person("slack", MALLORY.0).await.unwrap(), None);
+    // Pairing another account replaces the first.
+    let again = world.beckon.new_channel_pairing_code("slack", &ada).await.unwrap().code;
+    world.slack.send(&direct_message(&world, BO, &format!("pair {again}")));
+    world
+        .slack
+        .wait_for("a second pairing", |r| {
+            (r.ephemerals.iter().filter(|e| e.text.contains("Paired with Ada")).count() == 2).then_some(())
+        })
+        .await;
+    assert_eq!(world.beckon.channel_person("slack", ADA.0).await.unwrap(), None);
+    assert_eq!(world.beckon.channel_account("slack", "ada").await.unwrap().unwrap().account, BO.0);
+    assert_eq!(world.told_times("Paired with"), 2);
+    channels.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_addressed_to_people_goes_to_their_own_direct_messages_and_is_answered_as_them() {
+    let world = World::new().await;
+    let channels = world.channels(None);
+    let (ada, bo) = (signed_in("ada", "Ada Lovelace"), signed_in("bo", "Bo Lindqvist"));
+    world.pair(ADA, &ada).await;
+    world.pair(BO, &bo).await;
+
+    // Ada's approval goes to her direct messages, and nowhere else.
+    let for_ada = world.ask_for(Audience::Person("ada".into()), approval("git push origin main")).await;
+    let asked = world.message(for_ada).await;
+    assert_eq!(asked.channel, ADA_DM);
+    assert!(buttons(&asked).iter().any(|label| label.starts_with("Allow")), "{:?}", buttons(&asked));
+    // The group's question goes to each of them, one message each.
+    let for_eng = world.ask_for(Audience::Group("eng".into()), question()).await;
+    world.slack.wait_for("a message to each", |r| (copies_of(&r.messages, for_eng).len() == 2).then_some(())).await;
+    let posted: Vec<String> = world.messages_of(for_eng).iter().map(|m| m.channel.clone()).collect();
+    assert_eq!(posted, [ADA_DM, BO_DM]);
+    // A question for everyone goes to the channel, as before.
+    let everyone = world.ask(question()).await;
+    assert_eq!(world.message(everyone).await.channel, CHANNEL);
+    assert_eq!(world.messages_of(for_ada).len(), 1, "Ada's approval is in her messages only");
+
+    // Bo's press on Ada's message answers nothing; nor does an account no one paired.
+    world.slack.send(&crafted_press(&world, &asked, "beckon.option.0", BO));
+    world.told("does not belong").await;
+    world.slack.send(&crafted_press(&world, &asked, "beckon.option.0", MALLORY));
+    world
+        .slack
+        .wait_for("a second refusal", |r| {
+            (r.ephemerals.iter().filter(|e| e.text.contains("does not belong")).count() == 2).then_some(())
+        })
+        .await;
+    assert_eq!(world.status(for_ada).await, QuestionStatus::Pending);
+
+    // Ada allows from her direct messages: the answer is hers, by the team's name for her.
+    world.slack.send(&world.slack.press_button(&asked.ts, "beckon.option.0", ADA, json!({})));
+    world
+        .slack
+        .wait_for("the approval's message to show it", |r| {
+            r.messages.iter().find(|m| m.ts == asked.ts && m.channel == ADA_DM && m.updates > 0).map(drop)
+        })
+        .await;
+    let allowed = world.beckon.question(for_ada).await.unwrap();
+    assert_eq!(allowed.status, QuestionStatus::Answered);
+    assert_eq!(allowed.answered_via, Some(AnsweredVia::Slack));
+    assert_eq!(allowed.answered_by.as_deref(), Some("oidc:ada (Ada Lovelace <ada@example.com>)"));
+
+    // Bo answers the group's question from his; Ada's copy then shows it too.
+    let in_bos = world.messages_of(for_eng).into_iter().find(|m| m.channel == BO_DM).unwrap();
+    world.slack.send(&world.slack.press_button(&in_bos.ts, "beckon.option.1", BO, json!({})));
+    world
+        .slack
+        .wait_for("both copies to show the answer", |r| {
+            copies_of(&r.messages, for_eng).iter().all(|m| m.updates > 0).then_some(())
+        })
+        .await;
+    let answered = world.beckon.question(for_eng).await.unwrap();
+    assert_eq!(answered.answered_by.as_deref(), Some("oidc:bo (Bo Lindqvist <bo@example.com>)"));
+    let in_adas = world.messages_of(for_eng).into_iter().find(|m| m.channel == ADA_DM).unwrap();
+    assert!(in_adas.text.contains("SQLite"), "{}", in_adas.text);
+    channels.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn someone_who_leaves_the_group_is_sent_none_of_its_questions_after_signing_in_again() {
+    let world = World::new().await;
+    let channels = world.channels(None);
+    let bo = signed_in("bo", "Bo Lindqvist");
+    world.pair(BO, &bo).await;
+    // Bo signs in again and the provider no longer puts him in `eng`.
+    let moved = SignedIn { groups: vec!["sales".into()], ..bo };
+    world.beckon.open_person_session(moved).await.unwrap();
+    let for_eng = world.ask_for(Audience::Group("eng".into()), question()).await;
+    let for_sales = world.ask_for(Audience::Group("sales".into()), question()).await;
+    assert_eq!(world.message(for_sales).await.channel, BO_DM);
+    assert!(world.messages_of(for_eng).is_empty(), "not his group's any more");
+    assert_eq!(world.status(for_eng).await, QuestionStatus::Pending);
     channels.stop().await;
 }

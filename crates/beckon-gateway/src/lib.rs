@@ -114,6 +114,9 @@ pub struct GatewayConfig {
     pub sign_in: Option<SignInConfig>,
     /// The window's built files (`ui/dist`), served to signed-in people's browsers.
     pub window_dir: Option<PathBuf>,
+    /// The channels signed-in people may pair their own accounts on ("slack"): those this
+    /// server runs that can reach one person.
+    pub pairable_channels: Vec<String>,
 }
 
 /// How a team server signs people in: Beckon's registration with the team's OpenID provider
@@ -140,6 +143,7 @@ impl GatewayConfig {
             limits: ConnectionLimits::default(),
             sign_in: None,
             window_dir: None,
+            pairable_channels: Vec::new(),
         }
     }
 }
@@ -283,6 +287,7 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         max_mcp_sessions: config.limits.max_mcp_sessions,
         // The window is for people who sign in.
         window_dir: sign_in.as_ref().and(config.window_dir.clone()),
+        pairable_channels: config.pairable_channels.clone(),
         sign_in,
         cookies: cookies::Cookies { secure },
     });

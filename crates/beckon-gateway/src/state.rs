@@ -38,6 +38,8 @@ pub struct Shared {
     pub sign_in: Option<SignIn>,
     /// The window's built files, served to browsers (only where people sign in).
     pub window_dir: Option<std::path::PathBuf>,
+    /// The channels signed-in people may pair their own accounts on.
+    pub pairable_channels: Vec<String>,
     /// How the browser session's cookies are named and marked.
     pub cookies: Cookies,
 }

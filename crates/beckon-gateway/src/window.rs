@@ -27,7 +27,7 @@ use crate::state::Shared;
 
 /// The commands that only read: posted (with the CSRF token) like the rest, but not counted
 /// against the write limits.
-const READS: [&str; 5] = ["bootstrap", "list_sessions", "get_session", "get_question", "metrics"];
+const READS: [&str; 6] = ["bootstrap", "list_sessions", "get_session", "get_question", "metrics", "paired_channels"];
 
 /// Whether window command `command` only reads.
 pub(crate) fn reads(command: &str) -> bool {
@@ -86,6 +86,12 @@ fn answerer(principal: &Principal, via: Option<Place>) -> Answerer {
         answerer.via = AnsweredVia::Notification;
     }
     answerer
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct OfChannel {
+    channel: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -159,6 +165,22 @@ pub async fn call(
             let Nothing {} = args(&bytes)?;
             json(shared.beckon.metrics().await?)
         }
+        "paired_channels" => {
+            let Nothing {} = args(&bytes)?;
+            let subject = &signed_in(&principal)?.person.subject;
+            json(shared.beckon.paired_channels(subject, &shared.pairable_channels).await?)
+        }
+        "pair_channel" => {
+            let OfChannel { channel } = args(&bytes)?;
+            let person = &signed_in(&principal)?.person;
+            json(shared.beckon.new_channel_pairing_code(pairable(shared, &channel)?, person).await?)
+        }
+        "unpair_channel" => {
+            let OfChannel { channel } = args(&bytes)?;
+            let subject = &signed_in(&principal)?.person.subject;
+            shared.beckon.unpair_channel_person(pairable(shared, &channel)?, subject).await?;
+            json(shared.beckon.paired_channels(subject, &shared.pairable_channels).await?)
+        }
         other => {
             return Err(ApiError::new(
                 ErrorKind::NotFound,
@@ -167,6 +189,27 @@ pub async fn call(
         }
     };
     Ok(reply)
+}
+
+/// The signed-in person making the call: only a person pairs their own accounts.
+fn signed_in(principal: &Principal) -> ApiResult<&Member> {
+    match principal {
+        Principal::Member(member) => Ok(member),
+        _ => {
+            Err(ApiError::new(ErrorKind::Forbidden, "only a person signed in on this server pairs their own accounts"))
+        }
+    }
+}
+
+/// `channel`, when people may pair their accounts on it here.
+fn pairable<'a>(shared: &Shared, channel: &'a str) -> ApiResult<&'a str> {
+    if shared.pairable_channels.iter().any(|on| on == channel) {
+        return Ok(channel);
+    }
+    Err(ApiError::bad_request(format!(
+        "people cannot pair an account on {channel:?} here (this server pairs: {})",
+        if shared.pairable_channels.is_empty() { "none".to_owned() } else { shared.pairable_channels.join(", ") }
+    )))
 }
 
 /// The arguments a command takes, as the window sends them (camelCase keys; none unknown).

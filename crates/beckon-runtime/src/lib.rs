@@ -59,7 +59,7 @@ pub use notices::MAX_LIVE_NOTICES;
 pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, ResolvedNotice, Silent};
 pub use service::{
     AUDIT_STREAM_CAPACITY, AnswerReceipt, BATCH_MAX, BatchDecision, BatchFailure, BatchReceipt, Beckon, Begun,
-    ChannelPairingCode, Decision, OpenedSession, PERSON_SESSION_LIFETIME_MS, SIGN_IN_LIFETIME_MS, SessionView,
-    SignedInSession, StoreCounts, WindowSnapshot, csrf_token, pairing_code,
+    ChannelPairingCode, Decision, OpenedSession, PERSON_SESSION_LIFETIME_MS, PairedChannel, SIGN_IN_LIFETIME_MS,
+    SessionView, SignedInSession, StoreCounts, WindowSnapshot, csrf_token, pairing_code,
 };
 pub use settings::Settings;

@@ -40,6 +40,18 @@ impl std::fmt::Debug for ChannelPairingCode {
     }
 }
 
+/// A channel a signed-in person may pair their own account on, and the account they paired.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairedChannel {
+    /// "slack" or "telegram".
+    pub channel: String,
+    /// Their account there (a Slack member id), once paired.
+    pub account: Option<String>,
+    /// When they paired it (Unix ms).
+    pub paired_at_ms: Option<i64>,
+}
+
 /// Who asked for a code, as kept until it is used.
 #[derive(Serialize, Deserialize)]
 struct Asker {
@@ -112,6 +124,20 @@ impl Beckon {
     pub async fn channel_account(&self, channel: &str, subject: &str) -> Result<Option<ChannelPerson>> {
         let (channel, subject) = (channel.to_owned(), subject.to_owned());
         self.rt.db.call(move |store| store.read().channel_account(&channel, &subject)).await
+    }
+
+    /// Where `subject` stands on each of `channels`.
+    pub async fn paired_channels(&self, subject: &str, channels: &[String]) -> Result<Vec<PairedChannel>> {
+        let mut paired = Vec::with_capacity(channels.len());
+        for channel in channels {
+            let account = self.channel_account(channel, subject).await?;
+            paired.push(PairedChannel {
+                channel: channel.clone(),
+                paired_at_ms: account.as_ref().map(|account| account.paired_at_ms),
+                account: account.map(|account| account.account),
+            });
+        }
+        Ok(paired)
     }
 
     /// Everyone paired on `channel`.

@@ -32,7 +32,7 @@ mod tokens;
 pub use answers::{AnswerReceipt, Decision};
 pub use audit::AUDIT_STREAM_CAPACITY;
 pub use batch::{BATCH_MAX, BatchDecision, BatchFailure, BatchReceipt};
-pub use channel_people::{ChannelPairingCode, pairing_code};
+pub use channel_people::{ChannelPairingCode, PairedChannel, pairing_code};
 pub use handle::Beckon;
 pub use people::{OpenedSession, PERSON_SESSION_LIFETIME_MS, SIGN_IN_LIFETIME_MS, SignedInSession, csrf_token};
 pub use reads::{SessionView, StoreCounts, WindowSnapshot};
