@@ -1,14 +1,14 @@
 //! The window's calls from a browser on a team server (`POST /v1/window/{command}`), over real
 //! loopback HTTP with people signed in through a real OpenID provider: the replies are the
 //! desktop window's own types, cut to what each person may see; answers are the person's; the
-//! calls need the CSRF token and a signed-in person; reading is not counted as writing. And the
-//! window's files: served only where people sign in, with a strict content policy, and nothing
-//! outside their folder.
+//! calls need the CSRF token and a signed-in person; reading is not counted as writing; a person
+//! gets a code to pair their own Slack account. And the window's files: served only where people
+//! sign in, with a strict content policy, and nothing outside their folder.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 use beckon_gateway::{GatewayConfig, GatewayError};
-use beckon_runtime::{AnswerReceipt, BatchReceipt, WindowSnapshot};
+use beckon_runtime::{AnswerReceipt, BatchReceipt, ChannelPairingCode, PairedChannel, WindowSnapshot};
 use beckon_test_idp::Provider;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -175,6 +175,63 @@ async fn reading_through_the_window_is_not_counted_as_writing() {
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     let (status, body) = ada.call(&s, "decline", missing).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "a write is still a write: {body}");
+}
+
+#[tokio::test]
+async fn a_person_gets_a_code_to_pair_their_own_slack_and_sees_it_paired() {
+    let idp = provider().await;
+    let s = served::serve(|config: &mut GatewayConfig| {
+        config.sign_in = Some(sign_in_config(&idp));
+        config.pairable_channels = vec!["slack".into()];
+    })
+    .await;
+    let mut ada = Signed::sign_in(&s, "ada").await;
+    let (status, channels) = ada.call(&s, "paired_channels", json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{channels}");
+    let unpaired: Vec<PairedChannel> = serde_json::from_value(channels).unwrap();
+    assert_eq!(unpaired, [PairedChannel { channel: "slack".into(), account: None, paired_at_ms: None }]);
+
+    let (status, body) = ada.call(&s, "pair_channel", json!({"channel": "slack"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let code: ChannelPairingCode = serde_json::from_value(body).unwrap();
+    assert_eq!(code.code.len(), 8);
+    assert!(code.expires_at_ms > s.beckon.now_ms());
+    // What the bot does when Ada sends it from her Slack account.
+    let paired = s.beckon.pair_channel_person("slack", "U0ADA", &code.code).await.unwrap().unwrap();
+    assert_eq!(paired.person.subject, "ada");
+    assert_eq!(paired.person.groups, ["eng"], "who she is, from her sign-in");
+    assert_eq!(s.beckon.pair_channel_person("slack", "U0MAL", &code.code).await.unwrap(), None, "once");
+    let (_, channels) = ada.call(&s, "paired_channels", json!({})).await;
+    assert_eq!(channels[0]["account"], "U0ADA");
+
+    // Refused: a channel this server does not pair on, an unknown argument, a token, nobody.
+    let (status, body) = ada.call(&s, "pair_channel", json!({"channel": "telegram"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().contains("this server pairs: slack"), "{body}");
+    let (status, _) = ada.call(&s, "pair_channel", json!({"channel": "slack", "account": "U0BO"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "nobody names the account: the bot hears it");
+    let by_token = s
+        .http
+        .post(format!("{}/v1/window/pair_channel", s.gateway.url))
+        .bearer_auth(&s.gateway.token)
+        .json(&json!({"channel": "slack"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(by_token.status(), StatusCode::FORBIDDEN);
+    let nobody = s
+        .http
+        .post(format!("{}/v1/window/pair_channel", s.gateway.url))
+        .json(&json!({"channel": "slack"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(nobody.status(), StatusCode::UNAUTHORIZED);
+
+    let (status, channels) = ada.call(&s, "unpair_channel", json!({"channel": "slack"})).await;
+    assert_eq!(status, StatusCode::OK, "{channels}");
+    assert_eq!(channels[0]["account"], Value::Null);
+    assert_eq!(s.beckon.channel_person("slack", "U0ADA").await.unwrap(), None);
 }
 
 /// A window folder: its page, an asset, and a hidden file; a file beside the folder.
