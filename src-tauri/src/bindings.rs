@@ -55,6 +55,8 @@ fn export(dir: &Path) {
     beckon_runtime::BatchDecision::export_all(&config).unwrap();
     beckon_runtime::BatchReceipt::export_all(&config).unwrap();
     beckon_runtime::WindowSnapshot::export_all(&config).unwrap();
+    beckon_runtime::ChannelPairingCode::export_all(&config).unwrap();
+    beckon_runtime::PairedChannel::export_all(&config).unwrap();
     crate::team::TeamState::export_all(&config).unwrap();
     beckon_store::RuleRecord::export_all(&config).unwrap();
     beckon_store::RuleOffer::export_all(&config).unwrap();

@@ -16,6 +16,8 @@ import type { SettingsInput } from "../bindings/SettingsInput";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { TelegramPairing } from "../bindings/TelegramPairing";
 import type { WindowSnapshot } from "../bindings/WindowSnapshot";
+import type { ChannelPairingCode } from "../bindings/ChannelPairingCode";
+import type { PairedChannel } from "../bindings/PairedChannel";
 import type { TeamInboxView } from "../bindings/TeamInboxView";
 import type { TeamState } from "../bindings/TeamState";
 import { call, inDesktop, signedInPerson, type SignedInPerson } from "./transport";
@@ -78,6 +80,11 @@ export const commands = {
   addTeamInbox: (name: string, url: string) => call<TeamInboxView>("add_team_inbox", { name, url }),
   signInTeamInbox: (id: string) => call<TeamInboxView>("sign_in_team_inbox", { id }),
   removeTeamInbox: (id: string) => call<TeamInboxView[]>("remove_team_inbox", { id }),
+  /** On a team server: the channels the person may pair their own account on, and theirs. */
+  pairedChannels: () => call<PairedChannel[]>("paired_channels"),
+  /** On a team server: a code for the person to send the channel's bot from their account. */
+  pairChannel: (channel: string) => call<ChannelPairingCode>("pair_channel", { channel }),
+  unpairChannel: (channel: string) => call<PairedChannel[]>("unpair_channel", { channel }),
 };
 
 export type Commands = typeof commands;

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { allowNotifications, notificationState, type NotificationState } from "../../api/browserNotifications";
 import { signOut, type SignedInPerson } from "../../api/transport";
+import { ChannelPairing } from "./ChannelPairing";
 
 const NOTIFICATIONS: Record<NotificationState, string | null> = {
   unsupported: "This browser cannot show notifications.",
@@ -11,7 +12,8 @@ const NOTIFICATIONS: Record<NotificationState, string | null> = {
 
 /**
  * Who is signed in to the team server, turning its notifications on (the browser asks only
- * when the person presses the button), and signing out. Only in a browser.
+ * when the person presses the button), pairing their own Slack account, and signing out. Only
+ * in a browser.
  */
 export function PersonPanel({ person }: { person: SignedInPerson }) {
   const [notifications, setNotifications] = useState<NotificationState>(notificationState);
@@ -30,6 +32,7 @@ export function PersonPanel({ person }: { person: SignedInPerson }) {
           Turn on notifications
         </button>
       )}
+      <ChannelPairing />
       <button
         type="button"
         className="button button-quiet"
