@@ -62,7 +62,7 @@ pub struct Posting {
     pub created_at_ms: i64,
     /// The account of the person it goes to, when it goes to one person's own messages (a
     /// question a team server addresses to people they paired their account for): a Slack
-    /// member id. None: where the channel's settings say.
+    /// member id, a Telegram chat id. None: where the channel's settings say.
     pub to: Option<String>,
 }
 
@@ -193,17 +193,19 @@ pub trait Channel: Send + Sync + 'static {
     fn is_the_person(&self, person: &Person) -> bool;
 
     /// Whether this channel can post a question to one paired person's own messages
-    /// ([`Posting::to`]), and hear codes people send to pair their accounts.
+    /// ([`Posting::to`]: a Slack member's direct messages, a Telegram private chat), and hear
+    /// codes people send to pair their accounts.
     fn reaches_people(&self) -> bool;
 
     /// Whether the message shows an approval's call whole. When it is cut, the message offers
     /// no Allow (a padded command would hide its tail) and a press of Allow is refused.
     fn shows_whole(&self, posting: &Posting) -> bool;
 
-    /// A mark taken just before a post is sent and stored with the question's row, so that a
+    /// A mark taken just before `posting` is sent and stored with the question's row, so that a
     /// post a crash left in doubt can be looked for after it (Slack: the time as a message
-    /// `ts`, the oldest the search reads; Telegram: the highest message id seen in the chat).
-    fn mark(&self, now_ms: i64) -> impl Future<Output = Result<String>> + Send;
+    /// `ts`, the oldest the search reads; Telegram: the highest message id seen in the chat it
+    /// goes to).
+    fn mark(&self, posting: &Posting, now_ms: i64) -> impl Future<Output = Result<String>> + Send;
 
     /// Posts the question's message, with its buttons; returns where it is.
     fn post(&self, posting: &Posting) -> impl Future<Output = Result<MessageRef>> + Send;

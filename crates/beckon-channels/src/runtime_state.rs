@@ -21,4 +21,8 @@ impl ChannelState for Beckon {
     fn sleep_until(&self, at_ms: i64) -> Sleep {
         self.clock().sleep_until(at_ms)
     }
+
+    async fn is_paired_account(&self, channel: &str, account: &str) -> Result<bool> {
+        Ok(self.channel_person(channel, account).await?.is_some())
+    }
 }

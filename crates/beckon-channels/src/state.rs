@@ -21,6 +21,11 @@ pub trait ChannelState: Send + Sync + 'static {
     fn now_ms(&self) -> i64;
     /// Completes once that clock reads `at_ms` or later.
     fn sleep_until(&self, at_ms: i64) -> Sleep;
+
+    /// Whether a person on a team server paired `account` on `channel` as their own (a Telegram
+    /// private chat): a place the channel hears besides the chat paired to the person Beckon
+    /// answers for.
+    fn is_paired_account(&self, channel: &str, account: &str) -> impl Future<Output = Result<bool>> + Send;
 }
 
 /// State held in memory, for tests of one channel alone, on a clock that moves only when the
@@ -65,5 +70,10 @@ impl ChannelState for MemoryState {
 
     fn sleep_until(&self, at_ms: i64) -> Sleep {
         self.clock.sleep_until(at_ms)
+    }
+
+    /// No team server here: nobody pairs their own account.
+    async fn is_paired_account(&self, _channel: &str, _account: &str) -> Result<bool> {
+        Ok(false)
     }
 }

@@ -329,7 +329,7 @@ impl<C: Channel> Worker<C> {
     /// posted until it is resolved) or the service cannot take posts now.
     async fn post(&self, desk: &Desk, question: &QuestionRecord) -> Result<bool, Error> {
         let (name, key) = (self.name(), desk.key.as_str());
-        let mark = match self.channel.mark(self.beckon.now_ms()).await {
+        let mark = match self.channel.mark(&posting(question, desk), self.beckon.now_ms()).await {
             Ok(mark) => mark,
             Err(err) => {
                 tracing::warn!(channel = name, %err, "cannot prepare a post");
@@ -380,7 +380,7 @@ impl<C: Channel> Worker<C> {
     /// page.
     async fn pair(&self, person: &Person, code: &str) -> Response {
         if !self.channel.reaches_people() {
-            return Response::Told(NO_SUCH_CODE.into());
+            return Response::Refused(NO_SUCH_CODE.into());
         }
         match self.beckon.pair_channel_person(self.name(), &person.id, code).await {
             Ok(Some(paired)) => {
@@ -390,7 +390,8 @@ impl<C: Channel> Worker<C> {
                     "Paired with {name}: questions the team inbox addresses to you come here, and what you answer here is answered as you."
                 ))
             }
-            Ok(None) => Response::Told(NO_SUCH_CODE.into()),
+            // Refused, not told: a channel anyone can write to keeps quiet about it.
+            Ok(None) => Response::Refused(NO_SUCH_CODE.into()),
             Err(err) => Response::Refused(format!("Beckon could not pair this account: {err}")),
         }
     }

@@ -366,11 +366,11 @@ async fn find_posted_finds_the_post_after_the_mark_and_not_one_before() {
     let early = posting(9, database());
     slack.post(&early).await.unwrap();
     // A mark taken well after the first post does not reach back to it.
-    let later_mark = slack.mark(now() + 60_000).await.unwrap();
+    let later_mark = slack.mark(&early, now() + 60_000).await.unwrap();
     assert_eq!(slack.find_posted(&early, &later_mark).await.unwrap(), None);
 
-    let mark = slack.mark(now()).await.unwrap();
     let lost = posting(10, database());
+    let mark = slack.mark(&lost, now()).await.unwrap();
     let posted = slack.post(&lost).await.unwrap();
     for n in 11..14 {
         slack.post(&posting(n, database())).await.unwrap();
@@ -391,8 +391,8 @@ async fn find_posted_reads_the_direct_messages_when_the_target_is_a_person() {
         api_base: fake.api_base(),
     };
     let slack = Slack::new(config, reqwest::Client::new());
-    let mark = slack.mark(0).await.unwrap();
     let posting = posting(17, database());
+    let mark = slack.mark(&posting, 0).await.unwrap();
     let posted = slack.post(&posting).await.unwrap();
     assert_eq!(posted.conversation, "D0ADA");
     assert_eq!(slack.find_posted(&posting, &mark).await.unwrap(), Some(posted));

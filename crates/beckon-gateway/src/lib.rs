@@ -114,8 +114,8 @@ pub struct GatewayConfig {
     pub sign_in: Option<SignInConfig>,
     /// The window's built files (`ui/dist`), served to signed-in people's browsers.
     pub window_dir: Option<PathBuf>,
-    /// The channels signed-in people may pair their own accounts on ("slack"): those this
-    /// server runs that can reach one person.
+    /// The channels signed-in people may pair their own accounts on ("slack", "telegram"): those
+    /// this server runs.
     pub pairable_channels: Vec<String>,
 }
 

@@ -251,7 +251,7 @@ impl Channel for Slack {
         ChannelKind::Slack
     }
 
-    async fn mark(&self, now_ms: i64) -> Result<String> {
+    async fn mark(&self, _posting: &Posting, now_ms: i64) -> Result<String> {
         Ok(mark_ts(now_ms))
     }
 

@@ -1,19 +1,20 @@
-//! What one update asks for: a press to hand to the worker, or something handled here (a
-//! pairing, a toggle, a prompt for a written answer), or nothing.
+//! What one update asks for: a press (or a person's pairing code) to hand to the worker, or
+//! something handled here (the person's pairing, a toggle, a prompt for a written answer), or
+//! nothing.
 //!
 //! Every update is hostile until shown otherwise: texts and data are bounded, ids are parsed,
-//! and anything from a chat other than the paired one is dropped with a log line naming the
-//! chat only (never its text). Failures to answer Telegram here are logged, never fatal: the
+//! and anything from a chat other than the paired one or a person's own paired chat is dropped
+//! with a log line naming the chat only (never its text). Failures to answer Telegram here are logged, never fatal: the
 //! listener goes on with the next update.
 
 use beckon_core::RequestId;
 
 use super::api::{CallbackQuery, Message, ReplyMarkup, Update, User};
 use super::keyboard::{self, ButtonData, CALLBACK_DATA_MAX_BYTES};
-use super::pairing::CodeUse;
+use super::pairing::{CodeUse, Refusal};
 use super::replies::ReplyTarget;
 use super::{Reply, Telegram, message_ref, pairing, replacement, text};
-use crate::channel::{Action, ItemAnswer, Person, Press};
+use crate::channel::{Action, Heard, ItemAnswer, Person, Press};
 use crate::state::ChannelState;
 
 /// The longest message text read, in characters (Telegram's own limit).
@@ -24,10 +25,10 @@ const QUERY_ID_MAX_BYTES: usize = 128;
 const NAME_MAX_CHARS: usize = 64;
 
 impl<S: ChannelState> Telegram<S> {
-    /// Handles `update`; the press it makes, if any.
-    pub(super) async fn read_update(&self, update: Update) -> Option<Press<Reply>> {
+    /// Handles `update`; what it asks of the worker, if anything.
+    pub(super) async fn read_update(&self, update: Update) -> Option<Heard<Reply>> {
         if let Some(query) = update.callback_query {
-            return self.read_press(query).await;
+            return self.read_press(query).await.map(Heard::Press);
         }
         self.read_message(update.message?).await
     }
@@ -42,10 +43,11 @@ impl<S: ChannelState> Telegram<S> {
         }
     }
 
-    async fn read_message(&self, message: Message) -> Option<Press<Reply>> {
+    async fn read_message(&self, message: Message) -> Option<Heard<Reply>> {
         let chat = message.chat.id;
         let paired = self.paired().await;
-        if paired == Some(chat) {
+        let heard = self.hears(chat, paired).await;
+        if heard {
             self.note_message(chat, message.message_id).await;
         }
         let text = message.text.as_deref()?;
@@ -54,10 +56,9 @@ impl<S: ChannelState> Telegram<S> {
             return None;
         }
         if pairing::is_start(text) {
-            self.pair(&message, text).await;
-            return None;
+            return self.pair(&message, text).await;
         }
-        if paired != Some(chat) {
+        if !heard {
             tracing::info!(chat_id = chat, "a message from a chat that is not paired; ignored");
             return None;
         }
@@ -73,22 +74,23 @@ impl<S: ChannelState> Telegram<S> {
                 return None;
             }
         };
-        Some(Press {
+        Some(Heard::Press(Press {
             request_id: target.request,
             message: message_ref(chat, target.question_message),
             person: person(message.from.as_ref(), chat),
             action: Action::Answer(vec![ItemAnswer { other: Some(text.to_owned()), ..ItemAnswer::default() }]),
             reply: Reply::Text { chat, message: message.message_id },
-        })
+        }))
     }
 
     /// Pairs the chat, or records its request to replace the paired one, when `text` is
-    /// `/start` with the waiting code; otherwise says nothing. The code itself is never logged.
-    async fn pair(&self, message: &Message, text: &str) {
+    /// `/start` with the waiting code; hands any other code to the worker, as a person's code
+    /// from their team inbox's page; otherwise says nothing. The code itself is never logged.
+    async fn pair(&self, message: &Message, text: &str) -> Option<Heard<Reply>> {
         let chat = message.chat.id;
         if !message.chat.is_private() {
             tracing::info!(chat_id = chat, "/start from a chat that is not private; ignored");
-            return;
+            return None;
         }
         let name = person(message.from.as_ref(), chat).name;
         let now_ms = self.state.now_ms();
@@ -110,11 +112,18 @@ impl<S: ChannelState> Telegram<S> {
                 self.say(chat, replacement::AWAITS_CONFIRMATION).await;
             }
             Ok(CodeUse::NotACode) => tracing::info!(chat_id = chat, "/start without a pairing code; ignored"),
+            Ok(CodeUse::Refused(Refusal::NoCode | Refusal::Wrong)) => {
+                // Not the person's code: perhaps one a person on a team server got on their page.
+                let code = pairing::start_code(text)?;
+                let person = Person { id: chat.to_string(), name: person(message.from.as_ref(), chat).name };
+                return Some(Heard::PairingCode { person, code: code.to_owned(), reply: Reply::Pairing { chat } });
+            }
             Ok(CodeUse::Refused(why)) => {
                 tracing::info!(chat_id = chat, %why, "/start with no good pairing code; ignored")
             }
             Err(err) => tracing::warn!(chat_id = chat, %err, "cannot pair the chat"),
         }
+        None
     }
 
     async fn read_press(&self, query: CallbackQuery) -> Option<Press<Reply>> {
@@ -129,7 +138,7 @@ impl<S: ChannelState> Telegram<S> {
             return None;
         };
         let chat = message.chat.id;
-        if self.paired().await != Some(chat) {
+        if !self.hears(chat, self.paired().await).await {
             tracing::info!(chat_id = chat, "a press from a chat that is not paired; ignored");
             self.dismiss(&query.id).await;
             return None;

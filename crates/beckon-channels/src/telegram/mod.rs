@@ -1,13 +1,14 @@
 //! Telegram: the Bot API, long polling in.
 //!
 //! A question goes to the one paired chat (see [`new_pairing_code`]) as a plain-text message with
-//! inline buttons; presses and written replies come in through `getUpdates` long polling, and
+//! inline buttons — or, on a team server, a question addressed to people goes to the private
+//! chats they paired as their own (`/start <code>` with a code from their page); presses and written replies come in through `getUpdates` long polling, and
 //! the message is edited to show how its question ended.
 //!
 //! The bot's token is a secret and part of every URL: no URL is logged or put in an error, and
 //! the Debug forms here show `<redacted>`. Everything that comes in is treated as hostile: it
-//! is bounded and checked, only the paired chat is heard, and nothing in it can panic the
-//! listener.
+//! is bounded and checked, only the paired chat and people's own paired chats are heard, and
+//! nothing in it can panic the listener.
 
 mod api;
 mod in_doubt;
@@ -42,8 +43,8 @@ pub use self::replacement::refuse_chat;
 pub const DEFAULT_API_BASE: &str = "https://api.telegram.org";
 
 /// State keys the channel keeps: the paired chat, the waiting pairing code, a chat's waiting
-/// request to replace the paired one, the update offset, the highest message id seen, and the
-/// messages a written reply answers.
+/// request to replace the paired one, the update offset, the highest message id seen (and, under
+/// `telegram.last_message.<chat>`, in each chat), and the messages a written reply answers.
 pub const STATE_KEYS: [&str; 6] =
     [pairing::CHAT_KEY, pairing::CODE_KEY, pairing::REQUEST_KEY, poll::OFFSET_KEY, seen::KEY, replies::KEY];
 
@@ -102,6 +103,12 @@ pub enum Reply {
         /// Their message.
         message: i64,
     },
+    /// They sent `/start <code>` with a code from their team inbox's page: told when it paired
+    /// the chat, and nothing otherwise (anyone can write to a bot; a stranger learns nothing).
+    Pairing {
+        /// The chat.
+        chat: i64,
+    },
 }
 
 /// A Telegram bot as one of Beckon's channels.
@@ -137,8 +144,16 @@ impl<S: ChannelState> Telegram<S> {
         }
     }
 
-    /// The paired chat, or why nothing can be sent.
-    async fn chat(&self, method: &'static str) -> Result<i64> {
+    /// The chat `posting` goes to: the private chat of the paired person it is for, else the
+    /// paired chat; or why nothing can be sent.
+    async fn chat(&self, posting: &Posting, method: &'static str) -> Result<i64> {
+        if let Some(to) = &posting.to {
+            return to.parse().map_err(|_| Error::Refused {
+                channel: CHANNEL,
+                method,
+                detail: "the person's paired account is not a Telegram chat id".into(),
+            });
+        }
         paired_chat(&*self.state).await?.ok_or_else(|| Error::Refused {
             channel: CHANNEL,
             method,
@@ -146,7 +161,21 @@ impl<S: ChannelState> Telegram<S> {
         })
     }
 
-    /// Notes a message the bot sent or saw in the paired chat; a failure only makes a later
+    /// Whether the bot hears `chat`: the paired chat (`paired`), or a person's own paired chat.
+    async fn hears(&self, chat: i64, paired: Option<i64>) -> bool {
+        if paired == Some(chat) {
+            return true;
+        }
+        match self.state.is_paired_account(ChannelKind::Telegram.as_str(), &chat.to_string()).await {
+            Ok(heard) => heard,
+            Err(err) => {
+                tracing::warn!(chat_id = chat, %err, "cannot tell whether a person paired the chat; not heard");
+                false
+            }
+        }
+    }
+
+    /// Notes a message the bot sent or saw in a chat it hears; a failure only makes a later
     /// search for a post in doubt look further.
     async fn note_message(&self, chat: i64, message: i64) {
         if let Err(err) = self.seen.saw(&*self.state, chat, message).await {
@@ -198,29 +227,31 @@ impl<S: ChannelState> Channel for Telegram<S> {
         true
     }
 
-    /// Only the paired private chat is heard at all (the listener drops every other chat's
-    /// presses), so whoever presses there is the person.
+    /// Only private chats are heard at all — the paired one, and those people on a team server
+    /// paired as their own (the listener drops every other chat's presses) — and a press counts
+    /// only on a message the store recorded in that very chat, so whoever presses is the chat's
+    /// own person.
     fn is_the_person(&self, _person: &Person) -> bool {
         true
     }
 
-    /// One chat only, for now: questions a team server addresses to people stay off Telegram.
+    /// A bot can write to any private chat that started it.
     fn reaches_people(&self) -> bool {
-        false
+        true
     }
 
     fn shows_whole(&self, posting: &Posting) -> bool {
         text::shows_whole(posting)
     }
 
-    async fn mark(&self, _now_ms: i64) -> Result<String> {
-        let chat = self.chat("sendMessage").await?;
+    async fn mark(&self, posting: &Posting, _now_ms: i64) -> Result<String> {
+        let chat = self.chat(posting, "sendMessage").await?;
         let message = self.seen.highest(&*self.state, chat).await?;
         Ok(Mark { chat, message }.to_string())
     }
 
     async fn post(&self, posting: &Posting) -> Result<MessageRef> {
-        let chat = self.chat("sendMessage").await?;
+        let chat = self.chat(posting, "sendMessage").await?;
         let keyboard = keyboard::keyboard(posting);
         let text = text::question(posting);
         let sent = self.api.send_message(chat, &text, Some(ReplyMarkup::Buttons(&keyboard)), None).await?;
@@ -267,6 +298,17 @@ impl<S: ChannelState> Channel for Telegram<S> {
                     Err(err) => Err(err.into()),
                 }
             }
+            Reply::Pairing { chat } => match response {
+                Response::Told(told) => {
+                    let sent = self.api.send_message(chat, &text::reply(told), None, None).await?;
+                    self.note_message(chat, sent.message_id).await;
+                    Ok(())
+                }
+                _ => {
+                    tracing::info!(chat_id = chat, "/start with no good pairing code; ignored");
+                    Ok(())
+                }
+            },
             Reply::Text { chat, message } => {
                 let told = match response {
                     Response::Accepted => return Ok(()),

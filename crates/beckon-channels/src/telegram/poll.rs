@@ -54,7 +54,7 @@ impl Recent {
     }
 }
 
-/// Polls for updates until `stop`, handing each press to `heard` once.
+/// Polls for updates until `stop`, handing each press and person's pairing code to `heard` once.
 pub(super) async fn listen<S: ChannelState>(
     telegram: Arc<Telegram<S>>,
     heard: mpsc::Sender<Heard<Reply>>,
@@ -108,14 +108,14 @@ pub(super) async fn listen<S: ChannelState>(
                     continue;
                 }
             };
-            let press = tokio::select! {
+            let asked = tokio::select! {
                 () = stop.cancelled() => return,
-                press = telegram.read_update(update) => press,
+                asked = telegram.read_update(update) => asked,
             };
-            if let Some(press) = press {
+            if let Some(asked) = asked {
                 tokio::select! {
                     () = stop.cancelled() => return,
-                    sent = heard.send(Heard::Press(press)) => if sent.is_err() { return },
+                    sent = heard.send(asked) => if sent.is_err() { return },
                 }
             }
         }

@@ -1,5 +1,5 @@
-//! The highest message id seen or sent in the paired chat: the mark a post left in doubt is
-//! looked for after (see `in_doubt.rs`).
+//! The highest message id seen or sent in each chat the bot hears: the mark a post left in doubt
+//! is looked for after (see `in_doubt.rs`).
 
 use std::fmt;
 
@@ -8,7 +8,8 @@ use tokio::sync::Mutex;
 use crate::error::Result;
 use crate::state::ChannelState;
 
-/// State key: the highest message id seen in the paired chat, as a [`Mark`].
+/// State key: the highest message id seen in the paired chat, as a [`Mark`], as kept before each
+/// chat had its own (`telegram.last_message.<chat>`); still read.
 pub(super) const KEY: &str = "telegram.last_message";
 
 /// A message of a chat: "<chat id>:<message id>" as stored and as a post's mark.
@@ -32,7 +33,7 @@ impl fmt::Display for Mark {
     }
 }
 
-/// Keeps the highest message id of the paired chat in state.
+/// Keeps the highest message id of each chat in state.
 #[derive(Debug, Default)]
 pub(super) struct LastSeen {
     // The listener and the worker both write: one read-and-raise at a time.
@@ -46,7 +47,7 @@ impl LastSeen {
         if Self::read(state, chat).await? >= message {
             return Ok(());
         }
-        state.set(KEY, &Mark { chat, message }.to_string()).await
+        state.set(&chat_key(chat), &Mark { chat, message }.to_string()).await
     }
 
     /// The highest message id noted in `chat` (0: none).
@@ -55,8 +56,18 @@ impl LastSeen {
     }
 
     async fn read<S: ChannelState>(state: &S, chat: i64) -> Result<i64> {
-        let stored = state.get(KEY).await?.as_deref().and_then(Mark::parse);
-        // A mark of another chat (from before a re-pairing) says nothing about this one.
-        Ok(stored.filter(|mark| mark.chat == chat).map_or(0, |mark| mark.message))
+        let mut highest = 0;
+        // Each chat's own key; and the one key of the time when only one chat was heard.
+        for key in [chat_key(chat), KEY.to_owned()] {
+            let stored = state.get(&key).await?.as_deref().and_then(Mark::parse);
+            // A mark of another chat (from before a re-pairing) says nothing about this one.
+            highest = highest.max(stored.filter(|mark| mark.chat == chat).map_or(0, |mark| mark.message));
+        }
+        Ok(highest)
     }
+}
+
+/// State key: the highest message id seen in `chat`.
+fn chat_key(chat: i64) -> String {
+    format!("{KEY}.{chat}")
 }

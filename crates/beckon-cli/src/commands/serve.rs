@@ -151,10 +151,12 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     listen_on(&mut gateway_config, &args)?;
     gateway_config.sign_in = sign_in(&args)?;
     gateway_config.window_dir = args.ui_dir.clone();
-    // People who sign in pair their own Slack accounts; Telegram still answers one chat.
-    if settings.file().slack.enabled {
-        gateway_config.pairable_channels = vec!["slack".to_owned()];
-    }
+    // People who sign in pair their own Slack accounts and Telegram chats, where those are on.
+    let file = settings.file();
+    gateway_config.pairable_channels = [("slack", file.slack.enabled), ("telegram", file.telegram.enabled)]
+        .into_iter()
+        .filter_map(|(channel, on)| on.then(|| channel.to_owned()))
+        .collect();
     let options = StartOptions { notifier: Arc::new(LoggedNotices), ..StartOptions::default() };
     let beckon = Beckon::start(config, options).await?;
     if let Some(token) = beckon.take_new_admin_token() {

@@ -18,7 +18,7 @@ function instruction(code: ChannelPairingCode): string {
   const until = new Date(code.expires_at_ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   return code.channel === "slack"
     ? `Send pair ${code.code} to the Beckon app in a direct message in Slack before ${until}.`
-    : `Send /start ${code.code} to the team's bot before ${until}.`;
+    : `Send /start ${code.code} to the team's Beckon bot in Telegram before ${until}.`;
 }
 
 /**
