@@ -155,7 +155,8 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     let file = settings.file();
     gateway_config.pairable_channels = [("slack", file.slack.enabled), ("telegram", file.telegram.enabled)]
         .into_iter()
-        .filter_map(|(channel, on)| on.then(|| channel.to_owned()))
+        .filter(|(_, on)| *on)
+        .map(|(channel, _)| channel.to_owned())
         .collect();
     let options = StartOptions { notifier: Arc::new(LoggedNotices), ..StartOptions::default() };
     let beckon = Beckon::start(config, options).await?;
