@@ -10,6 +10,8 @@
 
 #[path = "support/fake_slack.rs"]
 mod fake_slack;
+#[path = "support/people.rs"]
+mod people;
 
 use std::time::Duration;
 
@@ -19,6 +21,7 @@ use beckon_runtime::settings::ChannelFile;
 use beckon_runtime::{Beckon, ExternalAsk, RuntimeConfig, StartOptions};
 use beckon_store::{QuestionStatus, SignedIn};
 use fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack, StoredMessage};
+use people::{ask_for, signed_in};
 use serde_json::{Value, json};
 
 /// The person, and their direct-message conversation with the app as the fake names it.
@@ -226,16 +229,6 @@ async fn a_question_a_team_server_addresses_to_someone_is_not_shown_on_slack() {
     channels.stop().await;
 }
 
-/// Who the team's identity provider says Ada and Bo are: both in `eng`.
-fn signed_in(subject: &str, name: &str) -> SignedIn {
-    SignedIn {
-        subject: subject.into(),
-        email: Some(format!("{subject}@example.com")),
-        name: Some(name.into()),
-        groups: vec!["eng".into()],
-    }
-}
-
 /// A direct message `user` writes to the app, as Socket Mode delivers it (`message.im`).
 fn direct_message(world: &World, user: (&str, &str), text: &str) -> Value {
     let mut envelope = world.slack.envelope(json!({
@@ -272,17 +265,6 @@ fn copies_of(messages: &[StoredMessage], request: RequestId) -> Vec<StoredMessag
 }
 
 impl World {
-    /// Asks `request` as an agent whose token belongs to `audience`.
-    async fn ask_for(&self, audience: Audience, request: QuestionRequest) -> RequestId {
-        let ask = ExternalAsk {
-            agent: "ci".into(),
-            request: Some(request),
-            audience: Some(audience),
-            ..ExternalAsk::default()
-        };
-        self.beckon.ask_external(ask).await.unwrap().request_id
-    }
-
     /// Every message posted for `request`, by conversation.
     fn messages_of(&self, request: RequestId) -> Vec<StoredMessage> {
         copies_of(&self.slack.messages(), request)
@@ -354,12 +336,12 @@ async fn a_question_addressed_to_people_goes_to_their_own_direct_messages_and_is
     world.pair(BO, &bo).await;
 
     // Ada's approval goes to her direct messages, and nowhere else.
-    let for_ada = world.ask_for(Audience::Person("ada".into()), approval("git push origin main")).await;
+    let for_ada = ask_for(&world.beckon, Audience::Person("ada".into()), approval("git push origin main")).await;
     let asked = world.message(for_ada).await;
     assert_eq!(asked.channel, ADA_DM);
     assert!(buttons(&asked).iter().any(|label| label.starts_with("Allow")), "{:?}", buttons(&asked));
     // The group's question goes to each of them, one message each.
-    let for_eng = world.ask_for(Audience::Group("eng".into()), question()).await;
+    let for_eng = ask_for(&world.beckon, Audience::Group("eng".into()), question()).await;
     world.slack.wait_for("a message to each", |r| (copies_of(&r.messages, for_eng).len() == 2).then_some(())).await;
     let posted: Vec<String> = world.messages_of(for_eng).iter().map(|m| m.channel.clone()).collect();
     assert_eq!(posted, [ADA_DM, BO_DM]);
@@ -418,8 +400,8 @@ async fn someone_who_leaves_the_group_is_sent_none_of_its_questions_after_signin
     // Bo signs in again and the provider no longer puts him in `eng`.
     let moved = SignedIn { groups: vec!["sales".into()], ..bo };
     world.beckon.open_person_session(moved).await.unwrap();
-    let for_eng = world.ask_for(Audience::Group("eng".into()), question()).await;
-    let for_sales = world.ask_for(Audience::Group("sales".into()), question()).await;
+    let for_eng = ask_for(&world.beckon, Audience::Group("eng".into()), question()).await;
+    let for_sales = ask_for(&world.beckon, Audience::Group("sales".into()), question()).await;
     assert_eq!(world.message(for_sales).await.channel, BO_DM);
     assert!(world.messages_of(for_eng).is_empty(), "not his group's any more");
     assert_eq!(world.status(for_eng).await, QuestionStatus::Pending);

@@ -8,13 +8,16 @@
 
 #[path = "support/fake_telegram.rs"]
 mod fake_telegram;
+#[path = "support/people.rs"]
+mod people;
 
 use beckon_channels::Channels;
-use beckon_core::{AnsweredVia, Approval, Audience, QuestionRequest, RequestId};
+use beckon_core::{AnsweredVia, Approval, Audience, QuestionRequest};
 use beckon_runtime::settings::ChannelFile;
-use beckon_runtime::{Beckon, ExternalAsk, RuntimeConfig, StartOptions};
+use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
 use beckon_store::{QuestionStatus, SignedIn};
 use fake_telegram::{FakeMessage, FakeTelegram};
+use people::{ask_for, signed_in};
 use serde_json::json;
 
 const TOKEN: &str = "123456:AAE-test_token_xyz";
@@ -63,16 +66,6 @@ impl World {
         assert!(reply.text.contains(&format!("Paired with {name}")), "{}", reply.text);
     }
 
-    async fn ask_for(&self, audience: Audience, request: QuestionRequest) -> RequestId {
-        let ask = ExternalAsk {
-            agent: "ci".into(),
-            request: Some(request),
-            audience: Some(audience),
-            ..ExternalAsk::default()
-        };
-        self.beckon.ask_external(ask).await.unwrap().request_id
-    }
-
     /// The bot's message in `chat` that asks `words`.
     async fn asked(&self, chat: i64, words: &str) -> FakeMessage {
         self.telegram
@@ -86,15 +79,6 @@ impl World {
         if let Some(channels) = self.channels.take() {
             channels.stop().await;
         }
-    }
-}
-
-fn signed_in(subject: &str, name: &str) -> SignedIn {
-    SignedIn {
-        subject: subject.into(),
-        email: Some(format!("{subject}@example.com")),
-        name: Some(name.into()),
-        groups: vec!["eng".into()],
     }
 }
 
@@ -121,8 +105,8 @@ async fn a_question_addressed_to_people_goes_to_their_own_chats_and_is_answered_
     assert_eq!(world.beckon.channel_person("telegram", &MALLORY.to_string()).await.unwrap(), None);
     assert_eq!(world.beckon.channel_account("telegram", "bo").await.unwrap().unwrap().account, BO.to_string());
 
-    let for_ada = world.ask_for(Audience::Person("ada".into()), approval("terraform apply")).await;
-    let for_eng = world.ask_for(Audience::Group("eng".into()), question()).await;
+    let for_ada = ask_for(&world.beckon, Audience::Person("ada".into()), approval("terraform apply")).await;
+    let for_eng = ask_for(&world.beckon, Audience::Group("eng".into()), question()).await;
     let adas = world.asked(ADA, "terraform apply").await;
     let group_in_adas = world.asked(ADA, "Which region?").await;
     let group_in_bos = world.asked(BO, "Which region?").await;
