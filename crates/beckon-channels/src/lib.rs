@@ -10,6 +10,7 @@
 
 mod answers;
 mod channel;
+mod desk;
 mod error;
 mod outcome_text;
 mod runtime_state;

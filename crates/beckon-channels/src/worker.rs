@@ -26,15 +26,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use beckon_core::{Answerer, Audience, RequestId, SignedInPerson};
+use beckon_core::{Answerer, RequestId, SignedInPerson};
 use beckon_runtime::{Beckon, Decision, Error as RuntimeError};
-use beckon_store::{ChannelMessageState, ChannelPerson, QuestionRecord};
+use beckon_store::{ChannelMessageState, QuestionRecord};
 use rand::Rng;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::answers::to_answers;
 use crate::channel::{Action, Channel, Heard, MessageRef, Person, Posting, Response};
+use crate::desk::Desk;
 use crate::error::Error;
 use crate::outcome_text::{settled, summary};
 
@@ -120,34 +121,6 @@ fn posting(question: &QuestionRecord, desk: &Desk) -> Posting {
         request: question.request.clone(),
         created_at_ms: question.created_at_ms,
         to: desk.to.clone(),
-    }
-}
-
-/// Where one part of a worker's pass posts, and the name its rows are kept under: the
-/// channel's own place ("slack"), or one paired person's own messages ("slack:<subject>"), for
-/// the questions a team server addresses to them or their groups.
-#[derive(Debug, Clone)]
-struct Desk {
-    key: String,
-    /// The paired person's account; none for the channel's own place.
-    to: Option<String>,
-    /// The audiences whose questions this desk posts (`person:<subject>`, `group:<name>`);
-    /// none: every question not addressed to anyone.
-    audiences: Option<Vec<String>>,
-}
-
-impl Desk {
-    fn shared(name: &str) -> Desk {
-        Desk { key: name.to_owned(), to: None, audiences: None }
-    }
-
-    fn person(name: &str, paired: &ChannelPerson) -> Desk {
-        let person = &paired.person;
-        let audiences = std::iter::once(Audience::Person(person.subject.clone()))
-            .chain(person.groups.iter().cloned().map(Audience::Group))
-            .map(|audience| audience.to_string())
-            .collect();
-        Desk { key: format!("{name}:{}", person.subject), to: Some(paired.account.clone()), audiences: Some(audiences) }
     }
 }
 
