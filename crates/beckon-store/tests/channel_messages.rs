@@ -1,12 +1,13 @@
 //! A channel's outbox on a real database file: which questions a channel owes a post, a post
-//! recorded before it is sent, the doubt a crash leaves, settling, and the answerer recorded.
+//! recorded before it is sent, the doubt a crash leaves, settling, and the answerer recorded; on a
+//! team server, each person's own messages and the accounts people pair.
 
 #![allow(clippy::unwrap_used)]
 
 mod common;
 
-use beckon_core::{AnsweredVia, Outcome};
-use beckon_store::{ChannelMessageState, ChannelScope, Store};
+use beckon_core::{AnsweredVia, Audience, Outcome};
+use beckon_store::{ChannelMessageState, ChannelPerson, ChannelScope, SignedIn, Store};
 use common::*;
 
 const NOW: i64 = 100_000;
@@ -125,10 +126,61 @@ fn a_question_that_ended_is_not_posted_and_its_doubt_can_be_abandoned(backend: B
     assert_eq!(store.read().channel_message_count("slack").unwrap(), 0);
 }
 
+fn a_persons_messages_hold_only_what_is_addressed_to_them(backend: Backend) {
+    let (_db, mut store) = backend.store();
+    let ids = asked(&mut store, &[("ci", 10), ("ci", 20), ("ci", 30)]);
+    let addresses = [Audience::Person("ada".into()), Audience::Group("ops".into())];
+    for (id, audience) in ids.iter().zip(addresses.iter()) {
+        let session = store.read().question(*id).unwrap().unwrap().session_id;
+        store.write(|tx| tx.address_session(session, audience)).unwrap();
+    }
+    let adas = ["person:ada".to_owned(), "group:eng".to_owned()];
+    let scope = ChannelScope { asked_by_ms: NOW, delay_ms: 0, agents: None, audiences: Some(&adas) };
+    let work = store.read().channel_work("slack:ada", NOW, scope, 64).unwrap();
+    assert_eq!(work.to_post.iter().map(|q| q.id).collect::<Vec<_>>(), [ids[0]], "hers, not ops' nor everyone's");
+    // Her message is kept under her own name, beside the channel's.
+    assert!(store.write(|tx| tx.begin_channel_post("slack:ada", ids[0], "m", NOW)).unwrap().value);
+    assert!(store.write(|tx| tx.begin_channel_post("slack", ids[0], "m", NOW)).unwrap().value);
+    assert_eq!(store.read().channel_message("slack:ada", ids[0]).unwrap().unwrap().state, ChannelMessageState::Posting);
+    let opss = ["group:ops".to_owned()];
+    let later = ChannelScope { asked_by_ms: 15, delay_ms: 0, agents: None, audiences: Some(&opss) };
+    let work = store.read().channel_work("slack:bo", 15, later, 64).unwrap();
+    assert!(work.to_post.is_empty());
+    assert_eq!(work.next_due_ms, Some(20), "the next question addressed to them comes of age");
+}
+
+fn a_person_pairs_one_account_per_channel_and_is_known_as_they_last_signed_in(backend: Backend) {
+    let (_db, mut store) = backend.store();
+    let ada = SignedIn { subject: "ada".into(), email: None, name: Some("Ada".into()), groups: vec!["eng".into()] };
+    let paired = |account: &str, person: &SignedIn| ChannelPerson {
+        channel: "slack".into(),
+        account: account.into(),
+        person: person.clone(),
+        paired_at_ms: NOW,
+    };
+    store.write(|tx| tx.pair_channel_person(&paired("U1", &ada))).unwrap();
+    store.write(|tx| tx.pair_channel_person(&paired("U2", &ada))).unwrap();
+    assert_eq!(store.read().channel_person("slack", "U1").unwrap(), None, "one account per person");
+    assert_eq!(store.read().channel_account("slack", "ada").unwrap().unwrap().account, "U2");
+    let bo = SignedIn { subject: "bo".into(), email: None, name: None, groups: vec![] };
+    store.write(|tx| tx.pair_channel_person(&paired("U2", &bo))).unwrap();
+    assert_eq!(store.read().channel_account("slack", "ada").unwrap(), None, "one person per account");
+    assert_eq!(store.read().channel_people("slack").unwrap().len(), 1);
+    assert!(store.read().channel_people("telegram").unwrap().is_empty());
+
+    let moved = SignedIn { groups: vec!["sales".into()], email: Some("bo@example.com".into()), ..bo };
+    store.write(|tx| tx.refresh_channel_person(&moved)).unwrap();
+    assert_eq!(store.read().channel_person("slack", "U2").unwrap().unwrap().person, moved);
+    assert!(store.write(|tx| tx.unpair_channel_person("slack", "bo")).unwrap().value);
+    assert!(!store.write(|tx| tx.unpair_channel_person("slack", "bo")).unwrap().value);
+}
+
 conformance!(
     pending_questions_without_a_message_are_owed_a_post_oldest_first,
     the_delay_and_the_agents_choose_what_goes,
     a_post_is_recorded_before_it_is_sent_and_blocks_a_second_one,
     a_failed_post_waits_for_its_retry_and_a_resolved_question_is_settled_once,
     a_question_that_ended_is_not_posted_and_its_doubt_can_be_abandoned,
+    a_persons_messages_hold_only_what_is_addressed_to_them,
+    a_person_pairs_one_account_per_channel_and_is_known_as_they_last_signed_in,
 );
