@@ -28,7 +28,20 @@ interface Me extends SignedInPerson {
 }
 
 /** The commands a team server runs for the window; the rest belong to the desktop app. */
-const TEAM_COMMANDS = new Set(["bootstrap", "list_sessions", "get_session", "get_question", "answer", "decline", "cancel", "answer_batch", "metrics"]);
+const TEAM_COMMANDS = new Set([
+  "bootstrap",
+  "list_sessions",
+  "get_session",
+  "get_question",
+  "answer",
+  "decline",
+  "cancel",
+  "answer_batch",
+  "metrics",
+  "paired_channels",
+  "pair_channel",
+  "unpair_channel",
+]);
 
 let me: Promise<Me> | null = null;
 

@@ -36,6 +36,11 @@ pub fn person(subject: &str, name: &str, groups: &[&str]) -> Person {
 
 /// A team server started with `extra` arguments, whose provider knows `people`.
 pub async fn team(people: Vec<Person>, extra: &[&str]) -> Team {
+    team_with_settings(people, extra, None).await
+}
+
+/// A team server as [`team`], whose data folder starts with `settings` (`settings.json`).
+pub async fn team_with_settings(people: Vec<Person>, extra: &[&str], settings: Option<Value>) -> Team {
     let client = Client {
         id: "beckon".into(),
         secret: Some("s3cret".into()),
@@ -47,6 +52,10 @@ pub async fn team(people: Vec<Person>, extra: &[&str]) -> Team {
     std::fs::write(&secret, "s3cret").unwrap();
     let (data, logs) = (dir.path().join("data"), dir.path().join("logs"));
     std::fs::create_dir_all(&logs).unwrap();
+    if let Some(settings) = settings {
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::write(data.join("settings.json"), settings.to_string()).unwrap();
+    }
     let oidc = ["--oidc-issuer", idp.issuer(), "--oidc-client-id", "beckon", "--oidc-client-secret-file"];
     let args: Vec<&str> = oidc.into_iter().chain([secret.to_str().unwrap()]).chain(extra.iter().copied()).collect();
     let server = Server::start_pairing(&data, &logs, &args, false).await;
