@@ -23,6 +23,12 @@ impl Desk {
         Desk { key: name.to_owned(), to: None, audiences: None }
     }
 
+    /// The own messages of someone no longer paired, kept under `key`: nothing more is posted
+    /// there, but what was posted is still settled when its question ends.
+    pub fn former(key: &str) -> Desk {
+        Desk { key: key.to_owned(), to: None, audiences: Some(Vec::new()) }
+    }
+
     /// `paired`'s own messages.
     pub fn person(name: &str, paired: &ChannelPerson) -> Desk {
         let person = &paired.person;

@@ -185,8 +185,15 @@ impl<C: Channel> Worker<C> {
         let name = self.name();
         let mut due = self.pass_desk(&Desk::shared(name)).await?;
         if self.channel.reaches_people() {
-            for paired in self.beckon.channel_people(name).await? {
-                let next = self.pass_desk(&Desk::person(name, &paired)).await?;
+            let mut desks: Vec<Desk> =
+                self.beckon.channel_people(name).await?.iter().map(|paired| Desk::person(name, paired)).collect();
+            for key in self.beckon.channel_people_with_messages(name).await? {
+                if !desks.iter().any(|desk| desk.key == key) {
+                    desks.push(Desk::former(&key));
+                }
+            }
+            for desk in &desks {
+                let next = self.pass_desk(desk).await?;
                 due = [due, next].into_iter().flatten().min();
             }
         }

@@ -407,3 +407,40 @@ async fn someone_who_leaves_the_group_is_sent_none_of_its_questions_after_signin
     assert_eq!(world.status(for_eng).await, QuestionStatus::Pending);
     channels.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_unpairing_nothing_more_comes_but_what_came_still_shows_how_it_ended() {
+    let world = World::new().await;
+    let channels = world.channels(None);
+    let ada = signed_in("ada", "Ada Lovelace");
+    world.pair(ADA, &ada).await;
+    let first = ask_for(&world.beckon, Audience::Person("ada".into()), question()).await;
+    let posted = world.message(first).await;
+    assert_eq!(posted.channel, ADA_DM);
+    assert!(world.beckon.unpair_channel_person("slack", "ada").await.unwrap());
+    // A press on it from her account, no longer paired, answers nothing.
+    world.slack.send(&world.slack.press_button(&posted.ts, "beckon.skip", ADA, json!({})));
+    world.told("does not belong").await;
+    assert_eq!(world.status(first).await, QuestionStatus::Pending);
+
+    // Answered in her window: the message in her direct messages still shows it.
+    let answerer = beckon_core::Answerer {
+        via: AnsweredVia::Window,
+        by: Some("oidc:ada (Ada Lovelace <ada@example.com>)".into()),
+        signed_in: Some(beckon_core::SignedInPerson { subject: "ada".into(), groups: vec!["eng".into()] }),
+    };
+    let answers = beckon_core::Answers::new(vec![beckon_core::Answer::select(["SQLite"])], &question()).unwrap();
+    world.beckon.resolve(first, answerer, beckon_runtime::Decision::Answer(answers)).await.unwrap();
+    world
+        .slack
+        .wait_for("the message to show the answer", |r| {
+            r.messages.iter().find(|m| m.ts == posted.ts && m.updates > 0 && m.text.contains("SQLite")).map(drop)
+        })
+        .await;
+    // What comes next for her is not posted to Slack.
+    let second = ask_for(&world.beckon, Audience::Person("ada".into()), question()).await;
+    let everyone = world.ask(question()).await;
+    assert_eq!(world.message(everyone).await.channel, CHANNEL);
+    assert!(world.messages_of(second).is_empty());
+    channels.stop().await;
+}

@@ -50,6 +50,13 @@ impl Beckon {
             .await
     }
 
+    /// The names people's own messages on `channel` are kept under that still have a posted
+    /// message (see [`beckon_store::Reader::channel_people_with_messages`]).
+    pub async fn channel_people_with_messages(&self, channel: &str) -> Result<Vec<String>> {
+        let channel = channel.to_owned();
+        self.rt.db.call(move |store| store.read().channel_people_with_messages(&channel)).await
+    }
+
     /// A question's message on `channel`.
     pub async fn channel_message(&self, channel: &str, request_id: RequestId) -> Result<Option<ChannelMessage>> {
         let channel = channel.to_owned();

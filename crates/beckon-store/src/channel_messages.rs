@@ -225,6 +225,17 @@ impl Tx<'_> {
 }
 
 /// How many message rows `channel` has.
+/// The names people's own messages on `channel` are kept under ("slack:<subject>") that still
+/// have a message to settle once its question ends.
+pub(crate) fn people_with_messages(conn: Conn<'_>, channel: &str) -> Result<Vec<String>> {
+    conn.query(
+        "SELECT DISTINCT channel FROM channel_messages WHERE substr(channel, 1, length(?1) + 1) = ?1 || ':'
+             AND state = 'posted' ORDER BY channel",
+        &args![channel],
+        |row| row.get(0),
+    )
+}
+
 pub(crate) fn count(conn: Conn<'_>, channel: &str) -> Result<i64> {
     conn.query_one("SELECT count(*) FROM channel_messages WHERE channel = ?1", &args![channel], |row| row.get(0))
 }

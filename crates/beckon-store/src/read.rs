@@ -232,6 +232,12 @@ impl Reader<'_> {
         channel_people::all(self.conn, channel)
     }
 
+    /// The names people's own messages on `channel` are kept under ("slack:<subject>") that
+    /// still have a posted message, whether or not the person is still paired.
+    pub fn channel_people_with_messages(&self, channel: &str) -> Result<Vec<String>> {
+        channel_messages::people_with_messages(self.conn, channel)
+    }
+
     /// How many messages `channel` has rows for.
     pub fn channel_message_count(&self, channel: &str) -> Result<i64> {
         channel_messages::count(self.conn, channel)
