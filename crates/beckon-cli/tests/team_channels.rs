@@ -14,7 +14,6 @@ mod server;
 #[path = "support/team.rs"]
 mod team;
 
-#[allow(dead_code)]
 #[path = "../../beckon-channels/tests/support/fake_telegram.rs"]
 mod fake_telegram;
 
