@@ -1,8 +1,8 @@
 //! People on a team server pair their own Telegram chats: against a fake Telegram speaking the
 //! Bot API, each person sends the bot `/start <code>` with a code from their page; a question
 //! addressed to a person or group goes to the private chat of each of them who paired one (one
-//! message each, and to no other chat), a press there is that person's answer, and a stranger's
-//! wrong code gets no reply at all.
+//! message each, and to no other chat), a press there is that person's answer (another person's
+//! crafted press answers nothing), and a stranger's wrong code gets no reply at all.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -115,6 +115,16 @@ async fn a_question_addressed_to_people_goes_to_their_own_chats_and_is_answered_
         "Ada's approval is in her chat only"
     );
     assert!(world.telegram.messages(MALLORY).iter().all(|m| !m.from_bot));
+
+    // Bo's chat sends Ada's Allow (a crafted press on a message of his): it answers nothing.
+    let (_, allow) = adas.buttons().into_iter().find(|(text, _)| text == "Allow").unwrap();
+    let query = world.telegram.user_presses(BO, group_in_bos.id, &allow);
+    let refusal = world
+        .telegram
+        .until("Bo to be told", |fake| fake.callback_answers().into_iter().find(|answer| answer.query == query))
+        .await;
+    assert!(refusal.text.as_deref().unwrap_or_default().contains("does not belong"), "{refusal:?}");
+    assert_eq!(world.beckon.question(for_ada).await.unwrap().status, QuestionStatus::Pending);
 
     // Ada allows from her chat: the answer is hers, by the team's name for her.
     world.telegram.press_button(ADA, adas.id, "Allow");
