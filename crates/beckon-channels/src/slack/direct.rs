@@ -13,7 +13,9 @@ use super::Reply;
 use super::controls::is_slack_id;
 use crate::channel::{Heard, Person};
 
-/// The longest code read (codes are eight characters; this leaves room for a typo).
+/// The characters of a code Beckon makes.
+const CODE_CHARS: usize = 8;
+/// The longest code read after "pair" (this leaves room for a typo, told as pairing nothing).
 const CODE_MAX_CHARS: usize = 64;
 
 #[derive(Deserialize)]
@@ -61,11 +63,12 @@ pub(super) fn pairing_code(payload: &Value) -> Option<Heard<Reply>> {
     })
 }
 
-/// The code of "pair <code>" or of a message that is a code alone.
+/// The code of "pair <code>", or of a message that is a code alone (a word as long as a code:
+/// "thanks" written to the app is not taken for one).
 fn code_in(text: &str) -> Option<&str> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let code = match words.as_slice() {
-        [code] => *code,
+        [code] if code.chars().count() == CODE_CHARS => *code,
         [command, code] if command.eq_ignore_ascii_case("pair") => *code,
         _ => return None,
     };
@@ -106,6 +109,7 @@ mod tests {
             json!({"bot_id": "B1"}),
             json!({"type": "app_mention"}),
             json!({"text": "hello there, bot"}),
+            json!({"text": "thanks"}),
             json!({"text": "pair K7QM-XT3A"}),
             json!({"user": "U0 ADA"}),
             json!({"channel": null}),
