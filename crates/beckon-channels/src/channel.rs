@@ -192,11 +192,6 @@ pub trait Channel: Send + Sync + 'static {
     /// answer a question asked of them.
     fn is_the_person(&self, person: &Person) -> bool;
 
-    /// Whether this channel can post a question to one paired person's own messages
-    /// ([`Posting::to`]: a Slack member's direct messages, a Telegram private chat), and hear
-    /// codes people send to pair their accounts.
-    fn reaches_people(&self) -> bool;
-
     /// Whether the message shows an approval's call whole. When it is cut, the message offers
     /// no Allow (a padded command would hide its tail) and a press of Allow is refused.
     fn shows_whole(&self, posting: &Posting) -> bool;

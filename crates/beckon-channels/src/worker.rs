@@ -184,18 +184,16 @@ impl<C: Channel> Worker<C> {
     async fn pass(&self) -> Result<Option<i64>, Error> {
         let name = self.name();
         let mut due = self.pass_desk(&Desk::shared(name)).await?;
-        if self.channel.reaches_people() {
-            let mut desks: Vec<Desk> =
-                self.beckon.channel_people(name).await?.iter().map(|paired| Desk::person(name, paired)).collect();
-            for key in self.beckon.channel_people_with_messages(name).await? {
-                if !desks.iter().any(|desk| desk.key == key) {
-                    desks.push(Desk::former(&key));
-                }
+        let mut desks: Vec<Desk> =
+            self.beckon.channel_people(name).await?.iter().map(|paired| Desk::person(name, paired)).collect();
+        for key in self.beckon.channel_people_with_messages(name).await? {
+            if !desks.iter().any(|desk| desk.key == key) {
+                desks.push(Desk::former(&key));
             }
-            for desk in &desks {
-                let next = self.pass_desk(desk).await?;
-                due = [due, next].into_iter().flatten().min();
-            }
+        }
+        for desk in &desks {
+            let next = self.pass_desk(desk).await?;
+            due = [due, next].into_iter().flatten().min();
         }
         Ok(due)
     }
@@ -359,9 +357,6 @@ impl<C: Channel> Worker<C> {
     /// Pairs the account `person` wrote from with whoever asked for `code` on their team inbox's
     /// page.
     async fn pair(&self, person: &Person, code: &str) -> Response {
-        if !self.channel.reaches_people() {
-            return Response::Refused(NO_SUCH_CODE.into());
-        }
         match self.beckon.pair_channel_person(self.name(), &person.id, code).await {
             Ok(Some(paired)) => {
                 let who = &paired.person;
@@ -394,10 +389,7 @@ impl<C: Channel> Worker<C> {
     async fn answer(&self, id: RequestId, message: &MessageRef, person: &Person, action: &Action) -> Response {
         let name = self.name();
         let looked_up = async {
-            let paired = match self.channel.reaches_people() {
-                true => self.beckon.channel_person(name, &person.id).await?,
-                false => None,
-            };
+            let paired = self.beckon.channel_person(name, &person.id).await?;
             let mut desks = vec![Desk::shared(name)];
             desks.extend(paired.iter().map(|paired| Desk::person(name, paired)));
             let own = self.shows_question(&desks, id, message).await?;

@@ -263,11 +263,6 @@ impl Channel for Slack {
         self.person.as_deref() == Some(person.id.as_str())
     }
 
-    /// Any member's direct messages with the app can be posted to and heard.
-    fn reaches_people(&self) -> bool {
-        true
-    }
-
     fn shows_whole(&self, posting: &Posting) -> bool {
         blocks::shows_whole(posting)
     }

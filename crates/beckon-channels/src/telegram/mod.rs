@@ -235,11 +235,6 @@ impl<S: ChannelState> Channel for Telegram<S> {
         true
     }
 
-    /// A bot can write to any private chat that started it.
-    fn reaches_people(&self) -> bool {
-        true
-    }
-
     fn shows_whole(&self, posting: &Posting) -> bool {
         text::shows_whole(posting)
     }
