@@ -7,6 +7,7 @@
 use serde_json::{Value, json};
 
 use super::hook::{AGENT, is_settled_elsewhere, session_key};
+use crate::notice::{MESSAGE_MAX_BYTES, PROJECT_MAX_BYTES, shown};
 
 /// The kinds of Claude Code notification that mean it waits for the person and that Beckon
 /// does not already hold as a question.
@@ -31,9 +32,11 @@ pub fn notice_change(event: &Value) -> Option<NoticeChange> {
                 .map(str::trim)
                 .filter(|m| !m.is_empty())
                 .unwrap_or(DEFAULT_MESSAGE);
-            let mut body = json!({"agent": AGENT, "message": message});
-            if let Some(project) = event.get("cwd").filter(|cwd| cwd.is_string()) {
-                body["project"] = project.clone();
+            // Claude Code's words are made to fit what a notice holds: Beckon refuses one with
+            // a control character or past its length, and then the person is not told at all.
+            let mut body = json!({"agent": AGENT, "message": shown(message, MESSAGE_MAX_BYTES)});
+            if let Some(project) = event.get("cwd").and_then(Value::as_str).filter(|cwd| !cwd.trim().is_empty()) {
+                body["project"] = json!(shown(project, PROJECT_MAX_BYTES));
             }
             Some(NoticeChange::Post { key, body })
         }
@@ -75,6 +78,24 @@ mod tests {
             panic!("a background agent waiting is a notice")
         };
         assert_eq!(body["message"], DEFAULT_MESSAGE);
+    }
+
+    #[test]
+    fn a_message_or_project_beckon_would_refuse_is_made_to_fit() {
+        let odd = event(
+            "Notification",
+            json!({"notification_type": "idle_prompt", "message": "Claude is waiting f\u{7f}r you", "cwd": " "}),
+        );
+        let Some(NoticeChange::Post { body, .. }) = notice_change(&odd) else { panic!("still a notice") };
+        assert_eq!(body["message"], "Claude is waiting f\\u{7f}r you");
+        assert!(body.get("project").is_none(), "a blank folder is no project: {body}");
+        let long = event(
+            "Notification",
+            json!({"notification_type": "idle_prompt", "message": "é".repeat(600), "cwd": "/a".repeat(3000)}),
+        );
+        let Some(NoticeChange::Post { body, .. }) = notice_change(&long) else { panic!("still a notice") };
+        assert!(body["message"].as_str().unwrap().len() <= MESSAGE_MAX_BYTES);
+        assert!(body["project"].as_str().unwrap().len() <= PROJECT_MAX_BYTES);
     }
 
     #[test]

@@ -14,16 +14,17 @@
 
 use serde_json::{Value, json};
 
+use crate::notice::{MESSAGE_MAX_BYTES, PROJECT_MAX_BYTES, shown};
+
 /// Who waits, as Beckon's inbox shows it.
 pub const AGENT: &str = "gemini";
 /// The name people know it by, in the notice's words.
 const TITLE: &str = "Gemini CLI";
 /// Longest session id used in a notice key.
 const SESSION_KEY_MAX: usize = 150;
-/// Most of a command, path or URL quoted in a notice, in bytes (a notice's message holds 1024).
+/// Most of a command, path or URL quoted in a notice, in bytes (a notice's message holds 1024,
+/// and is cut to fit when it quotes two).
 const QUOTED_MAX_BYTES: usize = 600;
-/// Most of the project's path in a notice, in bytes (a notice's project holds 4096).
-const PROJECT_MAX_BYTES: usize = 4000;
 
 pub use crate::notice::NoticeChange;
 
@@ -33,7 +34,11 @@ pub fn notice_change(event: &Value, project_dir: Option<&str>) -> Option<NoticeC
     let key = session_key(event)?;
     match event.get("hook_event_name")?.as_str()? {
         "Notification" if event.get("notification_type").and_then(Value::as_str) == Some("ToolPermission") => {
-            let message = format!("{}. Answer it in {TITLE}'s terminal.", asked(event));
+            // What is asked is cut further when it quotes two names (an MCP tool and its
+            // server), so that the whole message fits: Beckon refuses a longer one, and then
+            // nobody is told.
+            let tail = format!(". Answer it in {TITLE}'s terminal.");
+            let message = format!("{}{tail}", shown(&asked(event), MESSAGE_MAX_BYTES - tail.len()));
             let mut body = json!({"agent": AGENT, "message": message});
             let project = event.get("cwd").and_then(Value::as_str).or(project_dir).filter(|p| !p.trim().is_empty());
             if let Some(project) = project {
@@ -71,24 +76,6 @@ fn asked(event: &Value) -> String {
         Some(title) => format!("{TITLE} asks for permission: {}", quoted(title)),
         None => format!("{TITLE} asks for permission"),
     })
-}
-
-/// `text` made fit to read at a glance: at most `max` bytes (cut at a character, with "…"),
-/// control characters other than a line break and bidirectional controls and marks written as
-/// escapes (`\u{202e}`), so the notice reads as what was sent and cannot be reordered.
-fn shown(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        let hidden = (c.is_control() && c != '\n')
-            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}');
-        let piece = if hidden { c.escape_unicode().to_string() } else { c.to_string() };
-        if out.len() + piece.len() > max {
-            out.push('…');
-            break;
-        }
-        out.push_str(&piece);
-    }
-    out
 }
 
 /// The notice key of one Gemini session.
@@ -190,6 +177,15 @@ mod tests {
         let text = message(notice_change(&long, None));
         assert!(text.len() <= 1024, "{}", text.len());
         assert!(text.contains("é…`"), "{text}");
+    }
+
+    #[test]
+    fn a_tool_and_its_server_both_long_still_fit_in_a_notice() {
+        let mcp = permission(json!({"type": "mcp", "serverName": "s".repeat(700), "toolName": "t".repeat(700)}));
+        let text = message(notice_change(&mcp, None));
+        assert!(text.len() <= MESSAGE_MAX_BYTES, "a message of {} bytes", text.len());
+        assert!(text.starts_with("Gemini CLI asks to use ttt"), "{text}");
+        assert!(text.ends_with("…. Answer it in Gemini CLI's terminal."), "{text}");
     }
 
     #[test]
