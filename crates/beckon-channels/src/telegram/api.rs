@@ -263,7 +263,18 @@ impl BotApi {
             self.http.post(url).json(body).timeout(timeout).send().await.map_err(|err| self.transport(err))?;
         let status = response.status().as_u16();
         let bytes = self.read_bounded(response).await?;
-        let Ok(envelope) = serde_json::from_slice::<Envelope>(&bytes) else {
+        self.read_answer(method, status, &bytes)
+    }
+
+    /// Reads the Bot API's answer to `method` (`bytes`, with HTTP `status`): its result as `T`,
+    /// or the refusal it says, its description scrubbed of the token and cut short.
+    pub(super) fn read_answer<T: DeserializeOwned>(
+        &self,
+        method: &'static str,
+        status: u16,
+        bytes: &[u8],
+    ) -> Result<T, ApiError> {
+        let Ok(envelope) = serde_json::from_slice::<Envelope>(bytes) else {
             // A proxy's error page, or not Telegram at all.
             return Err(match status {
                 500.. => {
@@ -274,16 +285,27 @@ impl BotApi {
         };
         if envelope.ok {
             let result = envelope.result.unwrap_or(Value::Null);
-            return serde_json::from_value(result)
-                .map_err(|err| ApiError::Transport(format!("{method}: an answer of an unexpected shape: {err}")));
+            // serde's words quote the answer, as long as it is.
+            return serde_json::from_value(result).map_err(|err| {
+                ApiError::Transport(format!(
+                    "{method}: an answer of an unexpected shape: {}",
+                    self.kept(&err.to_string())
+                ))
+            });
         }
         let description = envelope.description.unwrap_or_else(|| format!("HTTP {status}"));
         Err(ApiError::Refusal {
             method,
             code: envelope.error_code.unwrap_or(status),
-            description: self.scrub(&description.chars().take(DESCRIPTION_MAX_CHARS).collect::<String>()),
+            description: self.kept(&description),
             retry_after: envelope.parameters.and_then(|parameters| parameters.retry_after),
         })
+    }
+
+    /// What an error keeps of Telegram's words: scrubbed of the token, then cut short (in that
+    /// order, so that no part of the token is left where the cut falls).
+    fn kept(&self, text: &str) -> String {
+        self.scrub(text).chars().take(DESCRIPTION_MAX_CHARS).collect()
     }
 
     async fn read_bounded(&self, mut response: reqwest::Response) -> Result<Vec<u8>, ApiError> {
@@ -330,6 +352,26 @@ mod tests {
         assert!(!token_is_well_formed("123/../getMe"));
         assert!(!token_is_well_formed("123?x=1"));
         assert!(!token_is_well_formed("123 456"));
+    }
+
+    #[test]
+    fn what_telegram_says_is_kept_short_and_without_the_token() {
+        let token = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
+        let api = BotApi::new(reqwest::Client::new(), "https://api.telegram.org", token.into());
+        let said = format!("{}{token}", "x".repeat(DESCRIPTION_MAX_CHARS - 20));
+        let answer = json!({"ok": false, "error_code": 400, "description": said}).to_string();
+        let Err(ApiError::Refusal { description, .. }) =
+            api.read_answer::<Value>("sendMessage", 400, answer.as_bytes())
+        else {
+            panic!("not a refusal")
+        };
+        assert!(description.chars().count() <= DESCRIPTION_MAX_CHARS);
+        assert!(!description.contains("123456789"), "a cut token is left: {description}");
+        let odd = json!({"ok": true, "result": "y".repeat(5000)}).to_string();
+        let Err(ApiError::Transport(detail)) = api.read_answer::<Vec<Value>>("getUpdates", 200, odd.as_bytes()) else {
+            panic!("not a transport error")
+        };
+        assert!(detail.chars().count() <= DESCRIPTION_MAX_CHARS + 100, "a detail of {} characters", detail.len());
     }
 
     #[test]
