@@ -15,6 +15,7 @@ mod cookies;
 pub mod discovery;
 mod error;
 mod events;
+pub mod fuzzing;
 mod guard;
 pub mod local_socket;
 pub mod mcp;

@@ -39,18 +39,18 @@ const PAGE_MAX: usize = 500;
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Nothing {}
+pub(crate) struct Nothing {}
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ListSessions {
+pub(crate) struct ListSessions {
     after: Option<SessionCursor>,
     limit: Option<usize>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct OfSession {
+pub(crate) struct OfSession {
     session_id: String,
     #[serde(default)]
     reason: Option<String>,
@@ -58,7 +58,7 @@ struct OfSession {
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct OfQuestion {
+pub(crate) struct OfQuestion {
     request_id: String,
     #[serde(default)]
     answers: Option<Vec<Answer>>,
@@ -90,13 +90,13 @@ fn answerer(principal: &Principal, via: Option<Place>) -> Answerer {
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct OfChannel {
+pub(crate) struct OfChannel {
     channel: String,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct AnswerBatch {
+pub(crate) struct AnswerBatch {
     request_ids: Vec<String>,
     decision: BatchDecision,
 }
@@ -213,7 +213,7 @@ fn pairable<'a>(shared: &Shared, channel: &'a str) -> ApiResult<&'a str> {
 }
 
 /// The arguments a command takes, as the window sends them (camelCase keys; none unknown).
-fn args<T: DeserializeOwned>(bytes: &[u8]) -> ApiResult<T> {
+pub(crate) fn args<T: DeserializeOwned>(bytes: &[u8]) -> ApiResult<T> {
     let bytes = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}".as_slice() } else { bytes };
     serde_json::from_slice(bytes).map_err(|err| ApiError::bad_request(format!("the arguments cannot be read: {err}")))
 }

@@ -37,7 +37,7 @@ struct Event {
 
 /// The pairing code an `events_api` envelope's payload carries, with who sent it and where to
 /// tell them what became of it; `None` for any other event.
-pub(super) fn pairing_code(payload: &Value) -> Option<Heard<Reply>> {
+pub fn pairing_code(payload: &Value) -> Option<Heard<Reply>> {
     let Ok(callback) = EventCallback::deserialize(payload) else {
         tracing::warn!(channel = "slack", "an events_api payload does not read; ignored");
         return None;

@@ -30,7 +30,7 @@ const INPUT_MAX_CHARS: usize = 3000;
 
 /// What an interactive payload asks of Beckon.
 #[derive(Debug)]
-pub(super) enum Interaction {
+pub enum Interaction {
     /// A press on a question's message, or a form's submission.
     Press(Press<Reply>),
     /// A button that opens a form: open `view` with `trigger_id`.
@@ -47,7 +47,7 @@ pub(super) enum Interaction {
 }
 
 /// Reads an interactive envelope's payload.
-pub(super) fn read(payload: &Value) -> Interaction {
+pub fn read(payload: &Value) -> Interaction {
     match payload.get("type").and_then(Value::as_str) {
         Some("block_actions") => match BlockActions::deserialize(payload) {
             Ok(actions) => block_actions(actions),

@@ -12,6 +12,7 @@
 mod blocks;
 mod controls;
 mod direct;
+pub mod fuzzing;
 mod interaction;
 mod modal;
 mod socket;

@@ -263,7 +263,7 @@ fn open_form(slack: Arc<Slack>, request_id: beckon_core::RequestId, trigger_id: 
 
 /// One text frame from Slack, read.
 #[derive(Debug, PartialEq)]
-enum Frame {
+pub enum Frame {
     /// The connection is ready.
     Hello,
     /// Slack asks for a new connection.
@@ -274,7 +274,9 @@ enum Frame {
     Other,
 }
 
-fn read_frame(text: &str) -> Frame {
+/// Reads one text frame from Slack: a greeting, a request to reconnect, an envelope to
+/// acknowledge, or anything else.
+pub fn read_frame(text: &str) -> Frame {
     let Ok(value) = serde_json::from_str::<Value>(text) else {
         tracing::warn!(channel = "slack", "a frame that is not JSON; ignored");
         return Frame::Other;

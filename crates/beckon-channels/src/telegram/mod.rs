@@ -11,6 +11,7 @@
 //! nothing in it can panic the listener.
 
 mod api;
+pub mod fuzzing;
 mod in_doubt;
 mod inbound;
 mod keyboard;
