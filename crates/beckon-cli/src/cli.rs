@@ -401,4 +401,51 @@ pub struct ServeArgs {
     /// people who sign in: the desktop app's inbox, in their browsers.
     #[arg(long, value_name = "DIR", requires = "oidc_issuer")]
     pub ui_dir: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub capacity: ServeCapacity,
+}
+
+/// How much one replica holds at once, and each caller's share of it. The defaults suit a team
+/// of about 200 people, each with a window or two open and agents waiting.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct ServeCapacity {
+    /// Connections open at once on the port; one more is closed as soon as it is accepted.
+    #[arg(long, value_name = "N", default_value_t = 2048, value_parser = clap::value_parser!(u32).range(8..=65536))]
+    pub max_connections: u32,
+    /// Connections one network address may hold before a request on them shows a token or a
+    /// signed-in session (behind a load balancer, the balancer's address).
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub stranger_connections: u32,
+    /// Event streams (the window's live updates) open at once.
+    #[arg(long, value_name = "N", default_value_t = 600, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub max_event_streams: u32,
+    /// Event streams one person or token may hold at once (their windows, apps and phones).
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub event_streams_per_caller: u32,
+    /// Long-polls (agents waiting on `?wait=`) held at once.
+    #[arg(long, value_name = "N", default_value_t = 1200, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub max_long_polls: u32,
+    /// Long-polls one person or token may hold at once.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub long_polls_per_caller: u32,
+    /// How long a request's body may take to arrive once its head has, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub body_timeout: u64,
+}
+
+impl ServeCapacity {
+    /// The gateway's connection limits with these numbers.
+    pub fn limits(self) -> beckon_gateway::ConnectionLimits {
+        let defaults = beckon_gateway::ConnectionLimits::default();
+        beckon_gateway::ConnectionLimits {
+            max_connections: self.max_connections as usize,
+            stranger_connections_per_address: self.stranger_connections as usize,
+            max_event_streams: self.max_event_streams as usize,
+            event_streams_per_caller: self.event_streams_per_caller as usize,
+            max_long_polls: self.max_long_polls as usize,
+            long_polls_per_caller: self.long_polls_per_caller as usize,
+            body_timeout: std::time::Duration::from_secs(self.body_timeout),
+            ..defaults
+        }
+    }
 }

@@ -42,6 +42,29 @@ impl Audience {
     }
 }
 
+/// Who may see a session (and what concerns it: its questions, its events) on a team server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Addressees {
+    /// It was addressed to no one: everyone's.
+    Everyone,
+    /// It is addressed to these people.
+    Only(Audience),
+    /// There is no such session (never was, or retention removed it): nobody's, so what is
+    /// left of it (an event that outlived it) is shown to no one but an admin.
+    Gone,
+}
+
+impl Addressees {
+    /// Whether the person with `subject`, in `groups`, is among them.
+    pub fn include(&self, subject: &str, groups: &[String]) -> bool {
+        match self {
+            Addressees::Everyone => true,
+            Addressees::Only(audience) => audience.includes(subject, groups),
+            Addressees::Gone => false,
+        }
+    }
+}
+
 impl fmt::Display for Audience {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -56,6 +79,15 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn a_gone_session_is_nobodys_and_an_unaddressed_one_everyones() {
+        let groups = vec!["eng".to_owned()];
+        assert!(Addressees::Everyone.include("ada", &groups));
+        assert!(!Addressees::Gone.include("ada", &groups));
+        assert!(Addressees::Only(Audience::Group("eng".into())).include("bo", &groups));
+        assert!(!Addressees::Only(Audience::Person("ada".into())).include("bo", &groups));
+    }
 
     #[test]
     fn a_person_or_a_group_is_read_and_nothing_else() {

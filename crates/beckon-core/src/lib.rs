@@ -30,7 +30,7 @@ pub mod ts;
 
 pub use answer::{Answer, Answers};
 pub use approval::{Approval, Decision};
-pub use audience::Audience;
+pub use audience::{Addressees, Audience};
 pub use error::{Error, Result};
 pub use ids::{RequestId, SessionId};
 pub use json_reader::type_name as json_type_name;

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use beckon_core::{Audience, SessionId};
+use beckon_core::{Addressees, SessionId};
 
 use crate::bodies::parse_id;
 use crate::error::{ApiError, ApiResult};
@@ -40,7 +40,7 @@ pub(crate) async fn check(shared: &Shared, member: &Member, target: Addressed<'_
 /// questions of the same sessions.
 #[derive(Debug, Default)]
 pub(crate) struct Audiences {
-    known: HashMap<SessionId, Option<Audience>>,
+    known: HashMap<SessionId, Addressees>,
 }
 
 impl Audiences {
@@ -49,14 +49,14 @@ impl Audiences {
         if member.admin {
             return Ok(true);
         }
-        let audience = match self.known.get(&session) {
-            Some(audience) => audience.clone(),
+        let addressees = match self.known.get(&session) {
+            Some(addressees) => addressees.clone(),
             None => {
-                let audience = shared.beckon.session_audience(session).await?;
-                self.known.insert(session, audience.clone());
-                audience
+                let addressees = shared.beckon.session_addressees(session).await?;
+                self.known.insert(session, addressees.clone());
+                addressees
             }
         };
-        Ok(member.sees(audience.as_ref()))
+        Ok(addressees.include(&member.person.subject, &member.person.groups))
     }
 }

@@ -15,6 +15,7 @@ use serde::Deserialize;
 use crate::addressed::Audiences;
 use crate::cookies::Cookie;
 use crate::error::ApiResult;
+use crate::places::Caller;
 use crate::principal::Principal;
 use crate::state::Shared;
 
@@ -35,7 +36,7 @@ pub async fn stream(
     let resume = headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse::<i64>().ok());
     let after = resume.or(query.after).unwrap_or(0);
     // Held by the stream, so the place is given back when the client goes away.
-    let place = shared.event_streams.take()?;
+    let place = shared.event_streams.take(Caller::of(&principal))?;
     let subscription = shared.beckon.subscribe(after).await?;
     let member = match &principal {
         Principal::Member(member) if !member.admin => Some(member.clone()),

@@ -14,6 +14,7 @@
 //! with any port would weaken the rebinding defence and buy nothing the tunnel needs.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -26,8 +27,10 @@ use crate::cookies::Cookie;
 use crate::error::ApiError;
 use crate::permissions::{self, Access, Route};
 use crate::principal::{Member, Principal};
-use crate::serve::{ConnectionId, Transport};
+use crate::serve::{ConnectionId, StrangerConnection, Transport};
 use crate::state::Shared;
+use crate::strangers::{Peer, Spending};
+use beckon_runtime::SignedInSession;
 use beckon_runtime::api::ErrorKind;
 
 fn loopback_host(host: &str, port: u16) -> bool {
@@ -74,19 +77,19 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
         .into_response();
     }
     let route = Route::of(request.method(), request.uri().path());
-    // Signing in is a browser's top-level navigation, coming back from the identity provider's
-    // site: it needs no credential and carries no body, and the callback checks its own. Each
-    // step writes (a sign-in kept, a session opened), so it counts against the write limits.
+    let peer = request.extensions().get::<Peer>().copied().unwrap_or(Peer(None));
+    // Signing in needs no credential, and the callback and the app's token route check their
+    // own. Each step writes (a sign-in kept, a session opened), so each spends from the
+    // caller's address's own budget: never from what tokens and signed-in people share.
     if route == Route::SignIn {
-        let connection = request.extensions().get::<ConnectionId>().copied().unwrap_or(ConnectionId(0));
-        if let Err(wait) = shared.rate.take(connection, std::time::Instant::now()) {
+        if let Err(wait) = shared.strangers.spend(peer, Spending::SignIn, Instant::now()) {
             return ApiError::too_many(wait).into_response();
         }
-        return next.run(request).await;
+        return with_bounded_body(&shared, request, next).await;
     }
     // The window's page and files are public, where a server serves them to people who sign in.
     if route == Route::Page && shared.window_dir.is_some() {
-        return next.run(request).await;
+        return with_bounded_body(&shared, request, next).await;
     }
     let cross_site =
         headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()).is_some_and(|v| v != "same-origin" && v != "none");
@@ -111,20 +114,25 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
         (Some(token), _) => match shared.beckon.token_holder(token) {
             Some(holder) => Some(Principal::AskOnly { token: holder }),
             // The desktop app, connected to a team inbox as a person (`/auth/app`).
-            None if shared.sign_in.is_some() => match app_member(&shared, token).await {
+            None if shared.sign_in.is_some() => match app_member(&shared, peer, token).await {
                 Ok(member) => Some(Principal::Member(member)),
                 Err(refused) => return refused,
             },
             None => {
+                if let Err(wait) = shared.strangers.spend(peer, Spending::FailedAuthentication, Instant::now()) {
+                    return ApiError::too_many(wait).into_response();
+                }
                 return unauthorized(
                     "the bearer token is wrong, or was revoked; read the current one from gateway.json in Beckon's data folder, or ask the person for a new token",
                 );
             }
         },
-        (None, Some(cookie)) => match member(&shared, request.method(), request.headers(), &cookie, cross_site).await {
-            Ok(member) => Some(Principal::Member(member)),
-            Err(refused) => return refused,
-        },
+        (None, Some(cookie)) => {
+            match member(&shared, peer, request.method(), request.headers(), &cookie, cross_site).await {
+                Ok(member) => Some(Principal::Member(member)),
+                Err(refused) => return refused,
+            }
+        }
         (None, None) => {
             return unauthorized(if shared.sign_in.is_some() {
                 "sign in at /auth/login, or send an Authorization: Bearer <token> header"
@@ -134,6 +142,10 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
         }
     };
     if let Some(principal) = principal {
+        // Someone known: the connection no longer counts against its address's share.
+        if let Some(StrangerConnection(stranger)) = request.extensions().get::<StrangerConnection>() {
+            stranger.known();
+        }
         match permissions::decide(&route, &principal) {
             Access::Allowed => {}
             Access::OwnQuestion(id) => {
@@ -168,7 +180,13 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
     {
         return ApiError::too_many(wait).into_response();
     }
-    // Bodies are read whole by the handlers; bound them here with a clear 413.
+    with_bounded_body(&shared, request, next).await
+}
+
+/// Runs `request` with its body read whole first, within the size limit (413) and the body's
+/// deadline (408): every route's, so that no request — signed in or not — holds its connection
+/// by sending its body slowly or never.
+async fn with_bounded_body(shared: &Shared, request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
     let declared =
         parts.headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
@@ -179,26 +197,48 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
         Ok(Ok(bytes)) => bytes,
         Ok(Err(_)) => return too_large(shared.body_limit),
         Err(_) => {
-            return ApiError::new(
+            let late = ApiError::new(
                 ErrorKind::BodyTimeout,
                 format!("the request body did not arrive within {} s", shared.body_timeout.as_secs_f64()),
-            )
-            .into_response();
+            );
+            return closing(late.into_response());
         }
     };
     next.run(Request::from_parts(parts, Body::from(bytes))).await
 }
 
-/// The signed-in person whose browser session `cookie` is, when the request may act for them:
-/// from their server's own page (never another site's), and a write only with the CSRF token
-/// that page learnt from `/v1/me`.
 /// The person a connected app's session secret stands for. Not a cookie: no page can send it,
 /// so no CSRF token is asked.
-async fn app_member(shared: &Shared, secret: &str) -> Result<Member, Response> {
-    match shared.beckon.person_session(secret).await {
-        Ok(Some(session)) => Ok(Member { admin: is_admin(shared, &session.person), person: session.person }),
-        Ok(None) => {
+async fn app_member(shared: &Shared, peer: Peer, secret: &str) -> Result<Member, Response> {
+    match known_session(shared, peer, secret).await? {
+        Some(session) => Ok(Member { admin: is_admin(shared, &session.person), person: session.person }),
+        None => {
             Err(unauthorized("the bearer token is wrong, was revoked, or its sign-in has ended; sign the app in again"))
+        }
+    }
+}
+
+/// The open session `secret` names, looked up only while `peer` has failed fewer times than its
+/// budget allows and `secret` did not just name no one: so wrong secrets cost no database
+/// transaction each.
+async fn known_session(shared: &Shared, peer: Peer, secret: &str) -> Result<Option<SignedInSession>, Response> {
+    let now = Instant::now();
+    if shared.strangers.recently_missed(secret, now) {
+        return match shared.strangers.spend(peer, Spending::FailedAuthentication, now) {
+            Ok(()) => Ok(None),
+            Err(wait) => Err(ApiError::too_many(wait).into_response()),
+        };
+    }
+    if let Err(wait) = shared.strangers.ready(peer, Spending::FailedAuthentication, now) {
+        return Err(ApiError::too_many(wait).into_response());
+    }
+    match shared.beckon.person_session(secret).await {
+        Ok(Some(session)) => Ok(Some(session)),
+        Ok(None) => {
+            shared.strangers.missed(secret, now);
+            // The bucket was ready a moment ago; a refusal now only means it just ran out.
+            let _ = shared.strangers.spend(peer, Spending::FailedAuthentication, now);
+            Ok(None)
         }
         Err(err) => Err(ApiError::from(err).into_response()),
     }
@@ -208,19 +248,19 @@ fn is_admin(shared: &Shared, person: &beckon_store::SignedIn) -> bool {
     shared.sign_in.as_ref().is_some_and(|sign_in| person.groups.contains(&sign_in.admin_group))
 }
 
+/// The signed-in person whose browser session `cookie` is, when the request may act for them:
+/// from their server's own page (never another site's), and a write only with the CSRF token
+/// that page learnt from `/v1/me`.
 async fn member(
     shared: &Shared,
+    peer: Peer,
     method: &Method,
     headers: &HeaderMap,
     cookie: &str,
     cross_site: bool,
 ) -> Result<Member, Response> {
-    let session = match shared.beckon.person_session(cookie).await {
-        Ok(Some(session)) => session,
-        Ok(None) => {
-            return Err(unauthorized("your sign-in has ended (signed out or expired); sign in again at /auth/login"));
-        }
-        Err(err) => return Err(ApiError::from(err).into_response()),
+    let Some(session) = known_session(shared, peer, cookie).await? else {
+        return Err(unauthorized("your sign-in has ended (signed out or expired); sign in again at /auth/login"));
     };
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
     let origin = headers.get(header::ORIGIN).map(|v| v.to_str().unwrap_or_default());
@@ -283,8 +323,19 @@ fn unauthorized(message: &str) -> Response {
     response
 }
 
+/// Refuses a body too large. The rest of it may still be on its way: the connection is closed
+/// rather than read to its end.
 fn too_large(limit: usize) -> Response {
-    ApiError::new(ErrorKind::TooLarge, format!("the request body is larger than {limit} bytes")).into_response()
+    closing(
+        ApiError::new(ErrorKind::TooLarge, format!("the request body is larger than {limit} bytes")).into_response(),
+    )
+}
+
+/// `response`, with the connection closed after it: a body that was not read whole leaves the
+/// connection in no state for another request, and a caller that stalled keeps no place.
+fn closing(mut response: Response) -> Response {
+    response.headers_mut().insert(header::CONNECTION, header::HeaderValue::from_static("close"));
+    response
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@ mod serve;
 mod sessions;
 pub mod sign_in;
 mod state;
+pub mod strangers;
 pub mod team_inbox;
 mod tls;
 mod tokens;
@@ -107,6 +108,11 @@ pub struct GatewayConfig {
     pub writes_per_second: f64,
     /// Writes each client may make at once.
     pub write_burst: f64,
+    /// Sign-in requests and failed authentications each network address may make per second,
+    /// sustained (its own budget, never the writes' above).
+    pub stranger_per_second: f64,
+    /// ... and at once.
+    pub stranger_burst: f64,
     /// The largest request body, in bytes.
     pub body_limit: usize,
     /// How many connections may be open, and how long a request may take to arrive.
@@ -140,6 +146,8 @@ impl GatewayConfig {
             data_dir: data_dir.into(),
             writes_per_second: 50.0,
             write_burst: 200.0,
+            stranger_per_second: 5.0,
+            stranger_burst: 30.0,
             body_limit: 256 * 1024,
             limits: ConnectionLimits::default(),
             sign_in: None,
@@ -272,6 +280,11 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         }),
     };
     let secure = config.tls.is_some() || base.starts_with("https://");
+    let strangers = strangers::Strangers::new(strangers::StrangerLimits {
+        connections_per_address: config.limits.stranger_connections_per_address,
+        per_second: config.stranger_per_second,
+        burst: config.stranger_burst,
+    });
     beckon.set_public_url(Some(base.clone()));
     let shared = Arc::new(Shared {
         beckon,
@@ -281,10 +294,19 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         own_host,
         url: base,
         rate: rate::RateLimiter::new(config.writes_per_second, config.write_burst),
+        strangers: strangers.clone(),
         body_limit: config.body_limit,
         body_timeout: config.limits.body_timeout,
-        long_polls: places::Places::new("long-polls", config.limits.max_long_polls),
-        event_streams: places::Places::new("event streams", config.limits.max_event_streams),
+        long_polls: places::Places::new(
+            "long-polls",
+            config.limits.max_long_polls,
+            config.limits.long_polls_per_caller,
+        ),
+        event_streams: places::Places::new(
+            "event streams",
+            config.limits.max_event_streams,
+            config.limits.event_streams_per_caller,
+        ),
         max_mcp_sessions: config.limits.max_mcp_sessions,
         // The window is for people who sign in.
         window_dir: sign_in.as_ref().and(config.window_dir.clone()),
@@ -308,9 +330,11 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
     let app = router(shared, mcp_stop.clone());
     let (limits, ids) = (config.limits, serve::ConnectionIds::default());
     let port = serve::Door::loopback(&limits, config.tls.clone());
-    tokio::spawn(serve::serve(listener, port, app.clone(), limits, ids.clone(), stop.clone()));
+    let counted = (ids.clone(), strangers.clone());
+    tokio::spawn(serve::serve(listener, port, app.clone(), limits, counted, stop.clone()));
     if let Some(socket) = socket {
-        tokio::spawn(serve::serve(socket, serve::Door::local_socket(&limits), app, limits, ids, stop.clone()));
+        let door = serve::Door::local_socket(&limits);
+        tokio::spawn(serve::serve(socket, door, app, limits, (ids, strangers), stop.clone()));
     }
     tracing::info!(%url, socket = ?socket_path, tls = config.tls.is_some(), "gateway listening");
     Ok(RunningGateway { url, token, addr, socket: socket_path, stop, mcp_stop, data_dir: config.data_dir, socket_file })

@@ -18,9 +18,9 @@ pub enum Route {
     /// `GET /v1/questions/{id}` (and its long-poll).
     ReadQuestion(String),
     /// `POST /v1/questions/{id}/answer`.
-    AnswerQuestion,
+    AnswerQuestion(String),
     /// `POST /v1/questions/{id}/decline`.
-    DeclineQuestion,
+    DeclineQuestion(String),
     /// `POST /v1/questions/{id}/cancel`.
     CancelQuestion(String),
     /// `GET /v1/sessions/{id}`.
@@ -97,7 +97,10 @@ impl Route {
     /// (as the path names it) it reads or acts on.
     pub fn addressed(&self) -> Option<Addressed<'_>> {
         match self {
-            Route::ReadQuestion(id) | Route::CancelQuestion(id) => Some(Addressed::Question(id)),
+            Route::ReadQuestion(id)
+            | Route::AnswerQuestion(id)
+            | Route::DeclineQuestion(id)
+            | Route::CancelQuestion(id) => Some(Addressed::Question(id)),
             Route::ReadSession(id) | Route::AnswerSession(id) | Route::CancelSession(id) => {
                 Some(Addressed::Session(id))
             }
@@ -133,8 +136,8 @@ impl Route {
             ("POST", ["questions"]) => Route::AskQuestion,
             ("GET", ["questions"]) => Route::ListQuestions,
             ("GET", ["questions", question]) => Route::ReadQuestion(id(question)),
-            ("POST", ["questions", _, "answer"]) => Route::AnswerQuestion,
-            ("POST", ["questions", _, "decline"]) => Route::DeclineQuestion,
+            ("POST", ["questions", question, "answer"]) => Route::AnswerQuestion(id(question)),
+            ("POST", ["questions", question, "decline"]) => Route::DeclineQuestion(id(question)),
             ("POST", ["questions", question, "cancel"]) => Route::CancelQuestion(id(question)),
             ("GET", ["sessions", session]) => Route::ReadSession(id(session)),
             ("POST", ["sessions", session, "answer"]) => Route::AnswerSession(id(session)),
@@ -186,8 +189,8 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
         // tokens. Signing out is only for a browser session.
         (
             Route::ListQuestions
-            | Route::AnswerQuestion
-            | Route::DeclineQuestion
+            | Route::AnswerQuestion(_)
+            | Route::DeclineQuestion(_)
             | Route::ReadSession(_)
             | Route::AnswerSession(_)
             | Route::CancelSession(_)
@@ -206,8 +209,8 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
         // Answering, allowing, seeing what others asked, and managing tokens: the person's.
         (
             Route::ListQuestions
-            | Route::AnswerQuestion
-            | Route::DeclineQuestion
+            | Route::AnswerQuestion(_)
+            | Route::DeclineQuestion(_)
             | Route::ReadSession(_)
             | Route::AnswerSession(_)
             | Route::CancelSession(_)
@@ -226,8 +229,8 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
         ) => Access::Allowed,
         (
             Route::ListQuestions
-            | Route::AnswerQuestion
-            | Route::DeclineQuestion
+            | Route::AnswerQuestion(_)
+            | Route::DeclineQuestion(_)
             | Route::ReadSession(_)
             | Route::AnswerSession(_)
             | Route::CancelSession(_)

@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use crate::addressed::Audiences;
 use crate::bodies::{self, parse_id};
 use crate::error::{ApiError, ApiResult};
+use crate::places::Caller;
 use crate::principal::Principal;
 use crate::state::Shared;
 use crate::views::{self, ReadShape};
@@ -63,6 +64,7 @@ pub struct WaitQuery {
 /// (at most 120) pass.
 pub async fn get(
     State(shared): State<Arc<Shared>>,
+    Extension(principal): Extension<Principal>,
     Path(id): Path<String>,
     Query(query): Query<WaitQuery>,
     shape: ReadShape,
@@ -72,7 +74,7 @@ pub async fn get(
         Some(wait) if wait.is_finite() && wait > 0.0 => {
             // Capped before converting: `from_secs_f64` panics on a number too large.
             let wait = Duration::from_secs_f64(wait.min(MAX_WAIT.as_secs_f64()));
-            let _place = shared.long_polls.take()?;
+            let _place = shared.long_polls.take(Caller::of(&principal))?;
             shared.beckon.wait_for_resolution(id, wait).await?
         }
         Some(wait) if !wait.is_finite() || wait < 0.0 => {

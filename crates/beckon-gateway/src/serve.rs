@@ -29,6 +29,7 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
+use crate::strangers::{Peer, Stranger, Strangers};
 use crate::tls::Tls;
 
 /// Which connection a request came on: write limits are kept per connection, something a
@@ -51,15 +52,15 @@ pub trait Listener: Send + 'static {
     /// One accepted connection.
     type Stream: AsyncRead + AsyncWrite + Unpin + Send + 'static;
 
-    /// The next connection.
-    fn accept(&self) -> impl Future<Output = io::Result<Self::Stream>> + Send;
+    /// The next connection, and the address it comes from where it has one.
+    fn accept(&self) -> impl Future<Output = io::Result<(Self::Stream, Peer)>> + Send;
 }
 
 impl Listener for TcpListener {
     type Stream = TcpStream;
 
-    async fn accept(&self) -> io::Result<TcpStream> {
-        TcpListener::accept(self).await.map(|(stream, _)| stream)
+    async fn accept(&self) -> io::Result<(TcpStream, Peer)> {
+        TcpListener::accept(self).await.map(|(stream, from)| (stream, Peer(Some(from.ip()))))
     }
 }
 
@@ -101,11 +102,18 @@ pub struct ConnectionLimits {
     pub body_timeout: Duration,
     /// `?wait=` long-polls held at once.
     pub max_long_polls: usize,
+    /// ... of which one caller (a token, a signed-in person) may hold.
+    pub long_polls_per_caller: usize,
     /// Event streams (`/v1/events`) open at once.
     pub max_event_streams: usize,
+    /// ... of which one caller may hold.
+    pub event_streams_per_caller: usize,
     /// MCP sessions open at once (a session ends when its client ends it, or after five idle
     /// minutes).
     pub max_mcp_sessions: usize,
+    /// Connections one network address may hold before a request on them is authenticated
+    /// (see [`crate::strangers`]).
+    pub stranger_connections_per_address: usize,
 }
 
 impl Default for ConnectionLimits {
@@ -117,8 +125,11 @@ impl Default for ConnectionLimits {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
             max_long_polls: 64,
+            long_polls_per_caller: 64,
             max_event_streams: 16,
+            event_streams_per_caller: 16,
             max_mcp_sessions: 32,
+            stranger_connections_per_address: 64,
         }
     }
 }
@@ -132,6 +143,11 @@ impl Default for ConnectionLimits {
 const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
 /// The least time between two warnings that connections are being refused.
 const WARN_EVERY: Duration = Duration::from_secs(60);
+
+/// The connection a request came on, while no request on it has been authenticated (see
+/// [`crate::strangers`]).
+#[derive(Debug, Clone)]
+pub(crate) struct StrangerConnection(pub Arc<Stranger>);
 
 /// Numbers connections for [`ConnectionId`], across every door.
 #[derive(Debug, Clone, Default)]
@@ -150,7 +166,7 @@ pub(crate) async fn serve<L: Listener>(
     door: Door,
     app: Router,
     limits: ConnectionLimits,
-    ids: ConnectionIds,
+    (ids, strangers): (ConnectionIds, Arc<Strangers>),
     stop: CancellationToken,
 ) {
     let places = Arc::new(Semaphore::new(door.max_connections));
@@ -162,13 +178,26 @@ pub(crate) async fn serve<L: Listener>(
             () = stop.cancelled() => break,
             accepted = listener.accept() => accepted,
         };
-        let stream = match accepted {
-            Ok(stream) => stream,
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
             Err(err) => {
                 tracing::warn!(%err, transport = ?door.transport, "the gateway cannot accept a connection");
                 tokio::time::sleep(ACCEPT_PAUSE).await;
                 continue;
             }
+        };
+        // A stranger's address may hold only its share of the places (none to take over TCP
+        // from the private socket, which has no address).
+        let stranger = match peer.0 {
+            Some(address) => match strangers.admit(address) {
+                Some(stranger) => Some(Arc::new(stranger)),
+                None => {
+                    drop(stream);
+                    refused += 1;
+                    continue;
+                }
+            },
+            None => None,
         };
         let Ok(place) = places.clone().try_acquire_owned() else {
             drop(stream);
@@ -190,6 +219,10 @@ pub(crate) async fn serve<L: Listener>(
         let service = TowerToHyperService::new(tower::service_fn(move |mut request: Request<Incoming>| {
             request.extensions_mut().insert(id);
             request.extensions_mut().insert(transport);
+            request.extensions_mut().insert(peer);
+            if let Some(stranger) = &stranger {
+                request.extensions_mut().insert(StrangerConnection(stranger.clone()));
+            }
             app.clone().oneshot(request)
         }));
         let closing = closing.clone();

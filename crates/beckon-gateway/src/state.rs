@@ -24,6 +24,8 @@ pub struct Shared {
     pub url: String,
     /// Write limits.
     pub rate: RateLimiter,
+    /// What callers who have shown no credential may hold and spend, per address.
+    pub strangers: std::sync::Arc<crate::strangers::Strangers>,
     /// The largest body accepted.
     pub body_limit: usize,
     /// How long a body may take to arrive.

@@ -20,8 +20,11 @@ const LIMITS: ConnectionLimits = ConnectionLimits {
     header_timeout: Duration::from_millis(400),
     body_timeout: Duration::from_millis(400),
     max_long_polls: 64,
+    long_polls_per_caller: 64,
     max_event_streams: 16,
+    event_streams_per_caller: 16,
     max_mcp_sessions: 32,
+    stranger_connections_per_address: 8,
 };
 
 /// Far more than any limit here: reaching it means the server never closed the connection.

@@ -339,11 +339,13 @@ async fn a_server_whose_provider_cannot_be_read_does_not_start() {
 }
 
 #[tokio::test]
-async fn beginning_sign_ins_counts_against_the_write_limits() {
+async fn beginning_sign_ins_spends_the_addresss_own_budget_not_the_writes() {
     let idp = provider().await;
     let sign_in = signing_in_with(&idp);
     let s = served::serve(move |config| {
         sign_in(config);
+        config.stranger_per_second = 0.1;
+        config.stranger_burst = 3.0;
         config.writes_per_second = 0.1;
         config.write_burst = 3.0;
     })
@@ -354,4 +356,10 @@ async fn beginning_sign_ins_counts_against_the_write_limits() {
     }
     // reqwest follows the redirect to the provider: a sign-in begun reads as the provider's page.
     assert_eq!(statuses.iter().filter(|&&status| status == 429).count(), 2, "{statuses:?}");
+    // The writes' budget is untouched: the person's token writes its whole burst.
+    for _ in 0..3 {
+        let put = s.http.put(format!("{}/v1/notices/k", s.gateway.url)).bearer_auth(&s.gateway.token);
+        let status = put.json(&serde_json::json!({"agent": "a", "message": "waiting"})).send().await.unwrap().status();
+        assert_eq!(status.as_u16(), 200);
+    }
 }

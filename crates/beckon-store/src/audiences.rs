@@ -2,7 +2,7 @@
 //! or a group), fixed by the first question that names one. A session without a row is
 //! everyone's.
 
-use beckon_core::{Audience, RequestId, SessionId};
+use beckon_core::{Addressees, Audience, RequestId, SessionId};
 
 use crate::error::Result;
 use crate::sql::{Conn, args};
@@ -29,6 +29,21 @@ pub(crate) fn session_audience(conn: Conn<'_>, session: SessionId) -> Result<Opt
         |row| row.get::<String>(0),
     )?;
     text.map(|text| audience("session_audiences", "audience", &text)).transpose()
+}
+
+/// Who may see `session`: its audience, everyone when it has none, nobody when there is no
+/// such session (a retention pass may have removed it while its events were being read).
+pub(crate) fn session_addressees(conn: Conn<'_>, session: SessionId) -> Result<Addressees> {
+    let found = conn.query_opt(
+        "SELECT a.audience FROM sessions s LEFT JOIN session_audiences a ON a.session_id = s.id WHERE s.id = ?1",
+        &args![session.to_string()],
+        |row| row.get::<Option<String>>(0),
+    )?;
+    Ok(match found {
+        None => Addressees::Gone,
+        Some(None) => Addressees::Everyone,
+        Some(Some(text)) => Addressees::Only(audience("session_audiences", "audience", &text)?),
+    })
 }
 
 /// Whose question `request` is (its session's audience); `None` when it is everyone's or there

@@ -19,6 +19,20 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Keeps at most `max` sign-ins begun at the login page, dropping the oldest first: anyone
+    /// may begin one, so their number must not grow with a flood. App codes and pairing codes
+    /// (their states are `kind:`-prefixed) are a signed-in person's and are not counted.
+    pub fn cap_sign_ins(&mut self, max: usize) -> Result<usize> {
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        self.tx.execute(
+            "DELETE FROM sign_ins WHERE state IN (
+                 SELECT state FROM sign_ins WHERE state NOT LIKE '%:%'
+                 ORDER BY created_at DESC, state LIMIT 1000000000 OFFSET ?1
+             )",
+            &args![max],
+        )
+    }
+
     /// Takes the sign-in under `state` if it has not expired by `now_ms`: at most once (it is
     /// gone afterwards, expired or not).
     pub fn take_sign_in(&mut self, state: &str, now_ms: i64) -> Result<Option<TakenSignIn>> {

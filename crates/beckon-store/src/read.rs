@@ -2,7 +2,7 @@
 //! ([`Tx::read`]): one entry to every table's reads.
 
 use beckon_core::conversation::SessionStatus;
-use beckon_core::{Audience, RequestId, SessionId};
+use beckon_core::{Addressees, Audience, RequestId, SessionId};
 
 use crate::error::Result;
 use crate::rows::{
@@ -44,6 +44,11 @@ impl Reader<'_> {
     /// Whose `session` is on a team server; `None` when it is everyone's.
     pub fn session_audience(&self, session: SessionId) -> Result<Option<Audience>> {
         audiences::session_audience(self.conn, session)
+    }
+
+    /// Who may see `session` on a team server (nobody when there is no such session).
+    pub fn session_addressees(&self, session: SessionId) -> Result<Addressees> {
+        audiences::session_addressees(self.conn, session)
     }
 
     /// Whose question `request` is on a team server; `None` when it is everyone's.

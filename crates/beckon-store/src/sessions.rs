@@ -176,7 +176,7 @@ impl Tx<'_> {
     }
 
     /// Deletes finished top-level sessions last changed before `before_ms`, with their
-    /// sub-agent sessions, timelines and questions. A session tree with anything still running
+    /// sub-agent sessions, timelines, questions and events. A session tree with anything still running
     /// or waiting is kept. Returns the top-level sessions that went.
     pub fn prune_finished(&mut self, before_ms: i64, at_ms: i64) -> Result<Vec<SessionId>> {
         let ids: Vec<String> = self.tx.query(
@@ -195,6 +195,17 @@ impl Tx<'_> {
         )?;
         let mut pruned = Vec::with_capacity(ids.len());
         for id in &ids {
+            // The events go with the session: once its audience is gone, nothing would say
+            // whose they were.
+            self.tx.execute(
+                "WITH RECURSIVE tree(id) AS (
+                     SELECT id FROM sessions WHERE id = ?1
+                     UNION ALL
+                     SELECT s.id FROM sessions s JOIN tree ON s.parent_session_id = tree.id
+                 )
+                 DELETE FROM events WHERE session_id IN (SELECT id FROM tree)",
+                &args![id],
+            )?;
             self.tx.execute("DELETE FROM sessions WHERE id = ?1", &args![id])?;
             let id: SessionId = parse("sessions", "id", id)?;
             self.append_event(&EventPayload::SessionDeleted(NoDetails {}), Some(id), None, at_ms)?;

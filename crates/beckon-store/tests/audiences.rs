@@ -6,8 +6,8 @@
 
 mod common;
 
-use beckon_core::Audience;
-use beckon_store::{NewToken, TokenKind};
+use beckon_core::{Addressees, Audience};
+use beckon_store::{EventKind, NewToken, TokenKind};
 use common::Backend;
 
 fn ada() -> Audience {
@@ -51,4 +51,35 @@ fn a_session_keeps_the_audience_its_first_question_gave_it(backend: Backend) {
     assert_eq!(audience, None);
 }
 
-conformance!(a_token_keeps_whom_it_asks_for, a_session_keeps_the_audience_its_first_question_gave_it,);
+/// Retention takes a session's events with it, and what is left of a session that is gone is
+/// nobody's: read back after retention, nothing of it passes for everyone's.
+fn a_pruned_session_leaves_no_events_and_is_nobodys(backend: Backend) {
+    let (_db, mut store) = backend.store();
+    let (adas, everyones) = (common::session_id(), common::session_id());
+    store
+        .write(|tx| {
+            tx.start_session(&common::new_session(adas, "remote", 1))?;
+            tx.address_session(adas, &ada())?;
+            tx.save_state(adas, &beckon_core::conversation::State::Completed, 2)?;
+            tx.start_session(&common::new_session(everyones, "remote", 900))
+        })
+        .unwrap();
+    assert_eq!(store.read().session_addressees(adas).unwrap(), Addressees::Only(ada()));
+    assert_eq!(store.read().session_addressees(everyones).unwrap(), Addressees::Everyone);
+    let kinds = |store: &beckon_store::Store, session| -> Vec<EventKind> {
+        let events = store.read().events_after(0, 1000).unwrap();
+        events.into_iter().filter(|e| e.session_id == Some(session)).map(|e| e.kind).collect()
+    };
+    assert!(!kinds(&store, adas).is_empty(), "the session's events are there before retention");
+    let pruned = store.write(|tx| tx.prune_finished(500, 1_000)).unwrap().value;
+    assert_eq!(pruned, [adas]);
+    assert_eq!(kinds(&store, adas), [EventKind::SessionDeleted], "only the deletion's own event is left");
+    assert_eq!(store.read().session_addressees(adas).unwrap(), Addressees::Gone);
+    assert!(!Addressees::Gone.include("bo", &[]));
+}
+
+conformance!(
+    a_token_keeps_whom_it_asks_for,
+    a_session_keeps_the_audience_its_first_question_gave_it,
+    a_pruned_session_leaves_no_events_and_is_nobodys,
+);

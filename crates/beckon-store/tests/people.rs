@@ -1,6 +1,6 @@
 //! People signing in on a team server: a sign-in under way is taken at most once and only
 //! before it expires; a browser session reads back by its cookie hash until it expires or is
-//! closed; pruning forgets only what expired.
+//! closed; pruning forgets only what expired; logins under way are capped, oldest dropped first.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -71,7 +71,29 @@ fn pruning_forgets_only_what_expired(backend: Backend) {
     assert_eq!(store.write(|tx| tx.prune_sign_ins(2_000)).unwrap().value, 0);
 }
 
+/// A flood of logins keeps only the newest; a signed-in person's app and pairing codes are not
+/// among what is dropped.
+fn sign_ins_begun_at_the_login_page_are_capped_oldest_first(backend: Backend) {
+    let (_db, mut store) = backend.store();
+    let pairing = NewSignIn { state: "pair:slack:abc".into(), at_ms: 1, ..sign_in("-", 9_000) };
+    store.write(|tx| tx.begin_sign_in(&pairing)).unwrap();
+    for n in 0..10 {
+        let login = NewSignIn { at_ms: 10 + n, ..sign_in(&format!("login-{n}"), 9_000) };
+        store.write(|tx| tx.begin_sign_in(&login)).unwrap();
+    }
+    assert_eq!(store.write(|tx| tx.cap_sign_ins(4)).unwrap().value, 6);
+    assert_eq!(store.write(|tx| tx.cap_sign_ins(4)).unwrap().value, 0, "within the cap");
+    for n in 0..6 {
+        assert!(store.write(|tx| tx.take_sign_in(&format!("login-{n}"), 20)).unwrap().value.is_none(), "{n} dropped");
+    }
+    for n in 6..10 {
+        assert!(store.write(|tx| tx.take_sign_in(&format!("login-{n}"), 20)).unwrap().value.is_some(), "{n} kept");
+    }
+    assert!(store.write(|tx| tx.take_sign_in("pair:slack:abc", 20)).unwrap().value.is_some(), "not a login");
+}
+
 conformance!(
+    sign_ins_begun_at_the_login_page_are_capped_oldest_first,
     a_sign_in_is_taken_once_and_only_before_it_expires,
     a_browser_session_reads_back_until_it_expires_or_is_closed,
     pruning_forgets_only_what_expired,

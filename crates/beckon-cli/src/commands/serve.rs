@@ -151,6 +151,7 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     listen_on(&mut gateway_config, &args)?;
     gateway_config.sign_in = sign_in(&args)?;
     gateway_config.window_dir = args.ui_dir.clone();
+    gateway_config.limits = args.capacity.limits();
     // People who sign in pair their own Slack accounts and Telegram chats, where those are on.
     let file = settings.file();
     gateway_config.pairable_channels = [("slack", file.slack.enabled), ("telegram", file.telegram.enabled)]

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::serve::Listener;
+use crate::strangers::Peer;
 
 /// The socket, which cannot exist here.
 #[derive(Debug)]
@@ -40,7 +41,7 @@ impl LocalSocket {
 impl Listener for LocalSocket {
     type Stream = tokio::net::TcpStream;
 
-    async fn accept(&self) -> io::Result<tokio::net::TcpStream> {
+    async fn accept(&self) -> io::Result<(tokio::net::TcpStream, Peer)> {
         match *self {}
     }
 }

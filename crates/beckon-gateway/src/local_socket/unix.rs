@@ -10,6 +10,7 @@ use std::time::Duration;
 use tokio::net::{UnixListener, UnixStream};
 
 use crate::serve::Listener;
+use crate::strangers::Peer;
 
 /// The longest path a Unix socket address holds, in bytes: `sun_path` is 108 bytes on Linux
 /// (104 on the BSDs and macOS), the last one the terminating NUL.
@@ -84,8 +85,8 @@ impl LocalSocket {
 impl Listener for LocalSocket {
     type Stream = UnixStream;
 
-    async fn accept(&self) -> io::Result<UnixStream> {
-        self.listener.accept().await.map(|(stream, _)| stream)
+    async fn accept(&self) -> io::Result<(UnixStream, Peer)> {
+        self.listener.accept().await.map(|(stream, _)| (stream, Peer(None)))
     }
 }
 

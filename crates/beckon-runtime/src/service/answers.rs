@@ -81,6 +81,11 @@ impl Beckon {
             check_reason(reason.as_deref()).map_err(Error::InvalidInput)?;
         }
         let found = self.question_and_session(request).await?;
+        // Whoever may not answer it learns nothing of it, not even whether their answer would
+        // fit it or who won: the audience is checked before anything else is read.
+        if !matches!(decision, Decision::Withdraw(_)) {
+            check_audience(&found, &answerer)?;
+        }
         let (outcome, withdrawn) = match decision {
             Decision::Answer(answers) => (Outcome::Answered { answers }, false),
             Decision::AnswerJson(given) => {
@@ -107,7 +112,6 @@ impl Beckon {
             }
             return self.settle(found, outcome, None).await;
         }
-        check_audience(&found, &answerer)?;
         self.check_approver(&found.question, &outcome, answerer.via)?;
         match &outcome {
             Outcome::Answered { answers } => answers.validate(&found.question.request).map_err(Error::InvalidAnswer)?,

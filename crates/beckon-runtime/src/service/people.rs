@@ -12,6 +12,9 @@ use crate::token_secret;
 
 /// How long a sign-in may take, from leaving for the provider to coming back.
 pub const SIGN_IN_LIFETIME_MS: i64 = 10 * 60 * 1000;
+/// The most sign-ins begun at the login page kept at once (the oldest go first): far more than a
+/// team signs in within [`SIGN_IN_LIFETIME_MS`], and a bound on what a flood of logins leaves.
+pub const MAX_PENDING_SIGN_INS: usize = 1000;
 /// How long a browser session lasts once signed in.
 pub const PERSON_SESSION_LIFETIME_MS: i64 = 7 * 24 * 3600 * 1000;
 
@@ -54,7 +57,14 @@ impl Beckon {
     pub async fn begin_sign_in(&self, state: String, secret: String, next: String) -> Result<()> {
         let at_ms = self.rt.clock.now_ms();
         let sign_in = NewSignIn { state, secret, next, at_ms, expires_at_ms: at_ms + SIGN_IN_LIFETIME_MS };
-        self.rt.db.write(move |tx| tx.begin_sign_in(&sign_in)).await
+        self.rt
+            .db
+            .write(move |tx| {
+                tx.begin_sign_in(&sign_in)?;
+                tx.cap_sign_ins(MAX_PENDING_SIGN_INS)?;
+                Ok(())
+            })
+            .await
     }
 
     /// Takes back the sign-in under `state`, once: `None` when there is none, it was taken, or
