@@ -15,7 +15,7 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 #[allow(dead_code)]
-#[path = "support/server.rs"]
+#[path = "../support/server.rs"]
 mod server;
 
 use std::net::IpAddr;
