@@ -37,7 +37,11 @@ async fn receiver() -> (String, Received) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_secret_prints_the_secret_that_verifies_callbacks() {
-    let mut served = Served::start("secret-test").await;
+    // The receiver is on loopback, which `beckon serve` sends callbacks to only when allowed.
+    let mut served = Served::start_with("secret-test", |serve| {
+        serve.arg("--allow-private-callbacks");
+    })
+    .await;
     let (url, received) = receiver().await;
     let asked = served
         .client

@@ -127,7 +127,8 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         path: config.data_dir.clone(),
         detail: format!("cannot set up HTTP: {err}"),
     })?;
-    let callback_http = callbacks::client().map_err(|err| Error::DataDir {
+    let destinations = Arc::new(config.callback_destinations.clone());
+    let callback_http = callbacks::client(&destinations).map_err(|err| Error::DataDir {
         path: config.data_dir.clone(),
         detail: format!("cannot set up HTTP for callbacks: {err}"),
     })?;
@@ -143,6 +144,7 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         base_backoff: options.callback_backoff,
         slack_webhooks: Arc::new(config.slack_webhooks.clone()),
         leases: leases.clone(),
+        destinations,
     })));
     workers.push(tokio::spawn(retention::run(Retention {
         db: db.clone(),

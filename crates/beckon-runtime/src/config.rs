@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use beckon_core::agent::ProviderKind;
 
+use crate::callbacks::CallbackDestinations;
+
 /// The app's identifier, which names its data folder.
 pub const APP_ID: &str = "dev.beckon.desktop";
 
@@ -83,6 +85,10 @@ pub struct RuntimeConfig {
     /// How long a replica's claim on shared work lasts unless renewed: how long the work of a
     /// replica that died waits before another takes it up (PostgreSQL only).
     pub lease: std::time::Duration,
+    /// The receivers callbacks may go to: anywhere for the desktop app (its callbacks are the
+    /// person's own); public addresses and the operator's networks for a server facing a
+    /// network.
+    pub callback_destinations: CallbackDestinations,
 }
 
 /// The environment variable naming the PostgreSQL database of a team server.
@@ -126,6 +132,7 @@ impl RuntimeConfig {
             slack_webhooks: Vec::new(),
             database_url: None,
             lease: crate::leases::DEFAULT_LEASE,
+            callback_destinations: CallbackDestinations::Anywhere,
         }
     }
 

@@ -132,7 +132,17 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
         check_name("session_key", key, KEY_MAX, &mut problems);
     }
     if let Some(url) = &ask.callback_url {
+        let before = problems.len();
         check_url("callback_url", url, &mut problems);
+        // Only a well-formed URL is worth resolving.
+        if problems.len() == before
+            && let Err(refused) = rt.config.callback_destinations.vet_url(url).await
+        {
+            problems.push(
+                "callback_url",
+                format!("{refused}: give a receiver at a public address (the server's operator may allow others)"),
+            );
+        }
     }
     if ask.timeout.is_some_and(|t| t.is_zero() || t > MAX_TIMEOUT) {
         problems.push("timeout", "must be more than zero and at most 365 days");

@@ -1,6 +1,8 @@
 //! Callback delivery against real loopback receivers: a receiver that accepts connections and
 //! never answers does not hold up callbacks to a healthy one, gets no more than its share of
-//! connections, and a receiver's redirect is never followed.
+//! connections, and a receiver's redirect is never followed. A server facing a network refuses
+//! receivers at loopback and private addresses, by address or by name, when asked and at
+//! delivery.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -17,7 +19,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::post;
 use beckon_core::QuestionRequest;
-use beckon_runtime::{Beckon, ExternalAsk};
+use beckon_runtime::callbacks::CallbackDestinations;
+use beckon_runtime::{Beckon, Error, ExternalAsk, RuntimeConfig};
 use beckon_store::Store;
 use serde_json::{Value, json};
 use support::*;
@@ -177,4 +180,72 @@ async fn a_redirect_is_a_failed_attempt_and_its_target_is_never_contacted() {
     assert!(error.contains("307"), "{error}");
     drop(store);
     beckon.shutdown().await;
+}
+
+/// The outbox row of a question's pending callback: (state, attempts, last error).
+fn pending_row(store: &Store, request_id: &str) -> Option<(String, i64, Option<String>)> {
+    store
+        .connection()
+        .query_row(
+            "SELECT state, attempts, last_error FROM outbox WHERE idempotency_key = ?1",
+            [format!("{request_id}:pending")],
+            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+        )
+        .ok()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_refuses_loopback_receivers_when_asked_and_at_delivery_and_gives_them_up_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let hits = Arc::new(AtomicUsize::new(0));
+    let receiver = serve(Router::new().route("/hook", post(count)).with_state(hits.clone())).await;
+    let port = receiver.rsplit(':').next().unwrap().to_owned();
+    // The operator's own agents' callbacks are not checked when asked: delivery refuses them, by
+    // the address written and by the address a name resolves to.
+    asker_agent(dir.path(), "by-address", &format!("callback_url: {receiver}/hook"));
+    asker_agent(dir.path(), "by-name", &format!("callback_url: http://localhost:{port}/hook"));
+    let mut config = RuntimeConfig::new(dir.path());
+    config.callback_destinations = CallbackDestinations::PublicAnd(Vec::new());
+    let (beckon, notifier) = start_with(config).await;
+
+    for url in [format!("{receiver}/hook"), format!("http://localhost:{port}/hook"), "http://[::ffff:10.0.0.1]/".into()]
+    {
+        let refused = beckon.ask_external(ExternalAsk { callback_url: Some(url.clone()), ..asking() }).await;
+        let Err(Error::InvalidInput(problems)) = refused else { panic!("{url}: {refused:?}") };
+        assert_eq!(problems.first_path(), Some("callback_url"), "{url}");
+    }
+
+    let by_address = beckon.start_session("by-address", "go").await.unwrap();
+    let by_name = beckon.start_session("by-name", "go").await.unwrap();
+    let by_address = pending_in(&notifier, by_address).await.request_id.to_string();
+    let by_name = pending_in(&notifier, by_name).await.request_id.to_string();
+    let store = Store::open(dir.path().join("beckon.db")).unwrap();
+    let failed = |id: &str| pending_row(&store, id).is_some_and(|(state, _, _)| state == "failed");
+    until("both callbacks to be given up", || failed(&by_address) && failed(&by_name)).await;
+    let (_, attempts, error) = pending_row(&store, &by_address).unwrap();
+    assert_eq!(attempts, 1, "given up at the first attempt");
+    assert_eq!(
+        error.as_deref(),
+        Some(
+            format!("refused: http://127.0.0.1:{port} is a loopback address, which this server sends no callbacks to")
+                .as_str()
+        )
+    );
+    let (_, attempts, error) = pending_row(&store, &by_name).unwrap();
+    assert_eq!(attempts, 1, "given up at the first attempt");
+    assert_eq!(
+        error.as_deref(),
+        Some("refused: localhost resolves to a loopback address, which this server sends no callbacks to")
+    );
+    assert_eq!(hits.load(Ordering::SeqCst), 0, "the receiver heard nothing");
+    drop(store);
+    beckon.shutdown().await;
+}
+
+/// An external agent's question, without a callback yet.
+fn asking() -> ExternalAsk {
+    let request = QuestionRequest::parse(&json!({"questions": [{"question": "Deploy to prod?", "header": "Deploy",
+        "options": [{"label": "Yes"}, {"label": "No"}]}]}))
+    .unwrap();
+    ExternalAsk { agent: "ci-bot".into(), request: Some(request), ..ExternalAsk::default() }
 }

@@ -3,6 +3,7 @@
 //! the gateway's port, whether scripts may approve, Slack and Telegram), with the environment
 //! over them; it refuses to start from settings the window would refuse to save. The person is
 //! reached through the channels, callbacks (and these logs) instead of desktop notifications.
+//! It faces a network: callbacks go to public addresses only, unless the operator allows more.
 //! Runs until SIGINT or SIGTERM, then stops the gateway (removing `gateway.json`) and the
 //! runtime.
 
@@ -10,6 +11,7 @@ use std::sync::Arc;
 
 use beckon_gateway::sign_in::OidcSettings;
 use beckon_gateway::{GatewayConfig, PublicUrl, SignInConfig, Tls, TlsFiles};
+use beckon_runtime::callbacks::CallbackDestinations;
 use beckon_runtime::{Beckon, Notifier, PendingNotice, ResolvedNotice, Settings, StartOptions};
 
 use crate::cli::{Connection, ServeArgs};
@@ -104,6 +106,16 @@ fn listen_on(config: &mut GatewayConfig, args: &ServeArgs) -> CliResult<()> {
     Ok(())
 }
 
+/// Where callbacks may go, from `--allow-private-callbacks` and `--allow-callbacks-to`: public
+/// addresses, and what the operator allows.
+fn callback_destinations(args: &ServeArgs) -> CallbackDestinations {
+    if args.allow_private_callbacks {
+        CallbackDestinations::Anywhere
+    } else {
+        CallbackDestinations::PublicAnd(args.allow_callbacks_to.clone())
+    }
+}
+
 /// The environment variable a client secret may come in instead of a file.
 const CLIENT_SECRET_ENV: &str = "BECKON_OIDC_CLIENT_SECRET";
 
@@ -145,6 +157,7 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     let mut config = settings.runtime_config(HOLDER);
     config.database_url = args.database.clone();
     config.lease = std::time::Duration::from_secs(args.lease_seconds);
+    config.callback_destinations = callback_destinations(&args);
     // Where and how the gateway listens is checked before anything starts.
     let mut gateway_config = GatewayConfig::new(&data_dir);
     gateway_config.port = args.port.unwrap_or_else(|| settings.gateway_port());

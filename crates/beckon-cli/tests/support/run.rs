@@ -103,9 +103,13 @@ async fn start_servers(topology: &Topology, home: &std::path::Path, fakes: &Fake
             })
             .collect(),
     };
+    // The callback receiver is on loopback, which `beckon serve` sends callbacks to only when
+    // allowed.
     let extra: Vec<&str> = match topology {
-        Topology::Lone => Vec::new(),
-        Topology::Replicas { url, .. } => vec!["--database", url, "--lease-seconds", LEASE_SECONDS],
+        Topology::Lone => vec!["--allow-private-callbacks"],
+        Topology::Replicas { url, .. } => {
+            vec!["--database", url, "--lease-seconds", LEASE_SECONDS, "--allow-private-callbacks"]
+        }
     };
     let mut servers = Vec::new();
     for (k, place) in places.iter().enumerate() {

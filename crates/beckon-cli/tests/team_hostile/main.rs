@@ -14,6 +14,7 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+mod callbacks;
 #[allow(dead_code)]
 #[path = "../support/server.rs"]
 mod server;

@@ -6,7 +6,9 @@
 //!
 //! A callback URL is the agent's to choose, and some are secrets (a Slack webhook's path is its
 //! credential): redirects are never followed (a 3xx is a failed attempt), and logs and stored
-//! errors name only the receiver's scheme, host and port.
+//! errors name only the receiver's scheme, host and port. On a server facing a network, a
+//! receiver whose address is not one it sends to (see [`super::destinations`]) is refused
+//! before anything is sent, and the callback is given up at once with the reason recorded.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,6 +18,7 @@ use rand::Rng;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
+use super::destinations::{CallbackDestinations, Refused, VettingResolver, refusal_in};
 use super::in_flight::InFlight;
 use super::{CallbackSecret, body, origin, signature};
 use crate::clock::Clock;
@@ -37,14 +40,29 @@ const PAGE: usize = 256;
 /// How long the dispatcher sleeps with nothing due (a queued callback wakes it sooner).
 const IDLE_WAKE_MS: i64 = 3_600_000;
 
-/// The HTTP client callbacks are sent with: short timeouts, no redirects.
-pub(crate) fn client() -> reqwest::Result<reqwest::Client> {
-    reqwest::Client::builder()
+/// The HTTP client callbacks are sent with: short timeouts, no redirects. Where some
+/// addresses are refused, names are resolved by [`VettingResolver`], and no proxy from the
+/// environment is used: a proxy would connect wherever the name pointed, past the check.
+pub(crate) fn client(destinations: &Arc<CallbackDestinations>) -> reqwest::Result<reqwest::Client> {
+    let builder = reqwest::Client::builder()
         .connect_timeout(CONNECT_TIMEOUT)
         .timeout(DELIVERY_TIMEOUT)
         .redirect(reqwest::redirect::Policy::none())
-        .user_agent(concat!("Beckon/", env!("CARGO_PKG_VERSION")))
-        .build()
+        .user_agent(concat!("Beckon/", env!("CARGO_PKG_VERSION")));
+    let builder = if destinations.restricts() {
+        builder.no_proxy().dns_resolver(Arc::new(VettingResolver { destinations: destinations.clone() }))
+    } else {
+        builder
+    };
+    builder.build()
+}
+
+/// How an attempt failed.
+enum Failure {
+    /// The receiver did not take it; it may later.
+    Attempt(String),
+    /// Nothing was sent: the receiver's address is one this server sends no callbacks to.
+    Refused(Refused),
 }
 
 /// The wait before the next attempt after `attempts` failed ones: doubling from `base`, with
@@ -71,6 +89,9 @@ pub(crate) struct Outbox {
     pub(crate) slack_webhooks: Arc<Vec<String>>,
     /// On a team server, one replica delivers at a time: the one holding [`OUTBOX_WORK`].
     pub(crate) leases: Leases,
+    /// The receivers callbacks may go to (the client's resolver checks names; this, addresses
+    /// written in URLs).
+    pub(crate) destinations: Arc<CallbackDestinations>,
 }
 
 /// The lease a team server's replica holds while it delivers callbacks.
@@ -165,6 +186,12 @@ async fn deliver(outbox: &Outbox, entry: OutboxEntry) {
             return;
         }
     };
+    // An address written in the URL is connected to as it is: checked here (a name is checked
+    // by the client's resolver, on the addresses it connects to).
+    if let Err(refused) = outbox.destinations.vet_url_address(&entry.target) {
+        record(outbox, &entry, Some(Failure::Refused(refused))).await;
+        return;
+    }
     let sent_at = outbox.clock.now_ms() / 1000;
     let request = outbox
         .http
@@ -182,11 +209,20 @@ async fn deliver(outbox: &Outbox, entry: OutboxEntry) {
     let failure = match response {
         Ok(response) if response.status().is_success() => None,
         Ok(response) if response.status().is_redirection() => {
-            Some(format!("HTTP {} (redirects are not followed)", response.status()))
+            Some(Failure::Attempt(format!("HTTP {} (redirects are not followed)", response.status())))
         }
-        Ok(response) => Some(format!("HTTP {}", response.status())),
-        Err(err) => Some(describe(err)),
+        Ok(response) => Some(Failure::Attempt(format!("HTTP {}", response.status()))),
+        Err(err) => Some(match refusal_in(&err) {
+            Some(refused) => Failure::Refused(refused),
+            None => Failure::Attempt(describe(err)),
+        }),
     };
+    record(outbox, &entry, failure).await;
+}
+
+/// Records how an attempt at `entry` ended: delivered (no failure), due again later, or given
+/// up (the last attempt, or a refused receiver, which no retry would change).
+async fn record(outbox: &Outbox, entry: &OutboxEntry, failure: Option<Failure>) {
     let id = entry.id;
     let attempts = entry.attempts + 1;
     let receiver = origin(&entry.target);
@@ -198,7 +234,12 @@ async fn deliver(outbox: &Outbox, entry: OutboxEntry) {
                 outbox.db.write(move |tx| tx.mark_delivered(id, now)).await
             }
         }
-        Some(error) => {
+        Some(Failure::Refused(refused)) => {
+            let error = format!("refused: {refused}");
+            tracing::warn!(key = %entry.idempotency_key, %receiver, %error, attempts, "callback not sent; given up");
+            outbox.db.write(move |tx| tx.mark_attempt_failed(id, &error, None)).await
+        }
+        Some(Failure::Attempt(error)) => {
             let retry_at = (attempts < MAX_ATTEMPTS)
                 .then(|| outbox.clock.now_ms() + backoff(outbox.base_backoff, attempts - 1).as_millis() as i64);
             if retry_at.is_some() {
@@ -236,7 +277,7 @@ mod tests {
         let port = listener.local_addr().unwrap().port();
         drop(listener);
         let url = format!("http://127.0.0.1:{port}/services/T0/B0/SECRET?token=hidden");
-        let err = client().unwrap().post(&url).send().await.unwrap_err();
+        let err = client(&Arc::default()).unwrap().post(&url).send().await.unwrap_err();
         let said = describe(err);
         assert!(!said.contains("SECRET") && !said.contains("hidden") && !said.contains("/services"), "{said}");
         assert!(said.contains("error sending request"), "{said}");

@@ -3,11 +3,16 @@
 //! host, signed with the install's secret, retried with exponential backoff and jitter, each
 //! with a stable idempotency key.
 //!
+//! A server facing a network sends them to public addresses only, and to the networks its
+//! operator allows ([`CallbackDestinations`]).
+//!
 //! Receivers verify `Beckon-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`
 //! with the secret shown in Beckon's settings (and by `beckon status --secret`), and drop
 //! repeats by `Idempotency-Key`.
 
+mod address;
 mod delivery;
+mod destinations;
 mod in_flight;
 mod secret;
 mod slack;
@@ -18,8 +23,10 @@ use hmac::{Hmac, KeyInit, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
 
+pub use address::{AddressKind, Network, classify};
 pub use delivery::MAX_ATTEMPTS;
 pub(crate) use delivery::{OUTBOX_WORK, Outbox, client, run};
+pub use destinations::{CallbackDestinations, Refused};
 pub(crate) use secret::CallbackSecret;
 pub use secret::stored_secret;
 
