@@ -58,6 +58,7 @@ mod tests {
                 groups: vec!["eng".into(), "ops".into()],
             },
             paired_at_ms: 0,
+            signed_in_at_ms: 0,
         };
         let desk = Desk::person("slack", &paired);
         assert_eq!((desk.key.as_str(), desk.to.as_deref()), ("slack:ada", Some("U0ADA")));

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_core::{Answerer, RequestId, SignedInPerson};
-use beckon_runtime::{Beckon, Decision, Error as RuntimeError};
+use beckon_runtime::{Beckon, ChannelPairing, Decision, Error as RuntimeError, WrongCodeLimit};
 use beckon_store::{ChannelMessageState, QuestionRecord};
 use rand::Rng;
 use tokio::sync::{mpsc, watch};
@@ -52,6 +52,11 @@ const NOT_THE_PERSON: &str = "Only the person Beckon answers for can answer this
 const NOT_PAIRED: &str = "This question is addressed to people on a team inbox, and this account is not paired with anyone there: sign in on the team inbox's page and pair it first. Nothing was answered.";
 /// Told to someone who sent a code that pairs nothing.
 const NO_SUCH_CODE: &str = "That code pairs nothing: it is wrong, used or more than ten minutes old. Ask for a new one on the team inbox's page.";
+/// Told to someone whose code was not read: too many wrong codes from their account lately.
+const TOO_MANY_FROM_ACCOUNT: &str = "Too many wrong codes came from this account: no code from it is read for a while, not even a right one. Wait ten minutes, then send your code again (or ask for a new one on the team inbox's page).";
+/// Told to someone whose code was not read: too many wrong codes to the app lately, from
+/// everyone together.
+const TOO_MANY_ON_CHANNEL: &str = "Too many wrong codes came to this app lately, from everyone together: no code is read for a while. Wait up to an hour, then ask for a new code on the team inbox's page.";
 /// Told to someone who pressed Allow on a message that shows the call cut short.
 const CUT_SHORT: &str = "This call is too long to show here in full, so it cannot be allowed here: open Beckon to read it whole. Nothing was answered.";
 
@@ -117,7 +122,12 @@ fn millis(wait: Duration) -> i64 {
 fn posting(question: &QuestionRecord, desk: &Desk) -> Posting {
     Posting {
         request_id: question.id,
-        asker: question.origin.to_string(),
+        // On a team server, who asked is part of who asks: a person's question is never taken
+        // for their agent's.
+        asker: match &question.asked_by {
+            Some(asked_by) => format!("{} (asked by {asked_by})", question.origin),
+            None => question.origin.to_string(),
+        },
         request: question.request.clone(),
         created_at_ms: question.created_at_ms,
         to: desk.to.clone(),
@@ -355,10 +365,11 @@ impl<C: Channel> Worker<C> {
     }
 
     /// Pairs the account `person` wrote from with whoever asked for `code` on their team inbox's
-    /// page.
+    /// page. Past the limit of wrong codes the code is not read, and Slack says so (Telegram
+    /// says nothing to a code that does not pair).
     async fn pair(&self, person: &Person, code: &str) -> Response {
         match self.beckon.pair_channel_person(self.name(), &person.id, code).await {
-            Ok(Some(paired)) => {
+            Ok(ChannelPairing::Paired(paired)) => {
                 let who = &paired.person;
                 let name = who.name.as_deref().or(who.email.as_deref()).unwrap_or(&who.subject);
                 Response::Told(format!(
@@ -366,7 +377,9 @@ impl<C: Channel> Worker<C> {
                 ))
             }
             // Refused, not told: a channel anyone can write to keeps quiet about it.
-            Ok(None) => Response::Refused(NO_SUCH_CODE.into()),
+            Ok(ChannelPairing::NoSuchCode) => Response::Refused(NO_SUCH_CODE.into()),
+            Ok(ChannelPairing::NotRead(WrongCodeLimit::Account)) => Response::Refused(TOO_MANY_FROM_ACCOUNT.into()),
+            Ok(ChannelPairing::NotRead(WrongCodeLimit::Channel)) => Response::Refused(TOO_MANY_ON_CHANNEL.into()),
             Err(err) => Response::Refused(format!("Beckon could not pair this account: {err}")),
         }
     }

@@ -4,7 +4,8 @@
 //! answers nothing and is told why, the person's own press allows, and a call too long to show
 //! whole offers no Allow at all. On a team server, each person pairs their own Slack account
 //! with a code from their page; a question addressed to people goes only to the direct messages
-//! of those it is addressed to, and a press there is that person's answer.
+//! of those it is addressed to, and a press there is that person's answer. An account that sent
+//! five wrong codes is not heard for a while, not even with a right one, and is told so.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -327,6 +328,40 @@ async fn each_person_pairs_their_own_slack_with_a_code_used_once() {
     channels.stop().await;
 }
 
+/// Codes that are not Beckon's: each pairs nothing.
+const WRONG_CODES: [&str; 5] = ["ACDEFGHJ", "KMNPQRTU", "VWXY3467", "9ACDEFGH", "JKMNPQRT"];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_five_wrong_codes_an_account_is_not_heard_even_with_a_right_one_and_others_still_pair() {
+    let world = World::new().await;
+    let channels = world.channels(None);
+    let (ada, bo) = (signed_in("ada", "Ada Lovelace"), signed_in("bo", "Bo Lindqvist"));
+    world.slack.wait_connections(1).await;
+    for guess in WRONG_CODES {
+        world.slack.send(&direct_message(&world, MALLORY, &format!("pair {guess}")));
+    }
+    world
+        .slack
+        .wait_for("five refusals", |r| {
+            (r.ephemerals.iter().filter(|e| e.text.contains("pairs nothing")).count() == 5).then_some(())
+        })
+        .await;
+    // A right code from the same account (guessed at last, or read over a shoulder) is not even
+    // looked up: the account is told to wait, and the code stays good.
+    let code = world.beckon.new_channel_pairing_code("slack", &ada).await.unwrap().code;
+    world.slack.send(&direct_message(&world, MALLORY, &format!("pair {code}")));
+    let told = world.told("Too many wrong codes").await;
+    assert!(told.contains("not even a right one"), "{told}");
+    assert_eq!(world.beckon.channel_person("slack", MALLORY.0).await.unwrap(), None);
+    // Another account pairs with its own code, and Ada's own account with hers.
+    world.pair(BO, &bo).await;
+    world.slack.send(&direct_message(&world, ADA, &format!("pair {code}")));
+    world.told("Paired with Ada Lovelace").await;
+    assert_eq!(world.beckon.channel_account("slack", "ada").await.unwrap().unwrap().account, ADA.0);
+    assert_eq!((world.told_times("pairs nothing"), world.told_times("Too many wrong codes")), (5, 1));
+    channels.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_question_addressed_to_people_goes_to_their_own_direct_messages_and_is_answered_as_them() {
     let world = World::new().await;
@@ -399,7 +434,7 @@ async fn someone_who_leaves_the_group_is_sent_none_of_its_questions_after_signin
     world.pair(BO, &bo).await;
     // Bo signs in again and the provider no longer puts him in `eng`.
     let moved = SignedIn { groups: vec!["sales".into()], ..bo };
-    world.beckon.open_person_session(moved).await.unwrap();
+    world.beckon.open_person_session(moved, beckon_store::SessionKind::Browser).await.unwrap();
     let for_eng = ask_for(&world.beckon, Audience::Group("eng".into()), question()).await;
     let for_sales = ask_for(&world.beckon, Audience::Group("sales".into()), question()).await;
     assert_eq!(world.message(for_sales).await.channel, BO_DM);

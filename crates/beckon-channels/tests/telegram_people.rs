@@ -2,7 +2,8 @@
 //! Bot API, each person sends the bot `/start <code>` with a code from their page; a question
 //! addressed to a person or group goes to the private chat of each of them who paired one (one
 //! message each, and to no other chat), a press there is that person's answer (another person's
-//! crafted press answers nothing), and a stranger's wrong code gets no reply at all.
+//! crafted press answers nothing), and a stranger's wrong code gets no reply at all; after five
+//! wrong codes a chat is not heard for a while, not even with a right one.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -91,6 +92,34 @@ fn question() -> QuestionRequest {
     QuestionRequest::parse(&json!({"questions": [{"question": "Which region?", "header": "Region",
         "multiSelect": false, "options": [{"label": "eu-west"}, {"label": "us-east"}]}]}))
     .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_five_wrong_codes_a_chat_is_not_heard_even_with_a_right_one_and_others_still_pair() {
+    let world = World::new().await;
+    let (ada, bo) = (signed_in("ada", "Ada Lovelace"), signed_in("bo", "Bo Lindqvist"));
+    for guess in ["ACDEFGHJ", "KMNPQRTU", "VWXY3467", "9ACDEFGH", "JKMNPQRT"] {
+        world.telegram.user_sends(MALLORY, &format!("/start {guess}"));
+    }
+    // A right code from the same chat is not even looked up.
+    let code = world.beckon.new_channel_pairing_code("telegram", &ada).await.unwrap().code;
+    world.telegram.user_sends(MALLORY, &format!("/start {code}"));
+    // Updates are handled in order: once Bo's chat, which wrote after, has paired, every one of
+    // Mallory's codes was heard.
+    world.pair(BO, &bo).await;
+    assert_eq!(world.beckon.channel_person("telegram", &MALLORY.to_string()).await.unwrap(), None);
+    assert!(world.telegram.bot_messages(MALLORY).is_empty(), "no reply, as to any code that does not pair");
+    // The code is still good: Ada's own chat pairs with it.
+    world.telegram.user_sends(ADA, &format!("/start {code}"));
+    let reply = world
+        .telegram
+        .until("Ada's pairing reply", |fake| {
+            fake.bot_messages(ADA).into_iter().find(|m| m.text.contains("Paired with"))
+        })
+        .await;
+    assert!(reply.text.contains("Paired with Ada Lovelace"), "{}", reply.text);
+    assert_eq!(world.beckon.channel_account("telegram", "ada").await.unwrap().unwrap().account, ADA.to_string());
+    world.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

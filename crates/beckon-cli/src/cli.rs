@@ -394,7 +394,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "FILE", requires = "oidc_issuer")]
     pub oidc_client_secret_file: Option<std::path::PathBuf>,
     /// The provider's group (its `groups` claim) whose members are admins: they manage tokens
-    /// and read the audit trail.
+    /// and read the whole audit trail (everyone else reads their share).
     #[arg(long, value_name = "GROUP", default_value = "beckon-admins", requires = "oidc_issuer")]
     pub oidc_admin_group: String,
     /// The window's built files (`ui/dist` after `npm run build` in `ui/`), served at `/` to
@@ -415,6 +415,15 @@ pub struct ServeArgs {
     /// for several.
     #[arg(long, value_name = "NETWORK")]
     pub allow_callbacks_to: Vec<beckon_runtime::callbacks::Network>,
+    /// How long a person's sign-in lasts (a browser's session or a connected app's), in hours,
+    /// before they must sign in again; admins end one sooner with `DELETE
+    /// /v1/people/<subject>/sessions`.
+    #[arg(long, value_name = "HOURS", default_value_t = 168, value_parser = clap::value_parser!(u64).range(1..=8760))]
+    pub session_hours: u64,
+    /// How many days a person's Slack or Telegram pairing answers for them after they last signed
+    /// in: someone who stops signing in (who left the team) stops answering from their phone.
+    #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3650))]
+    pub pairing_days: u64,
     #[command(flatten)]
     pub capacity: ServeCapacity,
 }

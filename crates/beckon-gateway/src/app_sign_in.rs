@@ -19,7 +19,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use beckon_runtime::SignedInSession;
 use beckon_runtime::api::ErrorKind;
-use beckon_store::SignedIn;
+use beckon_store::{SessionKind, SignedIn};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -42,7 +42,14 @@ pub struct AppRequest {
     code_challenge: String,
     #[serde(default)]
     code_challenge_method: Option<String>,
+    /// How the app names itself ("Beckon on ada-laptop"), shown on the consent page and in the
+    /// admin's list of the person's sessions.
+    #[serde(default)]
+    client_name: Option<String>,
 }
+
+/// The longest app name kept.
+const CLIENT_NAME_MAX: usize = 80;
 
 /// The consent form: the request, the page's CSRF token, and what the person pressed.
 #[derive(Debug, Deserialize)]
@@ -62,6 +69,9 @@ struct Grant {
     groups: Vec<String>,
     challenge: String,
     redirect_uri: String,
+    /// The app as the person was shown it: its name and port.
+    #[serde(default)]
+    label: String,
 }
 
 /// `POST /auth/app/token`.
@@ -106,7 +116,26 @@ impl AppRequest {
         if !(43..=128).contains(&self.code_challenge.len()) || !base64url(&self.code_challenge) {
             return Some("The app's code_challenge is not a PKCE S256 challenge.");
         }
+        if self.client_name.as_deref().is_some_and(|name| {
+            name.trim().is_empty()
+                || name.chars().count() > CLIENT_NAME_MAX
+                || name
+                    .chars()
+                    .any(|c| c.is_control() || beckon_core::is_bidi_control(c) || beckon_core::is_bidi_mark(c))
+        }) {
+            return Some("The app's client_name must be 1 to 80 characters of plain text.");
+        }
         None
+    }
+
+    /// The app as the person is shown it: its name (or "An app calling itself Beckon") and the
+    /// port it listens on here, which tells two apps on one computer apart.
+    fn label(&self) -> String {
+        let port = url::Url::parse(&self.redirect_uri).ok().and_then(|url| url.port()).unwrap_or_default();
+        match self.client_name.as_deref() {
+            Some(name) => format!("{} (port {port})", name.trim()),
+            None => format!("an app that gave no name (port {port})"),
+        }
     }
 
     /// The app's redirect URI with `pairs` added to its query.
@@ -118,12 +147,16 @@ impl AppRequest {
 
     /// This request as `/auth/app`'s own address, to come back to after signing in.
     fn path(&self) -> String {
-        let query = url::form_urlencoded::Serializer::new(String::new())
+        let mut query = url::form_urlencoded::Serializer::new(String::new());
+        query
             .append_pair("redirect_uri", &self.redirect_uri)
             .append_pair("state", &self.state)
             .append_pair("code_challenge", &self.code_challenge)
-            .append_pair("code_challenge_method", "S256")
-            .finish();
+            .append_pair("code_challenge_method", "S256");
+        if let Some(name) = &self.client_name {
+            query.append_pair("client_name", name);
+        }
+        let query = query.finish();
         format!("/auth/app?{query}")
     }
 }
@@ -143,23 +176,29 @@ pub async fn ask(State(shared): State<Arc<Shared>>, headers: HeaderMap, Query(re
     let who = session.person.name.clone().or(session.person.email.clone()).unwrap_or(session.person.subject.clone());
     let hidden =
         |name: &str, value: &str| format!("<input type=\"hidden\" name=\"{name}\" value=\"{}\">", escape(value));
+    let mut fields = vec![
+        hidden("redirect_uri", &request.redirect_uri),
+        hidden("state", &request.state),
+        hidden("code_challenge", &request.code_challenge),
+        hidden("code_challenge_method", "S256"),
+        hidden("csrf", &session.csrf_token),
+    ];
+    if let Some(name) = &request.client_name {
+        fields.push(hidden("client_name", name));
+    }
     let form = format!(
-        "<p>The Beckon app on this computer asks to use <strong>{server}</strong> as <strong>{who}</strong>: it \
-         will show the questions addressed to you and answer them as you.</p>\
+        "<p><strong>{app}</strong>, listening on this computer, asks to use <strong>{server}</strong> as \
+         <strong>{who}</strong>.</p>\
+         <p>Once connected it will see the questions addressed to you and <strong>answer them as you</strong>, \
+         allowing agents' tool calls included, until you sign out everywhere or an admin ends it.</p>\
          <form method=\"post\" action=\"/auth/app\">{fields}\
          <button type=\"submit\" name=\"choice\" value=\"connect\">Connect</button> \
          <button type=\"submit\" name=\"choice\" value=\"cancel\">Cancel</button></form>\
          <p>Only connect if you just asked the Beckon app to add this inbox.</p>",
+        app = escape(&request.label()),
         server = escape(&shared.url),
         who = escape(&who),
-        fields = [
-            hidden("redirect_uri", &request.redirect_uri),
-            hidden("state", &request.state),
-            hidden("code_challenge", &request.code_challenge),
-            hidden("code_challenge_method", "S256"),
-            hidden("csrf", &session.csrf_token),
-        ]
-        .concat(),
+        fields = fields.concat(),
     );
     page(StatusCode::OK, "", Some(&form))
 }
@@ -199,6 +238,7 @@ pub async fn consent(State(shared): State<Arc<Shared>>, headers: HeaderMap, Form
         groups: person.groups,
         challenge: request.code_challenge.clone(),
         redirect_uri: request.redirect_uri.clone(),
+        label: request.label(),
     };
     let kept = match serde_json::to_string(&grant) {
         Ok(kept) => kept,
@@ -233,7 +273,7 @@ pub async fn token(
         return Err(refused("issued for another redirect_uri"));
     }
     let person = SignedIn { subject: grant.subject, email: grant.email, name: grant.name, groups: grant.groups };
-    let opened = shared.beckon.open_person_session(person.clone()).await?;
+    let opened = shared.beckon.open_person_session(person.clone(), SessionKind::App { label: grant.label }).await?;
     Ok(Json(json!({
         "token": opened.cookie,
         "expires_at_ms": opened.expires_at_ms,
@@ -314,8 +354,15 @@ mod tests {
             state: "abc".into(),
             code_challenge: URL_SAFE_NO_PAD.encode(Sha256::digest(b"verifier")),
             code_challenge_method: Some("S256".into()),
+            client_name: None,
         };
         assert_eq!(good.problem(), None);
+        let named = AppRequest { client_name: Some("Beckon on ada-laptop".into()), ..good.clone() };
+        assert_eq!((named.problem(), named.label().as_str()), (None, "Beckon on ada-laptop (port 5000)"));
+        for bad in ["", "  ", "a\nb", "\u{202e}evil", &"x".repeat(81)] {
+            let odd = AppRequest { client_name: Some(bad.to_owned()), ..good.clone() };
+            assert!(odd.problem().is_some(), "{bad:?}");
+        }
         let plain = AppRequest { code_challenge_method: Some("plain".into()), ..good.clone() };
         assert!(plain.problem().is_some());
         let none = AppRequest { code_challenge_method: None, ..good.clone() };

@@ -1,19 +1,32 @@
 //! `GET /v1/audit`: the audit trail — every resolved question and approval, who asked, who
-//! answered, via what — as JSON Lines or CSV, streamed as it is read, so an export of a million
-//! rows never sits in memory on either side. Only the person's token reaches it.
+//! answered, via what — as JSON Lines or CSV, streamed as it is read from the database Beckon
+//! runs on (a team server's PostgreSQL, else the data folder's file), so an export of a million
+//! rows never sits in memory on either side.
+//!
+//! Who reads what:
+//! - the person's token (on a team server, the admin token) and signed-in members of the admin
+//!   group read every row;
+//! - any other signed-in person reads their share: the rows of questions addressed to them, to
+//!   one of their groups or to everyone — as the question's session says, while retention
+//!   keeps it (a row whose session is gone is nobody's, as everything left of a session is) —
+//!   and the rows of what they answered themselves (recorded as their `oidc:<subject> (…)`,
+//!   from their page or a channel account they paired) for as long as the row is kept. Nothing
+//!   else is in it, not even as a row left out;
+//! - an ask-only token is refused (403, by [`crate::permissions`]).
 
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Query, State};
+use axum::extract::{Extension, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::Response;
 use beckon_runtime::api::ErrorKind;
-use beckon_store::{AuditFilter, AuditRow};
+use beckon_store::{AuditFilter, AuditRow, AuditShare};
 use serde::Deserialize;
 use tokio::sync::mpsc;
 
 use crate::error::{ApiError, ApiResult};
+use crate::principal::Principal;
 use crate::state::Shared;
 
 /// How much of the export goes out in one piece, at least, when rows are ready.
@@ -126,11 +139,16 @@ pub struct AuditQuery {
     format: Option<String>,
 }
 
-/// `GET /v1/audit`: the rows resolved in `[since_ms, until_ms)`, by `agent` if given, in the
-/// order they were written, streamed in the format asked for (JSON Lines unless told). A
-/// failure once the rows have begun ends the response early, so a client never takes a cut
-/// export for a whole one.
-pub async fn export(State(shared): State<Arc<Shared>>, Query(query): Query<AuditQuery>) -> ApiResult<Response> {
+/// `GET /v1/audit`: the rows of the caller's share (see the module's notes) resolved in
+/// `[since_ms, until_ms)`, by `agent` if given, in the order they were written, streamed in the
+/// format asked for (JSON Lines unless told). A failure once the rows have begun ends the
+/// response early, so a client never takes a cut export for a whole one.
+pub async fn export(
+    State(shared): State<Arc<Shared>>,
+    Extension(principal): Extension<Principal>,
+    Query(query): Query<AuditQuery>,
+) -> ApiResult<Response> {
+    let share = share_of(&principal)?;
     let format = match query.format.as_deref() {
         None => AuditFormat::Jsonl,
         Some(name) => AuditFormat::parse(name)
@@ -144,7 +162,7 @@ pub async fn export(State(shared): State<Arc<Shared>>, Query(query): Query<Audit
     let filter = AuditFilter { since_ms: query.since_ms, until_ms: query.until_ms, agent: query.agent, after_id: None };
     let encoder = AuditEncoder::new(format);
     let header = encoder.start().map_err(|err| ApiError::new(ErrorKind::Internal, err))?;
-    let rows = shared.beckon.audit(filter);
+    let rows = shared.beckon.audit_share(filter, share);
     let body = futures_util::stream::unfold(Some((rows, encoder, header)), |state| async move {
         let (mut rows, encoder, mut chunk) = state?;
         match fill(&mut rows, &encoder, &mut chunk).await {
@@ -163,6 +181,22 @@ pub async fn export(State(shared): State<Arc<Shared>>, Query(query): Query<Audit
         .header(CONTENT_DISPOSITION, file)
         .body(Body::from_stream(body))
         .map_err(|err| ApiError::new(ErrorKind::Internal, err.to_string()))
+}
+
+/// The part of the trail `principal` reads.
+fn share_of(principal: &Principal) -> ApiResult<AuditShare> {
+    match principal {
+        Principal::Person => Ok(AuditShare::Whole),
+        Principal::Member(member) if member.admin => Ok(AuditShare::Whole),
+        Principal::Member(member) => {
+            Ok(AuditShare::Person { subject: member.person.subject.clone(), groups: member.person.groups.clone() })
+        }
+        // The guard refuses these before the handler; refused here too should a route ever
+        // reach it another way.
+        Principal::AskOnly { .. } => {
+            Err(ApiError::new(ErrorKind::Forbidden, "an ask-only token cannot read the audit trail"))
+        }
+    }
 }
 
 /// Adds rows to `chunk` until it is large enough or no row is ready; false once the rows have

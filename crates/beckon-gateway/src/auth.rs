@@ -10,8 +10,8 @@ use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
-use beckon_runtime::PERSON_SESSION_LIFETIME_MS;
 use beckon_runtime::api::ErrorKind;
+use beckon_store::SessionKind;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -117,17 +117,35 @@ pub async fn callback(
             return page(StatusCode::UNAUTHORIZED, &format!("The sign-in was refused: {err}."));
         }
     };
-    let opened = match shared.beckon.open_person_session(person).await {
+    let opened = match shared.beckon.open_person_session(person, SessionKind::Browser).await {
         Ok(opened) => opened,
         Err(err) => return ApiError::from(err).into_response(),
     };
-    let session = shared.cookies.set(Cookie::Session, &opened.cookie, PERSON_SESSION_LIFETIME_MS / 1000);
+    let lasts_s = opened.expires_at_ms.saturating_sub(shared.beckon.now_ms()).max(0) / 1000;
+    let session = shared.cookies.set(Cookie::Session, &opened.cookie, lasts_s);
     redirect(&taken.next, session, shared.cookies.clear(Cookie::SignIn))
 }
 
-/// `POST /auth/logout`: ends this browser's session, or a connected app's (by its bearer token).
-pub async fn logout(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> ApiResult<Response> {
-    if let Some(cookie) = shared.cookies.read(&headers, Cookie::Session) {
+/// `?everywhere=true` on signing out.
+#[derive(Debug, Deserialize)]
+pub struct SignOutQuery {
+    #[serde(default)]
+    everywhere: bool,
+}
+
+/// `POST /auth/logout`: ends this browser's session, or a connected app's (by its bearer token);
+/// with `?everywhere=true`, every session the person has (other browsers, connected apps).
+pub async fn logout(
+    State(shared): State<Arc<Shared>>,
+    Extension(principal): Extension<Principal>,
+    Query(query): Query<SignOutQuery>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    if query.everywhere
+        && let Principal::Member(member) = &principal
+    {
+        shared.beckon.end_person_sessions(&member.person.subject).await?;
+    } else if let Some(cookie) = shared.cookies.read(&headers, Cookie::Session) {
         shared.beckon.close_person_session(&cookie).await?;
     } else if let Some(secret) = crate::guard::bearer(&headers) {
         shared.beckon.close_person_session(secret).await?;

@@ -127,6 +127,7 @@ pub fn ask(bytes: &[u8]) -> ApiResult<ExternalAsk> {
         metadata,
         // Only the guard knows which token a request carries; the handler sets it.
         asked_by: None,
+        asking_person: None,
         audience,
     })
 }

@@ -295,12 +295,12 @@ impl GatewayClient {
     }
 
     /// Asks the server to prove it knows the token, once: nothing carrying the token, or
-    /// anything else, is sent before it has. For an ask-only token the server proves it knows
-    /// the token's hash (all it keeps), named by the token's hint.
+    /// anything else, is sent before it has. For an ask-only token or a team server's admin
+    /// token the server proves it knows the token's hash (all it keeps), named by its hint.
     async fn check_server(&self) -> ClientResult<()> {
         let challenge = crate::proof::challenge();
         let token = &self.endpoint.token;
-        let (key, hint) = if token_secret::is_token(token) {
+        let (key, hint) = if token_secret::is_kept_hashed(token) {
             let hash = token_secret::hash(token);
             (token_secret::proof_key(&hash), Some(token_secret::hint(&hash)))
         } else {

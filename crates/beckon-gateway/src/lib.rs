@@ -21,6 +21,7 @@ pub mod local_socket;
 pub mod mcp;
 mod meta;
 mod notices;
+mod people;
 pub mod permissions;
 mod places;
 pub mod principal;
@@ -86,6 +87,9 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/tokens"),
     ("get", "/v1/tokens"),
     ("delete", "/v1/tokens/{name}"),
+    ("get", "/v1/people"),
+    ("delete", "/v1/people/{subject}/sessions"),
+    ("delete", "/v1/people/{subject}/pairings"),
     ("get", "/v1/audit"),
     ("get", "/v1/me"),
 ];
@@ -128,7 +132,7 @@ pub struct GatewayConfig {
 
 /// How a team server signs people in: Beckon's registration with the team's OpenID provider
 /// (whose redirect URI must be `<public URL>/auth/callback`), and the provider's group whose
-/// members are admins (they manage tokens and read the audit trail).
+/// members are admins (they manage tokens and read the whole audit trail).
 #[derive(Debug, Clone)]
 pub struct SignInConfig {
     pub oidc: sign_in::OidcSettings,
@@ -224,6 +228,9 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
         .route("/v1/openapi.json", get(meta::openapi))
         .route("/v1/tokens", post(tokens::create).get(tokens::list))
         .route("/v1/tokens/{name}", axum::routing::delete(tokens::revoke))
+        .route("/v1/people", get(people::list))
+        .route("/v1/people/{subject}/sessions", axum::routing::delete(people::end_sessions))
+        .route("/v1/people/{subject}/pairings", axum::routing::delete(people::unpair))
         .route("/v1/audit", get(audit::export))
         .route("/v1/me", get(auth::me))
         .route("/v1/window/{command}", post(window::call))

@@ -32,13 +32,13 @@ pub async fn health(State(shared): State<Arc<Shared>>) -> ApiResult<Json<Value>>
 #[derive(Debug, Deserialize)]
 pub struct ChallengeQuery {
     challenge: Option<String>,
-    /// An ask-only token's hint (see `beckon_runtime::token_secret`): prove knowing that token
-    /// instead of the person's.
+    /// An ask-only token's hint, or a team server's admin token's (see
+    /// `beckon_runtime::token_secret`): prove knowing that token instead of the person's.
     token: Option<String>,
 }
 
 /// `GET /v1/proof?challenge=…`: proof that this server knows the token, without the token. With
-/// `&token=<hint>`, proof that it knows that ask-only token (keyed with the hash it keeps of it);
+/// `&token=<hint>`, proof that it knows that ask-only or admin token (keyed with the hash it keeps of it);
 /// 401 when no live token has that hint, so a revoked token learns it is revoked before it
 /// sends anything.
 pub async fn prove(State(shared): State<Arc<Shared>>, Query(query): Query<ChallengeQuery>) -> ApiResult<Json<Value>> {

@@ -6,11 +6,12 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::{Extension, Json};
+use beckon_store::TokenId;
 use serde_json::{Value, json};
 
 use crate::bodies;
 use crate::error::ApiResult;
-use crate::principal::Principal;
+use crate::principal::{Member, Principal};
 use crate::state::Shared;
 
 /// The key a notice is kept under: an ask-only token's keys are its own, and a signed-in
@@ -23,9 +24,30 @@ fn kept_under(principal: &Principal, key: &str) -> String {
     }
 }
 
-/// `GET /v1/notices`: the notices shown now, oldest first.
-pub async fn list(State(shared): State<Arc<Shared>>) -> Json<Value> {
-    Json(json!({ "notices": shared.beckon.notices() }))
+/// `GET /v1/notices`: the notices shown now, oldest first; a signed-in person's share of them
+/// (an admin's is all).
+pub async fn list(State(shared): State<Arc<Shared>>, Extension(principal): Extension<Principal>) -> Json<Value> {
+    let mut notices = shared.beckon.notices();
+    if let Principal::Member(member) = &principal
+        && !member.admin
+    {
+        notices.retain(|notice| is_theirs(&shared, member, &notice.key));
+    }
+    Json(json!({ "notices": notices }))
+}
+
+/// Whether the notice kept under `key` is `member`'s to see: one they posted themselves, or one
+/// an agent's token posted for them or one of their groups. What the person's own token (the
+/// admin token) or a token for no one posted is the admins'.
+fn is_theirs(shared: &Shared, member: &Member, key: &str) -> bool {
+    if key.starts_with(&format!("person-{}:", member.person.subject)) {
+        return true;
+    }
+    let Some(id) = key.strip_prefix("token-").and_then(|rest| rest.split_once(':')).map(|(id, _)| id) else {
+        return false;
+    };
+    let owner = id.parse().ok().and_then(|id| shared.beckon.token_owner(TokenId(id)));
+    owner.is_some_and(|owner| owner.includes(&member.person.subject, &member.person.groups))
 }
 
 /// `PUT /v1/notices/{key}`: shows a notice, replacing the one under the same key.

@@ -51,6 +51,12 @@ pub enum Route {
     ListTokens,
     /// `DELETE /v1/tokens/{name}`.
     RevokeToken,
+    /// `GET /v1/people`: who is signed in where, and who paired what.
+    ListPeople,
+    /// `DELETE /v1/people/{subject}/sessions`: ends a person's sessions.
+    EndSessions,
+    /// `DELETE /v1/people/{subject}/pairings`: forgets a person's Slack and Telegram pairings.
+    Unpair,
     /// `GET /v1/audit`.
     Audit,
     /// `GET /v1/me`: who the request acts for.
@@ -153,6 +159,9 @@ impl Route {
             ("POST", ["tokens"]) => Route::CreateToken,
             ("GET", ["tokens"]) => Route::ListTokens,
             ("DELETE", ["tokens", _]) => Route::RevokeToken,
+            ("GET", ["people"]) => Route::ListPeople,
+            ("DELETE", ["people", _, "sessions"]) => Route::EndSessions,
+            ("DELETE", ["people", _, "pairings"]) => Route::Unpair,
             ("GET", ["audit"]) => Route::Audit,
             ("GET", ["me"]) => Route::Me,
             ("POST", ["window", command]) => Route::Window(id(command)),
@@ -184,9 +193,10 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
         (Route::ReadQuestion(_) | Route::CancelQuestion(_), Principal::Person | Principal::Member(_)) => {
             Access::Allowed
         }
-        // A signed-in person answers and reads the inbox from their browser; tokens and the
-        // audit trail are the admins'. MCP and the agents' triggers are for programs, with
-        // tokens. Signing out is only for a browser session.
+        // A signed-in person answers and reads the inbox from their browser, and exports their
+        // share of the audit trail (an admin all of it: the handler decides which); tokens are
+        // the admins'. MCP and the agents' triggers are for programs, with tokens. Signing out
+        // is only for a browser session.
         (
             Route::ListQuestions
             | Route::AnswerQuestion(_)
@@ -198,10 +208,19 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             | Route::Events
             | Route::OpenApi
             | Route::SignOut
+            | Route::Audit
             | Route::Window(_),
             Principal::Member(_),
         ) => Access::Allowed,
-        (Route::CreateToken | Route::ListTokens | Route::RevokeToken | Route::Audit, Principal::Member(member)) => {
+        (
+            Route::CreateToken
+            | Route::ListTokens
+            | Route::RevokeToken
+            | Route::ListPeople
+            | Route::EndSessions
+            | Route::Unpair,
+            Principal::Member(member),
+        ) => {
             if member.admin { Access::Allowed } else { Access::AdminsOnly }
         }
         (Route::TriggerAgent | Route::Mcp | Route::Unknown, Principal::Member(_)) => Access::Forbidden,
@@ -221,6 +240,9 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             | Route::CreateToken
             | Route::ListTokens
             | Route::RevokeToken
+            | Route::ListPeople
+            | Route::EndSessions
+            | Route::Unpair
             | Route::Audit
             | Route::Window(_)
             | Route::Mcp
@@ -241,6 +263,9 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             | Route::CreateToken
             | Route::ListTokens
             | Route::RevokeToken
+            | Route::ListPeople
+            | Route::EndSessions
+            | Route::Unpair
             | Route::Audit
             | Route::Window(_)
             // MCP over HTTP runs on the runtime in this process and cannot tell whose questions
@@ -269,7 +294,10 @@ mod tests {
 
     /// A path of `ROUTES` with its parameters filled in.
     fn filled(path: &str) -> String {
-        path.replace("{id}", "0190f1d2-7a3b-7c4d-8e5f-6a7b8c9d0e1f").replace("{name}", "devbox").replace("{key}", "k")
+        path.replace("{id}", "0190f1d2-7a3b-7c4d-8e5f-6a7b8c9d0e1f")
+            .replace("{name}", "devbox")
+            .replace("{key}", "k")
+            .replace("{subject}", "ada")
     }
 
     #[test]
@@ -315,6 +343,9 @@ mod tests {
             ("POST", "/v1/tokens".to_owned()),
             ("GET", "/v1/tokens".to_owned()),
             ("DELETE", "/v1/tokens/devbox".to_owned()),
+            ("GET", "/v1/people".to_owned()),
+            ("DELETE", "/v1/people/ada/sessions".to_owned()),
+            ("DELETE", "/v1/people/ada/pairings".to_owned()),
             ("GET", "/v1/audit".to_owned()),
             ("POST", "/mcp".to_owned()),
             ("GET", "/v1/questions/".to_owned()),
@@ -359,7 +390,7 @@ mod tests {
     }
 
     #[test]
-    fn a_signed_in_person_answers_and_only_an_admin_manages_tokens() {
+    fn a_signed_in_person_answers_and_reads_the_audit_and_only_an_admin_manages_tokens() {
         let id = "0190f1d2-7a3b-7c4d-8e5f-6a7b8c9d0e1f";
         let everyone = [
             ("GET", "/v1/questions".to_owned()),
@@ -370,15 +401,21 @@ mod tests {
             ("GET", "/v1/events".to_owned()),
             ("GET", "/v1/me".to_owned()),
             ("POST", "/auth/logout".to_owned()),
+            ("GET", "/v1/audit".to_owned()),
         ];
         for (method, path) in everyone {
             let route = Route::of(&Method::from_bytes(method.as_bytes()).unwrap(), &path);
             assert_eq!(decide(&route, &member(false)), Access::Allowed, "{method} {path}");
             assert_eq!(decide(&route, &member(true)), Access::Allowed, "{method} {path}");
         }
-        for (method, path) in
-            [("POST", "/v1/tokens"), ("GET", "/v1/tokens"), ("DELETE", "/v1/tokens/x"), ("GET", "/v1/audit")]
-        {
+        for (method, path) in [
+            ("POST", "/v1/tokens"),
+            ("GET", "/v1/tokens"),
+            ("DELETE", "/v1/tokens/x"),
+            ("GET", "/v1/people"),
+            ("DELETE", "/v1/people/bo/sessions"),
+            ("DELETE", "/v1/people/bo/pairings"),
+        ] {
             let route = Route::of(&Method::from_bytes(method.as_bytes()).unwrap(), path);
             assert_eq!(decide(&route, &member(false)), Access::AdminsOnly, "{method} {path}");
             assert_eq!(decide(&route, &member(true)), Access::Allowed, "{method} {path}");

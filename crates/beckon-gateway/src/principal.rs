@@ -27,7 +27,8 @@ pub enum Principal {
 pub struct Member {
     /// Who the identity provider said they are.
     pub person: SignedIn,
-    /// Whether they are in the server's admin group (they manage tokens and read the audit).
+    /// Whether they are in the server's admin group (they manage tokens and read the whole audit
+    /// trail).
     pub admin: bool,
 }
 

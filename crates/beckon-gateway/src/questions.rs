@@ -10,7 +10,7 @@ use axum::http::StatusCode;
 use axum::{Extension, Json};
 use beckon_core::{AnsweredVia, Answerer, Problems, RequestId};
 use beckon_runtime::api::ErrorKind;
-use beckon_runtime::{AnswerReceipt, Decision};
+use beckon_runtime::{AnswerReceipt, Asker, AskingPerson, Decision};
 use beckon_store::QuestionStatus;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -35,10 +35,15 @@ pub async fn create(
     bytes: Bytes,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let mut ask = bodies::ask(&bytes)?;
-    ask.asked_by = match principal {
-        Principal::Person | Principal::Member(_) => None,
-        Principal::AskOnly { token } => Some(token),
-    };
+    match principal {
+        Principal::Person => {}
+        Principal::AskOnly { token } => ask.asked_by = Some(token),
+        // A person asking themselves is recorded and shown as the asker, and addresses only
+        // themselves or their groups (the runtime's rule).
+        Principal::Member(member) => {
+            ask.asking_person = Some(AskingPerson { person: member.signed_in(), shown: member.person.answered_by() });
+        }
+    }
     let asked = shared.beckon.ask_external(ask).await?;
     Ok((
         StatusCode::CREATED,
@@ -222,14 +227,43 @@ pub async fn decline(
 
 /// `POST /v1/questions/{id}/cancel`: the agent that asked withdraws its question (it got its
 /// answer elsewhere, such as in its own terminal); it resolves as cancelled with the reason.
+/// Only who asked withdraws — the token that asked, the signed-in person who asked, or the
+/// person's own token for what neither asked — and who withdrew is recorded.
 pub async fn cancel(
     State(shared): State<Arc<Shared>>,
+    Extension(principal): Extension<Principal>,
     Path(id): Path<String>,
     shape: ReadShape,
     bytes: Bytes,
 ) -> ApiResult<Json<Value>> {
     let id = parse_id(&id)?;
+    let asker = shared.beckon.asker(id).await?;
+    let by = match (&principal, &asker) {
+        (Principal::AskOnly { token }, Asker::Token(asking)) if token.id == *asking => {
+            Some(format!("token {}", token.name))
+        }
+        (Principal::Member(member), Asker::Person(subject)) if member.person.subject == *subject => {
+            Some(member.person.answered_by())
+        }
+        (Principal::Person, Asker::Owner) => None,
+        _ => {
+            return Err(ApiError::new(
+                ErrorKind::Forbidden,
+                format!("only who asked question {id} withdraws it ({})", asker_named(&asker)),
+            ));
+        }
+    };
     let reason = bodies::reason(&bytes)?;
-    let done = shared.beckon.resolve(id, AnsweredVia::Http, Decision::Withdraw(reason)).await?;
+    let withdrawer = Answerer { via: AnsweredVia::Http, by, signed_in: None };
+    let done = shared.beckon.resolve(id, withdrawer, Decision::Withdraw(reason)).await?;
     receipt(&shared, done, shape).await
+}
+
+/// Who asked, as a refusal to withdraw names them.
+fn asker_named(asker: &Asker) -> &'static str {
+    match asker {
+        Asker::Token(_) => "an agent's token asked it",
+        Asker::Person(_) => "a person signed in asked it",
+        Asker::Owner => "it was asked with the person's own token",
+    }
 }

@@ -66,11 +66,13 @@ pub async fn answer(
 /// `POST /v1/sessions/{id}/cancel`.
 pub async fn cancel(
     State(shared): State<Arc<Shared>>,
+    Extension(principal): Extension<Principal>,
     Path(id): Path<String>,
     shape: ReadShape,
     bytes: Bytes,
 ) -> ApiResult<Json<Value>> {
     let session = parse_session(&id)?;
+    refuse_members_cancelling(&principal)?;
     let reason = bodies::reason(&bytes)?;
     shared.beckon.cancel(session, reason).await?;
     let view = shared.beckon.session(session).await?;
@@ -106,4 +108,16 @@ pub async fn trigger(
             "repeat": begun.repeat,
         })),
     ))
+}
+
+/// A signed-in person does not cancel a session on a team server: its questions are the agents'
+/// that asked them (only the asker withdraws a question, `POST /v1/questions/{id}/cancel`).
+pub(crate) fn refuse_members_cancelling(principal: &Principal) -> ApiResult<()> {
+    match principal {
+        Principal::Member(_) => Err(ApiError::new(
+            ErrorKind::Forbidden,
+            "a session on a team server is its agent's to cancel; withdraw a question you asked instead",
+        )),
+        Principal::Person | Principal::AskOnly { .. } => Ok(()),
+    }
 }

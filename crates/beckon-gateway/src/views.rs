@@ -61,6 +61,7 @@ pub fn question(base_url: &str, record: &QuestionRecord, shape: ReadShape) -> Va
         "outcome": record.outcome,
         "answered_via": record.answered_via,
         "answered_by": record.answered_by,
+        "asked_by": record.asked_by,
         "result": result,
         "decision": decision,
         "created_at": record.created_at_ms,

@@ -158,12 +158,14 @@ pub async fn call(
         }
         "cancel" => {
             let OfSession { session_id, reason } = args(&bytes)?;
-            shared.beckon.cancel(session(shared, member, &session_id).await?, reason).await?;
+            let session = session(shared, member, &session_id).await?;
+            crate::sessions::refuse_members_cancelling(&principal)?;
+            shared.beckon.cancel(session, reason).await?;
             json(())
         }
         "metrics" => {
             let Nothing {} = args(&bytes)?;
-            json(shared.beckon.metrics().await?)
+            json(metrics(shared, member).await?)
         }
         "paired_channels" => {
             let Nothing {} = args(&bytes)?;
@@ -235,8 +237,17 @@ async fn snapshot(shared: &Shared, member: Option<&Member>) -> ApiResult<WindowS
         }
     }
     snapshot.pending = pending;
+    snapshot.metrics = metrics(shared, Some(member)).await?;
     snapshot.sessions = visible(shared, member, &mut audiences, snapshot.sessions).await?;
     Ok(snapshot)
+}
+
+/// The figures `member` may see: their share, or everyone's for the person and admins.
+async fn metrics(shared: &Shared, member: Option<&Member>) -> ApiResult<beckon_store::Metrics> {
+    Ok(match member {
+        Some(member) => shared.beckon.metrics_seen_by(&member.signed_in()).await?,
+        None => shared.beckon.metrics().await?,
+    })
 }
 
 async fn visible_sessions(shared: &Shared, member: Option<&Member>, page: SessionPage) -> ApiResult<SessionPage> {

@@ -8,7 +8,7 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 use beckon_gateway::{GatewayConfig, GatewayError};
-use beckon_runtime::{AnswerReceipt, BatchReceipt, ChannelPairingCode, PairedChannel, WindowSnapshot};
+use beckon_runtime::{AnswerReceipt, BatchReceipt, ChannelPairing, ChannelPairingCode, PairedChannel, WindowSnapshot};
 use beckon_test_idp::Provider;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -199,10 +199,14 @@ async fn a_person_gets_a_code_to_pair_their_own_slack_and_sees_it_paired() {
     assert_eq!(code.code.len(), 8);
     assert!(code.expires_at_ms > s.beckon.now_ms());
     // What the bot does when Ada sends it from her Slack account.
-    let paired = s.beckon.pair_channel_person("slack", "U0ADA", &code.code).await.unwrap().unwrap();
+    let ChannelPairing::Paired(paired) = s.beckon.pair_channel_person("slack", "U0ADA", &code.code).await.unwrap()
+    else {
+        panic!("not paired");
+    };
     assert_eq!(paired.person.subject, "ada");
     assert_eq!(paired.person.groups, ["eng"], "who she is, from her sign-in");
-    assert_eq!(s.beckon.pair_channel_person("slack", "U0MAL", &code.code).await.unwrap(), None, "once");
+    let again = s.beckon.pair_channel_person("slack", "U0MAL", &code.code).await.unwrap();
+    assert_eq!(again, ChannelPairing::NoSuchCode, "once");
     let (_, channels) = ada.call(&s, "paired_channels", json!({})).await;
     assert_eq!(channels[0]["account"], "U0ADA");
 

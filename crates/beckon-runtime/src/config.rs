@@ -89,7 +89,18 @@ pub struct RuntimeConfig {
     /// person's own); public addresses and the operator's networks for a server facing a
     /// network.
     pub callback_destinations: CallbackDestinations,
+    /// How long a signed-in person's session (a browser's or a connected app's) lasts before
+    /// they must sign in again.
+    pub person_session_lifetime: std::time::Duration,
+    /// How long a person's Slack or Telegram pairing answers for them after they last signed in:
+    /// someone who left the team and signs in no more stops answering from their phone.
+    pub pairing_window: std::time::Duration,
 }
+
+/// How long a signed-in session lasts unless a server says otherwise: a week.
+pub const DEFAULT_PERSON_SESSION_LIFETIME: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);
+/// How long a pairing answers after its person last signed in unless a server says otherwise.
+pub const DEFAULT_PAIRING_WINDOW: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
 
 /// The environment variable naming the PostgreSQL database of a team server.
 pub const DATABASE_URL_ENV: &str = "BECKON_DATABASE_URL";
@@ -133,6 +144,8 @@ impl RuntimeConfig {
             database_url: None,
             lease: crate::leases::DEFAULT_LEASE,
             callback_destinations: CallbackDestinations::Anywhere,
+            person_session_lifetime: DEFAULT_PERSON_SESSION_LIFETIME,
+            pairing_window: DEFAULT_PAIRING_WINDOW,
         }
     }
 

@@ -10,7 +10,7 @@ use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus, State};
 use beckon_core::outcome::check_reason;
 use beckon_core::{
     Answer, AnsweredVia, Answerer, Answers, Audience, Outcome, Problems, QuestionRequest, RequestId, SessionId,
-    SessionOrigin, check_name,
+    SessionOrigin, SignedInPerson, check_name,
 };
 use beckon_store::{NewQuestion, NewSession, QuestionRecord, Resolution, Resolved, rule_name};
 use serde::{Deserialize, Serialize};
@@ -53,10 +53,23 @@ pub struct ExternalAsk {
     /// (only that token may then read or withdraw it), and its sessions are its own: a key it
     /// gives never groups its questions with another caller's.
     pub asked_by: Option<TokenHolder>,
+    /// The person signed in on a team server who asked, when one did (set by the gateway from
+    /// their session, never from the body): recorded and shown with the question, they address
+    /// only themselves or their groups, and only they withdraw it.
+    pub asking_person: Option<AskingPerson>,
     /// Whom it is for on a team server, as the agent names it (`audience` in the body): within
     /// what its token allows (see [`audience_of`]). A token owned by a person or group addresses
     /// them without naming anyone.
     pub audience: Option<Audience>,
+}
+
+/// A signed-in person asking a question themselves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AskingPerson {
+    /// Who they are, as audiences read it.
+    pub person: SignedInPerson,
+    /// How they are shown as the asker ("oidc:ada (Ada Lovelace <ada@example.com>)").
+    pub shown: String,
 }
 
 /// Where an ask's question went in the write that asks it.
@@ -70,9 +83,28 @@ enum Placed {
 }
 
 /// Whom a question goes to: a token owned by a person or group asks for them, and may name no
-/// one else; a token without an owner (or the person's own) may name anyone, and without a name
-/// the question is everyone's.
-pub(crate) fn audience_of(asked_by: Option<&TokenHolder>, named: Option<Audience>) -> Result<Option<Audience>> {
+/// one else; a signed-in person asks for themselves or one of their groups, never for someone
+/// else (their question would show in another's inbox as if that one's agent asked); a token
+/// without an owner (or the person's own) may name anyone, and without a name the question is
+/// everyone's.
+pub(crate) fn audience_of(
+    asked_by: Option<&TokenHolder>,
+    person: Option<&SignedInPerson>,
+    named: Option<Audience>,
+) -> Result<Option<Audience>> {
+    if let Some(person) = person {
+        return match named {
+            None => Ok(Some(Audience::Person(person.subject.clone()))),
+            Some(named) if named.includes(&person.subject, &person.groups) => Ok(Some(named)),
+            Some(named) => Err(Error::InvalidInput(Problems::one(
+                "audience",
+                format!(
+                    "a person signed in addresses only themselves (person:{}) or one of their groups, not {named}",
+                    person.subject
+                ),
+            ))),
+        };
+    }
     match (asked_by.and_then(|holder| holder.owner.as_ref()), named) {
         (Some(owner), Some(named)) if named != *owner => Err(Error::InvalidInput(Problems::one(
             "audience",
@@ -97,6 +129,7 @@ impl std::fmt::Debug for ExternalAsk {
             .field("callback_url", &self.callback_url.as_deref().map(callbacks::origin))
             .field("metadata", &self.metadata)
             .field("asked_by", &self.asked_by.as_ref().map(|holder| &holder.name))
+            .field("asking_person", &self.asking_person.as_ref().map(|asker| &asker.shown))
             .field("audience", &self.audience)
             .finish()
     }
@@ -165,12 +198,28 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
     let expires_at_ms = ask.timeout.map(|t| now.saturating_add(t.as_millis() as i64));
     let request_id = new_request_id();
     let new_session = new_session_id();
-    let audience = audience_of(ask.asked_by.as_ref(), ask.audience)?;
+    let asking_person = ask.asking_person;
+    let audience = audience_of(ask.asked_by.as_ref(), asking_person.as_ref().map(|a| &a.person), ask.audience)?;
     let (agent, metadata, callback_url, asked_by) = (ask.agent, ask.metadata, ask.callback_url, ask.asked_by);
-    // A token's sessions are apart from everyone else's: its key is kept under the token's id.
-    let key = match (&asked_by, ask.external_key) {
-        (Some(holder), Some(key)) => Some(format!("{key}@token-{}", holder.id)),
-        (_, key) => key,
+    // A token's sessions are apart from everyone else's: its key is kept under the token's id;
+    // and a signed-in person's under their subject.
+    let key = match (&asked_by, &asking_person, ask.external_key) {
+        (Some(holder), _, Some(key)) => Some(format!("{key}@token-{}", holder.id)),
+        (None, Some(asker), Some(key)) => Some(format!("{key}@person-{}", asker.person.subject)),
+        (_, _, key) => key,
+    };
+    // How the asker is shown, and the subject that alone may withdraw: a token by its name and
+    // whom it asks for, a person as they signed in.
+    let shown_asker = match (&asked_by, &asking_person) {
+        (Some(holder), _) => Some((
+            None,
+            match &holder.owner {
+                Some(owner) => format!("token {} (for {owner})", holder.name),
+                None => format!("token {}", holder.name),
+            },
+        )),
+        (None, Some(asker)) => Some((Some(asker.person.subject.clone()), asker.shown.clone())),
+        (None, None) => None,
     };
     let asker = asked_by.map(|holder| holder.id);
     let public_url = rt.public_url.get();
@@ -243,6 +292,9 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
                 };
                 let question = NewQuestion { expires_at_ms: None, expiry_policy: None, ..question.clone() };
                 if tx.ask_allowed_by_rule(&question, &resolution, rule, asker)?.is_some() {
+                    if let Some((subject, shown)) = &shown_asker {
+                        tx.mark_asker(request_id, subject.as_deref(), shown)?;
+                    }
                     return Ok(Placed::Asked(session_id, Some(rule)));
                 }
             }
@@ -250,6 +302,9 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
             tx.ask(&NewQuestion { callbacks, ..question })?;
             if let Some(token) = asker {
                 tx.mark_asked_by(request_id, token)?;
+            }
+            if let Some((subject, shown)) = &shown_asker {
+                tx.mark_asker(request_id, subject.as_deref(), shown)?;
             }
             Ok(Placed::Asked(session_id, None))
         })

@@ -51,15 +51,15 @@ pub use config::{
 };
 pub use error::{Error, Result};
 pub use events::{Subscription, TextDelta};
-pub use external::{ExternalAsk, ExternalAsked};
+pub use external::{AskingPerson, ExternalAsk, ExternalAsked};
 pub use leases::{DEFAULT_LEASE, SHORTEST_LEASE};
 pub use live_tokens::TokenHolder;
 pub use lock::DataDirLock;
 pub use notices::MAX_LIVE_NOTICES;
 pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, ResolvedNotice, Silent};
 pub use service::{
-    AUDIT_STREAM_CAPACITY, AnswerReceipt, BATCH_MAX, BatchDecision, BatchFailure, BatchReceipt, Beckon, Begun,
-    ChannelPairingCode, Decision, OpenedSession, PERSON_SESSION_LIFETIME_MS, PairedChannel, SIGN_IN_LIFETIME_MS,
-    SessionView, SignedInSession, StoreCounts, WindowSnapshot, csrf_token, pairing_code,
+    AUDIT_STREAM_CAPACITY, AnswerReceipt, Asker, BATCH_MAX, BatchDecision, BatchFailure, BatchReceipt, Beckon, Begun,
+    ChannelPairing, ChannelPairingCode, Decision, OpenedSession, PairedChannel, SIGN_IN_LIFETIME_MS, SessionView,
+    SignedInSession, StoreCounts, WindowSnapshot, WrongCodeLimit, csrf_token, pairing_code,
 };
 pub use settings::Settings;

@@ -121,6 +121,12 @@ impl LiveTokens {
         Some((live.holder.clone(), record))
     }
 
+    /// Whom the live token `id` asks for; `None` when it asks for no one in particular or is
+    /// not live.
+    pub(crate) fn owner_of(&self, id: TokenId) -> Option<Audience> {
+        self.read().values().find(|live| live.holder.id == id).and_then(|live| live.holder.owner.clone())
+    }
+
     /// The proof key of the live token `hint` names.
     pub(crate) fn proof_key(&self, hint: &str) -> Option<String> {
         self.read().values().find(|live| live.hint == hint).map(|live| live.proof_key.clone())

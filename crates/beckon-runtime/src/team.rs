@@ -27,7 +27,7 @@ pub(crate) struct AdminToken {
 /// Reads the team's admin token, making it when there is none yet (replicas starting together
 /// make one between them: the first write stands).
 pub(crate) async fn admin_token(db: &Db) -> Result<AdminToken> {
-    let token = format!("bkn_admin_{}", hex::encode(rand::random::<[u8; 32]>()));
+    let token = token_secret::admin(rand::random());
     let hash = hex::encode(token_secret::hash(&token));
     let (made, stored) = db
         .write(move |tx| {

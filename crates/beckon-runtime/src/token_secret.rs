@@ -13,6 +13,8 @@ use sha2::{Digest, Sha256};
 
 /// How an ask-only token's secret begins.
 pub const ASK_ONLY_PREFIX: &str = "bkn_ask_";
+/// How a team server's admin token begins.
+pub const ADMIN_PREFIX: &str = "bkn_admin_";
 /// The longest token name.
 pub const NAME_MAX_CHARS: usize = 40;
 /// What is hashed before the secret's hash to make its hint, so a hint is no other hash of it.
@@ -23,10 +25,25 @@ pub(crate) fn ask_only(random: [u8; 32]) -> String {
     format!("{ASK_ONLY_PREFIX}{}", hex::encode(random))
 }
 
+/// A team server's new admin token from 32 random bytes.
+pub(crate) fn admin(random: [u8; 32]) -> String {
+    format!("{ADMIN_PREFIX}{}", hex::encode(random))
+}
+
 /// Whether `text` has the shape of a token's secret (a gateway.json token does not).
 pub fn is_token(text: &str) -> bool {
-    text.strip_prefix(ASK_ONLY_PREFIX)
-        .is_some_and(|rest| rest.len() == 64 && rest.bytes().all(|b| b.is_ascii_hexdigit()))
+    has_secret_after(text, ASK_ONLY_PREFIX)
+}
+
+/// Whether `text` is a secret the gateway keeps only the hash of — an ask-only token, or a team
+/// server's admin token — so that it proves knowing it by the hash, named by the hint.
+pub fn is_kept_hashed(text: &str) -> bool {
+    is_token(text) || has_secret_after(text, ADMIN_PREFIX)
+}
+
+/// Whether `text` is `prefix` and then 32 bytes as hex.
+fn has_secret_after(text: &str, prefix: &str) -> bool {
+    text.strip_prefix(prefix).is_some_and(|rest| rest.len() == 64 && rest.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// The SHA-256 of a secret: what Beckon stores and looks a request's token up by.
@@ -78,6 +95,10 @@ mod tests {
         assert!(is_token(&secret));
         assert!(!is_token(&hex::encode([7u8; 32])), "a gateway.json token is not one");
         assert!(!is_token(&format!("{secret}0")));
+        assert!(is_kept_hashed(&secret));
+        let admin = admin([7; 32]);
+        assert!(is_kept_hashed(&admin) && !is_token(&admin), "an admin token proves by its hash, but asks as no token");
+        assert!(!is_kept_hashed(&hex::encode([7u8; 32])), "a gateway.json token is kept as it is");
         assert_eq!(hash(&secret), <[u8; 32]>::from(Sha256::digest(secret.as_bytes())));
         assert_ne!(hash(&secret), hash(&ask_only([8; 32])));
         let hash = hash(&secret);

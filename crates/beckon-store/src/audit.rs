@@ -1,17 +1,18 @@
 //! The `audit` table: one row per resolved question or approval, written by the transaction
 //! that resolves it (so every way a question can end leaves its row), read back in pages by
-//! id, and pruned by age on its own schedule: the trail outlives the conversations it records.
+//! id — whole, or one signed-in person's share ([`AuditShare`]) — and pruned by age on its own
+//! schedule: the trail outlives the conversations it records.
 
 use beckon_core::approval::{ALLOW, ALLOW_ALWAYS};
 use beckon_core::conversation::SessionStatus;
-use beckon_core::{Answer, Answers, Outcome, QuestionKind, QuestionRequest, RequestId};
+use beckon_core::{Answer, Answers, Audience, Outcome, QuestionKind, QuestionRequest, RequestId};
 use serde_json::Value;
 
 use crate::codec::{name, parse};
 use crate::error::Result;
 use crate::rows::{
-    AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AuditDecision, AuditFilter, AuditKind, AuditRow, AuditVia,
-    QuestionStatus, Resolution,
+    AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AuditDecision, AuditFilter, AuditKind, AuditRow, AuditShare,
+    AuditVia, QuestionStatus, Resolution, SignedIn,
 };
 use crate::sql::{Conn, Row, args};
 use crate::store::Tx;
@@ -239,13 +240,33 @@ fn row(row: &Row<'_>) -> Result<AuditRow> {
     })
 }
 
-/// Up to `limit` (1..=[`AUDIT_PAGE_MAX`]) rows matching `filter`, in id order.
-pub(crate) fn page(conn: Conn<'_>, filter: &AuditFilter, limit: usize) -> Result<Vec<AuditRow>> {
+/// Up to `limit` (1..=[`AUDIT_PAGE_MAX`]) rows of `share` matching `filter`, in id order.
+pub(crate) fn page(conn: Conn<'_>, filter: &AuditFilter, share: &AuditShare, limit: usize) -> Result<Vec<AuditRow>> {
+    // A person's share as two parameters (both NULL for the whole trail): how their answers'
+    // `answered_by` begins, and the audiences that are theirs as a JSON array.
+    let (answered_by_start, audiences) = match share {
+        AuditShare::Whole => (None, None),
+        AuditShare::Person { subject, groups } => {
+            let theirs = std::iter::once(Audience::Person(subject.clone()))
+                .chain(groups.iter().cloned().map(Audience::Group))
+                .map(|audience| audience.to_string())
+                .collect::<Vec<_>>();
+            (Some(SignedIn::answered_by_start(subject)), Some(Value::from(theirs).to_string()))
+        }
+    };
+    let theirs =
+        conn.pick("SELECT value FROM json_each(?7)", "SELECT json_array_elements_text(CAST(?7 AS TEXT)::json)");
+    // A question's session without an audience is everyone's; a question no longer kept is
+    // nobody's (but still theirs who answered it).
     conn.query(
         &format!(
             "SELECT {COLUMNS} FROM audit
              WHERE id > ?1 AND (CAST(?2 AS BIGINT) IS NULL OR resolved_at >= ?2) AND (CAST(?3 AS BIGINT) IS NULL OR resolved_at < ?3)
                AND (CAST(?4 AS TEXT) IS NULL OR agent = ?4)
+               AND (CAST(?6 AS TEXT) IS NULL
+                    OR substr(answered_by, 1, length(CAST(?6 AS TEXT))) = CAST(?6 AS TEXT)
+                    OR EXISTS (SELECT 1 FROM questions q LEFT JOIN session_audiences a ON a.session_id = q.session_id
+                               WHERE q.id = audit.request_id AND (a.audience IS NULL OR a.audience IN ({theirs}))))
              ORDER BY id LIMIT ?5"
         ),
         &args![
@@ -253,7 +274,9 @@ pub(crate) fn page(conn: Conn<'_>, filter: &AuditFilter, limit: usize) -> Result
             filter.since_ms,
             filter.until_ms,
             filter.agent,
-            limit.clamp(1, AUDIT_PAGE_MAX) as i64
+            limit.clamp(1, AUDIT_PAGE_MAX) as i64,
+            answered_by_start,
+            audiences
         ],
         row,
     )

@@ -8,7 +8,7 @@ use crate::rows::{ChannelPerson, SignedIn};
 use crate::sql::{Conn, Row, args};
 use crate::store::Tx;
 
-const COLUMNS: &str = "channel, account, subject, email, name, groups, paired_at";
+const COLUMNS: &str = "channel, account, subject, email, name, groups, paired_at, signed_in_at";
 
 fn read_person(row: &Row<'_>) -> Result<ChannelPerson> {
     let groups: Vec<String> = from_json("channel_people", "groups", row.text(5)?)?;
@@ -17,6 +17,7 @@ fn read_person(row: &Row<'_>) -> Result<ChannelPerson> {
         account: row.get(1)?,
         person: SignedIn { subject: row.get(2)?, email: row.get(3)?, name: row.get(4)?, groups },
         paired_at_ms: row.get(6)?,
+        signed_in_at_ms: row.get(7)?,
     })
 }
 
@@ -30,7 +31,7 @@ impl Tx<'_> {
             &args![paired.channel, paired.account, paired.person.subject],
         )?;
         self.tx.execute(
-            &format!("INSERT INTO channel_people ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
+            &format!("INSERT INTO channel_people ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
             &args![
                 paired.channel,
                 paired.account,
@@ -38,7 +39,8 @@ impl Tx<'_> {
                 paired.person.email,
                 paired.person.name,
                 groups,
-                paired.paired_at_ms
+                paired.paired_at_ms,
+                paired.signed_in_at_ms
             ],
         )?;
         Ok(())
@@ -52,15 +54,20 @@ impl Tx<'_> {
         Ok(removed > 0)
     }
 
-    /// What the identity provider says of `person` now (they signed in again), on every channel
-    /// they paired: their name, email and groups.
-    pub fn refresh_channel_person(&mut self, person: &SignedIn) -> Result<()> {
+    /// What the identity provider says of `person` now (they signed in again at `at_ms`), on
+    /// every channel they paired: their name, email and groups, and when they last signed in.
+    pub fn refresh_channel_person(&mut self, person: &SignedIn, at_ms: i64) -> Result<()> {
         let groups = to_json("a person's groups", &person.groups, JSON_MAX_BYTES)?;
         self.tx.execute(
-            "UPDATE channel_people SET email = ?2, name = ?3, groups = ?4 WHERE subject = ?1",
-            &args![person.subject, person.email, person.name, groups],
+            "UPDATE channel_people SET email = ?2, name = ?3, groups = ?4, signed_in_at = ?5 WHERE subject = ?1",
+            &args![person.subject, person.email, person.name, groups, at_ms],
         )?;
         Ok(())
+    }
+
+    /// Forgets every account `subject` paired, on every channel; how many.
+    pub fn unpair_person(&mut self, subject: &str) -> Result<usize> {
+        self.tx.execute("DELETE FROM channel_people WHERE subject = ?1", &args![subject])
     }
 }
 
@@ -80,6 +87,11 @@ pub(crate) fn by_subject(conn: Conn<'_>, channel: &str, subject: &str) -> Result
         &args![channel, subject],
         read_person,
     )
+}
+
+/// Everyone paired on any channel, by subject then channel.
+pub(crate) fn everyone(conn: Conn<'_>) -> Result<Vec<ChannelPerson>> {
+    conn.query(&format!("SELECT {COLUMNS} FROM channel_people ORDER BY subject, channel"), &[], read_person)
 }
 
 /// Everyone paired on `channel`, by subject.

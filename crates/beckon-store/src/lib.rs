@@ -21,6 +21,7 @@ mod messages;
 mod metrics;
 mod open;
 mod outbox;
+mod pairing_misses;
 mod people;
 mod pg;
 mod pg_client;
@@ -46,12 +47,12 @@ pub use pg::{EventListener, POSTGRES_SCHEMA_VERSION};
 pub use read::Reader;
 pub use rows::{
     AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AgentMetrics, AuditDecision, AuditFilter, AuditKind, AuditRow,
-    AuditVia, CallbackFormat, ChannelMessage, ChannelMessageState, ChannelPerson, ChannelScope, ChannelWork, Deadline,
-    DeliveryState, DueCursor, EventKind, InboxEntry, Latency, Lease, Metrics, NewCallback, NewQuestion, NewSession,
-    NewSignIn, NewToken, OutboxEntry, PendingQuestion, PersonSession, QuestionRecord, QuestionStatus, Resolution,
-    Resolved, ResolvedQuestion, RuleOffer, RuleRecord, RuleSource, SessionCursor, SessionFilter, SessionPage,
-    SessionRecord, SessionSummary, SignedIn, StoredEvent, TakenSignIn, TimelineEntry, TokenId, TokenKind, TokenRecord,
-    rule_name, title_from,
+    AuditShare, AuditVia, CallbackFormat, ChannelMessage, ChannelMessageState, ChannelPerson, ChannelScope,
+    ChannelWork, Deadline, DeliveryState, DueCursor, EventKind, InboxEntry, Latency, Lease, ListedSession, Metrics,
+    NewCallback, NewQuestion, NewSession, NewSignIn, NewToken, OutboxEntry, PendingQuestion, PersonSession,
+    QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion, RuleOffer, RuleRecord, RuleSource,
+    SessionCursor, SessionFilter, SessionKind, SessionPage, SessionRecord, SessionSummary, SignedIn, StoredEvent,
+    TakenSignIn, TimelineEntry, TokenId, TokenKind, TokenRecord, rule_name, title_from,
 };
 pub use sql::EVENTS_CHANNEL;
 pub use store::{Committed, Store, Tx, Written};

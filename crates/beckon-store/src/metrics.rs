@@ -17,14 +17,38 @@ fn percentile(sorted: &[i64], p: f64) -> Option<i64> {
     sorted.get(rank.clamp(1, sorted.len()) - 1).copied()
 }
 
-/// Computes the figures for questions asked since `since_ms` (all with `None`), as of `now_ms`.
-pub(crate) fn compute(conn: Conn<'_>, now_ms: i64, since_ms: Option<i64>) -> Result<Metrics> {
+/// The condition that question `questions` is seen by whoever the audiences in parameter `n`
+/// (a JSON array of `person:<subject>` and `group:<name>`) name — everyone's questions and
+/// those addressed to one of them — or any question when that parameter is NULL.
+fn seen_by(conn: Conn<'_>, n: u8) -> String {
+    let audiences =
+        conn.pick("SELECT value FROM json_each(?{n})", "SELECT json_array_elements_text(CAST(?{n} AS TEXT)::json)");
+    let null = conn.pick("?{n} IS NULL", "CAST(?{n} AS TEXT) IS NULL");
+    format!(
+        "({null} OR NOT EXISTS (SELECT 1 FROM session_audiences a WHERE a.session_id = questions.session_id)
+          OR EXISTS (SELECT 1 FROM session_audiences a WHERE a.session_id = questions.session_id AND a.audience IN ({audiences})))"
+    )
+    .replace("{n}", &n.to_string())
+}
+
+/// Computes the figures for questions asked since `since_ms` (all with `None`), as of `now_ms`:
+/// of every question, or with `audiences` only of those a person among them sees.
+pub(crate) fn compute(
+    conn: Conn<'_>,
+    now_ms: i64,
+    since_ms: Option<i64>,
+    audiences: Option<&[String]>,
+) -> Result<Metrics> {
+    let audiences = audiences.map(|audiences| serde_json::Value::from(audiences.to_vec()).to_string());
     let agents = conn.query(
-        "SELECT agent, count(*), count(*) FILTER (WHERE status = 'pending'), count(*) FILTER (WHERE status = 'answered'),
+        &format!(
+            "SELECT agent, count(*), count(*) FILTER (WHERE status = 'pending'), count(*) FILTER (WHERE status = 'answered'),
                 count(*) FILTER (WHERE status = 'declined'), count(*) FILTER (WHERE status = 'expired'),
                 count(*) FILTER (WHERE status = 'cancelled'), CAST(sum(coalesce(resolved_at, ?1) - created_at) AS BIGINT)
-         FROM questions WHERE (CAST(?2 AS BIGINT) IS NULL OR created_at >= ?2) GROUP BY agent ORDER BY agent",
-        &args![now_ms, since_ms],
+             FROM questions WHERE (CAST(?2 AS BIGINT) IS NULL OR created_at >= ?2) AND {seen} GROUP BY agent ORDER BY agent",
+            seen = seen_by(conn, 3)
+        ),
+        &args![now_ms, since_ms, audiences],
         |row| {
             Ok(AgentMetrics {
                 agent: row.get(0)?,
@@ -38,14 +62,18 @@ pub(crate) fn compute(conn: Conn<'_>, now_ms: i64, since_ms: Option<i64>) -> Res
             })
         },
     )?;
-    let (pending, oldest): (u64, Option<i64>) =
-        conn.query_one("SELECT count(*), min(created_at) FROM questions WHERE status = 'pending'", &[], |row| {
-            Ok((count(row, 0)?, row.get(1)?))
-        })?;
+    let (pending, oldest): (u64, Option<i64>) = conn.query_one(
+        &format!("SELECT count(*), min(created_at) FROM questions WHERE status = 'pending' AND {}", seen_by(conn, 1)),
+        &args![audiences],
+        |row| Ok((count(row, 0)?, row.get(1)?)),
+    )?;
     let latencies: Vec<i64> = conn.query(
-        "SELECT resolved_at - created_at FROM questions
-         WHERE status = 'answered' AND (CAST(?1 AS BIGINT) IS NULL OR created_at >= ?1) ORDER BY 1",
-        &args![since_ms],
+        &format!(
+            "SELECT resolved_at - created_at FROM questions
+             WHERE status = 'answered' AND (CAST(?1 AS BIGINT) IS NULL OR created_at >= ?1) AND {seen} ORDER BY 1",
+            seen = seen_by(conn, 2)
+        ),
+        &args![since_ms, audiences],
         |row| row.get(0),
     )?;
     let sum = |f: fn(&AgentMetrics) -> u64| agents.iter().map(f).sum::<u64>();

@@ -22,11 +22,13 @@ const MIGRATION_STEPS: &[M<'static>] = &[
     M::up(include_str!("../migrations/006_sign_in.sql")),
     M::up(include_str!("../migrations/007_audiences.sql")),
     M::up(include_str!("../migrations/008_channel_people.sql")),
+    M::up(include_str!("../migrations/009_askers_and_revocation.sql")),
+    M::up(include_str!("../migrations/010_pairing_misses.sql")),
 ];
 pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(MIGRATION_STEPS);
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 8;
+pub const SCHEMA_VERSION: i64 = 10;
 
 const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

@@ -3,7 +3,7 @@
 
 use crate::codec::{JSON_MAX_BYTES, from_json, to_json};
 use crate::error::Result;
-use crate::rows::{NewSignIn, PersonSession, SignedIn, TakenSignIn};
+use crate::rows::{ListedSession, NewSignIn, PersonSession, SessionKind, SignedIn, TakenSignIn};
 use crate::sql::{Conn, Row, args};
 use crate::store::Tx;
 
@@ -59,7 +59,26 @@ impl Tx<'_> {
                 session.expires_at_ms
             ],
         )?;
-        self.refresh_channel_person(&session.person)
+        self.refresh_channel_person(&session.person, session.created_at_ms)
+    }
+
+    /// Marks the session with this cookie hash as `kind`'s (a browser's unless marked).
+    pub fn mark_person_session(&mut self, id_hash: &[u8; 32], kind: &SessionKind) -> Result<()> {
+        let label = match kind {
+            SessionKind::Browser => None,
+            SessionKind::App { label } => Some(label.as_str()),
+        };
+        self.tx.execute(
+            "UPDATE person_sessions SET kind = ?2, label = ?3 WHERE id_hash = ?1",
+            &args![id_hash, kind.as_str(), label],
+        )?;
+        Ok(())
+    }
+
+    /// Ends every session of the person with `subject` (signing out everywhere, or an admin's
+    /// revocation), browsers' and apps' alike; how many.
+    pub fn end_person_sessions(&mut self, subject: &str) -> Result<usize> {
+        self.tx.execute("DELETE FROM person_sessions WHERE subject = ?1", &args![subject])
     }
 
     /// Ends the browser session with this cookie hash (signing out); whether there was one.
@@ -98,4 +117,27 @@ fn read_session(row: &Row<'_>) -> Result<PersonSession> {
         created_at_ms: row.get(5)?,
         expires_at_ms: row.get(6)?,
     })
+}
+
+/// Every open session at `now_ms`, by subject then age, as an admin lists them.
+pub(crate) fn open_sessions(conn: Conn<'_>, now_ms: i64) -> Result<Vec<ListedSession>> {
+    conn.query(
+        &format!(
+            "SELECT {SESSION_COLUMNS}, kind, label FROM person_sessions WHERE expires_at > ?1 ORDER BY subject, created_at"
+        ),
+        &args![now_ms],
+        |row| {
+            let session = read_session(row)?;
+            let kind = match (row.text(7)?, row.get::<Option<String>>(8)?) {
+                ("app", label) => SessionKind::App { label: label.unwrap_or_default() },
+                _ => SessionKind::Browser,
+            };
+            Ok(ListedSession {
+                person: session.person,
+                kind,
+                created_at_ms: session.created_at_ms,
+                expires_at_ms: session.expires_at_ms,
+            })
+        },
+    )
 }

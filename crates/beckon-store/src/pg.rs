@@ -17,6 +17,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/002_sign_in.sql"),
     include_str!("../migrations/postgres/003_audiences.sql"),
     include_str!("../migrations/postgres/004_channel_people.sql"),
+    include_str!("../migrations/postgres/005_askers_and_revocation.sql"),
+    include_str!("../migrations/postgres/006_pairing_misses.sql"),
 ];
 
 /// The PostgreSQL schema version this build writes.
@@ -36,6 +38,36 @@ impl Store {
         let database = describe(&config);
         let mut pg = Pg::connect(config, database.clone())?;
         migrate(&mut pg, &database)?;
+        Ok(Store::from_postgres(pg))
+    }
+
+    /// Connects to the PostgreSQL database at `url` for reading only, beside the replicas that
+    /// write it (an export that should not hold the store's own connection): the server refuses
+    /// every write on the connection, nothing is migrated, and a schema other than this build's
+    /// is refused.
+    pub fn connect_read_only(url: &str) -> Result<Store> {
+        let mut config = Config::from_str(url)
+            .map_err(|err| Error::Connect { database: "the database URL".into(), detail: err.to_string() })?;
+        // Sent with every connection start, a reconnection's too; after any options of the URL's.
+        let options = format!("{} -c default_transaction_read_only=on", config.get_options().unwrap_or_default());
+        config.options(options.trim_start());
+        let database = describe(&config);
+        let mut pg = Pg::connect(config, database.clone())?;
+        let found: i64 = match pg.query("SELECT version FROM beckon_schema", &[])?.first() {
+            Some(row) => row.try_get(0)?,
+            None => 0,
+        };
+        if found > POSTGRES_SCHEMA_VERSION {
+            return Err(Error::NewerDatabase { database, found, supported: POSTGRES_SCHEMA_VERSION });
+        }
+        if found < POSTGRES_SCHEMA_VERSION {
+            return Err(Error::Connect {
+                database,
+                detail: format!(
+                    "schema version {found} is older than this build's {POSTGRES_SCHEMA_VERSION}; start a replica of this build once to upgrade it"
+                ),
+            });
+        }
         Ok(Store::from_postgres(pg))
     }
 }

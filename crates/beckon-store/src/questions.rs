@@ -299,7 +299,7 @@ fn settled(conn: Conn<'_>, id: RequestId) -> Result<Option<ResolvedQuestion>> {
     Ok(found.flatten())
 }
 
-const COLUMNS: &str = "id, session_id, tool_use_id, agent, origin, request, status, outcome, answered_via, callback_url, created_at, resolved_at, expires_at, expiry_policy, answered_by";
+const COLUMNS: &str = "id, session_id, tool_use_id, agent, origin, request, status, outcome, answered_via, callback_url, created_at, resolved_at, expires_at, expiry_policy, answered_by, asked_by";
 
 fn record(row: &Row<'_>) -> Result<QuestionRecord> {
     Ok(QuestionRecord {
@@ -321,6 +321,7 @@ fn record(row: &Row<'_>) -> Result<QuestionRecord> {
         expires_at_ms: row.get(12)?,
         expiry_policy: row.optional_text(13)?.map(|p| from_json("questions", "expiry_policy", p)).transpose()?,
         answered_by: row.get(14)?,
+        asked_by: row.get(15)?,
     })
 }
 
@@ -330,13 +331,13 @@ const RECORD_JSON_SQLITE: &str = "json_object('id', id, 'session_id', session_id
     'agent', agent, 'origin', json(origin), 'request', json(request), 'status', status, 'outcome', json(outcome),
     'answered_via', answered_via, 'callback_url', callback_url, 'created_at_ms', created_at,
     'resolved_at_ms', resolved_at, 'expires_at_ms', expires_at, 'expiry_policy', json(expiry_policy),
-    'answered_by', answered_by)";
+    'answered_by', answered_by, 'asked_by', asked_by)";
 /// [`RECORD_JSON_SQLITE`] as PostgreSQL writes it.
 const RECORD_JSON_POSTGRES: &str = "json_build_object('id', id, 'session_id', session_id, 'tool_use_id', tool_use_id,
     'agent', agent, 'origin', origin::json, 'request', request::json, 'status', status, 'outcome', outcome::json,
     'answered_via', answered_via, 'callback_url', callback_url, 'created_at_ms', created_at,
     'resolved_at_ms', resolved_at, 'expires_at_ms', expires_at, 'expiry_policy', expiry_policy::json,
-    'answered_by', answered_by)::text";
+    'answered_by', answered_by, 'asked_by', asked_by)::text";
 
 pub(crate) fn get(conn: Conn<'_>, id: RequestId) -> Result<Option<QuestionRecord>> {
     conn.query_opt(&format!("SELECT {COLUMNS} FROM questions WHERE id = ?1"), &args![id.to_string()], record)

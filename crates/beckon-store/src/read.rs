@@ -6,16 +6,16 @@ use beckon_core::{Addressees, Audience, RequestId, SessionId};
 
 use crate::error::Result;
 use crate::rows::{
-    AuditFilter, AuditRow, ChannelMessage, ChannelPerson, ChannelScope, ChannelWork, Deadline, DeliveryState,
-    DueCursor, InboxEntry, Lease, Metrics, OutboxEntry, PendingQuestion, PersonSession, QuestionRecord, QuestionStatus,
-    RuleOffer, RuleRecord, SessionFilter, SessionPage, SessionRecord, SessionSummary, StoredEvent, TimelineEntry,
-    TokenId, TokenRecord,
+    AuditFilter, AuditRow, AuditShare, ChannelMessage, ChannelPerson, ChannelScope, ChannelWork, Deadline,
+    DeliveryState, DueCursor, InboxEntry, Lease, ListedSession, Metrics, OutboxEntry, PendingQuestion, PersonSession,
+    QuestionRecord, QuestionStatus, RuleOffer, RuleRecord, SessionFilter, SessionPage, SessionRecord, SessionSummary,
+    StoredEvent, TimelineEntry, TokenId, TokenRecord,
 };
 use crate::sql::Conn;
 use crate::store::{Store, Tx};
 use crate::{
-    audiences, audit, channel_messages, channel_people, events, leases, messages, metrics, outbox, people, questions,
-    rules, sessions, settings, tokens,
+    audiences, audit, channel_messages, channel_people, events, leases, messages, metrics, outbox, pairing_misses,
+    people, questions, rules, sessions, settings, tokens,
 };
 
 /// Read-only access to the database.
@@ -64,6 +64,11 @@ impl Reader<'_> {
     /// Every token, newest first; revoked ones too when `revoked` is set.
     pub fn tokens(&self, revoked: bool) -> Result<Vec<TokenRecord>> {
         tokens::list(self.conn, revoked)
+    }
+
+    /// The subject of the signed-in person who asked question `request`, if one did.
+    pub fn asking_person(&self, request: RequestId) -> Result<Option<String>> {
+        tokens::asking_person(self.conn, request)
     }
 
     /// The token that asked question `request`, if a token did.
@@ -202,7 +207,13 @@ impl Reader<'_> {
 
     /// Answering figures as of `now_ms` for questions asked since `since_ms`.
     pub fn metrics(&self, now_ms: i64, since_ms: Option<i64>) -> Result<Metrics> {
-        metrics::compute(self.conn, now_ms, since_ms)
+        metrics::compute(self.conn, now_ms, since_ms, None)
+    }
+
+    /// The figures of the questions a person among `audiences` (`person:<subject>`,
+    /// `group:<name>`) sees: everyone's and those addressed to one of them.
+    pub fn metrics_seen_by(&self, now_ms: i64, since_ms: Option<i64>, audiences: &[String]) -> Result<Metrics> {
+        metrics::compute(self.conn, now_ms, since_ms, Some(audiences))
     }
 
     /// A question's message on a channel.
@@ -237,6 +248,22 @@ impl Reader<'_> {
         channel_people::all(self.conn, channel)
     }
 
+    /// Everyone paired on any channel.
+    pub fn all_channel_people(&self) -> Result<Vec<ChannelPerson>> {
+        channel_people::everyone(self.conn)
+    }
+
+    /// Every session open at `now_ms`, as an admin lists them.
+    pub fn open_person_sessions(&self, now_ms: i64) -> Result<Vec<ListedSession>> {
+        people::open_sessions(self.conn, now_ms)
+    }
+
+    /// How many wrong pairing codes came to `channel` at or after `since_ms`: from `account`, or
+    /// from every account when `None`.
+    pub fn pairing_misses(&self, channel: &str, account: Option<&str>, since_ms: i64) -> Result<i64> {
+        pairing_misses::count(self.conn, channel, account, since_ms)
+    }
+
     /// The names people's own messages on `channel` are kept under ("slack:<subject>") that
     /// still have a posted message, whether or not the person is still paired.
     pub fn channel_people_with_messages(&self, channel: &str) -> Result<Vec<String>> {
@@ -251,7 +278,12 @@ impl Reader<'_> {
     /// Up to `limit` (1..=[`AUDIT_PAGE_MAX`](crate::AUDIT_PAGE_MAX)) audit rows matching
     /// `filter`, in id order; the last row's id as `after_id` reads the next page.
     pub fn audit(&self, filter: &AuditFilter, limit: usize) -> Result<Vec<AuditRow>> {
-        audit::page(self.conn, filter, limit)
+        audit::page(self.conn, filter, &AuditShare::Whole, limit)
+    }
+
+    /// [`Reader::audit`] within `share`: a signed-in person's part of the trail, or all of it.
+    pub fn audit_share(&self, filter: &AuditFilter, share: &AuditShare, limit: usize) -> Result<Vec<AuditRow>> {
+        audit::page(self.conn, filter, share, limit)
     }
 
     /// The audit row of a resolved question.

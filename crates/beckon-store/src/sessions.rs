@@ -194,21 +194,23 @@ impl Tx<'_> {
             |row| row.get(0),
         )?;
         let mut pruned = Vec::with_capacity(ids.len());
-        for id in &ids {
+        for text in &ids {
+            let id: SessionId = parse("sessions", "id", text)?;
+            // Appended first, so it is the newest event: SQLite numbers an event one past the
+            // highest kept, and the events deleted below must not hand their numbers out again.
+            self.append_event(&EventPayload::SessionDeleted(NoDetails {}), Some(id), None, at_ms)?;
             // The events go with the session: once its audience is gone, nothing would say
-            // whose they were.
+            // whose they were. Its deletion is kept, so a window still showing it lets it go.
             self.tx.execute(
                 "WITH RECURSIVE tree(id) AS (
                      SELECT id FROM sessions WHERE id = ?1
                      UNION ALL
                      SELECT s.id FROM sessions s JOIN tree ON s.parent_session_id = tree.id
                  )
-                 DELETE FROM events WHERE session_id IN (SELECT id FROM tree)",
-                &args![id],
+                 DELETE FROM events WHERE session_id IN (SELECT id FROM tree) AND kind <> 'session_deleted'",
+                &args![text],
             )?;
-            self.tx.execute("DELETE FROM sessions WHERE id = ?1", &args![id])?;
-            let id: SessionId = parse("sessions", "id", id)?;
-            self.append_event(&EventPayload::SessionDeleted(NoDetails {}), Some(id), None, at_ms)?;
+            self.tx.execute("DELETE FROM sessions WHERE id = ?1", &args![text])?;
             pruned.push(id);
         }
         Ok(pruned)

@@ -56,6 +56,16 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Records who asked question `request` (in the transaction that stores it): a signed-in
+    /// person by `subject`, and how the asker is shown.
+    pub fn mark_asker(&mut self, request: RequestId, subject: Option<&str>, shown: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE questions SET asked_by_subject = ?2, asked_by = ?3 WHERE id = ?1",
+            &args![request.to_string(), subject, shown],
+        )?;
+        Ok(())
+    }
+
     /// Records that `token` asked question `request` (in the transaction that stores it).
     pub fn mark_asked_by(&mut self, request: RequestId, token: TokenId) -> Result<()> {
         self.tx.execute(
@@ -114,6 +124,15 @@ pub(crate) fn list(conn: Conn<'_>, revoked: bool) -> Result<Vec<TokenRecord>> {
 }
 
 /// The token that asked question `request`, if a token did.
+/// The subject of the signed-in person who asked question `request`, if one did.
+pub(crate) fn asking_person(conn: Conn<'_>, request: RequestId) -> Result<Option<String>> {
+    let found =
+        conn.query_opt("SELECT asked_by_subject FROM questions WHERE id = ?1", &args![request.to_string()], |row| {
+            row.get::<Option<String>>(0)
+        })?;
+    Ok(found.flatten())
+}
+
 pub(crate) fn asked_by(conn: Conn<'_>, request: RequestId) -> Result<Option<TokenId>> {
     Ok(conn
         .query_opt("SELECT token_id FROM question_tokens WHERE request_id = ?1", &args![request.to_string()], |row| {

@@ -1,6 +1,7 @@
 //! The audit trail: every way a question or approval ends writes one row in the same
 //! transaction, with what was asked, how it ended, where from and by whom; the rows read back
-//! in pages by id and filters, outlive the sessions retention prunes, and go by their own age.
+//! in pages by id and filters — whole, or a signed-in person's share, and on a read-only
+//! connection beside the writer — outlive the sessions retention prunes, and go by their own age.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -9,9 +10,12 @@ mod common;
 use common::Backend;
 
 use beckon_core::conversation::SessionStatus;
-use beckon_core::{Answer, AnsweredVia, Answers, Approval, Outcome, QuestionRequest, RequestId, SessionOrigin};
+use beckon_core::{
+    Answer, AnsweredVia, Answers, Approval, Audience, Outcome, QuestionRequest, RequestId, SessionOrigin,
+};
 use beckon_store::{
-    AuditDecision, AuditFilter, AuditKind, AuditRow, AuditVia, NewToken, QuestionStatus, Resolution, Store, TokenKind,
+    AuditDecision, AuditFilter, AuditKind, AuditRow, AuditShare, AuditVia, NewToken, QuestionStatus, Resolution, Store,
+    TokenKind,
 };
 use serde_json::json;
 
@@ -236,10 +240,91 @@ fn audit_rows_outlive_pruned_sessions_and_go_by_their_own_age(backend: Backend) 
     assert_eq!(left, [recent]);
 }
 
+/// Asks in a new session addressed to `audience` (everyone's with `None`) and resolves it as
+/// answered by `who`, the session ending with it; the question's id.
+fn answered_in(store: &mut Store, audience: Option<&str>, who: Option<&str>, at_ms: i64) -> RequestId {
+    let id = ask(store, "deployer", SessionOrigin::External, common::request(), at_ms);
+    if let Some(audience) = audience {
+        let session = store.read().question(id).unwrap().unwrap().session_id;
+        store.write(|tx| tx.address_session(session, &Audience::parse(audience).unwrap())).unwrap();
+    }
+    let resolution = Resolution {
+        session_status: Some(SessionStatus::Completed),
+        ..by(id, answered("Haiku"), Some(AnsweredVia::Window), who, at_ms + 10)
+    };
+    resolve(store, resolution);
+    id
+}
+
+/// Every row of `share`, read in pages of two.
+fn share_of(store: &Store, share: &AuditShare) -> Vec<RequestId> {
+    let mut filter = AuditFilter::default();
+    let mut seen = Vec::new();
+    loop {
+        let page = store.read().audit_share(&filter, share, 2).unwrap();
+        let Some(last) = page.last() else { return seen };
+        filter.after_id = Some(last.id);
+        seen.extend(page.iter().map(|r| r.request_id));
+    }
+}
+
+fn person(subject: &str, groups: &[&str]) -> AuditShare {
+    AuditShare::Person { subject: subject.into(), groups: groups.iter().map(|g| (*g).to_owned()).collect() }
+}
+
+fn a_persons_share_is_what_is_addressed_to_them_and_what_they_answered(backend: Backend) {
+    let (_db, mut store) = backend.store();
+    let (ada, bo, root) =
+        (Some("oidc:ada (Ada <ada@example.com>)"), Some("oidc:bo (Bo <bo@example.com>)"), Some("oidc:root (root)"));
+    // Ada's group's question, answered by her; its session goes with retention.
+    let gone = answered_in(&mut store, Some("group:eng"), ada, 10);
+    let adas = answered_in(&mut store, Some("person:ada"), ada, 1_000);
+    let bos = answered_in(&mut store, Some("person:bo"), bo, 1_100);
+    let engs = answered_in(&mut store, Some("group:eng"), bo, 1_200);
+    let everyones = answered_in(&mut store, None, None, 1_300);
+    let ops = answered_in(&mut store, Some("group:ops"), root, 1_400);
+    let pruned = store.write(|tx| tx.prune_finished(500, 5_000)).unwrap().value;
+    assert_eq!(pruned.len(), 1, "only the first session goes");
+
+    assert_eq!(share_of(&store, &AuditShare::Whole), [gone, adas, bos, engs, everyones, ops]);
+    assert_eq!(
+        share_of(&store, &person("ada", &["eng"])),
+        [gone, adas, engs, everyones],
+        "hers, her group's, everyone's, and what she answered"
+    );
+    assert_eq!(
+        share_of(&store, &person("bo", &["eng"])),
+        [bos, engs, everyones],
+        "a gone session is nobody's but its answerer's"
+    );
+    assert_eq!(share_of(&store, &person("ad", &[])), [everyones], "a subject is matched whole, not as a prefix");
+    assert_eq!(share_of(&store, &person("cy", &["ops", "eng"])), [engs, everyones, ops]);
+    let deployer = AuditFilter { agent: Some("deployer".into()), since_ms: Some(1_100), ..AuditFilter::default() };
+    let rows = store.read().audit_share(&deployer, &person("ada", &["eng"]), 100).unwrap();
+    assert_eq!(
+        rows.iter().map(|r| r.request_id).collect::<Vec<_>>(),
+        [engs, everyones],
+        "the filters hold within a share"
+    );
+}
+
+fn a_read_only_connection_reads_the_trail_beside_the_writer_and_writes_nothing(backend: Backend) {
+    let (db, mut store) = backend.store();
+    let first = answered_in(&mut store, None, None, 10);
+    let mut reader = db.open_read_only();
+    assert_eq!(share_of(&reader, &AuditShare::Whole), [first]);
+    let second = answered_in(&mut store, Some("person:ada"), None, 20);
+    assert_eq!(share_of(&reader, &AuditShare::Whole), [first, second], "it sees later commits");
+    assert!(reader.write(|tx| tx.prune_audit(i64::MAX)).is_err(), "writes are refused");
+    assert_eq!(share_of(&store, &AuditShare::Whole), [first, second]);
+}
+
 conformance!(
     every_way_a_question_ends_leaves_one_row,
     a_repeat_or_a_conflict_writes_no_second_row,
     the_machine_is_the_token_that_asked,
     pages_follow_ids_and_filters,
     audit_rows_outlive_pruned_sessions_and_go_by_their_own_age,
+    a_persons_share_is_what_is_addressed_to_them_and_what_they_answered,
+    a_read_only_connection_reads_the_trail_beside_the_writer_and_writes_nothing,
 );

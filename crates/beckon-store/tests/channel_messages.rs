@@ -157,6 +157,7 @@ fn a_person_pairs_one_account_per_channel_and_is_known_as_they_last_signed_in(ba
         account: account.into(),
         person: person.clone(),
         paired_at_ms: NOW,
+        signed_in_at_ms: NOW,
     };
     store.write(|tx| tx.pair_channel_person(&paired("U1", &ada))).unwrap();
     store.write(|tx| tx.pair_channel_person(&paired("U2", &ada))).unwrap();
@@ -169,8 +170,16 @@ fn a_person_pairs_one_account_per_channel_and_is_known_as_they_last_signed_in(ba
     assert!(store.read().channel_people("telegram").unwrap().is_empty());
 
     let moved = SignedIn { groups: vec!["sales".into()], email: Some("bo@example.com".into()), ..bo };
-    store.write(|tx| tx.refresh_channel_person(&moved)).unwrap();
-    assert_eq!(store.read().channel_person("slack", "U2").unwrap().unwrap().person, moved);
+    store.write(|tx| tx.refresh_channel_person(&moved, NOW + 1)).unwrap();
+    let refreshed = store.read().channel_person("slack", "U2").unwrap().unwrap();
+    assert_eq!(
+        (refreshed.person, refreshed.signed_in_at_ms),
+        (moved, NOW + 1),
+        "the latest sign-in's groups, and when"
+    );
+    assert_eq!(store.read().all_channel_people().unwrap().len(), 1);
+    assert_eq!(store.write(|tx| tx.unpair_person("bo")).unwrap().value, 1);
+    store.write(|tx| tx.pair_channel_person(&paired("U2", &bo))).unwrap();
     assert!(store.write(|tx| tx.unpair_channel_person("slack", "bo")).unwrap().value);
     assert!(!store.write(|tx| tx.unpair_channel_person("slack", "bo")).unwrap().value);
 }

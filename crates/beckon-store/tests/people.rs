@@ -1,6 +1,7 @@
 //! People signing in on a team server: a sign-in under way is taken at most once and only
 //! before it expires; a browser session reads back by its cookie hash until it expires or is
-//! closed; pruning forgets only what expired; logins under way are capped, oldest dropped first.
+//! closed; pruning forgets only what expired; logins under way are capped, oldest dropped first;
+//! wrong pairing codes are counted per account and per channel, alike from every replica.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -92,7 +93,37 @@ fn sign_ins_begun_at_the_login_page_are_capped_oldest_first(backend: Backend) {
     assert!(store.write(|tx| tx.take_sign_in("pair:slack:abc", 20)).unwrap().value.is_some(), "not a login");
 }
 
+/// Wrong pairing codes are counted from a moment on, per account and for the whole channel, the
+/// same through every connection (another replica's); recording one forgets the channel's misses
+/// from before the moment it is given, and no other channel's.
+fn wrong_pairing_codes_are_counted_per_account_and_per_channel_alike_by_every_replica(backend: Backend) {
+    let (db, mut store) = backend.store();
+    let mut other = db.open();
+    for at in [100, 200, 300] {
+        store.write(|tx| tx.record_pairing_miss("slack", "U0MAL", at, 0)).unwrap();
+    }
+    other.write(|tx| tx.record_pairing_miss("slack", "U0EVE", 250, 0)).unwrap();
+    other.write(|tx| tx.record_pairing_miss("telegram", "777", 250, 0)).unwrap();
+    for replica in [&store, &other] {
+        let read = replica.read();
+        assert_eq!(read.pairing_misses("slack", Some("U0MAL"), 0).unwrap(), 3);
+        assert_eq!(read.pairing_misses("slack", Some("U0MAL"), 200).unwrap(), 2, "from 200 on");
+        assert_eq!(read.pairing_misses("slack", Some("U0MAL"), 301).unwrap(), 0);
+        assert_eq!(read.pairing_misses("slack", Some("U0EVE"), 0).unwrap(), 1);
+        assert_eq!(read.pairing_misses("slack", Some("777"), 0).unwrap(), 0, "another channel's account");
+        assert_eq!(read.pairing_misses("slack", None, 0).unwrap(), 4, "every account's");
+        assert_eq!(read.pairing_misses("telegram", None, 0).unwrap(), 1);
+    }
+    other.write(|tx| tx.record_pairing_miss("slack", "U0EVE", 1_000, 250)).unwrap();
+    let read = store.read();
+    assert_eq!(read.pairing_misses("slack", None, 0).unwrap(), 3, "those at 250, 300 and 1000 are kept");
+    assert_eq!(read.pairing_misses("slack", Some("U0MAL"), 0).unwrap(), 1);
+    assert_eq!(read.pairing_misses("slack", Some("U0EVE"), 0).unwrap(), 2);
+    assert_eq!(read.pairing_misses("telegram", None, 0).unwrap(), 1, "another channel's are kept");
+}
+
 conformance!(
+    wrong_pairing_codes_are_counted_per_account_and_per_channel_alike_by_every_replica,
     sign_ins_begun_at_the_login_page_are_capped_oldest_first,
     a_sign_in_is_taken_once_and_only_before_it_expires,
     a_browser_session_reads_back_until_it_expires_or_is_closed,

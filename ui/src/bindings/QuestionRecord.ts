@@ -53,6 +53,12 @@ answered_via: AnsweredVia | null,
  */
 answered_by?: string, 
 /**
+ * Who asked, on a team server: the signed-in person ("oidc:ada (Ada Lovelace
+ * <ada@example.com>)") or the token ("token ada-laptop (for person:ada)"); nothing when
+ * the person's own token asked.
+ */
+asked_by?: string, 
+/**
  * Where its callbacks go.
  */
 callback_url: string | null, 

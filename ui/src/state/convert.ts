@@ -60,6 +60,7 @@ export function fromRecord(record: QuestionRecord): QuestionInfo {
     outcome: record.outcome,
     answered_via: record.answered_via,
     answered_by: record.answered_by ?? null,
+    asked_by: record.asked_by ?? null,
     created_at_ms: record.created_at_ms,
     resolved_at_ms: record.resolved_at_ms,
     expires_at_ms: record.expires_at_ms,

@@ -27,6 +27,7 @@ export function mergeQuestion(known: QuestionInfo | undefined, incoming: Questio
     outcome: base.outcome ?? (otherResolved ? other.outcome : null),
     answered_via: base.answered_via ?? (otherResolved ? other.answered_via : null),
     answered_by: base.answered_by ?? (otherResolved ? other.answered_by : null) ?? null,
+    asked_by: known.asked_by ?? incoming.asked_by ?? null,
     resolved_at_ms: base.resolved_at_ms ?? (otherResolved ? other.resolved_at_ms : null),
     created_at_ms: known.created_at_ms ?? incoming.created_at_ms,
     expires_at_ms: known.expires_at_ms ?? incoming.expires_at_ms,

@@ -46,6 +46,8 @@ export interface QuestionInfo {
   answered_via: AnsweredVia | null;
   /** Who answered, when the front end knew them (a Slack or Telegram person). */
   answered_by?: string | null;
+  /** Who asked, on a team server: the signed-in person or the token it was asked with. */
+  asked_by?: string | null;
   created_at_ms: number | null;
   resolved_at_ms: number | null;
   expires_at_ms: number | null;

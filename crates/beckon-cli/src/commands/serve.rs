@@ -157,6 +157,8 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     let mut config = settings.runtime_config(HOLDER);
     config.database_url = args.database.clone();
     config.lease = std::time::Duration::from_secs(args.lease_seconds);
+    config.person_session_lifetime = std::time::Duration::from_secs(args.session_hours * 3600);
+    config.pairing_window = std::time::Duration::from_secs(args.pairing_days * 86_400);
     config.callback_destinations = callback_destinations(&args);
     // Where and how the gateway listens is checked before anything starts.
     let mut gateway_config = GatewayConfig::new(&data_dir);

@@ -14,10 +14,15 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+mod audit;
 mod callbacks;
 #[allow(dead_code)]
 #[path = "../support/server.rs"]
 mod server;
+
+mod asking;
+mod revocation;
+mod shares;
 
 use std::net::IpAddr;
 use std::time::{Duration, Instant};

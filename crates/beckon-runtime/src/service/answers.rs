@@ -110,7 +110,9 @@ impl Beckon {
                     detail: "only an external agent's question can be withdrawn; cancel the session instead".into(),
                 });
             }
-            return self.settle(found, outcome, None).await;
+            // Who withdrew is recorded where the withdrawing front end names them.
+            let withdrawer = answerer.by.is_some().then_some(answerer);
+            return self.settle(found, outcome, withdrawer).await;
         }
         self.check_approver(&found.question, &outcome, answerer.via)?;
         match &outcome {

@@ -1,7 +1,10 @@
 //! The audit trail: every resolved question and approval, read in pages for the window, or
-//! streamed whole for an export (JSONL, CSV) without holding it in memory.
+//! streamed for an export (JSONL, CSV) without holding it in memory — whole, or one signed-in
+//! person's share on a team server ([`AuditShare`]).
 
-use beckon_store::{AUDIT_PAGE_MAX, AuditFilter, AuditRow, Store};
+use std::path::Path;
+
+use beckon_store::{AUDIT_PAGE_MAX, AuditFilter, AuditRow, AuditShare, Store};
 use tokio::sync::mpsc;
 
 use super::handle::Beckon;
@@ -20,33 +23,52 @@ impl Beckon {
         self.rt.db.call(move |store| store.read().audit(&filter, limit)).await
     }
 
-    /// Every audit row matching `filter`, in the order they were written, sent through a
-    /// bounded channel as the receiver takes them: the rows are read page by page on a
-    /// read-only connection of its own (the store's thread is not held), so an export of a
-    /// million rows holds only a few hundred at a time. Rows written while it streams are
-    /// included when they match. A failure arrives as the last item; dropping the receiver
-    /// stops the reading.
+    /// Every audit row matching `filter`: [`Beckon::audit_share`] of the whole trail.
     pub fn audit(&self, filter: AuditFilter) -> mpsc::Receiver<Result<AuditRow>> {
+        self.audit_share(filter, AuditShare::Whole)
+    }
+
+    /// Every audit row of `share` matching `filter`, in the order they were written, sent
+    /// through a bounded channel as the receiver takes them: the rows are read page by page on
+    /// a read-only connection of its own to the database this runtime runs on (the data folder's
+    /// file, or a team server's PostgreSQL), so the store's thread is not held and an export of
+    /// a million rows holds only a few hundred at a time. Rows written while it streams are
+    /// included when they match — on PostgreSQL only those numbered after the last page read, as
+    /// ids there are taken before commit. A failure arrives as the last item; dropping the
+    /// receiver stops the reading.
+    pub fn audit_share(&self, filter: AuditFilter, share: AuditShare) -> mpsc::Receiver<Result<AuditRow>> {
         let (sender, receiver) = mpsc::channel(AUDIT_STREAM_CAPACITY);
-        let path = self.rt.config.database_path();
+        let (url, path) = (self.rt.config.database_url.clone(), self.rt.config.database_path());
         tokio::task::spawn_blocking(move || {
-            let store = match Store::open_read_only(&path) {
+            let store = match reader(url.as_deref(), &path) {
                 Ok(store) => store,
                 Err(err) => {
+                    tracing::warn!(%err, "the audit export cannot reach the database");
                     let _ = sender.blocking_send(Err(err.into()));
                     return;
                 }
             };
-            stream(&store, filter, &sender);
+            stream(&store, filter, &share, &sender);
         });
         receiver
     }
 }
 
-/// Sends every row matching `filter` from `store` until the rows run out or the receiver goes.
-fn stream(store: &Store, mut filter: AuditFilter, sender: &mpsc::Sender<Result<AuditRow>>) {
+/// A read-only connection to the database the runtime runs on: a team server's PostgreSQL at
+/// `url` when there is one (its replicas keep no rows in their data folders), else the data
+/// folder's file at `path`.
+fn reader(url: Option<&str>, path: &Path) -> beckon_store::Result<Store> {
+    match url {
+        Some(url) => Store::connect_read_only(url),
+        None => Store::open_read_only(path),
+    }
+}
+
+/// Sends every row of `share` matching `filter` from `store` until the rows run out or the
+/// receiver goes.
+fn stream(store: &Store, mut filter: AuditFilter, share: &AuditShare, sender: &mpsc::Sender<Result<AuditRow>>) {
     loop {
-        let page = match store.read().audit(&filter, STREAM_PAGE) {
+        let page = match store.read().audit_share(&filter, share, STREAM_PAGE) {
             Ok(page) => page,
             Err(err) => {
                 let _ = sender.blocking_send(Err(err.into()));

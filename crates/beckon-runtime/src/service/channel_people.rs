@@ -3,12 +3,15 @@
 //! account, and from then on a press there is theirs, under the same audience rules as their
 //! window. The code is kept only as its SHA-256 (with the sign-ins under way: a code is a
 //! sign-in by another road), is good for [`SIGN_IN_LIFETIME_MS`], and is taken at its first use.
+//! Wrong codes are counted, and past a limit codes are not read at all (see
+//! [`super::pairing_guesses`]).
 
 use beckon_store::{ChannelPerson, SignedIn};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::handle::Beckon;
+use super::pairing_guesses::{self, Misses, WrongCodeLimit};
 use super::people::SIGN_IN_LIFETIME_MS;
 use crate::error::Result;
 use crate::token_secret;
@@ -52,6 +55,19 @@ pub struct PairedChannel {
     pub paired_at_ms: Option<i64>,
 }
 
+/// What became of a code sent to a channel's bot to pair the account that sent it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChannelPairing {
+    /// The account is paired with whoever asked for the code.
+    Paired(ChannelPerson),
+    /// The code is unknown, used or expired: a wrong code, counted against the account and the
+    /// channel.
+    NoSuchCode,
+    /// The code was not looked up: too many wrong codes came lately from the account, or to the
+    /// channel.
+    NotRead(WrongCodeLimit),
+}
+
 /// Who asked for a code, as kept until it is used.
 #[derive(Serialize, Deserialize)]
 struct Asker {
@@ -90,22 +106,61 @@ impl Beckon {
         Ok(ChannelPairingCode { channel: channel.to_owned(), code, expires_at_ms })
     }
 
-    /// Pairs `account` on `channel` with whoever asked for `code`, once: `None` when the code is
-    /// unknown, used or expired. It replaces any account that person had there, and any person
-    /// that account was paired with.
-    pub async fn pair_channel_person(&self, channel: &str, account: &str, code: &str) -> Result<Option<ChannelPerson>> {
-        let Some(taken) = self.take_sign_in(&filed(channel, code)).await? else { return Ok(None) };
-        let Ok(asker) = serde_json::from_str::<Asker>(&taken.secret) else { return Ok(None) };
-        let paired = ChannelPerson {
-            channel: channel.to_owned(),
-            account: account.to_owned(),
-            person: SignedIn { subject: asker.subject, email: asker.email, name: asker.name, groups: asker.groups },
-            paired_at_ms: self.rt.clock.now_ms(),
-        };
-        let kept = paired.clone();
-        self.rt.db.write(move |tx| tx.pair_channel_person(&kept)).await?;
-        tracing::info!(channel, subject = %paired.person.subject, "a person paired their own account");
-        Ok(Some(paired))
+    /// Pairs `account` on `channel` with whoever asked for `code`, once. It replaces any account
+    /// that person had there, and any person that account was paired with. A code that pairs
+    /// nothing is counted against the account and the channel; past their limits the code is
+    /// not looked up. The counts, the code and the pairing are read and written in one
+    /// transaction.
+    pub async fn pair_channel_person(&self, channel: &str, account: &str, code: &str) -> Result<ChannelPairing> {
+        let now_ms = self.rt.clock.now_ms();
+        let (kept_channel, kept_account, state) = (channel.to_owned(), account.to_owned(), filed(channel, code));
+        let outcome = self
+            .rt
+            .db
+            .write(move |tx| {
+                let (channel, account) = (kept_channel.as_str(), kept_account.as_str());
+                let (account_since, channel_since) = pairing_guesses::counted_since(now_ms);
+                let misses = Misses {
+                    account: tx.read().pairing_misses(channel, Some(account), account_since)?,
+                    channel: tx.read().pairing_misses(channel, None, channel_since)?,
+                };
+                if let Some(limit) = pairing_guesses::reached(misses) {
+                    return Ok(ChannelPairing::NotRead(limit));
+                }
+                let asker = tx
+                    .take_sign_in(&state, now_ms)?
+                    .and_then(|taken| serde_json::from_str::<Asker>(&taken.secret).ok());
+                let Some(asker) = asker else {
+                    tx.record_pairing_miss(channel, account, now_ms, pairing_guesses::forgotten_before(now_ms))?;
+                    return Ok(ChannelPairing::NoSuchCode);
+                };
+                let paired = ChannelPerson {
+                    channel: kept_channel.clone(),
+                    account: kept_account.clone(),
+                    person: SignedIn {
+                        subject: asker.subject,
+                        email: asker.email,
+                        name: asker.name,
+                        groups: asker.groups,
+                    },
+                    paired_at_ms: now_ms,
+                    // Pairing follows a sign-in moments before (the code came from their page).
+                    signed_in_at_ms: now_ms,
+                };
+                tx.pair_channel_person(&paired)?;
+                Ok(ChannelPairing::Paired(paired))
+            })
+            .await?;
+        match &outcome {
+            ChannelPairing::Paired(paired) => {
+                tracing::info!(channel, subject = %paired.person.subject, "a person paired their own account");
+            }
+            ChannelPairing::NoSuchCode => tracing::info!(channel, "a code that pairs nothing"),
+            ChannelPairing::NotRead(limit) => {
+                tracing::warn!(channel, ?limit, "a pairing code was not read: too many wrong codes lately");
+            }
+        }
+        Ok(outcome)
     }
 
     /// Forgets the account `subject` paired on `channel`; whether there was one.
@@ -114,10 +169,37 @@ impl Beckon {
         self.rt.db.write(move |tx| tx.unpair_channel_person(&channel, &subject)).await
     }
 
-    /// The person paired with `account` on `channel`.
+    /// The person paired with `account` on `channel`, while the pairing answers for them: they
+    /// signed in within the server's pairing window. A pairing past it is kept (signing in again
+    /// brings it back) but stands for no one.
     pub async fn channel_person(&self, channel: &str, account: &str) -> Result<Option<ChannelPerson>> {
         let (channel, account) = (channel.to_owned(), account.to_owned());
-        self.rt.db.call(move |store| store.read().channel_person(&channel, &account)).await
+        let paired = self.rt.db.call(move |store| store.read().channel_person(&channel, &account)).await?;
+        Ok(paired.filter(|paired| self.pairing_answers(paired)))
+    }
+
+    /// Whether `paired`'s person signed in recently enough for the pairing to answer for them.
+    fn pairing_answers(&self, paired: &ChannelPerson) -> bool {
+        let window = i64::try_from(self.rt.config.pairing_window.as_millis()).unwrap_or(i64::MAX);
+        paired.signed_in_at_ms >= self.rt.clock.now_ms().saturating_sub(window)
+    }
+
+    /// Every pairing on every channel, as an admin lists them, whether it answers now or not.
+    pub async fn all_channel_people(&self) -> Result<Vec<(ChannelPerson, bool)>> {
+        let all = self.rt.db.call(move |store| store.read().all_channel_people()).await?;
+        Ok(all
+            .into_iter()
+            .map(|paired| {
+                let answers = self.pairing_answers(&paired);
+                (paired, answers)
+            })
+            .collect())
+    }
+
+    /// Forgets every account the person with `subject` paired, on every channel; how many.
+    pub async fn unpair_person(&self, subject: &str) -> Result<usize> {
+        let subject = subject.to_owned();
+        self.rt.db.write(move |tx| tx.unpair_person(&subject)).await
     }
 
     /// The account `subject` paired on `channel`.
@@ -140,10 +222,12 @@ impl Beckon {
         Ok(paired)
     }
 
-    /// Everyone paired on `channel`.
+    /// Everyone paired on `channel` whose pairing answers for them now (see
+    /// [`Beckon::channel_person`]): their own messages get what is addressed to them.
     pub async fn channel_people(&self, channel: &str) -> Result<Vec<ChannelPerson>> {
         let channel = channel.to_owned();
-        self.rt.db.call(move |store| store.read().channel_people(&channel)).await
+        let all = self.rt.db.call(move |store| store.read().channel_people(&channel)).await?;
+        Ok(all.into_iter().filter(|paired| self.pairing_answers(paired)).collect())
     }
 }
 

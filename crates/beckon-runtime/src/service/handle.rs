@@ -122,6 +122,14 @@ impl Beckon {
         hash.iter().zip(admin.hash.iter()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
     }
 
+    /// The key the gateway proves it knows the admin token with, when `hint` names it (see
+    /// [`crate::token_secret`]): a client holding the admin token checks a replica with it
+    /// before sending it, as one holding an ask-only token does.
+    pub(crate) fn admin_proof_key(&self, hint: &str) -> Option<String> {
+        let admin = self.admin.as_ref()?;
+        (crate::token_secret::hint(&admin.hash) == hint).then(|| crate::token_secret::proof_key(&admin.hash))
+    }
+
     /// The admin token this start made (the team server's first), once: it is kept nowhere
     /// but in the hands of whoever is shown it.
     pub fn take_new_admin_token(&self) -> Option<String> {

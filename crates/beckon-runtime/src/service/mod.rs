@@ -12,6 +12,7 @@
 //! - [`rules`]: rules that allow on the person's behalf, and the ones Beckon offers;
 //! - [`configure`]: what the settings change while Beckon runs;
 //! - [`outside`]: agents Beckon does not run (their questions and notices);
+//! - [`pairing_guesses`]: how many wrong pairing codes a channel takes;
 //! - [`people`]: people signed in on a team server, and their browser sessions;
 //! - [`tokens`]: tokens for agents on other machines, and checking a request's token.
 
@@ -23,6 +24,7 @@ mod channel_people;
 mod configure;
 mod handle;
 mod outside;
+mod pairing_guesses;
 mod people;
 mod reads;
 mod rules;
@@ -32,8 +34,10 @@ mod tokens;
 pub use answers::{AnswerReceipt, Decision};
 pub use audit::AUDIT_STREAM_CAPACITY;
 pub use batch::{BATCH_MAX, BatchDecision, BatchFailure, BatchReceipt};
-pub use channel_people::{ChannelPairingCode, PairedChannel, pairing_code};
+pub use channel_people::{ChannelPairing, ChannelPairingCode, PairedChannel, pairing_code};
 pub use handle::Beckon;
-pub use people::{OpenedSession, PERSON_SESSION_LIFETIME_MS, SIGN_IN_LIFETIME_MS, SignedInSession, csrf_token};
+pub use pairing_guesses::WrongCodeLimit;
+pub use people::{OpenedSession, SIGN_IN_LIFETIME_MS, SignedInSession, csrf_token};
 pub use reads::{SessionView, StoreCounts, WindowSnapshot};
 pub use sessions::Begun;
+pub use tokens::Asker;

@@ -3,7 +3,7 @@
 //! cookie is stored, so the table cannot be replayed as cookies; the CSRF token a page must send
 //! with every write is derived from the cookie, so nothing more is stored for it.
 
-use beckon_store::{NewSignIn, PersonSession, SignedIn, TakenSignIn};
+use beckon_store::{ListedSession, NewSignIn, PersonSession, SessionKind, SignedIn, TakenSignIn};
 use sha2::{Digest, Sha256};
 
 use super::handle::Beckon;
@@ -15,8 +15,6 @@ pub const SIGN_IN_LIFETIME_MS: i64 = 10 * 60 * 1000;
 /// The most sign-ins begun at the login page kept at once (the oldest go first): far more than a
 /// team signs in within [`SIGN_IN_LIFETIME_MS`], and a bound on what a flood of logins leaves.
 pub const MAX_PENDING_SIGN_INS: usize = 1000;
-/// How long a browser session lasts once signed in.
-pub const PERSON_SESSION_LIFETIME_MS: i64 = 7 * 24 * 3600 * 1000;
 
 /// A browser session, as a request's cookie names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,16 +73,41 @@ impl Beckon {
         self.rt.db.write(move |tx| tx.take_sign_in(&state, now_ms)).await
     }
 
-    /// Opens a browser session for `person`: the cookie to give the browser.
-    pub async fn open_person_session(&self, person: SignedIn) -> Result<OpenedSession> {
+    /// Opens a session for `person`, held by `kind` (a browser, or a connected app): the secret
+    /// to give it (a browser's cookie, an app's bearer token). It lasts the server's session
+    /// lifetime.
+    pub async fn open_person_session(&self, person: SignedIn, kind: SessionKind) -> Result<OpenedSession> {
         let cookie = hex::encode(rand::random::<[u8; 32]>());
         let created_at_ms = self.rt.clock.now_ms();
-        let expires_at_ms = created_at_ms + PERSON_SESSION_LIFETIME_MS;
+        let lifetime = i64::try_from(self.rt.config.person_session_lifetime.as_millis()).unwrap_or(i64::MAX);
+        let expires_at_ms = created_at_ms.saturating_add(lifetime);
         let subject = person.subject.clone();
-        let session = PersonSession { id_hash: token_secret::hash(&cookie), person, created_at_ms, expires_at_ms };
-        self.rt.db.write(move |tx| tx.open_person_session(&session)).await?;
+        let id_hash = token_secret::hash(&cookie);
+        let session = PersonSession { id_hash, person, created_at_ms, expires_at_ms };
+        self.rt
+            .db
+            .write(move |tx| {
+                tx.open_person_session(&session)?;
+                tx.mark_person_session(&id_hash, &kind)
+            })
+            .await?;
         tracing::info!(%subject, "signed in");
         Ok(OpenedSession { cookie, expires_at_ms })
+    }
+
+    /// Ends every session of the person with `subject`, on every replica at once (each looks
+    /// sessions up in the database per request): how many there were.
+    pub async fn end_person_sessions(&self, subject: &str) -> Result<usize> {
+        let subject = subject.to_owned();
+        let ended = self.rt.db.write(move |tx| tx.end_person_sessions(&subject)).await?;
+        tracing::info!(ended, "a person's sessions were ended");
+        Ok(ended)
+    }
+
+    /// Every open session, as an admin lists them.
+    pub async fn open_person_sessions(&self) -> Result<Vec<ListedSession>> {
+        let now_ms = self.rt.clock.now_ms();
+        self.rt.db.call(move |store| store.read().open_person_sessions(now_ms)).await
     }
 
     /// The open, unexpired browser session this cookie names.

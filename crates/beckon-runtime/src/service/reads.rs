@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use beckon_core::{RequestId, SessionId};
+use beckon_core::{Audience, RequestId, SessionId, SignedInPerson};
 use beckon_store::{
     InboxEntry, Metrics, PendingQuestion, QuestionRecord, QuestionStatus, SessionFilter, SessionPage, SessionRecord,
     TimelineEntry,
@@ -148,6 +148,17 @@ impl Beckon {
     pub async fn metrics(&self) -> Result<Metrics> {
         let now = self.rt.clock.now_ms();
         self.rt.db.call(move |store| store.read().metrics(now, None)).await
+    }
+
+    /// The figures of what `person` sees on a team server: everyone's questions and those
+    /// addressed to them or one of their groups.
+    pub async fn metrics_seen_by(&self, person: &SignedInPerson) -> Result<Metrics> {
+        let now = self.rt.clock.now_ms();
+        let audiences: Vec<String> = std::iter::once(Audience::Person(person.subject.clone()))
+            .chain(person.groups.iter().map(|group| Audience::Group(group.clone())))
+            .map(|audience| audience.to_string())
+            .collect();
+        self.rt.db.call(move |store| store.read().metrics_seen_by(now, None, &audiences)).await
     }
 
     /// The newest event's seq: a snapshot taken now is complete up to it.

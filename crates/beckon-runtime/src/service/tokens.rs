@@ -86,10 +86,32 @@ impl Beckon {
         Some(holder)
     }
 
-    /// The key the gateway proves it knows a live token with, for the token `hint` names (see
-    /// [`token_secret`]); `None` when no live token has that hint.
+    /// The key the gateway proves it knows a live token (or a team server's admin token) with,
+    /// for the token `hint` names (see [`token_secret`]); `None` when no such token has that
+    /// hint.
     pub fn token_proof_key(&self, hint: &str) -> Option<String> {
-        self.tokens.proof_key(hint)
+        self.tokens.proof_key(hint).or_else(|| self.admin_proof_key(hint))
+    }
+
+    /// Who asked question `id`: a token, a signed-in person, or neither (the person's own
+    /// token, or Beckon itself); an unknown question was asked by no one.
+    pub async fn asker(&self, id: RequestId) -> Result<Asker> {
+        self.rt
+            .db
+            .call(move |store| {
+                let read = store.read();
+                Ok(match (read.asked_by(id)?, read.asking_person(id)?) {
+                    (Some(token), _) => Asker::Token(token),
+                    (None, Some(subject)) => Asker::Person(subject),
+                    (None, None) => Asker::Owner,
+                })
+            })
+            .await
+    }
+
+    /// Whom the live token `id` asks for, if anyone in particular.
+    pub fn token_owner(&self, id: TokenId) -> Option<Audience> {
+        self.tokens.owner_of(id)
     }
 
     /// Whether token `token` asked question `id`. An unknown question was asked by no token.
@@ -97,4 +119,15 @@ impl Beckon {
         let asker = self.rt.db.call(move |store| store.read().asked_by(id)).await?;
         Ok(asker == Some(token))
     }
+}
+
+/// Who asked a question: only they withdraw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Asker {
+    /// An ask-only token, by its id.
+    Token(TokenId),
+    /// A person signed in on a team server, by their subject.
+    Person(String),
+    /// The person's own token (on a team server, the admin token), or Beckon itself.
+    Owner,
 }

@@ -17,7 +17,8 @@ mod sessions;
 mod tokens;
 
 pub use audit::{
-    AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AuditDecision, AuditFilter, AuditKind, AuditRow, AuditVia,
+    AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AuditDecision, AuditFilter, AuditKind, AuditRow, AuditShare,
+    AuditVia,
 };
 pub use channel_messages::{ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork};
 pub use events::{EventKind, StoredEvent};
@@ -25,7 +26,7 @@ pub use leases::Lease;
 pub use messages::TimelineEntry;
 pub use metrics::{AgentMetrics, Latency, Metrics};
 pub use outbox::{CallbackFormat, DeliveryState, DueCursor, NewCallback, OutboxEntry};
-pub use people::{ChannelPerson, NewSignIn, PersonSession, SignedIn, TakenSignIn};
+pub use people::{ChannelPerson, ListedSession, NewSignIn, PersonSession, SessionKind, SignedIn, TakenSignIn};
 pub use questions::{
     Deadline, InboxEntry, NewQuestion, PendingQuestion, QuestionRecord, QuestionStatus, Resolution, Resolved,
     ResolvedQuestion,

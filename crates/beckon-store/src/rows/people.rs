@@ -63,7 +63,13 @@ impl SignedIn {
             (Some(one), None) | (None, Some(one)) => one.clone(),
             (None, None) => self.subject.clone(),
         };
-        format!("oidc:{} ({known})", self.subject)
+        format!("{}{known})", SignedIn::answered_by_start(&self.subject))
+    }
+
+    /// How every [`SignedIn::answered_by`] of the person with `subject` begins, whatever their
+    /// name and email were then (`oidc:<subject> (`): what finds the answers they gave.
+    pub fn answered_by_start(subject: &str) -> String {
+        format!("oidc:{subject} (")
     }
 }
 
@@ -79,4 +85,38 @@ pub struct ChannelPerson {
     pub person: SignedIn,
     /// When they paired (Unix ms).
     pub paired_at_ms: i64,
+    /// When they last signed in (Unix ms; pairing counts): a pairing answers only while this is
+    /// recent enough.
+    pub signed_in_at_ms: i64,
+}
+
+/// What a signed-in session is held by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionKind {
+    /// A browser, by its cookie.
+    Browser,
+    /// A connected desktop app, by its bearer secret; named as it named itself ("Beckon on
+    /// ada-laptop, port 49152").
+    App { label: String },
+}
+
+impl SessionKind {
+    /// The stored name of the kind.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            SessionKind::Browser => "browser",
+            SessionKind::App { .. } => "app",
+        }
+    }
+}
+
+/// A person's open session as an admin lists it: never its secret or the secret's hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedSession {
+    /// Who it is.
+    pub person: SignedIn,
+    /// Whose it is: a browser's or an app's.
+    pub kind: SessionKind,
+    pub created_at_ms: i64,
+    pub expires_at_ms: i64,
 }

@@ -118,6 +118,12 @@ pub struct QuestionRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub answered_by: Option<String>,
+    /// Who asked, on a team server: the signed-in person ("oidc:ada (Ada Lovelace
+    /// <ada@example.com>)") or the token ("token ada-laptop (for person:ada)"); nothing when
+    /// the person's own token asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub asked_by: Option<String>,
     /// Where its callbacks go.
     pub callback_url: Option<String>,
     /// Asked (Unix ms).

@@ -137,6 +137,14 @@ impl Db {
         }
     }
 
+    /// A read-only connection to the same database, beside the writers.
+    pub fn open_read_only(&self) -> Store {
+        match self.backend {
+            Backend::Sqlite => Store::open_read_only(&self.place).unwrap(),
+            Backend::Postgres => Store::connect_read_only(&self.place).unwrap(),
+        }
+    }
+
     /// The PostgreSQL cluster, when on PostgreSQL.
     pub fn cluster(&self) -> Option<&beckon_store::testing::TestCluster> {
         self.cluster.as_ref()

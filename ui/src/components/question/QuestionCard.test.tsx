@@ -302,6 +302,14 @@ describe("after resolution the card is read-only", () => {
     setup(questionInfo([deploy], { status: "declined", outcome: { outcome: "declined" }, answered_via: "telegram", answered_by: "telegram:4242" }));
     expect(screen.getByText("via Telegram (4242)")).toBeInTheDocument();
   });
+
+  it("names who asked, on a team server, and no one otherwise", () => {
+    const { view } = setup(questionInfo([deploy], { asked_by: "oidc:bo (Bo <bo@example.com>)" }));
+    expect(screen.getByText("asked by oidc:bo (Bo <bo@example.com>)")).toBeInTheDocument();
+    view.unmount();
+    setup(questionInfo([deploy]));
+    expect(screen.queryByText(/asked by/)).toBeNull();
+  });
 });
 
 describe("backend validation errors show beside the field they name", () => {

@@ -81,6 +81,7 @@ export function QuestionCard({ question, resumed, onAnswer, onDecline, onOpenSes
           <Icon name="sparkle" size={14} />
           {asks}
         </span>
+        {question.asked_by ? <span className="qcard-asker">asked by {question.asked_by}</span> : null}
         {question.inbox ? (
           <span className="inbox-row-team" title={`Waits in the team inbox ${question.inbox}`}>
             {question.inbox}
