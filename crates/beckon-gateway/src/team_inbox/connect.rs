@@ -78,6 +78,21 @@ impl Drop for AppSignIn {
     }
 }
 
+/// How the app names itself on the consent page and in an admin's list of the person's
+/// sessions: "Beckon on <this computer's name>".
+fn client_name() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("COMPUTERNAME").ok())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|name| name.trim().chars().filter(|c| !c.is_control()).take(60).collect::<String>())
+        .filter(|name| !name.is_empty());
+    match host {
+        Some(host) => format!("Beckon on {host}"),
+        None => "Beckon".to_owned(),
+    }
+}
+
 impl AppSignIn {
     /// Begins signing in to the team server at `server`: listens on a free loopback port.
     pub async fn begin(http: reqwest::Client, server: &str) -> ClientResult<AppSignIn> {
@@ -99,6 +114,7 @@ impl AppSignIn {
             .append_pair("state", &state)
             .append_pair("code_challenge", &challenge)
             .append_pair("code_challenge_method", "S256")
+            .append_pair("client_name", &client_name())
             .finish();
         let (sender, back) = mpsc::channel(4);
         let (stop, stopped) = oneshot::channel::<()>();
