@@ -96,6 +96,7 @@ async fn wake(a: &Beckon, b: &Beckon, rounds: usize) -> Result<Summary, Failure>
                 callback_url: None,
                 metadata: None,
                 asked_by: None,
+                asking_person: None,
                 audience: None,
             })
             .await?;

@@ -174,12 +174,12 @@ fn a_person_pairs_one_account_per_channel_and_is_known_as_they_last_signed_in(ba
     let refreshed = store.read().channel_person("slack", "U2").unwrap().unwrap();
     assert_eq!(
         (refreshed.person, refreshed.signed_in_at_ms),
-        (moved, NOW + 1),
+        (moved.clone(), NOW + 1),
         "the latest sign-in's groups, and when"
     );
     assert_eq!(store.read().all_channel_people().unwrap().len(), 1);
     assert_eq!(store.write(|tx| tx.unpair_person("bo")).unwrap().value, 1);
-    store.write(|tx| tx.pair_channel_person(&paired("U2", &bo))).unwrap();
+    store.write(|tx| tx.pair_channel_person(&paired("U2", &moved))).unwrap();
     assert!(store.write(|tx| tx.unpair_channel_person("slack", "bo")).unwrap().value);
     assert!(!store.write(|tx| tx.unpair_channel_person("slack", "bo")).unwrap().value);
 }
