@@ -127,7 +127,10 @@ async fn a_team_inbox_question_is_notified_on_the_desktop_and_allowed_from_the_n
 
     let home = Home::new()?;
     let opened = home.browser_stand_in()?;
-    let mut bus = Bus::start()?;
+    // A bus that starts no service: with no Secret Service on it the app keeps the session in
+    // its file, where the test reads it below (a standard session bus would start the system's
+    // gnome-keyring, outside the test's home).
+    let mut bus = Bus::start_without_services(&home)?;
     bus.start_notification_daemon(&home).await?;
     let notifications = bus.record_notifications().await?;
     let app = App::launch_on(&home, bus).await?;

@@ -9,7 +9,7 @@ use tauri::{AppHandle, Manager, State};
 use tauri_plugin_opener::OpenerExt;
 
 use super::saved::SavedInbox;
-use super::{Held, TeamInboxView, TeamState, TeamStatus, Teams, follow};
+use super::{Held, TeamInboxView, TeamState, TeamStatus, Teams, follow, forget_secret};
 use crate::commands::CommandError;
 use crate::state::App;
 
@@ -70,7 +70,8 @@ pub async fn sign_in_team_inbox(handle: AppHandle, app: State<'_, App>, id: Stri
     sign_in(&handle, &app.teams, &id).await
 }
 
-/// Removes inbox `id`: its questions leave the window, and its session ends on the server.
+/// Removes inbox `id`: its questions leave the window, its session ends on the server, and its
+/// secret leaves the keyring (and the file).
 #[tauri::command]
 pub async fn remove_team_inbox(handle: AppHandle, app: State<'_, App>, id: String) -> Reply<Vec<TeamInboxView>> {
     if let Some(task) = app.teams.held().get_mut(&id).and_then(|held| held.task.take()) {
@@ -84,6 +85,7 @@ pub async fn remove_team_inbox(handle: AppHandle, app: State<'_, App>, id: Strin
         app.teams.persist(&held);
         removed
     };
+    forget_secret(app.teams.saved.clone(), id).await;
     if let Some(client) = removed.client
         && let Err(err) = client.sign_out().await
     {
@@ -115,15 +117,33 @@ async fn sign_in(handle: &AppHandle, teams: &Teams, id: &str) -> Reply<TeamInbox
         let Some(state) = handle.try_state::<App>() else { return };
         match finished {
             Ok(connected) => {
-                {
+                let (saved, inbox) = (state.teams.saved.clone(), id.clone());
+                let keeping = tauri::async_runtime::spawn_blocking(move || saved.keep(&inbox, connected.secret));
+                let secret = match keeping.await {
+                    Ok(secret) => secret,
+                    Err(err) => {
+                        tracing::warn!(inbox = %id, %err, "a team inbox's secret could not be kept");
+                        state.teams.set_status(&handle, &id, TeamStatus::SignedOut { problem: Some(err.to_string()) });
+                        return;
+                    }
+                };
+                let kept = secret.kept();
+                let still_there = {
                     let mut held = state.teams.held();
-                    let Some(entry) = held.get_mut(&id) else { return };
-                    entry.saved.secret = Some(connected.secret);
-                    entry.saved.person = Some(connected.person.into());
-                    entry.client = Some(connected.inbox);
-                    state.teams.persist(&held);
+                    if let Some(entry) = held.get_mut(&id) {
+                        entry.saved.secret = Some(secret);
+                        entry.saved.person = Some(connected.person.into());
+                        entry.client = Some(connected.inbox);
+                        state.teams.persist(&held);
+                    }
+                    held.contains_key(&id)
+                };
+                if !still_there {
+                    // Removed while the person was signing in: its secret does not stay behind.
+                    forget_secret(state.teams.saved.clone(), id).await;
+                    return;
                 }
-                tracing::info!(inbox = %id, "signed in to a team inbox");
+                tracing::info!(inbox = %id, ?kept, "signed in to a team inbox");
                 start(&handle, &state.teams, &id);
             }
             Err(err) => {
@@ -147,13 +167,32 @@ fn start(handle: &AppHandle, teams: &Teams, id: &str) {
     entry.task = Some(task.inner().abort_handle());
 }
 
-/// Follows every inbox that is signed in (at start).
+/// Reads each saved inbox's secret from the keyring (moving one the file still holds into it),
+/// then follows every inbox that is signed in (at start). In the background: the local inbox
+/// does not wait for a keyring.
 pub fn follow_all(handle: &AppHandle, teams: &Teams) {
-    let ids: Vec<String> =
-        teams.held().iter().filter(|(_, held)| held.client.is_some()).map(|(id, _)| id.clone()).collect();
-    for id in ids {
-        start(handle, teams, &id);
-    }
+    let mut inboxes: Vec<SavedInbox> = teams.held().values().map(|held| held.saved.clone()).collect();
+    let saved = teams.saved.clone();
+    let handle = handle.clone();
+    tauri::async_runtime::spawn(async move {
+        let fetched = tauri::async_runtime::spawn_blocking(move || {
+            let moved = saved.fetch_secrets(&mut inboxes);
+            (inboxes, moved)
+        })
+        .await;
+        let (inboxes, moved) = match fetched {
+            Ok(fetched) => fetched,
+            Err(err) => {
+                tracing::warn!(%err, "the team inboxes' secrets could not be read");
+                return;
+            }
+        };
+        let Some(state) = handle.try_state::<App>() else { return };
+        for id in state.teams.secrets_fetched(inboxes, moved) {
+            start(&handle, &state.teams, &id);
+        }
+        state.teams.announce(&handle);
+    });
 }
 
 #[cfg(test)]

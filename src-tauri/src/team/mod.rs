@@ -5,14 +5,22 @@
 //! the person — from the window (the window's commands send a team question's calls there) or
 //! from a notification. A signed-out, expired or unreachable inbox says so; an unreachable one
 //! tries again by itself, a signed-out one after the person signs in again.
+//!
+//! Each inbox's session secret is kept in the OS keyring where there is one ([`saved`]); the
+//! keyring is asked on blocking threads, and at start in the background: one that takes its
+//! time (a prompt to unlock it) holds up its inboxes, not the app.
 
 pub mod commands;
 mod follow;
 pub mod saved;
+#[cfg(test)]
+#[cfg(target_os = "linux")]
+mod secret_service_tests;
+pub mod secrets;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use beckon_core::{RequestId, SessionId};
 use beckon_gateway::team_inbox::TeamInbox;
@@ -20,7 +28,8 @@ use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Emitter};
 use tokio::task::AbortHandle;
 
-use saved::SavedInbox;
+use saved::{Saved, SavedInbox};
+use secrets::OsKeyring;
 
 /// The window event that carries team inboxes' news.
 pub const TEAM_EVENT: &str = "team";
@@ -91,14 +100,14 @@ struct Held {
 
 /// Every team inbox.
 pub struct Teams {
-    data_dir: PathBuf,
+    saved: Arc<Saved>,
     http: reqwest::Client,
     held: Mutex<BTreeMap<String, Held>>,
 }
 
 impl std::fmt::Debug for Teams {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Teams").field("data_dir", &self.data_dir).finish_non_exhaustive()
+        f.debug_struct("Teams").field("saved", &self.saved).finish_non_exhaustive()
     }
 }
 
@@ -114,21 +123,61 @@ fn view(held: &Held) -> TeamInboxView {
 }
 
 impl Teams {
-    /// The inboxes saved in `data_dir`, not yet followed.
+    /// The inboxes saved in `data_dir`, as the file has them: their secrets are read from the
+    /// keyring, and they are followed, by [`commands::follow_all`]. Till then each is
+    /// connecting.
     pub fn load(data_dir: PathBuf, http: reqwest::Client) -> Teams {
-        let held = saved::load(&data_dir)
+        let saved = Arc::new(Saved::new(&data_dir, Arc::new(OsKeyring)));
+        let held = saved
+            .read()
             .into_iter()
             .map(|saved| {
-                let client = saved.secret.clone().map(|secret| TeamInbox::new(http.clone(), &saved.url, secret));
-                let status =
-                    if client.is_some() { TeamStatus::Connecting } else { TeamStatus::SignedOut { problem: None } };
-                (
-                    saved.id.clone(),
-                    Held { saved, status, client, waiting: BTreeMap::new(), sessions: HashSet::new(), task: None },
-                )
+                let status = TeamStatus::Connecting;
+                let waiting = BTreeMap::new();
+                (saved.id.clone(), Held { saved, status, client: None, waiting, sessions: HashSet::new(), task: None })
             })
             .collect();
-        Teams { data_dir, http, held: Mutex::new(held) }
+        Teams { saved, http, held: Mutex::new(held) }
+    }
+
+    /// Takes the inboxes with their secrets as [`Saved::fetch_secrets`] completed them (at
+    /// start), `moved` when a secret moved out of the file into the keyring: each inbox untouched
+    /// since is signed in or out by it. The ones signed in, to be followed.
+    fn secrets_fetched(&self, fetched: Vec<SavedInbox>, moved: bool) -> Vec<String> {
+        let mut signed_in = Vec::new();
+        let mut removed = Vec::new();
+        {
+            let mut held = self.held();
+            for inbox in fetched {
+                let Some(entry) = held.get_mut(&inbox.id) else {
+                    removed.push(inbox.id);
+                    continue;
+                };
+                // Signed in (or signing in) again meanwhile: that sign-in is the newer.
+                if entry.client.is_some() || entry.status != TeamStatus::Connecting {
+                    continue;
+                }
+                entry.client = inbox
+                    .secret
+                    .as_ref()
+                    .map(|secret| TeamInbox::new(self.http.clone(), &inbox.url, secret.value().into()));
+                if entry.client.is_some() {
+                    signed_in.push(inbox.id.clone());
+                } else {
+                    entry.status = TeamStatus::SignedOut { problem: None };
+                }
+                entry.saved = inbox;
+            }
+            if moved {
+                self.persist(&held);
+            }
+        }
+        // Removed while its secret was being read: a secret just moved into the keyring goes.
+        for id in removed {
+            let saved = self.saved.clone();
+            tauri::async_runtime::spawn(async move { forget_secret(saved, id).await });
+        }
+        signed_in
     }
 
     fn held(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Held>> {
@@ -152,7 +201,7 @@ impl Teams {
 
     fn persist(&self, held: &BTreeMap<String, Held>) {
         let saved: Vec<SavedInbox> = held.values().map(|held| held.saved.clone()).collect();
-        if let Err(err) = saved::save(&self.data_dir, &saved) {
+        if let Err(err) = self.saved.save(&saved) {
             tracing::warn!(%err, "cannot save the team inboxes");
         }
     }
@@ -182,5 +231,18 @@ impl Teams {
             held.status = status;
         }
         self.announce(app);
+    }
+}
+
+/// Deletes inbox `id`'s secret from the keyring (it is removed), on a blocking thread.
+async fn forget_secret(saved: Arc<Saved>, id: String) {
+    let forgotten = tauri::async_runtime::spawn_blocking(move || saved.forget(&id).map_err(|err| (id, err))).await;
+    // Said at info: without a keyring (the secret was in the file) this fails every time.
+    match forgotten {
+        Ok(Ok(())) => {}
+        Ok(Err((id, err))) => {
+            tracing::info!(inbox = %id, %err, "the OS keyring did not delete a removed team inbox's secret")
+        }
+        Err(err) => tracing::info!(%err, "the OS keyring did not delete a removed team inbox's secret"),
     }
 }
