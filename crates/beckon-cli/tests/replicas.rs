@@ -5,7 +5,8 @@
 //! admin token, made once, works on both, and an agent's token made through one works on the
 //! other until it is revoked through either; a person signed in through one replica is signed
 //! in on the other (and out of both at once), and what a person's token asks through one is
-//! theirs alone on the other.
+//! theirs alone on the other; a replica is ready (`/readyz`) only while its database answers,
+//! and live (`/livez`) while it runs.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -239,6 +240,13 @@ async fn the_admin_token_and_agents_tokens_hold_on_every_replica() {
         })
         .collect();
     assert_eq!(shown.len(), 1, "exactly one replica shows the admin token: {shown:?}");
+    for replica in [&a, &b] {
+        let (printed, log) = (replica.server.printed(1), replica.server.log_tail(1));
+        // The other says the token exists and where it was shown.
+        assert!(printed.contains("bkn_admin_") || printed.contains("admin token already exists"), "{printed}");
+        // A start says nothing of what it does not do, nor PostgreSQL's notices.
+        assert!(!log.contains("already exists") && !log.contains("runs the channels"), "{log}");
+    }
     let admin = &shown[0];
     for replica in [&a, &b] {
         assert_eq!(until_status(replica, admin, "/v1/tokens", 200).await, 200);
@@ -339,4 +347,33 @@ async fn a_person_signed_in_through_one_replica_answers_their_own_question_throu
         .await
         .unwrap();
     assert_eq!(me.status(), 401);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn readiness_follows_the_database_and_liveness_the_process() {
+    let (cluster, url) = database().await;
+    let a = replica(&url).await;
+    let probe = |path: &'static str| {
+        let url = format!("{}{path}", a.endpoint.url);
+        async move {
+            reqwest::Client::builder().no_proxy().build().unwrap().get(url).send().await.unwrap().status().as_u16()
+        }
+    };
+    assert_eq!((probe("/livez").await, probe("/readyz").await), (200, 200));
+    // The database goes away: not ready (within the probe's two seconds), still live.
+    tokio::task::block_in_place(|| cluster.kill().unwrap());
+    let began = Instant::now();
+    while probe("/readyz").await != 503 {
+        assert!(began.elapsed() < Duration::from_secs(10), "still ready without a database");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(probe("/livez").await, 200);
+    // It comes back: ready again.
+    tokio::task::block_in_place(|| cluster.restart().unwrap());
+    let began = Instant::now();
+    while probe("/readyz").await != 200 {
+        assert!(began.elapsed() < Duration::from_secs(30), "not ready again after the database came back");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    a.server.stop().await;
 }

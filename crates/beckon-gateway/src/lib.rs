@@ -92,6 +92,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("delete", "/v1/people/{subject}/pairings"),
     ("get", "/v1/audit"),
     ("get", "/v1/me"),
+    ("get", "/livez"),
+    ("get", "/readyz"),
 ];
 
 /// How the gateway runs.
@@ -233,6 +235,8 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
         .route("/v1/people/{subject}/pairings", axum::routing::delete(people::unpair))
         .route("/v1/audit", get(audit::export))
         .route("/v1/me", get(auth::me))
+        .route("/livez", get(meta::live))
+        .route("/readyz", get(meta::ready))
         .route("/v1/window/{command}", post(window::call))
         .route("/auth/login", get(auth::login))
         .route("/auth/callback", get(auth::callback))

@@ -1,9 +1,11 @@
-//! `GET /v1/health`, `GET /v1/proof` and `GET /v1/openapi.json`.
+//! `GET /v1/health`, `GET /v1/proof`, `GET /v1/openapi.json`, and the probes `GET /livez` and
+//! `GET /readyz`.
 
 use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::{Query, State};
+use axum::http::StatusCode;
 use beckon_core::Problems;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -26,6 +28,24 @@ pub async fn health(State(shared): State<Arc<Shared>>) -> ApiResult<Json<Value>>
         "database": shared.beckon.database(),
         "pending": pending,
     })))
+}
+
+/// How long a readiness check waits for the database before saying it is not ready.
+const READY_WITHIN: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `GET /livez`: the process answers. For a load balancer or an orchestrator; needs no token
+/// and tells nothing else.
+pub async fn live() -> &'static str {
+    "live\n"
+}
+
+/// `GET /readyz`: this replica can serve — its database answers within two seconds and holds
+/// the schema it knows. `503` otherwise. Needs no token and tells nothing else.
+pub async fn ready(State(shared): State<Arc<Shared>>) -> (StatusCode, &'static str) {
+    match tokio::time::timeout(READY_WITHIN, shared.beckon.ready()).await {
+        Ok(true) => (StatusCode::OK, "ready\n"),
+        Ok(false) | Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "not ready\n"),
+    }
 }
 
 /// `?challenge=<64 hex digits>&token=<hint>`.

@@ -61,6 +61,9 @@ pub enum Route {
     Audit,
     /// `GET /v1/me`: who the request acts for.
     Me,
+    /// `GET /livez` and `GET /readyz`: a load balancer's probes, open to anyone (they tell
+    /// nothing but whether this replica lives and can serve).
+    Probe,
     /// `GET /auth/login`, `GET /auth/callback`, and the app's `/auth/app` and `/auth/app/token`:
     /// the ways to sign in, open to anyone (each checks its own proof).
     SignIn,
@@ -124,6 +127,7 @@ impl Route {
                 return Route::SignIn;
             }
             ("POST", "/auth/logout") => return Route::SignOut,
+            ("GET", "/livez" | "/readyz") => return Route::Probe,
             _ => {}
         }
         let Some(rest) = path.strip_prefix("/v1/") else {
@@ -183,6 +187,7 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             | Route::Proof
             | Route::Me
             | Route::SignIn
+            | Route::Probe
             | Route::Page,
             _,
         ) => Access::Allowed,

@@ -68,6 +68,22 @@ async fn every_request_needs_the_token() {
 }
 
 #[tokio::test]
+async fn the_probes_need_no_token_and_tell_nothing_else() {
+    let s = setup().await;
+    for (path, said) in [("/livez", "live\n"), ("/readyz", "ready\n")] {
+        // A load balancer checks a replica by its address, with any Host or none.
+        for host in ["10.0.0.5:7401", "backend"] {
+            let response = s.http.get(s.url(path)).header("host", host).send().await.unwrap();
+            assert_eq!(response.status(), StatusCode::OK, "{path} with Host {host}");
+            assert_eq!(response.text().await.unwrap(), said);
+        }
+    }
+    // Nothing else is open: a similar path still needs the token.
+    let near = s.http.get(s.url("/readyz/more")).send().await.unwrap();
+    assert_eq!(near.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
 async fn the_proof_route_alone_needs_no_token_and_proves_the_token_without_showing_it() {
     let s = setup().await;
     let challenge = beckon_gateway::proof::challenge();

@@ -109,7 +109,12 @@ pub(crate) fn migrate(pg: &mut Pg, database: &str) -> Result<i64> {
 fn migrate_in_transaction(pg: &mut Pg, database: &str) -> Result<i64> {
     // Transaction-scoped: released by the commit or the rollback, whichever comes.
     pg.execute("SELECT pg_advisory_xact_lock(?1)", &[&MIGRATION_LOCK])?;
-    pg.batch("CREATE TABLE IF NOT EXISTS beckon_schema (version BIGINT NOT NULL)")?;
+    // Created only when missing: `IF NOT EXISTS` on a table that exists has PostgreSQL send a
+    // NOTICE that every later start would log.
+    let exists = pg.query("SELECT to_regclass('beckon_schema') IS NOT NULL", &[])?;
+    if !exists.first().map(|row| row.try_get::<_, bool>(0)).transpose()?.unwrap_or(false) {
+        pg.batch("CREATE TABLE beckon_schema (version BIGINT NOT NULL)")?;
+    }
     let found: i64 = match pg.query("SELECT version FROM beckon_schema", &[])?.first() {
         Some(row) => row.try_get(0)?,
         None => {

@@ -46,6 +46,17 @@ impl Reader<'_> {
         audiences::session_audience(self.conn, session)
     }
 
+    /// Whether the database answers and its schema is the one this build migrates to: what a
+    /// replica's readiness rests on.
+    pub fn schema_current(&self) -> Result<bool> {
+        let (sql, current) = match self.conn {
+            Conn::Sqlite(_) => ("PRAGMA user_version", crate::SCHEMA_VERSION),
+            Conn::Postgres(_) => ("SELECT version FROM beckon_schema", crate::POSTGRES_SCHEMA_VERSION),
+        };
+        let found = self.conn.query_opt(sql, &[], |row| row.get::<i64>(0))?;
+        Ok(found == Some(current))
+    }
+
     /// Who may see `session` on a team server (nobody when there is no such session).
     pub fn session_addressees(&self, session: SessionId) -> Result<Addressees> {
         audiences::session_addressees(self.conn, session)

@@ -176,11 +176,18 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
         .collect();
     let options = StartOptions { notifier: Arc::new(LoggedNotices), ..StartOptions::default() };
     let beckon = Beckon::start(config, options).await?;
-    if let Some(token) = beckon.take_new_admin_token() {
+    let shown = match beckon.take_new_admin_token() {
         // Standard output only, never the log: this is the one time the token is shown.
-        println!(
-            "Admin token for this team server (shown once; every replica accepts it): {token}\nKeep it safe: `beckon --url <public URL> --token <it> token create <name>` makes tokens for agents."
-        );
+        Some(token) => Some(format!(
+            "Admin token for this team server (shown once; every replica accepts it): {token}\nKeep it safe: `beckon --url <public URL> --token <it> token create --name <name> --ask-only [--for person:<subject>]` makes tokens for agents."
+        )),
+        None if args.database.is_some() => Some(
+            "This team server's admin token already exists: it was shown once, on the standard output of the replica that first set up this database. Every replica accepts it; without it, people in the admin group manage tokens once signed in.".to_owned(),
+        ),
+        None => None,
+    };
+    if let Some(shown) = shown {
+        println!("{shown}");
         if let Err(err) = std::io::Write::flush(&mut std::io::stdout()) {
             eprintln!("cannot show the admin token: {err}");
         }

@@ -36,18 +36,29 @@ impl SharedChannels {
 }
 
 async fn hold(beckon: Beckon, file: SettingsFile, mut stopping: watch::Receiver<bool>) {
+    let on: Vec<&str> = [("Slack", file.slack.enabled), ("Telegram", file.telegram.enabled)]
+        .into_iter()
+        .filter(|(_, enabled)| *enabled)
+        .map(|(name, _)| name)
+        .collect();
+    // With no channel on there is nothing to hold, nor to say.
+    if on.is_empty() {
+        let _ = stopping.wait_for(|stop| *stop).await;
+        return;
+    }
+    let names = on.join(" and ");
     let mut running: Option<Channels> = None;
     let every = beckon.lease() / 3;
     loop {
         let held = beckon.keep_shared_work(CHANNELS_WORK).await;
         match (held, running.take()) {
             (true, None) => {
-                tracing::info!("this replica runs Slack and Telegram");
+                tracing::info!(channels = %names, "this replica runs the channels");
                 running = Some(Channels::start(&beckon, &file.slack, &file.telegram, file.do_not_disturb));
             }
             (true, Some(channels)) => running = Some(channels),
             (false, Some(channels)) => {
-                tracing::warn!("another replica took over Slack and Telegram; stopping them here");
+                tracing::warn!(channels = %names, "another replica took over the channels; stopping them here");
                 channels.stop().await;
             }
             (false, None) => {}

@@ -161,6 +161,12 @@ impl Beckon {
         self.rt.db.call(move |store| store.read().metrics_seen_by(now, None, &audiences)).await
     }
 
+    /// Whether this replica is ready to serve: its database answers and holds the schema this
+    /// build knows.
+    pub async fn ready(&self) -> bool {
+        self.rt.db.call(|store| store.read().schema_current()).await.unwrap_or(false)
+    }
+
     /// The newest event's seq: a snapshot taken now is complete up to it.
     pub async fn last_seq(&self) -> Result<i64> {
         self.rt.db.call(|store| store.read().last_seq()).await
