@@ -397,6 +397,15 @@ pub struct ServeArgs {
     /// and read the whole audit trail (everyone else reads their share).
     #[arg(long, value_name = "GROUP", default_value = "beckon-admins", requires = "oidc_issuer")]
     pub oidc_admin_group: String,
+    /// The claim that holds a person's groups, in the ID token or the userinfo response: its name
+    /// (`groups`; `roles` for Entra ID app roles; a namespaced URL), or a dotted path into an
+    /// object claim (`realm_access.roles` for Keycloak's realm roles).
+    #[arg(long, value_name = "CLAIM", default_value = "groups", requires = "oidc_issuer")]
+    pub oidc_groups_claim: String,
+    /// Also ask the provider for this scope, beside `openid email profile` (Dex, for one, sends
+    /// groups only for the `groups` scope); repeat for several.
+    #[arg(long = "oidc-scope", value_name = "SCOPE", requires = "oidc_issuer")]
+    pub oidc_scopes: Vec<String>,
     /// The window's built files (`ui/dist` after `npm run build` in `ui/`), served at `/` to
     /// people who sign in: the desktop app's inbox, in their browsers.
     #[arg(long, value_name = "DIR", requires = "oidc_issuer")]

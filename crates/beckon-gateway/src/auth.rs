@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::cookies::Cookie;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, GatewayError};
 use crate::principal::Principal;
 use crate::sign_in::{PendingSignIn, SignIn};
 use crate::state::Shared;
@@ -50,8 +50,21 @@ fn sign_in_of(shared: &Shared) -> ApiResult<&SignIn> {
 pub async fn login(State(shared): State<Arc<Shared>>, Query(query): Query<LoginQuery>) -> Response {
     match begin(&shared, query).await {
         Ok(response) => response,
+        Err(err) if err.body().kind == ErrorKind::Unavailable => unreachable_page(&shared),
         Err(err) => err.into_response(),
     }
+}
+
+/// A page for a person who cannot sign in because the provider does not answer.
+fn unreachable_page(shared: &Shared) -> Response {
+    let issuer = shared.sign_in.as_ref().map_or("", |sign_in| sign_in.party.issuer());
+    page(
+        StatusCode::SERVICE_UNAVAILABLE,
+        &format!(
+            "Signing in is not possible right now: the identity provider ({issuer}) cannot be reached. \
+             Agents keep working and their questions wait for you; try again in a minute."
+        ),
+    )
 }
 
 async fn begin(shared: &Shared, query: LoginQuery) -> ApiResult<Response> {
@@ -60,7 +73,10 @@ async fn begin(shared: &Shared, query: LoginQuery) -> ApiResult<Response> {
     if !local_path(&next) {
         return Err(ApiError::invalid(beckon_core::Problems::one("next", "must be a path on this server, such as /")));
     }
-    let start = sign_in.party.start();
+    let start = sign_in.party.start().map_err(|err| match err {
+        GatewayError::IdentityUnreachable { .. } => ApiError::new(ErrorKind::Unavailable, err.to_string()),
+        other => ApiError::new(ErrorKind::Internal, other.to_string()),
+    })?;
     let secret = serde_json::to_string(&start.pending)
         .map_err(|err| ApiError::new(ErrorKind::Internal, format!("cannot keep the sign-in: {err}")))?;
     shared.beckon.begin_sign_in(start.pending.state.clone(), secret, next).await?;
@@ -112,6 +128,7 @@ pub async fn callback(
     };
     let person = match sign_in.party.finish(&pending, code).await {
         Ok(person) => person,
+        Err(GatewayError::IdentityUnreachable { .. }) => return unreachable_page(&shared),
         Err(err) => {
             tracing::warn!(%err, "a sign-in was refused");
             return page(StatusCode::UNAUTHORIZED, &format!("The sign-in was refused: {err}."));
@@ -133,8 +150,14 @@ pub struct SignOutQuery {
     everywhere: bool,
 }
 
+/// Where the provider sends a browser back after signing it out: registered at the provider as
+/// a post-logout redirect URI.
+pub const SIGNED_OUT_PATH: &str = "/auth/signed-out";
+
 /// `POST /auth/logout`: ends this browser's session, or a connected app's (by its bearer token);
-/// with `?everywhere=true`, every session the person has (other browsers, connected apps).
+/// with `?everywhere=true`, every session the person has (other browsers, connected apps). Says
+/// where the browser goes next (`next`): the provider's sign-out when it offers RP-initiated
+/// logout (so that signing in again asks who is there), else the signed-out page.
 pub async fn logout(
     State(shared): State<Arc<Shared>>,
     Extension(principal): Extension<Principal>,
@@ -150,11 +173,26 @@ pub async fn logout(
     } else if let Some(secret) = crate::guard::bearer(&headers) {
         shared.beckon.close_person_session(secret).await?;
     }
-    let mut response = Json(json!({ "signed_out": true })).into_response();
+    let after = format!("{}{SIGNED_OUT_PATH}", shared.url.trim_end_matches('/'));
+    let next = shared
+        .sign_in
+        .as_ref()
+        .and_then(|sign_in| sign_in.party.sign_out_url(&after))
+        .unwrap_or_else(|| SIGNED_OUT_PATH.to_owned());
+    let mut response = Json(json!({ "signed_out": true, "next": next })).into_response();
     if let Some(clear) = shared.cookies.clear(Cookie::Session) {
         response.headers_mut().append(header::SET_COOKIE, clear);
     }
     Ok(response)
+}
+
+/// `GET /auth/signed-out`: where a browser lands once signed out.
+pub async fn signed_out() -> Response {
+    let body = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Beckon: signed out</title></head>\
+         <body><main><h1>Beckon</h1><p>You are signed out.</p><p><a href=\"/auth/login\">Sign in again</a></p></main></body></html>";
+    let mut response = (StatusCode::OK, Html(body)).into_response();
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
 }
 
 /// `GET /v1/me`: who the request acts for; for a signed-in person, also the CSRF token every

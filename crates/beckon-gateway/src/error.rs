@@ -40,6 +40,15 @@ pub enum GatewayError {
         /// What went wrong.
         detail: String,
     },
+    /// The team's OpenID provider has not answered since this server started: its discovery
+    /// document is still being tried, so no one can sign in yet.
+    #[error(
+        "the identity provider {issuer} cannot be reached yet; agents and tokens are served, signing in waits for it"
+    )]
+    IdentityUnreachable {
+        /// The provider's issuer URL.
+        issuer: String,
+    },
     /// The window's folder (`--ui-dir`) holds no window.
     #[error("the window's folder {}: {detail} (it is `ui/dist` after `npm run build` in ui/)", path.display())]
     Window {

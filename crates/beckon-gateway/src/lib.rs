@@ -22,6 +22,7 @@ pub mod mcp;
 mod meta;
 mod notices;
 mod people;
+mod people_claims;
 pub mod permissions;
 mod places;
 pub mod principal;
@@ -241,6 +242,7 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
         .route("/auth/login", get(auth::login))
         .route("/auth/callback", get(auth::callback))
         .route("/auth/logout", post(auth::logout))
+        .route(auth::SIGNED_OUT_PATH, get(auth::signed_out))
         .route("/auth/app", get(app_sign_in::ask).post(app_sign_in::consent))
         .route("/auth/app/token", post(app_sign_in::token))
         .layer(axum::middleware::map_response(rejections::as_json))
@@ -279,16 +281,22 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
     {
         return Err(GatewayError::Window { path: dir.clone(), detail: format!("no index.html: {err}") });
     }
+    let mut undiscovered = None;
     let sign_in = match config.sign_in {
         None => None,
-        Some(wanted) => Some(sign_in::SignIn {
-            party: sign_in::RelyingParty::discover(
+        Some(wanted) => {
+            let party = Arc::new(sign_in::RelyingParty::new(
                 wanted.oidc,
                 format!("{}/auth/callback", base.trim_end_matches('/')),
-            )
-            .await?,
-            admin_group: wanted.admin_group,
-        }),
+            )?);
+            // Agents need no provider: a replica starts while it is down, and people sign in
+            // once it answers.
+            if let Err(err) = party.discover().await {
+                tracing::warn!(%err, "signing in waits for the identity provider");
+                undiscovered = Some(party.clone());
+            }
+            Some(sign_in::SignIn { party, admin_group: wanted.admin_group })
+        }
     };
     let secure = config.tls.is_some() || base.starts_with("https://");
     let strangers = strangers::Strangers::new(strangers::StrangerLimits {
@@ -337,6 +345,9 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         return Err(GatewayError::Discovery { path: Discovery::path(&config.data_dir), detail: err.to_string() });
     }
     let stop = CancellationToken::new();
+    if let Some(party) = undiscovered {
+        tokio::spawn(sign_in::discover_until_reached(party, stop.clone()));
+    }
     let mcp_stop = CancellationToken::new();
     let app = router(shared, mcp_stop.clone());
     let (limits, ids) = (config.limits, serve::ConnectionIds::default());

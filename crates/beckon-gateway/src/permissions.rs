@@ -123,7 +123,9 @@ impl Route {
             return Route::Mcp;
         }
         match (method.as_str(), path) {
-            ("GET", "/auth/login" | "/auth/callback") | ("GET" | "POST", "/auth/app") | ("POST", "/auth/app/token") => {
+            ("GET", "/auth/login" | "/auth/callback" | "/auth/signed-out")
+            | ("GET" | "POST", "/auth/app")
+            | ("POST", "/auth/app/token") => {
                 return Route::SignIn;
             }
             ("POST", "/auth/logout") => return Route::SignOut,

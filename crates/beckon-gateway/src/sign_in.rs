@@ -12,31 +12,59 @@ use std::sync::{Arc, RwLock};
 use beckon_runtime::http_error::causes;
 use beckon_store::SignedIn;
 use openidconnect::core::{
-    CoreAuthDisplay, CoreAuthPrompt, CoreAuthenticationFlow, CoreErrorResponseType, CoreGenderClaim, CoreJsonWebKey,
-    CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm, CoreProviderMetadata, CoreRevocableToken,
-    CoreRevocationErrorResponse, CoreTokenIntrospectionResponse, CoreTokenType,
+    CoreAuthDisplay, CoreAuthPrompt, CoreAuthenticationFlow, CoreClaimName, CoreClaimType, CoreClientAuthMethod,
+    CoreErrorResponseType, CoreGenderClaim, CoreGrantType, CoreJsonWebKey, CoreJweContentEncryptionAlgorithm,
+    CoreJweKeyManagementAlgorithm, CoreJwsSigningAlgorithm, CoreResponseMode, CoreResponseType, CoreRevocableToken,
+    CoreRevocationErrorResponse, CoreSubjectIdentifierType, CoreTokenIntrospectionResponse, CoreTokenType,
 };
 use openidconnect::{
-    AdditionalClaims, AuthorizationCode, ClaimsVerificationError, Client, ClientId, ClientSecret, CsrfToken,
-    EmptyExtraTokenFields, EndpointMaybeSet, EndpointNotSet, EndpointSet, IdTokenFields, IssuerUrl, Nonce,
-    PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, SignatureVerificationError, StandardErrorResponse,
-    StandardTokenResponse, TokenResponse,
+    AdditionalClaims, AdditionalProviderMetadata, AuthorizationCode, ClaimsVerificationError, Client, ClientId,
+    ClientSecret, CsrfToken, EmptyExtraTokenFields, EndpointMaybeSet, EndpointNotSet, EndpointSet, IdTokenFields,
+    IssuerUrl, Nonce, OAuth2TokenResponse, PkceCodeChallenge, PkceCodeVerifier, ProviderMetadata, RedirectUrl, Scope,
+    SignatureVerificationError, StandardErrorResponse, StandardTokenResponse, TokenResponse, UserInfoClaims,
 };
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use crate::error::GatewayError;
+use crate::people_claims::{self, Claimed};
 
-/// The `groups` claim, beside the standard ones.
+/// Every claim beside the standard ones, by name: the groups claim is named by the operator
+/// (`groups`, `roles`, `realm_access.roles`, a namespaced URL), so it is looked up at sign-in.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-struct Groups {
-    #[serde(default)]
-    groups: Vec<String>,
+struct OtherClaims {
+    #[serde(flatten)]
+    claims: Map<String, Value>,
 }
 
-impl AdditionalClaims for Groups {}
+impl AdditionalClaims for OtherClaims {}
+
+/// What discovery says beside the core metadata: where RP-initiated logout sends a browser.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct EndSession {
+    #[serde(default)]
+    end_session_endpoint: Option<String>,
+}
+
+impl AdditionalProviderMetadata for EndSession {}
+
+type Metadata = ProviderMetadata<
+    EndSession,
+    CoreAuthDisplay,
+    CoreClientAuthMethod,
+    CoreClaimName,
+    CoreClaimType,
+    CoreGrantType,
+    CoreJweContentEncryptionAlgorithm,
+    CoreJweKeyManagementAlgorithm,
+    CoreJsonWebKey,
+    CoreResponseMode,
+    CoreResponseType,
+    CoreSubjectIdentifierType,
+>;
 
 type Fields = IdTokenFields<
-    Groups,
+    OtherClaims,
     EmptyExtraTokenFields,
     CoreGenderClaim,
     CoreJweContentEncryptionAlgorithm,
@@ -44,9 +72,9 @@ type Fields = IdTokenFields<
 >;
 
 /// A client of the provider as discovery describes it: its authorization endpoint set, its
-/// token endpoint maybe.
+/// token and userinfo endpoints maybe.
 type OidcClient = Client<
-    Groups,
+    OtherClaims,
     CoreAuthDisplay,
     CoreGenderClaim,
     CoreJweContentEncryptionAlgorithm,
@@ -65,8 +93,9 @@ type OidcClient = Client<
     EndpointMaybeSet,
 >;
 
-/// How Beckon is registered with the provider: its issuer, and Beckon's client id and secret
-/// there.
+/// How Beckon is registered with the provider: its issuer, Beckon's client id and secret
+/// there, the scopes it asks for beside `openid email profile`, and the claim that names a
+/// person's groups.
 #[derive(Clone)]
 pub struct OidcSettings {
     /// The issuer URL (its discovery document is under `/.well-known/openid-configuration`).
@@ -74,6 +103,12 @@ pub struct OidcSettings {
     pub client_id: String,
     /// `None` for a public client.
     pub client_secret: Option<String>,
+    /// Scopes beside `openid`, `email` and `profile` (some providers send groups only for a
+    /// `groups` scope).
+    pub extra_scopes: Vec<String>,
+    /// The claim holding the person's groups: a name (`groups`, `roles`, a namespaced URL), or
+    /// a dotted path into an object claim (`realm_access.roles`).
+    pub groups_claim: String,
 }
 
 impl std::fmt::Debug for OidcSettings {
@@ -82,6 +117,8 @@ impl std::fmt::Debug for OidcSettings {
         f.debug_struct("OidcSettings")
             .field("issuer", &self.issuer)
             .field("client_id", &self.client_id)
+            .field("extra_scopes", &self.extra_scopes)
+            .field("groups_claim", &self.groups_claim)
             .finish_non_exhaustive()
     }
 }
@@ -113,64 +150,121 @@ pub struct SignInStart {
 #[derive(Debug)]
 pub struct SignIn {
     /// The team's identity provider, as Beckon is registered with it.
-    pub party: RelyingParty,
+    pub party: Arc<RelyingParty>,
     /// The provider's group whose members are admins.
     pub admin_group: String,
 }
 
-/// Beckon as a client of the team's OpenID provider.
+/// The provider as its discovery document and JWKS last described it.
+#[derive(Debug)]
+struct Discovered {
+    client: OidcClient,
+    /// Its `end_session_endpoint`, when it offers RP-initiated logout.
+    end_session: Option<url::Url>,
+}
+
+/// Beckon as a client of the team's OpenID provider. Made without reaching the provider (a
+/// replica starts, and serves agents, while the provider is down); [`RelyingParty::discover`]
+/// reads its discovery document and JWKS, and until that has worked once, signing in is refused
+/// as [`GatewayError::IdentityUnreachable`].
 #[derive(Debug)]
 pub struct RelyingParty {
     settings: OidcSettings,
     /// Where the provider sends the person back: the team server's `…/auth/callback`.
-    redirect_uri: String,
+    redirect_uri: RedirectUrl,
+    issuer: IssuerUrl,
     http: openidconnect::reqwest::Client,
-    /// Remade when the provider's keys change.
-    client: RwLock<Arc<OidcClient>>,
+    /// Remade when the provider's keys change; `None` until discovery first worked.
+    discovered: RwLock<Option<Arc<Discovered>>>,
 }
 
 impl RelyingParty {
-    /// Reads the provider's discovery document and JWKS; the provider is to send people back to
-    /// `redirect_uri`.
-    pub async fn discover(settings: OidcSettings, redirect_uri: String) -> Result<RelyingParty, GatewayError> {
+    /// Beckon registered with the provider `settings` names, which is to send people back to
+    /// `redirect_uri`. Refuses only what can never work: an issuer or redirect that is not a URL.
+    pub fn new(settings: OidcSettings, redirect_uri: String) -> Result<RelyingParty, GatewayError> {
+        let issuer = IssuerUrl::new(settings.issuer.clone())
+            .map_err(|err| identity(&settings, format!("the issuer is not a URL: {err}")))?;
+        let redirect_uri = RedirectUrl::new(redirect_uri)
+            .map_err(|err| identity(&settings, format!("the redirect URI is not a URL: {err}")))?;
         let http = openidconnect::reqwest::ClientBuilder::new()
             // Following redirects would let the provider's answers point Beckon anywhere.
             .redirect(openidconnect::reqwest::redirect::Policy::none())
             .timeout(std::time::Duration::from_secs(10))
             .build()
             .map_err(|err| identity(&settings, format!("cannot make an HTTP client: {err}")))?;
-        let client = Arc::new(discovered(&settings, &redirect_uri, &http).await?);
-        Ok(RelyingParty { settings, redirect_uri, http, client: RwLock::new(client) })
+        Ok(RelyingParty { settings, redirect_uri, issuer, http, discovered: RwLock::new(None) })
     }
 
-    fn current(&self) -> Arc<OidcClient> {
-        self.client.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    /// The issuer, as configured.
+    pub fn issuer(&self) -> &str {
+        &self.settings.issuer
+    }
+
+    /// Reads the provider's discovery document and JWKS, as they are now, and signs people in
+    /// by them from then on.
+    pub async fn discover(&self) -> Result<(), GatewayError> {
+        let metadata = Metadata::discover_async(self.issuer.clone(), &self.http)
+            .await
+            .map_err(|err| identity(&self.settings, format!("discovery failed: {}", causes(&err))))?;
+        let end_session = metadata
+            .additional_metadata()
+            .end_session_endpoint
+            .as_deref()
+            .and_then(|endpoint| url::Url::parse(endpoint).ok());
+        let client = OidcClient::from_provider_metadata(
+            metadata,
+            ClientId::new(self.settings.client_id.clone()),
+            self.settings.client_secret.clone().map(ClientSecret::new),
+        )
+        .set_redirect_uri(self.redirect_uri.clone());
+        *self.discovered.write().unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some(Arc::new(Discovered { client, end_session }));
+        Ok(())
+    }
+
+    /// Whether discovery has worked.
+    pub fn is_discovered(&self) -> bool {
+        self.discovered.read().unwrap_or_else(std::sync::PoisonError::into_inner).is_some()
+    }
+
+    fn current(&self) -> Result<Arc<Discovered>, GatewayError> {
+        self.discovered
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+            .ok_or_else(|| GatewayError::IdentityUnreachable { issuer: self.settings.issuer.clone() })
     }
 
     /// Begins a sign-in.
-    pub fn start(&self) -> SignInStart {
+    pub fn start(&self) -> Result<SignInStart, GatewayError> {
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
-        let (url, state, nonce) = self
-            .current()
+        let discovered = self.current()?;
+        let mut request = discovered
+            .client
             .authorize_url(CoreAuthenticationFlow::AuthorizationCode, CsrfToken::new_random, Nonce::new_random)
             .add_scope(Scope::new("email".into()))
-            .add_scope(Scope::new("profile".into()))
-            .set_pkce_challenge(challenge)
-            .url();
-        SignInStart {
+            .add_scope(Scope::new("profile".into()));
+        for scope in &self.settings.extra_scopes {
+            request = request.add_scope(Scope::new(scope.clone()));
+        }
+        let (url, state, nonce) = request.set_pkce_challenge(challenge).url();
+        Ok(SignInStart {
             url: url.to_string(),
             pending: PendingSignIn {
                 state: state.secret().clone(),
                 nonce: nonce.secret().clone(),
                 verifier: verifier.secret().clone(),
             },
-        }
+        })
     }
 
-    /// Finishes `pending` with the `code` the provider sent back: who signed in.
+    /// Finishes `pending` with the `code` the provider sent back: who signed in. Name, email and
+    /// groups come from the ID token, and from the userinfo response for what the ID token does
+    /// not carry (many providers send them only there).
     pub async fn finish(&self, pending: &PendingSignIn, code: &str) -> Result<SignedIn, GatewayError> {
-        let client = self.current();
-        let response = client
+        let discovered = self.current()?;
+        let response = discovered
+            .client
             .exchange_code(AuthorizationCode::new(code.to_owned()))
             .map_err(|err| identity(&self.settings, format!("the provider names no token endpoint: {err}")))?
             .set_pkce_verifier(PkceCodeVerifier::new(pending.verifier.clone()))
@@ -180,22 +274,63 @@ impl RelyingParty {
         let token =
             response.id_token().ok_or_else(|| identity(&self.settings, "the provider sent no ID token".to_owned()))?;
         let nonce = Nonce::new(pending.nonce.clone());
-        let claims = match token.claims(&client.id_token_verifier(), &nonce) {
+        let verified = token.claims(&discovered.client.id_token_verifier(), &nonce).cloned();
+        let (claims, discovered) = match verified {
             Err(ClaimsVerificationError::SignatureVerification(SignatureVerificationError::NoMatchingKey)) => {
                 // The provider may have rotated its key since: read its JWKS again, once.
-                let fresh = Arc::new(discovered(&self.settings, &self.redirect_uri, &self.http).await?);
-                *self.client.write().unwrap_or_else(std::sync::PoisonError::into_inner) = fresh.clone();
-                token.claims(&fresh.id_token_verifier(), &nonce).cloned()
+                self.discover().await?;
+                let fresh = self.current()?;
+                let verified = token.claims(&fresh.client.id_token_verifier(), &nonce).cloned();
+                (verified, fresh)
             }
-            other => other.cloned(),
-        }
-        .map_err(|err| identity(&self.settings, format!("the ID token was refused: {err}")))?;
-        Ok(SignedIn {
-            subject: claims.subject().as_str().to_owned(),
+            other => (other, discovered),
+        };
+        let claims = claims.map_err(|err| identity(&self.settings, format!("the ID token was refused: {err}")))?;
+        let subject = claims.subject().clone();
+        let mut person = Claimed {
             email: claims.email().map(|email| email.as_str().to_owned()),
-            name: claims.name().and_then(|name| name.get(None)).map(|name| name.as_str().to_owned()),
-            groups: claims.additional_claims().groups.clone(),
+            name: claims
+                .name()
+                .and_then(|name| name.get(None))
+                .map(|name| name.as_str().to_owned())
+                .or_else(|| claims.preferred_username().map(|name| name.as_str().to_owned())),
+            groups: people_claims::groups(&claims.additional_claims().claims, &self.settings.groups_claim),
+        };
+        if !person.is_whole()
+            && let Ok(request) = discovered.client.user_info(response.access_token().clone(), Some(subject.clone()))
+        {
+            let info: UserInfoClaims<OtherClaims, CoreGenderClaim> = request
+                .request_async(&self.http)
+                .await
+                .map_err(|err| identity(&self.settings, format!("the userinfo request failed: {}", causes(&err))))?;
+            person.fill(Claimed {
+                email: info.email().map(|email| email.as_str().to_owned()),
+                name: info
+                    .name()
+                    .and_then(|name| name.get(None))
+                    .map(|name| name.as_str().to_owned())
+                    .or_else(|| info.preferred_username().map(|name| name.as_str().to_owned())),
+                groups: people_claims::groups(&info.additional_claims().claims, &self.settings.groups_claim),
+            });
+        }
+        Ok(SignedIn {
+            subject: subject.as_str().to_owned(),
+            email: person.email,
+            name: person.name,
+            groups: person.groups.unwrap_or_default(),
         })
+    }
+
+    /// Where to send a browser to sign out of the provider too (RP-initiated logout), coming
+    /// back to `after` (registered at the provider as a post-logout redirect URI); `None` when
+    /// the provider offers no `end_session_endpoint`.
+    pub fn sign_out_url(&self, after: &str) -> Option<String> {
+        let discovered = self.current().ok()?;
+        let mut url = discovered.end_session.clone()?;
+        url.query_pairs_mut()
+            .append_pair("client_id", &self.settings.client_id)
+            .append_pair("post_logout_redirect_uri", after);
+        Some(url.to_string())
     }
 }
 
@@ -203,23 +338,30 @@ fn identity(settings: &OidcSettings, detail: String) -> GatewayError {
     GatewayError::Identity { issuer: settings.issuer.clone(), detail }
 }
 
-/// A client made from the provider's discovery document and JWKS as they are now.
-async fn discovered(
-    settings: &OidcSettings,
-    redirect_uri: &str,
-    http: &openidconnect::reqwest::Client,
-) -> Result<OidcClient, GatewayError> {
-    let issuer = IssuerUrl::new(settings.issuer.clone())
-        .map_err(|err| identity(settings, format!("the issuer is not a URL: {err}")))?;
-    let metadata = CoreProviderMetadata::discover_async(issuer, http)
-        .await
-        .map_err(|err| identity(settings, format!("discovery failed: {}", causes(&err))))?;
-    let redirect = RedirectUrl::new(redirect_uri.to_owned())
-        .map_err(|err| identity(settings, format!("the redirect URI is not a URL: {err}")))?;
-    Ok(OidcClient::from_provider_metadata(
-        metadata,
-        ClientId::new(settings.client_id.clone()),
-        settings.client_secret.clone().map(ClientSecret::new),
-    )
-    .set_redirect_uri(redirect))
+/// Keeps reading the provider's discovery document until it answers, waiting longer each time
+/// (1 s doubling to a minute), until `stop`; says once that it is unreachable and once that it
+/// answered.
+pub async fn discover_until_reached(party: Arc<RelyingParty>, stop: tokio_util::sync::CancellationToken) {
+    let mut wait = std::time::Duration::from_secs(1);
+    let mut said = false;
+    loop {
+        match party.discover().await {
+            Ok(()) => {
+                if said {
+                    tracing::info!(issuer = party.issuer(), "the identity provider answers: people can sign in");
+                }
+                return;
+            }
+            Err(err) if !said => {
+                tracing::warn!(%err, "the identity provider cannot be reached: serving agents and tokens, and refusing sign-ins until it answers (trying again in the background)");
+                said = true;
+            }
+            Err(err) => tracing::debug!(%err, "the identity provider still cannot be reached"),
+        }
+        tokio::select! {
+            () = stop.cancelled() => return,
+            () = tokio::time::sleep(wait) => {}
+        }
+        wait = (wait * 2).min(std::time::Duration::from_secs(60));
+    }
 }

@@ -30,13 +30,20 @@ async fn provider() -> Provider {
     Provider::start(clients, people).await.unwrap()
 }
 
-async fn relying_party(idp: &Provider) -> RelyingParty {
-    let settings = OidcSettings {
-        issuer: idp.issuer().to_owned(),
+fn settings(issuer: &str, client_secret: Option<&str>) -> OidcSettings {
+    OidcSettings {
+        issuer: issuer.to_owned(),
         client_id: "beckon".into(),
-        client_secret: Some("s3cret".into()),
-    };
-    RelyingParty::discover(settings, REDIRECT.into()).await.unwrap()
+        client_secret: client_secret.map(str::to_owned),
+        extra_scopes: Vec::new(),
+        groups_claim: "groups".into(),
+    }
+}
+
+async fn relying_party(idp: &Provider) -> RelyingParty {
+    let rp = RelyingParty::new(settings(idp.issuer(), Some("s3cret")), REDIRECT.into()).unwrap();
+    rp.discover().await.unwrap();
+    rp
 }
 
 /// What a browser does between the two halves: follows the sign-in URL as `who` and comes back
@@ -52,7 +59,7 @@ async fn browse(url: &str, who: &str) -> HashMap<String, String> {
 
 /// A whole sign-in as `who`: the pending sign-in and the code the provider sent back.
 async fn code_for(rp: &RelyingParty, who: &str) -> (PendingSignIn, String) {
-    let start = rp.start();
+    let start = rp.start().unwrap();
     let back = browse(&start.url, who).await;
     assert_eq!(back["state"], start.pending.state, "the state comes back unchanged");
     (start.pending, back["code"].clone())
@@ -62,7 +69,7 @@ async fn code_for(rp: &RelyingParty, who: &str) -> (PendingSignIn, String) {
 async fn a_person_signs_in_with_the_code_flow_and_pkce() {
     let idp = provider().await;
     let rp = relying_party(&idp).await;
-    let start = rp.start();
+    let start = rp.start().unwrap();
     let url = url::Url::parse(&start.url).unwrap();
     let query: HashMap<String, String> = url.query_pairs().into_owned().collect();
     assert!(start.url.starts_with(&format!("{}/authorize?", idp.issuer())), "{}", start.url);
@@ -97,7 +104,7 @@ async fn a_replayed_code_and_another_sign_ins_verifier_are_refused() {
 
     // A code taken from one sign-in and finished with another's verifier (a stolen code).
     let (_, stolen) = code_for(&rp, "ada").await;
-    let thief = rp.start().pending;
+    let thief = rp.start().unwrap().pending;
     let refused = rp.finish(&thief, &stolen).await.unwrap_err().to_string();
     assert!(refused.contains("invalid_grant"), "{refused}");
     assert_eq!(idp.codes(), (2, 1));
@@ -143,7 +150,10 @@ async fn a_provider_that_cannot_be_reached_is_named_in_the_error() {
     let issuer = idp.issuer().to_owned();
     drop(idp);
     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    let settings = OidcSettings { issuer: issuer.clone(), client_id: "beckon".into(), client_secret: None };
-    let err = RelyingParty::discover(settings, REDIRECT.into()).await.unwrap_err().to_string();
+    let rp = RelyingParty::new(settings(&issuer, None), REDIRECT.into()).unwrap();
+    let err = rp.discover().await.unwrap_err().to_string();
     assert!(err.contains(&issuer) && err.contains("discovery failed"), "{err}");
+    let err = rp.start().unwrap_err();
+    assert!(matches!(err, beckon_gateway::GatewayError::IdentityUnreachable { .. }), "{err}");
+    assert!(err.to_string().contains(&issuer), "{err}");
 }

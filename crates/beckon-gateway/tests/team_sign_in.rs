@@ -8,7 +8,7 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 use beckon_gateway::sign_in::OidcSettings;
-use beckon_gateway::{GatewayConfig, GatewayError, SignInConfig};
+use beckon_gateway::{GatewayConfig, SignInConfig};
 use beckon_test_idp::{Browser, Client, Misbehaviour, Person, Provider};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -39,7 +39,13 @@ fn signing_in_with(idp: &Provider) -> impl FnOnce(&mut GatewayConfig) + use<> {
     let issuer = idp.issuer().to_owned();
     move |config: &mut GatewayConfig| {
         config.sign_in = Some(SignInConfig {
-            oidc: OidcSettings { issuer, client_id: "beckon".into(), client_secret: Some("s3cret".into()) },
+            oidc: OidcSettings {
+                issuer,
+                client_id: "beckon".into(),
+                client_secret: Some("s3cret".into()),
+                extra_scopes: Vec::new(),
+                groups_claim: "groups".into(),
+            },
             admin_group: "beckon-admins".into(),
         });
     }
@@ -316,26 +322,46 @@ async fn a_server_without_sign_in_knows_no_cookie() {
 }
 
 #[tokio::test]
-async fn a_server_whose_provider_cannot_be_read_does_not_start() {
-    let dir = tempfile::tempdir().unwrap();
-    let beckon = beckon_runtime::Beckon::start(
-        beckon_runtime::RuntimeConfig::new(dir.path()),
-        beckon_runtime::StartOptions::default(),
-    )
-    .await
-    .unwrap();
-    let mut config = GatewayConfig::new(dir.path());
-    config.port = 0;
+async fn a_server_starts_while_its_provider_is_down_and_signs_people_in_once_it_answers() {
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
-    config.sign_in = Some(SignInConfig {
-        oidc: OidcSettings { issuer: format!("http://{closed}"), client_id: "beckon".into(), client_secret: None },
-        admin_group: "beckon-admins".into(),
-    });
-    let err = beckon_gateway::start(beckon.clone(), config).await.unwrap_err();
-    assert!(matches!(err, GatewayError::Identity { .. }), "{err}");
-    assert!(err.to_string().contains(&closed.to_string()), "{err}");
-    assert!(!dir.path().join("gateway.json").exists(), "nothing is written by a server that did not start");
-    beckon.shutdown().await;
+    let issuer = format!("http://{closed}");
+    let s = served::serve(|config| {
+        config.sign_in = Some(SignInConfig {
+            oidc: OidcSettings {
+                issuer: issuer.clone(),
+                client_id: "beckon".into(),
+                client_secret: Some("s3cret".into()),
+                extra_scopes: Vec::new(),
+                groups_claim: "groups".into(),
+            },
+            admin_group: "beckon-admins".into(),
+        });
+    })
+    .await;
+    // Agents are served...
+    let health = s.http.get(format!("{}/v1/health", s.gateway.url)).bearer_auth(&s.gateway.token).send().await;
+    assert_eq!(health.unwrap().status(), StatusCode::OK);
+    // ...and a person is told why they cannot sign in yet.
+    let mut ada = Browser::default();
+    let login = ada.navigate(&format!("{}/auth/login", s.gateway.url), "same-origin").await.unwrap();
+    assert_eq!(login.status, StatusCode::SERVICE_UNAVAILABLE, "{}", login.body);
+    assert!(login.body.contains(&issuer) && login.body.contains("cannot be reached"), "{}", login.body);
+
+    // The provider comes up where it was expected: the server finds it by itself.
+    let idp = provider().await;
+    let (clients, people) = (idp.clients(), idp.people());
+    drop(idp);
+    let _idp = Provider::start_at(closed, clients, people).await.unwrap();
+    let began = std::time::Instant::now();
+    loop {
+        let login = ada.navigate(&format!("{}/auth/login", s.gateway.url), "same-origin").await.unwrap();
+        if login.status == StatusCode::SEE_OTHER {
+            break;
+        }
+        assert!(began.elapsed() < std::time::Duration::from_secs(10), "still refused: {}", login.body);
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(sign_in(&mut ada, &s, "ada", "/").await, "/");
 }
 
 #[tokio::test]

@@ -113,7 +113,16 @@ impl std::fmt::Debug for Shared {
 impl Provider {
     /// Starts a provider on a free loopback port, knowing `clients` and `people`.
     pub async fn start(clients: Vec<Client>, people: Vec<Person>) -> Result<Provider, Error> {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        Provider::start_at("127.0.0.1:0".parse().map_err(std::io::Error::other)?, clients, people).await
+    }
+
+    /// Starts a provider at `addr` (an issuer a relying party was told of before it served).
+    pub async fn start_at(
+        addr: std::net::SocketAddr,
+        clients: Vec<Client>,
+        people: Vec<Person>,
+    ) -> Result<Provider, Error> {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
         let issuer = format!("http://{}", listener.local_addr()?);
         let state: State = Arc::new(Mutex::new(Shared {
             issuer: issuer.clone(),
@@ -138,6 +147,16 @@ impl Provider {
     /// The issuer: `http://127.0.0.1:PORT`, under which the discovery document is.
     pub fn issuer(&self) -> &str {
         &self.issuer
+    }
+
+    /// The relying parties it knows.
+    pub fn clients(&self) -> Vec<Client> {
+        lock(&self.state).clients.clone()
+    }
+
+    /// The people it knows.
+    pub fn people(&self) -> Vec<Person> {
+        lock(&self.state).people.clone()
     }
 
     /// The `kid` new tokens are signed under.

@@ -50,12 +50,18 @@ export function signIn(): void {
   window.location.assign(`/auth/login?next=${encodeURIComponent(window.location.pathname)}`);
 }
 
-/** Signs the person out of the team server, then to its sign-in page. */
+/**
+ * Signs the person out of the team server, then where it says: the identity provider's own
+ * sign-out when it offers one (so the next person at this computer is asked who they are), else
+ * the signed-out page.
+ */
 export async function signOut(): Promise<void> {
   const { csrf_token } = await whoAmI();
-  await fetch("/auth/logout", { method: "POST", credentials: "same-origin", headers: { "x-csrf-token": csrf_token } });
+  const response = await fetch("/auth/logout", { method: "POST", credentials: "same-origin", headers: { "x-csrf-token": csrf_token } });
+  const body: unknown = await response.json().catch(() => null);
+  const next = typeof body === "object" && body !== null && "next" in body && typeof body.next === "string" ? body.next : "/auth/signed-out";
   me = null;
-  signIn();
+  window.location.assign(next);
 }
 
 function unreachable(error: unknown): CommandError {

@@ -137,7 +137,13 @@ fn sign_in(args: &ServeArgs) -> CliResult<Option<SignInConfig>> {
         None => std::env::var(CLIENT_SECRET_ENV).ok().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()),
     };
     Ok(Some(SignInConfig {
-        oidc: OidcSettings { issuer: issuer.clone(), client_id: client_id.clone(), client_secret },
+        oidc: OidcSettings {
+            issuer: issuer.clone(),
+            client_id: client_id.clone(),
+            client_secret,
+            extra_scopes: args.oidc_scopes.clone(),
+            groups_claim: args.oidc_groups_claim.clone(),
+        },
         admin_group: args.oidc_admin_group.clone(),
     }))
 }

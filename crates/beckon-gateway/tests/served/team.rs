@@ -36,6 +36,8 @@ pub fn sign_in_config(idp: &Provider) -> SignInConfig {
             issuer: idp.issuer().to_owned(),
             client_id: "beckon".into(),
             client_secret: Some("s3cret".into()),
+            extra_scopes: Vec::new(),
+            groups_claim: "groups".into(),
         },
         admin_group: "beckon-admins".into(),
     }
