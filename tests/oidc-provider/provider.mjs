@@ -7,14 +7,18 @@
 //     "clients": [{ "client_id": "beckon", "client_secret": "…",
 //                   "redirect_uris": ["…/auth/callback"], "post_logout_redirect_uris": ["…"] }],
 //     "groups_claim": "groups",
-//     "people": { "ada": { "name": "Ada Lovelace", "email": "ada@example.com", "groups": [] } } }
+//     "people": { "ada": { "name": "Ada Lovelace", "email": "ada@example.com", "groups": [] } },
+//     "tls": { "host": "localhost", "cert": "server.pem", "key": "server.key" } }
 //
-// Prints `listening <issuer>` once it serves.
+// With `tls`, it serves HTTPS under `https://<host>:<port>` with that certificate (from a
+// private authority, say); else plain HTTP on 127.0.0.1. Prints `listening <issuer>` once it
+// serves.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
 import Provider from 'oidc-provider';
 
 const setup = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const issuer = `http://127.0.0.1:${setup.port}`;
+const issuer = setup.tls ? `https://${setup.tls.host}:${setup.port}` : `http://127.0.0.1:${setup.port}`;
 const groupsClaim = setup.groups_claim ?? 'groups';
 
 const provider = new Provider(issuer, {
@@ -39,9 +43,10 @@ const provider = new Provider(issuer, {
     };
   },
 });
-// Plain HTTP on loopback: the provider's cookies are not marked Secure.
-provider.proxy = false;
-
-provider.listen(setup.port, '127.0.0.1', () => {
-  console.log(`listening ${issuer}`);
-});
+const listening = () => console.log(`listening ${issuer}`);
+if (setup.tls) {
+  const tls = { cert: readFileSync(setup.tls.cert), key: readFileSync(setup.tls.key) };
+  createServer(tls, provider.callback()).listen(setup.port, '127.0.0.1', listening);
+} else {
+  provider.listen(setup.port, '127.0.0.1', listening);
+}

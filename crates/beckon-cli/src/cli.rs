@@ -31,12 +31,22 @@ pub struct Connection {
     /// BECKON_TOKEN in the environment.
     #[arg(long, global = true, env = "BECKON_TOKEN", value_name = "TOKEN", hide_env_values = true)]
     pub token: Option<String>,
+    /// A PEM file of certificate authorities to trust beside the system's: a private authority
+    /// that issued a team server's certificate (for every command that talks to one), or, for
+    /// `beckon serve`, its identity provider's and PostgreSQL's (as the database URL's
+    /// `sslrootcert` where that names none).
+    #[arg(long, global = true, env = "BECKON_CA_FILE", value_name = "FILE")]
+    pub ca_file: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Connection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The token is a secret: never in Debug output.
-        f.debug_struct("Connection").field("data_dir", &self.data_dir).field("url", &self.url).finish_non_exhaustive()
+        f.debug_struct("Connection")
+            .field("data_dir", &self.data_dir)
+            .field("url", &self.url)
+            .field("ca_file", &self.ca_file)
+            .finish_non_exhaustive()
     }
 }
 
@@ -353,7 +363,9 @@ pub struct ServeArgs {
     pub pair_telegram: bool,
     /// Keep everything in this PostgreSQL database (`postgres://user@host:port/name`) instead of
     /// the data folder's `beckon.db`, shared by every replica given the same one. Migrated on
-    /// start (once, when replicas start together).
+    /// start (once, when replicas start together). TLS as libpq reads it: `?sslmode=verify-full`
+    /// (or `require`, `verify-ca`; `prefer` by default) and `sslrootcert=FILE` (else --ca-file,
+    /// else the system's authorities).
     #[arg(long, env = "BECKON_DATABASE_URL", value_name = "URL", hide_env_values = true)]
     pub database: Option<String>,
     /// The address to listen on (127.0.0.1 unless a team server needs another; beyond loopback

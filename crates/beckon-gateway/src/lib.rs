@@ -40,6 +40,7 @@ pub mod team_inbox;
 mod tls;
 mod tokens;
 mod views;
+pub mod trust;
 mod window;
 mod window_page;
 

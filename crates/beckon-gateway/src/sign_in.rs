@@ -109,6 +109,9 @@ pub struct OidcSettings {
     /// The claim holding the person's groups: a name (`groups`, `roles`, a namespaced URL), or
     /// a dotted path into an object claim (`realm_access.roles`).
     pub groups_claim: String,
+    /// Certificate authorities to trust beside the system's and the built-in ones (a PEM file):
+    /// a provider behind a private authority.
+    pub ca_file: Option<std::path::PathBuf>,
 }
 
 impl std::fmt::Debug for OidcSettings {
@@ -119,6 +122,7 @@ impl std::fmt::Debug for OidcSettings {
             .field("client_id", &self.client_id)
             .field("extra_scopes", &self.extra_scopes)
             .field("groups_claim", &self.groups_claim)
+            .field("ca_file", &self.ca_file)
             .finish_non_exhaustive()
     }
 }
@@ -186,12 +190,16 @@ impl RelyingParty {
             .map_err(|err| identity(&settings, format!("the issuer is not a URL: {err}")))?;
         let redirect_uri = RedirectUrl::new(redirect_uri)
             .map_err(|err| identity(&settings, format!("the redirect URI is not a URL: {err}")))?;
-        let http = openidconnect::reqwest::ClientBuilder::new()
+        let mut builder = openidconnect::reqwest::ClientBuilder::new()
             // Following redirects would let the provider's answers point Beckon anywhere.
             .redirect(openidconnect::reqwest::redirect::Policy::none())
-            .timeout(std::time::Duration::from_secs(10))
-            .build()
-            .map_err(|err| identity(&settings, format!("cannot make an HTTP client: {err}")))?;
+            .timeout(std::time::Duration::from_secs(10));
+        let authorities =
+            crate::trust::authorities(settings.ca_file.as_deref()).map_err(|err| identity(&settings, err))?;
+        for authority in authorities {
+            builder = builder.add_root_certificate(authority);
+        }
+        let http = builder.build().map_err(|err| identity(&settings, format!("cannot make an HTTP client: {err}")))?;
         Ok(RelyingParty { settings, redirect_uri, issuer, http, discovered: RwLock::new(None) })
     }
 
@@ -203,9 +211,9 @@ impl RelyingParty {
     /// Reads the provider's discovery document and JWKS, as they are now, and signs people in
     /// by them from then on.
     pub async fn discover(&self) -> Result<(), GatewayError> {
-        let metadata = Metadata::discover_async(self.issuer.clone(), &self.http)
-            .await
-            .map_err(|err| identity(&self.settings, format!("discovery failed: {}", causes(&err))))?;
+        let metadata = Metadata::discover_async(self.issuer.clone(), &self.http).await.map_err(|err| {
+            identity(&self.settings, format!("discovery failed: {}", crate::trust::with_hint(causes(&err))))
+        })?;
         let end_session = metadata
             .additional_metadata()
             .end_session_endpoint

@@ -37,6 +37,7 @@ fn settings(issuer: &str, client_secret: Option<&str>) -> OidcSettings {
         client_secret: client_secret.map(str::to_owned),
         extra_scopes: Vec::new(),
         groups_claim: "groups".into(),
+        ca_file: None,
     }
 }
 

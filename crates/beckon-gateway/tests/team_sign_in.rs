@@ -45,6 +45,7 @@ fn signing_in_with(idp: &Provider) -> impl FnOnce(&mut GatewayConfig) + use<> {
                 client_secret: Some("s3cret".into()),
                 extra_scopes: Vec::new(),
                 groups_claim: "groups".into(),
+                ca_file: None,
             },
             admin_group: "beckon-admins".into(),
         });
@@ -333,6 +334,7 @@ async fn a_server_starts_while_its_provider_is_down_and_signs_people_in_once_it_
                 client_secret: Some("s3cret".into()),
                 extra_scopes: Vec::new(),
                 groups_claim: "groups".into(),
+                ca_file: None,
             },
             admin_group: "beckon-admins".into(),
         });

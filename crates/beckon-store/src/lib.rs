@@ -25,6 +25,7 @@ mod pairing_misses;
 mod people;
 mod pg;
 mod pg_client;
+mod pg_tls;
 mod questions;
 mod read;
 mod rows;
@@ -44,6 +45,7 @@ pub use error::{Error, Result};
 pub use event_payload::{Appended, EventPayload, NoDetails, QuestionResolved, SessionStarted, StatusChanged};
 pub use open::SCHEMA_VERSION;
 pub use pg::{EventListener, POSTGRES_SCHEMA_VERSION};
+pub use pg_tls::trusting;
 pub use read::Reader;
 pub use rows::{
     AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AgentMetrics, AuditDecision, AuditFilter, AuditKind, AuditRow,

@@ -2,9 +2,7 @@
 //! transaction under an advisory lock, so replicas starting together migrate once and a crash
 //! mid-way leaves the old version whole. A schema from a newer Beckon is refused untouched.
 
-use std::str::FromStr;
-
-use postgres::{Client, NoTls};
+use postgres::Client;
 use tokio_postgres::Config;
 
 use crate::error::{Error, Result};
@@ -33,10 +31,9 @@ impl Store {
     /// reached and a schema from a newer Beckon are refused with an error naming the database
     /// (never its password); nothing is half-migrated.
     pub fn connect(url: &str) -> Result<Store> {
-        let config = Config::from_str(url)
-            .map_err(|err| Error::Connect { database: "the database URL".into(), detail: err.to_string() })?;
-        let database = describe(&config);
-        let mut pg = Pg::connect(config, database.clone())?;
+        let target = crate::pg_tls::target(url)?;
+        let database = describe(&target.config);
+        let mut pg = Pg::connect(target, database.clone())?;
         migrate(&mut pg, &database)?;
         Ok(Store::from_postgres(pg))
     }
@@ -46,13 +43,13 @@ impl Store {
     /// every write on the connection, nothing is migrated, and a schema other than this build's
     /// is refused.
     pub fn connect_read_only(url: &str) -> Result<Store> {
-        let mut config = Config::from_str(url)
-            .map_err(|err| Error::Connect { database: "the database URL".into(), detail: err.to_string() })?;
+        let mut target = crate::pg_tls::target(url)?;
         // Sent with every connection start, a reconnection's too; after any options of the URL's.
-        let options = format!("{} -c default_transaction_read_only=on", config.get_options().unwrap_or_default());
-        config.options(options.trim_start());
-        let database = describe(&config);
-        let mut pg = Pg::connect(config, database.clone())?;
+        let options =
+            format!("{} -c default_transaction_read_only=on", target.config.get_options().unwrap_or_default());
+        target.config.options(options.trim_start());
+        let database = describe(&target.config);
+        let mut pg = Pg::connect(target, database.clone())?;
         let found: i64 = match pg.query("SELECT version FROM beckon_schema", &[])?.first() {
             Some(row) => row.try_get(0)?,
             None => 0,
@@ -149,11 +146,10 @@ impl std::fmt::Debug for EventListener {
 impl EventListener {
     /// Connects to the database at `url` and listens.
     pub fn connect(url: &str) -> Result<EventListener> {
-        let config = Config::from_str(url)
-            .map_err(|err| Error::Connect { database: "the database URL".into(), detail: err.to_string() })?;
-        let mut client = postgres::Config::from(config.clone())
-            .connect(NoTls)
-            .map_err(|err| Error::Connect { database: describe(&config), detail: detail(&err) })?;
+        let target = crate::pg_tls::target(url)?;
+        let mut client = postgres::Config::from(target.config.clone())
+            .connect(target.tls)
+            .map_err(|err| Error::Connect { database: describe(&target.config), detail: detail(&err) })?;
         client.batch_execute(&format!("LISTEN {}", crate::EVENTS_CHANNEL))?;
         Ok(EventListener { client })
     }

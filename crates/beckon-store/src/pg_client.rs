@@ -12,7 +12,8 @@ use std::future::Future;
 
 use tokio::runtime::Runtime;
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{Client, Config, NoTls, Row, Statement};
+use tokio_postgres::{Client, Config, Row, Statement};
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::error::{Error, Result};
 use crate::sql::detail;
@@ -27,6 +28,7 @@ pub(crate) struct Pg {
     deferred: String,
     /// How to connect again when the connection is lost.
     config: Config,
+    tls: MakeRustlsConnect,
     /// The database as people name it (no password).
     database: String,
 }
@@ -38,22 +40,23 @@ impl std::fmt::Debug for Pg {
 }
 
 /// Opens a connection on `runtime`, which drives it from then on.
-fn open(runtime: &Runtime, config: &Config, database: &str) -> Result<Client> {
+fn open(runtime: &Runtime, config: &Config, tls: &MakeRustlsConnect, database: &str) -> Result<Client> {
     let refused = |err: tokio_postgres::Error| Error::Connect { database: database.to_owned(), detail: detail(&err) };
-    let (client, connection) = runtime.block_on(config.connect(NoTls)).map_err(refused)?;
+    let (client, connection) = runtime.block_on(config.connect(tls.clone())).map_err(refused)?;
     // Ends when the client is dropped or the server goes away (`is_closed` then says so).
     runtime.spawn(connection);
     Ok(client)
 }
 
 impl Pg {
-    /// Connects to the database `config` names (`database` is how errors name it).
-    pub(crate) fn connect(config: Config, database: String) -> Result<Pg> {
+    /// Connects to the database `target` names (`database` is how errors name it).
+    pub(crate) fn connect(target: crate::pg_tls::Target, database: String) -> Result<Pg> {
+        let crate::pg_tls::Target { config, tls } = target;
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|err| {
             Error::Connect { database: database.clone(), detail: format!("cannot start the client: {err}") }
         })?;
-        let client = open(&runtime, &config, &database)?;
-        Ok(Pg { client, runtime, statements: HashMap::new(), deferred: String::new(), config, database })
+        let client = open(&runtime, &config, &tls, &database)?;
+        Ok(Pg { client, runtime, statements: HashMap::new(), deferred: String::new(), config, tls, database })
     }
 
     /// Connects again if the connection was lost (the server restarted, the network dropped):
@@ -62,7 +65,7 @@ impl Pg {
         if !self.client.is_closed() {
             return Ok(());
         }
-        self.client = open(&self.runtime, &self.config, &self.database)?;
+        self.client = open(&self.runtime, &self.config, &self.tls, &self.database)?;
         self.statements.clear();
         self.deferred.clear();
         Ok(())

@@ -53,6 +53,16 @@ impl TestCluster {
     /// Makes and starts a cluster, with trust authentication for the role `beckon` on loopback.
     /// `settings` are extra `postgres -c name=value` settings.
     pub fn start(settings: &[(&str, &str)]) -> Result<TestCluster, ClusterError> {
+        TestCluster::start_serving(settings, None)
+    }
+
+    /// As [`TestCluster::start`], with TLS on (`ssl = on`), presenting the certificate chain
+    /// `cert_pem` with its private key `key_pem`.
+    pub fn start_with_tls(cert_pem: &str, key_pem: &str) -> Result<TestCluster, ClusterError> {
+        TestCluster::start_serving(&[], Some((cert_pem, key_pem)))
+    }
+
+    fn start_serving(settings: &[(&str, &str)], tls: Option<(&str, &str)>) -> Result<TestCluster, ClusterError> {
         let bin = bin_dir().ok_or(ClusterError::NotInstalled)?;
         let run_as = if is_root() { Some(postgres_user()?) } else { None };
         let dir = tempfile::Builder::new().prefix("beckon-pg-").tempdir()?;
@@ -69,6 +79,21 @@ impl TestCluster {
         let mut options = format!("-p {} -k {} -c listen_addresses=127.0.0.1", port, path_str(cluster.dir.path())?);
         for (name, value) in settings {
             options.push_str(&format!(" -c {name}={value}"));
+        }
+        if let Some((cert_pem, key_pem)) = tls {
+            let (cert, key) = (cluster.dir.path().join("server.crt"), cluster.dir.path().join("server.key"));
+            std::fs::write(&cert, cert_pem)?;
+            std::fs::write(&key, key_pem)?;
+            // PostgreSQL refuses a key others can read, or that is not its own.
+            std::fs::set_permissions(&key, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+            if let Some(user) = &cluster.run_as {
+                run("chown", Command::new("chown").arg(user).arg(&cert).arg(&key))?;
+            }
+            options.push_str(&format!(
+                " -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
+                path_str(&cert)?,
+                path_str(&key)?
+            ));
         }
         let log = cluster.dir.path().join("postgres.log");
         cluster.run_pg("pg_ctl", &["-D", path_str(&data)?, "-l", path_str(&log)?, "-o", &options, "-w", "start"])?;
@@ -213,4 +238,51 @@ fn postgres_user() -> Result<String, ClusterError> {
 
 fn free_port() -> Result<u16, ClusterError> {
     Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+/// A certificate authority of a test's own: it issues server certificates for the names a test
+/// gives, which a client trusts by the authority's certificate alone.
+pub struct TestCa {
+    issuer: rcgen::CertifiedIssuer<'static, rcgen::KeyPair>,
+}
+
+impl std::fmt::Debug for TestCa {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TestCa").finish_non_exhaustive()
+    }
+}
+
+/// A server certificate and its private key, in PEM.
+#[derive(Debug, Clone)]
+pub struct IssuedCert {
+    pub cert_pem: String,
+    pub key_pem: String,
+}
+
+impl TestCa {
+    /// A new authority, named `name`.
+    pub fn new(name: &str) -> Result<TestCa, rcgen::Error> {
+        let mut params = rcgen::CertificateParams::new(Vec::<String>::new())?;
+        params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+        params.distinguished_name.push(rcgen::DnType::CommonName, name);
+        params.key_usages = vec![rcgen::KeyUsagePurpose::KeyCertSign, rcgen::KeyUsagePurpose::CrlSign];
+        let issuer = rcgen::CertifiedIssuer::self_signed(params, rcgen::KeyPair::generate()?)?;
+        Ok(TestCa { issuer })
+    }
+
+    /// The authority's certificate, in PEM: what a client is told to trust.
+    pub fn cert_pem(&self) -> String {
+        self.issuer.pem()
+    }
+
+    /// A server certificate for `names` (host names or IP addresses), issued by this authority.
+    pub fn issue(&self, names: &[&str]) -> Result<IssuedCert, rcgen::Error> {
+        let mut params =
+            rcgen::CertificateParams::new(names.iter().map(|name| (*name).to_owned()).collect::<Vec<_>>())?;
+        params.distinguished_name.push(rcgen::DnType::CommonName, names.first().copied().unwrap_or("server"));
+        params.extended_key_usages = vec![rcgen::ExtendedKeyUsagePurpose::ServerAuth];
+        let key = rcgen::KeyPair::generate()?;
+        let cert = params.signed_by(&key, &self.issuer)?;
+        Ok(IssuedCert { cert_pem: cert.pem(), key_pem: key.serialize_pem() })
+    }
 }

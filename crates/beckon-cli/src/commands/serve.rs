@@ -121,7 +121,7 @@ const CLIENT_SECRET_ENV: &str = "BECKON_OIDC_CLIENT_SECRET";
 
 /// How people sign in, from `--oidc-issuer`, `--oidc-client-id`, the client secret (a file, or
 /// the environment) and `--oidc-admin-group`.
-fn sign_in(args: &ServeArgs) -> CliResult<Option<SignInConfig>> {
+fn sign_in(args: &ServeArgs, ca_file: Option<&std::path::Path>) -> CliResult<Option<SignInConfig>> {
     let (Some(issuer), Some(client_id)) = (&args.oidc_issuer, &args.oidc_client_id) else { return Ok(None) };
     let client_secret = match &args.oidc_client_secret_file {
         Some(path) => {
@@ -143,6 +143,7 @@ fn sign_in(args: &ServeArgs) -> CliResult<Option<SignInConfig>> {
             client_secret,
             extra_scopes: args.oidc_scopes.clone(),
             groups_claim: args.oidc_groups_claim.clone(),
+            ca_file: ca_file.map(std::path::Path::to_path_buf),
         },
         admin_group: args.oidc_admin_group.clone(),
     }))
@@ -161,7 +162,10 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     // channel set wrong must not post questions where the person did not mean them to go.
     settings.file().check().map_err(|problems| CliError::Settings { file: settings.path().to_owned(), problems })?;
     let mut config = settings.runtime_config(HOLDER);
-    config.database_url = args.database.clone();
+    config.database_url = match (&args.database, &connection.ca_file) {
+        (Some(url), Some(ca_file)) => Some(beckon_store::trusting(url, ca_file)),
+        (url, _) => url.clone(),
+    };
     config.lease = std::time::Duration::from_secs(args.lease_seconds);
     config.person_session_lifetime = std::time::Duration::from_secs(args.session_hours * 3600);
     config.pairing_window = std::time::Duration::from_secs(args.pairing_days * 86_400);
@@ -170,7 +174,7 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     let mut gateway_config = GatewayConfig::new(&data_dir);
     gateway_config.port = args.port.unwrap_or_else(|| settings.gateway_port());
     listen_on(&mut gateway_config, &args)?;
-    gateway_config.sign_in = sign_in(&args)?;
+    gateway_config.sign_in = sign_in(&args, connection.ca_file.as_deref())?;
     gateway_config.window_dir = args.ui_dir.clone();
     gateway_config.limits = args.capacity.limits();
     // People who sign in pair their own Slack accounts and Telegram chats, where those are on.

@@ -38,6 +38,7 @@ pub fn sign_in_config(idp: &Provider) -> SignInConfig {
             client_secret: Some("s3cret".into()),
             extra_scopes: Vec::new(),
             groups_claim: "groups".into(),
+            ca_file: None,
         },
         admin_group: "beckon-admins".into(),
     }
