@@ -104,8 +104,9 @@ async fn each_person_uses_the_window_in_chromium_and_sees_only_their_questions()
     assert_eq!(app["granted"]["status"], 200, "{report}");
     assert_eq!((&app["me"]["kind"], &app["me"]["subject"]), (&json!("member"), &json!("ada")), "{report}");
 
-    // Signed out: off to the provider, and the browser is no one.
-    assert!(report["ada"]["afterSignOut"].as_str().unwrap().starts_with(team.idp.issuer()), "{report}");
+    // Signed out: the signed-out page (this provider offers no sign-out), and the browser is no one.
+    assert_eq!(report["ada"]["afterSignOut"], format!("{}/auth/signed-out", team.url), "{report}");
+    assert!(report["ada"]["signedOutPage"].as_str().unwrap().contains("You are signed out"), "{report}");
     assert_eq!(report["ada"]["me"], 401);
     assert_eq!(report["problems"], json!({"ada": [], "bo": []}), "no script errors: {report}");
     team.server.stop().await;

@@ -166,12 +166,14 @@ report.app.granted = { status: granted.status, person: granted.body?.person ?? n
 report.app.me = await fetch(`${base}/v1/me`, { headers: { authorization: `Bearer ${granted.body?.token}` } }).then((response) => response.json());
 app.close();
 
-// Signing out, from the inbox, leaves the page for the provider's sign-in.
+// Signing out, from the inbox, lands on the signed-out page (this provider offers no sign-out of
+// its own), not back in the inbox.
 await ada.page.goto(`${base}/`);
 await ada.page.locator(".sidebar .person-name").waitFor(WAIT);
 await ada.page.getByRole("button", { name: "Sign out" }).click();
-await ada.page.waitForURL((url) => !url.href.startsWith(base), WAIT);
+await ada.page.waitForURL(`${base}/auth/signed-out`, WAIT);
 report.ada.afterSignOut = ada.page.url();
+report.ada.signedOutPage = await ada.page.locator("main").innerText();
 report.ada.me = await ada.context.request.get(`${base}/v1/me`).then((response) => response.status());
 
 report.problems = { ada: ada.problems, bo: bo.problems };
