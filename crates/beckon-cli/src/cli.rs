@@ -445,6 +445,12 @@ pub struct ServeArgs {
     /// in: someone who stops signing in (who left the team) stops answering from their phone.
     #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3650))]
     pub pairing_days: u64,
+    /// Serve Prometheus metrics at `http://ADDR/metrics` (`127.0.0.1:9464`), on a listener of
+    /// their own, never the gateway's port. They need no token and tell counts only (what waits,
+    /// connections, responses, sign-ins), but keep the address private: loopback, or a network
+    /// only the scraper reaches.
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_listen: Option<std::net::SocketAddr>,
     #[command(flatten)]
     pub capacity: ServeCapacity,
 }

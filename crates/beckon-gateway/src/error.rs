@@ -22,6 +22,16 @@ pub enum GatewayError {
         /// What the system said.
         detail: String,
     },
+    /// The metrics listener's address (`--metrics-listen`) cannot be had.
+    #[error(
+        "the metrics cannot listen on {addr}: {detail} (is another program using it? give another --metrics-listen)"
+    )]
+    MetricsBind {
+        /// The address.
+        addr: std::net::SocketAddr,
+        /// What the system said.
+        detail: String,
+    },
     /// The TLS certificate or key cannot be served with.
     #[error("TLS: {}: {detail}", path.display())]
     Tls {

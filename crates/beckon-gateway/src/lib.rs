@@ -20,6 +20,7 @@ mod guard;
 pub mod local_socket;
 pub mod mcp;
 mod meta;
+mod metrics;
 mod notices;
 mod people;
 mod people_claims;
@@ -39,8 +40,8 @@ pub mod strangers;
 pub mod team_inbox;
 mod tls;
 mod tokens;
-mod views;
 pub mod trust;
+mod views;
 mod window;
 mod window_page;
 
@@ -58,6 +59,7 @@ pub use discovery::Discovery;
 pub use error::{ApiError, GatewayError};
 pub use mcp::MCP_PATH;
 pub use meta::OPENAPI;
+pub use metrics::METRICS_PATH;
 pub use principal::Principal;
 pub use proof::PROOF_PATH;
 pub use public::PublicUrl;
@@ -132,6 +134,9 @@ pub struct GatewayConfig {
     /// The channels signed-in people may pair their own accounts on ("slack", "telegram"): those
     /// this server runs.
     pub pairable_channels: Vec<String>,
+    /// Where to serve Prometheus metrics (`GET /metrics`, no token), on a listener of their own;
+    /// nowhere unless asked for.
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 /// How a team server signs people in: Beckon's registration with the team's OpenID provider
@@ -161,6 +166,7 @@ impl GatewayConfig {
             sign_in: None,
             window_dir: None,
             pairable_channels: Vec::new(),
+            metrics_listen: None,
         }
     }
 }
@@ -176,6 +182,8 @@ pub struct RunningGateway {
     pub addr: SocketAddr,
     /// The private socket Beckon's own clients use, when there is one.
     pub socket: Option<PathBuf>,
+    /// Where metrics are served, when they are.
+    pub metrics: Option<SocketAddr>,
     stop: CancellationToken,
     mcp_stop: CancellationToken,
     data_dir: PathBuf,
@@ -250,6 +258,7 @@ fn router(shared: Arc<Shared>, mcp_stop: CancellationToken) -> Router {
         .merge(mcp)
         .fallback(window_page::fallback)
         .layer(axum::middleware::from_fn_with_state(shared.clone(), guard::guard))
+        .layer(axum::middleware::from_fn_with_state(shared.tally.clone(), metrics::count_responses))
         .with_state(shared)
 }
 
@@ -263,6 +272,7 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         .map_err(|err| GatewayError::Bind { port: config.port, detail: err.to_string() })?;
     let addr =
         listener.local_addr().map_err(|err| GatewayError::Bind { port: config.port, detail: err.to_string() })?;
+    let metrics_listener = metrics::MetricsListener::bind(config.metrics_listen).await?;
     // This machine's own clients come through loopback unless the server listens on one other
     // address only (over TLS they take the private socket: the certificate names the server's
     // public name, not 127.0.0.1).
@@ -333,6 +343,7 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         pairable_channels: config.pairable_channels.clone(),
         sign_in,
         cookies: cookies::Cookies { secure },
+        tally: Arc::new(metrics::Tally::new(&config.limits)),
     });
     let socket = local_socket::open(&config.data_dir).await;
     let socket_path = socket.as_ref().map(|socket| socket.path().to_path_buf());
@@ -350,15 +361,27 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         tokio::spawn(sign_in::discover_until_reached(party, stop.clone()));
     }
     let mcp_stop = CancellationToken::new();
+    let tally = shared.tally.clone();
+    let metrics = metrics_listener.map(|listener| listener.serve(shared.clone(), config.limits, stop.clone()));
     let app = router(shared, mcp_stop.clone());
     let (limits, ids) = (config.limits, serve::ConnectionIds::default());
-    let port = serve::Door::loopback(&limits, config.tls.clone());
+    let port = serve::Door::loopback(&limits, config.tls.clone(), tally.tcp.clone());
     let counted = (ids.clone(), strangers.clone());
     tokio::spawn(serve::serve(listener, port, app.clone(), limits, counted, stop.clone()));
     if let Some(socket) = socket {
-        let door = serve::Door::local_socket(&limits);
+        let door = serve::Door::local_socket(&limits, tally.socket.clone());
         tokio::spawn(serve::serve(socket, door, app, limits, (ids, strangers), stop.clone()));
     }
     tracing::info!(%url, socket = ?socket_path, tls = config.tls.is_some(), "gateway listening");
-    Ok(RunningGateway { url, token, addr, socket: socket_path, stop, mcp_stop, data_dir: config.data_dir, socket_file })
+    Ok(RunningGateway {
+        url,
+        token,
+        addr,
+        socket: socket_path,
+        metrics,
+        stop,
+        mcp_stop,
+        data_dir: config.data_dir,
+        socket_file,
+    })
 }

@@ -93,6 +93,16 @@ impl Places {
         Ok(Place { _permit: permit, caller, held: self.held.clone() })
     }
 
+    /// How many places are held now.
+    pub fn held(&self) -> usize {
+        self.max.saturating_sub(self.free.available_permits())
+    }
+
+    /// How many places there are.
+    pub fn max(&self) -> usize {
+        self.max
+    }
+
     /// The refusal when every place is taken.
     pub fn refusal(&self) -> ApiError {
         ApiError::busy(format!(
@@ -117,7 +127,9 @@ mod tests {
             refused.body().message,
             "2 long-polls are open at once, the most the gateway allows; retry when one has ended"
         );
+        assert_eq!((places.held(), places.max()), (2, 2));
         drop(first);
+        assert_eq!(places.held(), 1, "a refusal holds nothing");
         let _third = places.take(Caller::Person).unwrap();
         assert!(places.take(Caller::Person).is_err());
     }

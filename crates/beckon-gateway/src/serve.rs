@@ -29,6 +29,7 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
+use crate::metrics::DoorTally;
 use crate::strangers::{Peer, Stranger, Strangers};
 use crate::tls::Tls;
 
@@ -64,8 +65,8 @@ impl Listener for TcpListener {
     }
 }
 
-/// One door's share of the limits: which it is, how many connections it may hold, and whether
-/// they speak TLS.
+/// One door's share of the limits: which it is, how many connections it may hold, whether
+/// they speak TLS, and where its connections are counted.
 #[derive(Debug, Clone)]
 pub(crate) struct Door {
     /// Which door.
@@ -74,17 +75,20 @@ pub(crate) struct Door {
     pub max_connections: usize,
     /// The certificate its connections are served with; plain HTTP without one.
     pub tls: Option<Tls>,
+    /// Its connections, counted for the metrics.
+    pub tally: Arc<DoorTally>,
 }
 
 impl Door {
-    /// The TCP port, within `limits`, with `tls` when it has one.
-    pub fn loopback(limits: &ConnectionLimits, tls: Option<Tls>) -> Door {
-        Door { transport: Transport::Loopback, max_connections: limits.max_connections, tls }
+    /// The TCP port, within `limits`, with `tls` when it has one, counted in `tally`.
+    pub fn loopback(limits: &ConnectionLimits, tls: Option<Tls>, tally: Arc<DoorTally>) -> Door {
+        Door { transport: Transport::Loopback, max_connections: limits.max_connections, tls, tally }
     }
 
-    /// The private socket, within `limits` (plain: only the person's processes can open it).
-    pub fn local_socket(limits: &ConnectionLimits) -> Door {
-        Door { transport: Transport::LocalSocket, max_connections: limits.max_local_connections, tls: None }
+    /// The private socket, within `limits` (plain: only the person's processes can open it),
+    /// counted in `tally`.
+    pub fn local_socket(limits: &ConnectionLimits, tally: Arc<DoorTally>) -> Door {
+        Door { transport: Transport::LocalSocket, max_connections: limits.max_local_connections, tls: None, tally }
     }
 }
 
@@ -140,7 +144,7 @@ impl Default for ConnectionLimits {
 
 /// How long to wait after the process runs out of file handles before accepting again, so a
 /// flood does not turn the accept loop into a busy one.
-const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
+pub(crate) const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
 /// The least time between two warnings that connections are being refused.
 const WARN_EVERY: Duration = Duration::from_secs(60);
 
@@ -194,6 +198,7 @@ pub(crate) async fn serve<L: Listener>(
                 None => {
                     drop(stream);
                     refused += 1;
+                    door.tally.refused();
                     continue;
                 }
             },
@@ -202,6 +207,7 @@ pub(crate) async fn serve<L: Listener>(
         let Ok(place) = places.clone().try_acquire_owned() else {
             drop(stream);
             refused += 1;
+            door.tally.refused();
             if last_warning.is_none_or(|at| at.elapsed() >= WARN_EVERY) {
                 tracing::warn!(
                     transport = ?door.transport,
@@ -213,6 +219,7 @@ pub(crate) async fn serve<L: Listener>(
             }
             continue;
         };
+        let open = door.tally.accepted();
         let id = ids.next();
         let app = app.clone();
         let transport = door.transport;
@@ -236,7 +243,7 @@ pub(crate) async fn serve<L: Listener>(
                     Err(_) => tracing::debug!("a TLS handshake took longer than a request's head may"),
                 },
             }
-            drop(place);
+            drop((place, open));
         });
     }
     closing.cancel();
@@ -244,8 +251,12 @@ pub(crate) async fn serve<L: Listener>(
 
 /// Answers requests on one connection until it ends, or until `closing` fires and its current
 /// request is answered.
-async fn answer<S, Service>(stream: S, service: Service, limits: ConnectionLimits, closing: CancellationToken)
-where
+pub(crate) async fn answer<S, Service>(
+    stream: S,
+    service: Service,
+    limits: ConnectionLimits,
+    closing: CancellationToken,
+) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     Service: hyper::service::Service<Request<Incoming>, Response = axum::response::Response> + Send + 'static,
     Service::Future: Send + 'static,

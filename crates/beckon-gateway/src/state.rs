@@ -44,6 +44,8 @@ pub struct Shared {
     pub pairable_channels: Vec<String>,
     /// How the browser session's cookies are named and marked.
     pub cookies: Cookies,
+    /// What this replica counts for its metrics.
+    pub(crate) tally: std::sync::Arc<crate::metrics::Tally>,
 }
 
 impl std::fmt::Debug for Shared {

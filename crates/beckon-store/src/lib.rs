@@ -54,7 +54,7 @@ pub use rows::{
     NewCallback, NewQuestion, NewSession, NewSignIn, NewToken, OutboxEntry, PendingQuestion, PersonSession,
     QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion, RuleOffer, RuleRecord, RuleSource,
     SessionCursor, SessionFilter, SessionKind, SessionPage, SessionRecord, SessionSummary, SignedIn, StoredEvent,
-    TakenSignIn, TimelineEntry, TokenId, TokenKind, TokenRecord, rule_name, title_from,
+    TakenSignIn, TimelineEntry, TokenId, TokenKind, TokenRecord, Workload, rule_name, title_from,
 };
 pub use sql::EVENTS_CHANNEL;
 pub use store::{Committed, Store, Tx, Written};

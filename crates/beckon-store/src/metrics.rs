@@ -1,7 +1,8 @@
-//! Figures about how people answer: what waits, for how long, and how questions end.
+//! Figures about how people answer: what waits, for how long, and how questions end; and what a
+//! server has on its hands, for its operators.
 
 use crate::error::Result;
-use crate::rows::{AgentMetrics, Latency, Metrics};
+use crate::rows::{AgentMetrics, Latency, Metrics, Workload};
 use crate::sql::{Conn, Row, args};
 
 fn count(row: &Row<'_>, index: usize) -> Result<u64> {
@@ -95,6 +96,51 @@ pub(crate) fn compute(
         },
         agents,
     })
+}
+
+/// What the server has on its hands as of `now_ms`. Every statement here is answered from a
+/// partial index (or the small table of signed-in sessions), never by reading the history, since
+/// it runs at every scrape on the store's one connection.
+pub(crate) fn workload(conn: Conn<'_>, now_ms: i64) -> Result<Workload> {
+    let mut workload = Workload::default();
+    (workload.pending_questions, workload.oldest_pending_at_ms) =
+        conn.query_one("SELECT count(*), min(created_at) FROM questions WHERE status = 'pending'", &[], |row| {
+            Ok((count(row, 0)?, row.get(1)?))
+        })?;
+    // The condition is `sessions_active`'s own, so the index answers it.
+    let sessions = conn.query(
+        "SELECT status, count(*) FROM sessions WHERE status IN ('running', 'waiting_for_input') GROUP BY status",
+        &[],
+        |row| Ok((row.get::<String>(0)?, count(row, 1)?)),
+    )?;
+    for (status, n) in sessions {
+        match status.as_str() {
+            "running" => workload.running_sessions = n,
+            _ => workload.waiting_sessions = n,
+        }
+    }
+    (workload.callbacks_pending, workload.earliest_callback_due_ms) =
+        conn.query_one("SELECT count(*), min(next_attempt_at) FROM outbox WHERE state = 'pending'", &[], |row| {
+            Ok((count(row, 0)?, row.get(1)?))
+        })?;
+    // `state != 'settled'` is `channel_messages_open`'s condition, written out so the index is used.
+    workload.channel_posts_unsent = conn.query_one(
+        "SELECT count(*) FROM channel_messages WHERE state != 'settled' AND state IN ('waiting', 'posting')",
+        &[],
+        |row| count(row, 0),
+    )?;
+    let people = conn.query(
+        "SELECT kind, count(*) FROM person_sessions WHERE expires_at > ?1 GROUP BY kind",
+        &args![now_ms],
+        |row| Ok((row.get::<String>(0)?, count(row, 1)?)),
+    )?;
+    for (kind, n) in people {
+        match kind.as_str() {
+            "app" => workload.app_sessions = n,
+            _ => workload.browser_sessions = n,
+        }
+    }
+    Ok(workload)
 }
 
 #[cfg(test)]

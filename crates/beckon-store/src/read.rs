@@ -9,7 +9,7 @@ use crate::rows::{
     AuditFilter, AuditRow, AuditShare, ChannelMessage, ChannelPerson, ChannelScope, ChannelWork, Deadline,
     DeliveryState, DueCursor, InboxEntry, Lease, ListedSession, Metrics, OutboxEntry, PendingQuestion, PersonSession,
     QuestionRecord, QuestionStatus, RuleOffer, RuleRecord, SessionFilter, SessionPage, SessionRecord, SessionSummary,
-    StoredEvent, TimelineEntry, TokenId, TokenRecord,
+    StoredEvent, TimelineEntry, TokenId, TokenRecord, Workload,
 };
 use crate::sql::Conn;
 use crate::store::{Store, Tx};
@@ -225,6 +225,12 @@ impl Reader<'_> {
     /// `group:<name>`) sees: everyone's and those addressed to one of them.
     pub fn metrics_seen_by(&self, now_ms: i64, since_ms: Option<i64>, audiences: &[String]) -> Result<Metrics> {
         metrics::compute(self.conn, now_ms, since_ms, Some(audiences))
+    }
+
+    /// What the server has on its hands as of `now_ms` (questions and sessions waiting, callbacks
+    /// and channel posts not yet sent, people signed in): counts for its operators, cheap to read.
+    pub fn workload(&self, now_ms: i64) -> Result<Workload> {
+        metrics::workload(self.conn, now_ms)
     }
 
     /// A question's message on a channel.

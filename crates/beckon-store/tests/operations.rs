@@ -7,7 +7,8 @@ mod common;
 use beckon_core::conversation::{ExpiryPolicy, Message, Origin, SessionStatus, State, ToolCall, ToolResult};
 use beckon_core::{AnsweredVia, Outcome, SessionOrigin};
 use beckon_store::{
-    CallbackFormat, DeliveryState, Error, EventKind, NewCallback, QuestionStatus, Resolved, SessionFilter, Store,
+    CallbackFormat, DeliveryState, Error, EventKind, NewCallback, PersonSession, QuestionStatus, Resolution, Resolved,
+    SessionFilter, SessionKind, SignedIn, Store, Workload,
 };
 use common::*;
 use serde_json::json;
@@ -436,6 +437,64 @@ fn metrics_count_waits_latencies_and_rates(backend: Backend) {
     assert_eq!(metrics.agents[1].waiting_ms, 400);
 }
 
+fn workload_counts_what_waits_and_who_is_signed_in(backend: Backend) {
+    let (_db, mut store) = backend.store();
+    assert_eq!(store.read().workload(1_000).unwrap(), Workload::default(), "an empty server has nothing on its hands");
+    let (_, first) = asked(&mut store, "poet", 100);
+    let (_, _second) = asked(&mut store, "critic", 300);
+    let (_, third) = asked(&mut store, "critic", 400);
+    // Its session goes on working once answered.
+    let going_on =
+        Resolution { session_status: Some(SessionStatus::Running), ..resolution(third, answered("Haiku"), 500) };
+    store.write(|tx| tx.resolve(&going_on)).unwrap();
+    let callback = |key: &str| NewCallback {
+        idempotency_key: key.into(),
+        target: "https://receiver.example/".into(),
+        format: CallbackFormat::Json,
+        kind: "question_pending".into(),
+        payload: json!({"k": key}),
+    };
+    store.write(|tx| tx.enqueue_callbacks(&[callback("a"), callback("b")], 200)).unwrap();
+    store.write(|tx| tx.enqueue_callbacks(&[callback("c")], 600)).unwrap();
+    let due = store.read().due_callbacks(200, 10).unwrap();
+    store.write(|tx| tx.mark_delivered(due[0].id, 210)).unwrap();
+    store.write(|tx| tx.mark_attempt_failed(due[1].id, "HTTP 500", None)).unwrap();
+    store.write(|tx| tx.begin_channel_post("slack", first, "1", 700)).unwrap();
+    let person = |byte: u8, expires_at_ms: i64| PersonSession {
+        id_hash: [byte; 32],
+        person: SignedIn { subject: format!("p{byte}"), email: None, name: None, groups: vec![] },
+        created_at_ms: 100,
+        expires_at_ms,
+    };
+    store
+        .write(|tx| {
+            tx.open_person_session(&person(1, 5_000))?;
+            tx.open_person_session(&person(2, 5_000))?;
+            tx.mark_person_session(&[2; 32], &SessionKind::App { label: "Beckon on devbox".into() })?;
+            tx.open_person_session(&person(3, 900))
+        })
+        .unwrap();
+
+    let workload = store.read().workload(1_000).unwrap();
+    assert_eq!(
+        workload,
+        Workload {
+            pending_questions: 2,
+            oldest_pending_at_ms: Some(100),
+            running_sessions: 1,
+            waiting_sessions: 2,
+            callbacks_pending: 1,
+            earliest_callback_due_ms: Some(600),
+            channel_posts_unsent: 1,
+            browser_sessions: 1,
+            app_sessions: 1,
+        },
+        "the answered question, the delivered and the given-up callbacks and the expired sign-in do not count"
+    );
+    store.write(|tx| tx.channel_posted("slack", first, "C1", "m1", 710)).unwrap();
+    assert_eq!(store.read().workload(1_000).unwrap().channel_posts_unsent, 0, "a post sent is no longer owed");
+}
+
 fn retention_prunes_old_finished_sessions_but_never_waiting_ones(backend: Backend) {
     let (_db, mut store) = backend.store();
     let (old_done, old_waiting, recent_done) = (session_id(), session_id(), session_id());
@@ -589,6 +648,7 @@ conformance!(
     callbacks_are_delivered_retried_or_given_up,
     due_callbacks_page_on_in_due_order,
     metrics_count_waits_latencies_and_rates,
+    workload_counts_what_waits_and_who_is_signed_in,
     retention_prunes_old_finished_sessions_but_never_waiting_ones,
     a_failed_write_leaves_nothing_behind,
     external_sessions_are_found_by_their_key,

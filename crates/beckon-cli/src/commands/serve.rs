@@ -177,6 +177,7 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     gateway_config.sign_in = sign_in(&args, connection.ca_file.as_deref())?;
     gateway_config.window_dir = args.ui_dir.clone();
     gateway_config.limits = args.capacity.limits();
+    gateway_config.metrics_listen = args.metrics_listen;
     // People who sign in pair their own Slack accounts and Telegram chats, where those are on.
     let file = settings.file();
     gateway_config.pairable_channels = [("slack", file.slack.enabled), ("telegram", file.telegram.enabled)]

@@ -5,7 +5,7 @@ use std::time::Duration;
 use beckon_core::{Audience, RequestId, SessionId, SignedInPerson};
 use beckon_store::{
     InboxEntry, Metrics, PendingQuestion, QuestionRecord, QuestionStatus, SessionFilter, SessionPage, SessionRecord,
-    TimelineEntry,
+    TimelineEntry, Workload,
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
@@ -159,6 +159,13 @@ impl Beckon {
             .map(|audience| audience.to_string())
             .collect();
         self.rt.db.call(move |store| store.read().metrics_seen_by(now, None, &audiences)).await
+    }
+
+    /// What the server has on its hands now (questions and sessions waiting, callbacks and
+    /// channel posts not yet sent, people signed in), for its operators' metrics: counts only.
+    pub async fn workload(&self) -> Result<Workload> {
+        let now = self.rt.clock.now_ms();
+        self.rt.db.call(move |store| store.read().workload(now)).await
     }
 
     /// Whether this replica is ready to serve: its database answers and holds the schema this

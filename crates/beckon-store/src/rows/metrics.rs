@@ -59,3 +59,29 @@ pub struct Metrics {
     /// Per agent, by name.
     pub agents: Vec<AgentMetrics>,
 }
+
+/// What a server has on its hands now, for its operators: counts and ages only, nothing of what
+/// anyone asked or who they are. Each figure is read through an index, so reading them costs
+/// little however long the history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Workload {
+    /// Questions waiting for a person.
+    pub pending_questions: u64,
+    /// When the oldest of them was asked.
+    pub oldest_pending_at_ms: Option<i64>,
+    /// Sessions running (a model or a tool at work).
+    pub running_sessions: u64,
+    /// Sessions waiting for a person.
+    pub waiting_sessions: u64,
+    /// Callbacks in the outbox still to be delivered (due now or waiting to be retried).
+    pub callbacks_pending: u64,
+    /// When the earliest of them falls due (in the past when deliveries are behind).
+    pub earliest_callback_due_ms: Option<i64>,
+    /// Slack and Telegram posts begun and not yet sent: being sent, or failed and waiting to be
+    /// tried again.
+    pub channel_posts_unsent: u64,
+    /// Browsers signed in (unexpired sessions).
+    pub browser_sessions: u64,
+    /// Desktop apps connected as a person (unexpired sessions).
+    pub app_sessions: u64,
+}

@@ -24,7 +24,7 @@ pub use channel_messages::{ChannelMessage, ChannelMessageState, ChannelScope, Ch
 pub use events::{EventKind, StoredEvent};
 pub use leases::Lease;
 pub use messages::TimelineEntry;
-pub use metrics::{AgentMetrics, Latency, Metrics};
+pub use metrics::{AgentMetrics, Latency, Metrics, Workload};
 pub use outbox::{CallbackFormat, DeliveryState, DueCursor, NewCallback, OutboxEntry};
 pub use people::{ChannelPerson, ListedSession, NewSignIn, PersonSession, SessionKind, SignedIn, TakenSignIn};
 pub use questions::{
