@@ -1,7 +1,8 @@
-//! The packages people install (`scripts/package`): what the .deb and the .rpm hold, and the
-//! .deb installed for real with dpkg — the app started from /usr/bin on a home of its own,
-//! answering a question the installed `beckon ask` puts, then removed without a trace outside
-//! the person's data.
+//! The packages people install (`scripts/package`): what the .deb and the .rpm hold (the
+//! systemd unit for `beckon serve` among it), and the .deb installed for real with dpkg — its
+//! unit verified where it lies, the app started from /usr/bin on a home of its own, answering a
+//! question the installed `beckon ask` puts, then removed without a trace outside the person's
+//! data.
 //!
 //! These read the packages `scripts/package --debug` leaves under target/debug/bundle
 //! (`BECKON_PACKAGE_PROFILE=release` checks the release ones) and fail, saying so, when there
@@ -20,6 +21,8 @@ use serde_json::json;
 
 /// The name the bundler gives the app's binary, its icon and its window class.
 const APP: &str = "beckon-desktop";
+/// Where the packages put the systemd unit that runs `beckon serve`.
+const UNIT: &str = "/usr/lib/systemd/system/beckon.service";
 /// A PATH as a fresh login has it, so `beckon` is found where the package put it and not in
 /// a developer's ~/.cargo/bin.
 const SYSTEM_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -56,6 +59,7 @@ fn expected_files() -> Vec<String> {
         format!("/usr/bin/{APP}"),
         "/usr/share/applications/Beckon.desktop".to_owned(),
         "/usr/share/metainfo/dev.beckon.desktop.metainfo.xml".to_owned(),
+        UNIT.to_owned(),
         format!("/usr/share/icons/hicolor/scalable/apps/{APP}.svg"),
     ];
     files.extend(app_icons().iter().map(|(_, w)| format!("/usr/share/icons/hicolor/{w}x{w}/apps/{APP}.png")));
@@ -119,6 +123,12 @@ fn the_deb_holds_the_app_the_command_the_icons_the_link_handler_and_the_metadata
     // The command runs from where the package puts it.
     let version = packages::run(Command::new(at("/usr/bin/beckon")).arg("--version"))?;
     assert_eq!(version.trim(), format!("beckon {}", packages::deb_field(&built.deb, "Version")?));
+
+    // The systemd unit, as packaging/systemd has it, starting the command the package installs
+    // (verified as installed below; crates/beckon-cli's tests verify it against a build).
+    let unit = std::fs::read_to_string(at(UNIT))?;
+    assert_eq!(unit, std::fs::read_to_string(repo().join("packaging/systemd/beckon.service"))?);
+    assert!(unit.contains("\nExecStart=/usr/bin/beckon --data-dir /var/lib/beckon serve "), "{unit}");
     Ok(())
 }
 
@@ -203,6 +213,11 @@ async fn the_installed_deb_answers_through_the_beckon_command_and_uninstalls_cle
     for file in &files {
         assert!(Path::new(file).is_file(), "dpkg -i did not install {file}");
     }
+    // The unit as installed, its program there: `verify` says nothing of it (it exits 0 on a
+    // setting it ignores, saying so, so what it says is what counts).
+    let verified = Command::new("systemd-analyze").args(["verify", UNIT]).output()?;
+    let said = format!("{}{}", String::from_utf8_lossy(&verified.stdout), String::from_utf8_lossy(&verified.stderr));
+    assert!(verified.status.success() && said.trim().is_empty(), "systemd-analyze verify {UNIT}:\n{said}");
 
     let home = Home::new()?;
     let bus = Bus::start()?;
