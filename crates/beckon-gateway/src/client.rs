@@ -8,6 +8,10 @@
 //! (see [`crate::local_socket`]): no other local user can reach it, so none can crowd these
 //! clients out by holding the TCP port's connections. Otherwise (a Beckon older than the
 //! socket, a platform without one, or a URL given outright) requests go over TCP.
+//!
+//! A wait on a question outlives the process that holds it: see [`reattach`].
+
+pub mod reattach;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -105,6 +109,26 @@ pub enum ClientError {
         url: String,
         /// What went wrong.
         detail: String,
+    },
+    /// The connection broke after a question was sent and before Beckon said it took it: it
+    /// may be waiting for the person all the same. It is not asked again, which could ask twice.
+    #[error(
+        "the connection to Beckon at {url} broke before it confirmed the question ({detail}); it may have been asked all the same, so it was not asked again: look in the inbox (or `beckon pending`) before asking again"
+    )]
+    AskUnsure {
+        /// The gateway's URL.
+        url: String,
+        /// What went wrong.
+        detail: String,
+    },
+    /// The way to a question waited on was lost, and re-attaching to it did not get through
+    /// before the wait's deadline (see [`reattach`]).
+    #[error("{last}; re-attaching to question {id} did not get through before the wait's deadline")]
+    WaitLost {
+        /// The question.
+        id: String,
+        /// The last attempt's failure.
+        last: Box<ClientError>,
     },
 }
 
@@ -395,9 +419,18 @@ impl GatewayClient {
     }
 
     /// `POST /v1/questions` with `body` (`agent`, `questions`, `session_key`, `timeout`, …):
-    /// the created question's `request_id`, `session_id` and links.
+    /// the created question's `request_id`, `session_id`, `expires_at` and links. Sent once: a
+    /// connection that breaks after the request may have left the question asked, which is
+    /// [`ClientError::AskUnsure`], never a second ask.
     pub async fn ask(&self, body: &Value) -> ClientResult<Value> {
-        self.send(self.http.post(self.url("/v1/questions")).json(body), REQUEST_MARGIN).await
+        // Proved first, so that a failure below is the ask's own.
+        self.proved.get_or_try_init(|| self.check_server()).await?;
+        let request = self.http.post(self.url("/v1/questions")).json(body);
+        self.send(request, REQUEST_MARGIN).await.map_err(|err| match err {
+            // A refused connection sent nothing ([`ClientError::NotRunning`]); this one may have.
+            ClientError::Transport { url, detail } => ClientError::AskUnsure { url, detail },
+            other => other,
+        })
     }
 
     /// `GET /v1/questions/{id}`, held up to `wait` (at most 120 s) until it resolves.

@@ -1,5 +1,8 @@
 //! `beckon ask`: puts a question to the person, waits (long-polling the gateway) until it is
-//! resolved, prints the answer. Ctrl-C withdraws the question (it ends cancelled).
+//! resolved, prints the answer. Ctrl-C withdraws the question (it ends cancelled). When the
+//! connection to Beckon is lost while it waits (a replica died, the app restarted), it
+//! re-attaches to the same question until a minute past the question's deadline, if it has one;
+//! the question is never asked twice.
 
 use std::io::{IsTerminal, Read};
 use std::path::Path;
@@ -7,7 +10,7 @@ use std::time::Duration;
 
 use beckon_core::QuestionRequest;
 
-use beckon_gateway::GatewayClient;
+use beckon_gateway::client::reattach::{Relocating, Wait};
 use serde_json::{Value, json};
 
 use crate::cli::{AskArgs, Connection};
@@ -92,13 +95,9 @@ fn read_input(path: &Path) -> CliResult<QuestionRequest> {
         .map_err(|problems| CliError::Input(format!("{name} is not a question Beckon can ask:\n{problems}")))
 }
 
-async fn until_resolved(client: &GatewayClient, id: &str) -> CliResult<Value> {
-    loop {
-        let view = client.question(id, POLL).await?;
-        if view["status"] != "pending" {
-            return Ok(view);
-        }
-    }
+async fn until_resolved(waiter: &Relocating, created: &Value, id: &str) -> CliResult<Value> {
+    let wait = Wait::until_resolved(created, POLL, beckon_runtime::now_ms(), std::time::Instant::now());
+    Ok(waiter.wait_on(id, wait, |notice| eprintln!("beckon ask: {notice}")).await?)
 }
 
 /// Runs `beckon ask`.
@@ -114,15 +113,16 @@ pub async fn run(connection: &Connection, args: AskArgs) -> CliResult<Exit> {
     if std::io::stderr().is_terminal() {
         eprintln!("Waiting for an answer to {id} (Ctrl-C withdraws the question)…");
     }
+    let waiter = Relocating::new(connection.locator(), client);
     tokio::select! {
-        view = until_resolved(&client, &id) => {
+        view = until_resolved(&waiter, &created, &id) => {
             let shown = if args.json { output::Shown::Result } else { output::Shown::Answer };
             Ok(output::resolution(&view?, shown))
         }
         () = signals.interrupted() => {
             // The asker went away: the question is withdrawn as cancelled, as a hook withdraws
             // one answered in the terminal, and never recorded as the person's decline.
-            match client.cancel(&id, WITHDRAWN).await {
+            match waiter.client().cancel(&id, WITHDRAWN).await {
                 Ok(_) => eprintln!("Withdrew question {id}"),
                 Err(err) => eprintln!("Could not withdraw question {id}: {err}"),
             }

@@ -1,5 +1,7 @@
 //! The backend in another process (`beckon mcp`): reaches the running Beckon through the
-//! gateway's HTTP API, finding it afresh for every call so a restarted app is picked up.
+//! gateway's HTTP API, finding it afresh for every call so a restarted app is picked up. A wait
+//! whose connection is lost re-attaches to its question within the time the call waits (see
+//! [`crate::client::reattach`]).
 
 use std::time::Duration;
 
@@ -8,6 +10,7 @@ use beckon_runtime::api::ErrorKind;
 use serde_json::{Value, json};
 
 use super::backend::{Backend, BackendError, McpAsk, QuestionState};
+use crate::client::reattach::{Relocating, Wait};
 use crate::client::{ClientError, GatewayClient, Locator};
 
 /// The longest one long-poll is held by the gateway.
@@ -55,7 +58,9 @@ impl From<ClientError> for BackendError {
             | ClientError::Stale { .. }
             | ClientError::Impostor { .. }
             | ClientError::TooLarge { .. }
-            | ClientError::Transport { .. } => BackendError::Unavailable(err.to_string()),
+            | ClientError::Transport { .. }
+            | ClientError::AskUnsure { .. }
+            | ClientError::WaitLost { .. } => BackendError::Unavailable(err.to_string()),
         }
     }
 }
@@ -90,16 +95,10 @@ impl Backend for Remote {
     }
 
     async fn wait(&self, id: RequestId, wait: Duration) -> Result<QuestionState, BackendError> {
-        let client = self.client()?;
-        let started = tokio::time::Instant::now();
-        loop {
-            let left = wait.saturating_sub(started.elapsed());
-            let view = client.question(&id.to_string(), left.min(MAX_POLL)).await?;
-            let question = state(&view)?;
-            if question.outcome.is_some() || left <= MAX_POLL {
-                return Ok(question);
-            }
-        }
+        let waiter = Relocating::new(self.locator.clone(), self.client()?);
+        let wait = Wait::at_most(wait, MAX_POLL, std::time::Instant::now());
+        let view = waiter.wait_on(&id.to_string(), wait, |notice| tracing::warn!(request_id = %id, "{notice}")).await?;
+        state(&view)
     }
 
     async fn question(&self, id: RequestId) -> Result<QuestionState, BackendError> {

@@ -38,7 +38,9 @@ impl Progress {
 }
 
 /// Waits up to `wait` for the question to be resolved, telling `progress` every
-/// [`PROGRESS_EVERY`]; stops early when the client cancels the call.
+/// [`PROGRESS_EVERY`]; stops early when the client cancels the call. The backend waits the whole
+/// time in one call (a remote one re-attaching through lost connections within it), while
+/// progress is told beside it.
 pub async fn wait_for_person<B: Backend>(
     backend: &B,
     state: QuestionState,
@@ -46,23 +48,23 @@ pub async fn wait_for_person<B: Backend>(
     progress: Option<&Progress>,
     cancelled: &CancellationToken,
 ) -> Result<QuestionState, BackendError> {
+    if state.outcome.is_some() || wait.is_zero() {
+        return Ok(state);
+    }
     let started = Instant::now();
-    let mut state = state;
+    let waited = backend.wait(state.id, wait);
+    tokio::pin!(waited);
+    let mut ticks = tokio::time::interval_at(started + PROGRESS_EVERY, PROGRESS_EVERY);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        let left = wait.saturating_sub(started.elapsed());
-        if state.outcome.is_some() || left.is_zero() {
-            return Ok(state);
-        }
-        let slice = left.min(PROGRESS_EVERY);
-        state = tokio::select! {
-            waited = backend.wait(state.id, slice) => waited?,
+        tokio::select! {
+            waited = &mut waited => return waited,
             () = cancelled.cancelled() => return Ok(state),
-        };
-        if state.outcome.is_none()
-            && let Some(progress) = progress
-            && started.elapsed() < wait
-        {
-            progress.tell(started.elapsed()).await;
+            _ = ticks.tick() => {
+                if let Some(progress) = progress {
+                    progress.tell(started.elapsed()).await;
+                }
+            }
         }
     }
 }

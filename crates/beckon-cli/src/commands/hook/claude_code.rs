@@ -47,7 +47,7 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
         return withdraw_settled(&client, &event).await;
     }
     let Some((body, pending)) = asked else { return Ok(()) };
-    if let Put::Resolved(view) = put(&client, &body, &mut signals).await?
+    if let Put::Resolved(view) = put(connection, &client, &body, &mut signals).await?
         && let Some(output) = claude_code::reply(&pending, &view)
     {
         println!("{output}");

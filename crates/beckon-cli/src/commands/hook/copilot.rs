@@ -34,7 +34,7 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
         Some(Asked::Approval(body)) => body,
     };
     let client = connection.client().map_err(|err| err.to_string())?;
-    if let Put::Resolved(view) = put(&client, &body, &mut signals).await?
+    if let Put::Resolved(view) = put(connection, &client, &body, &mut signals).await?
         && let Some(output) = copilot::reply(&view)
     {
         println!("{output}");

@@ -21,7 +21,7 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
     let event = read_event()?;
     let Some((body, pending)) = opencode::ask(&event) else { return Ok(()) };
     let client = connection.client().map_err(|err| err.to_string())?;
-    if let Put::Resolved(view) = put(&client, &body, &mut signals).await?
+    if let Put::Resolved(view) = put(connection, &client, &body, &mut signals).await?
         && let Some(reply) = opencode::reply(pending, &view)
     {
         // The plugin may be gone (OpenCode quit); then nobody reads this.

@@ -1,14 +1,18 @@
 //! What every agent's hook does: read the agent's JSON event, put a question to the person and
-//! wait for it to be resolved, or withdraw it when the agent ends the hook first.
+//! wait for it to be resolved, or withdraw it when the agent ends the hook first. A wait whose
+//! connection is lost re-attaches to the same question (see
+//! [`beckon_gateway::client::reattach`]), saying so on stderr: stdout is the agent's.
 
 use std::io::Read;
 use std::time::Duration;
 
 use beckon_agents::notice::NoticeChange;
 use beckon_gateway::GatewayClient;
+use beckon_gateway::client::reattach::{Relocating, Wait};
 use serde_json::Value;
 
 use super::ANSWERED_IN_TERMINAL;
+use crate::cli::Connection;
 use crate::signals::Signals;
 
 /// Largest hook input read (a file write's content can be large; Beckon bounds it further).
@@ -39,25 +43,27 @@ pub fn read_event() -> Result<Value, String> {
     serde_json::from_slice(&bytes).map_err(|err| format!("the hook's input is not JSON: {err}"))
 }
 
-/// Asks `body` (a `POST /v1/questions` body) and waits until it is resolved; when `signals`
-/// says the agent ended the hook first, withdraws it as answered in the terminal.
-pub async fn put(client: &GatewayClient, body: &Value, signals: &mut Signals) -> Result<Put, String> {
+/// Asks `body` (a `POST /v1/questions` body) through `client`, found through `connection`, and
+/// waits until it is resolved; when `signals` says the agent ended the hook first, withdraws it
+/// as answered in the terminal.
+pub async fn put(
+    connection: &Connection,
+    client: &GatewayClient,
+    body: &Value,
+    signals: &mut Signals,
+) -> Result<Put, String> {
     let created = client.ask(body).await.map_err(|err| err.to_string())?;
     let id = created["request_id"].as_str().ok_or("Beckon's reply has no request_id")?.to_owned();
+    let wait = Wait::until_resolved(&created, POLL, beckon_runtime::now_ms(), std::time::Instant::now());
+    let waiter = Relocating::new(connection.locator(), client.clone());
     tokio::select! {
-        view = until_resolved(client, &id) => view.map(Put::Resolved),
+        view = waiter.wait_on(&id, wait, |notice| eprintln!("beckon hook: {notice}")) => {
+            view.map(Put::Resolved).map_err(|err| err.to_string())
+        }
         _ = signals.stopped() => {
+            let client = waiter.client();
             client.cancel(&id, ANSWERED_IN_TERMINAL).await.map_err(|err| format!("cannot withdraw {id}: {err}"))?;
             Ok(Put::Withdrawn)
-        }
-    }
-}
-
-async fn until_resolved(client: &GatewayClient, id: &str) -> Result<Value, String> {
-    loop {
-        let view = client.question(id, POLL).await.map_err(|err| err.to_string())?;
-        if view["status"] != "pending" {
-            return Ok(view);
         }
     }
 }
