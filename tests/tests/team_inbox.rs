@@ -36,11 +36,7 @@ impl TeamServer {
         let mut config = GatewayConfig::new(dir.path().join("gateway"));
         config.port = 0;
         config.sign_in = Some(SignInConfig {
-            oidc: OidcSettings {
-                issuer: idp.issuer().to_owned(),
-                client_id: "beckon".into(),
-                client_secret: Some("s3cret".into()),
-            },
+            oidc: OidcSettings::new(idp.issuer(), "beckon", Some("s3cret".into())),
             admin_group: "beckon-admins".into(),
         });
         let gateway = beckon_gateway::start(beckon.clone(), config).await?;

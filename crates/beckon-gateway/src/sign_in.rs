@@ -114,6 +114,21 @@ pub struct OidcSettings {
     pub ca_file: Option<std::path::PathBuf>,
 }
 
+impl OidcSettings {
+    /// Beckon registered at `issuer` as `client_id` (with `client_secret`, or a public client),
+    /// asking for no more scopes, reading groups from `groups`, trusting the usual authorities.
+    pub fn new(issuer: impl Into<String>, client_id: impl Into<String>, client_secret: Option<String>) -> OidcSettings {
+        OidcSettings {
+            issuer: issuer.into(),
+            client_id: client_id.into(),
+            client_secret,
+            extra_scopes: Vec::new(),
+            groups_claim: "groups".into(),
+            ca_file: None,
+        }
+    }
+}
+
 impl std::fmt::Debug for OidcSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The client secret is a credential: never in logs or panics.

@@ -31,14 +31,7 @@ async fn provider() -> Provider {
 }
 
 fn settings(issuer: &str, client_secret: Option<&str>) -> OidcSettings {
-    OidcSettings {
-        issuer: issuer.to_owned(),
-        client_id: "beckon".into(),
-        client_secret: client_secret.map(str::to_owned),
-        extra_scopes: Vec::new(),
-        groups_claim: "groups".into(),
-        ca_file: None,
-    }
+    OidcSettings::new(issuer, "beckon", client_secret.map(str::to_owned))
 }
 
 async fn relying_party(idp: &Provider) -> RelyingParty {

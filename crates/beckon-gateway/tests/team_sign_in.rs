@@ -39,14 +39,7 @@ fn signing_in_with(idp: &Provider) -> impl FnOnce(&mut GatewayConfig) + use<> {
     let issuer = idp.issuer().to_owned();
     move |config: &mut GatewayConfig| {
         config.sign_in = Some(SignInConfig {
-            oidc: OidcSettings {
-                issuer,
-                client_id: "beckon".into(),
-                client_secret: Some("s3cret".into()),
-                extra_scopes: Vec::new(),
-                groups_claim: "groups".into(),
-                ca_file: None,
-            },
+            oidc: OidcSettings::new(issuer, "beckon", Some("s3cret".into())),
             admin_group: "beckon-admins".into(),
         });
     }
@@ -328,14 +321,7 @@ async fn a_server_starts_while_its_provider_is_down_and_signs_people_in_once_it_
     let issuer = format!("http://{closed}");
     let s = served::serve(|config| {
         config.sign_in = Some(SignInConfig {
-            oidc: OidcSettings {
-                issuer: issuer.clone(),
-                client_id: "beckon".into(),
-                client_secret: Some("s3cret".into()),
-                extra_scopes: Vec::new(),
-                groups_claim: "groups".into(),
-                ca_file: None,
-            },
+            oidc: OidcSettings::new(issuer.clone(), "beckon", Some("s3cret".into())),
             admin_group: "beckon-admins".into(),
         });
     })

@@ -32,14 +32,7 @@ pub async fn provider(people: Vec<Person>) -> Provider {
 /// The gateway's sign-in with `idp`; admins are the group `beckon-admins`.
 pub fn sign_in_config(idp: &Provider) -> SignInConfig {
     SignInConfig {
-        oidc: OidcSettings {
-            issuer: idp.issuer().to_owned(),
-            client_id: "beckon".into(),
-            client_secret: Some("s3cret".into()),
-            extra_scopes: Vec::new(),
-            groups_claim: "groups".into(),
-            ca_file: None,
-        },
+        oidc: OidcSettings::new(idp.issuer(), "beckon", Some("s3cret".into())),
         admin_group: "beckon-admins".into(),
     }
 }
