@@ -10,7 +10,7 @@ use axum::Extension;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
-use beckon_core::{Answer, AnsweredVia, Answerer, Answers, RequestId, SessionId};
+use beckon_core::{Answer, AnsweredVia, Answerer, Answers, Audience, RequestId, SessionId};
 use beckon_runtime::api::ErrorKind;
 use beckon_runtime::{BatchDecision, Decision, WindowSnapshot};
 use beckon_store::{SessionCursor, SessionFilter, SessionPage};
@@ -127,11 +127,21 @@ pub async fn call(
         }
         "get_session" => {
             let OfSession { session_id, .. } = args(&bytes)?;
-            json(shared.beckon.session(session(shared, member, &session_id).await?).await?)
+            let id = session(shared, member, &session_id).await?;
+            let mut view = shared.beckon.session(id).await?;
+            if let Some(only_for) = not_theirs(&principal, shared.beckon.session_audience(id).await?) {
+                for record in view.pending.iter_mut().chain(view.questions.iter_mut()) {
+                    record.only_for = Some(only_for.clone());
+                }
+            }
+            json(view)
         }
         "get_question" => {
             let OfQuestion { request_id, .. } = args(&bytes)?;
-            json(shared.beckon.question(question(shared, member, &request_id).await?).await?)
+            let id = question(shared, member, &request_id).await?;
+            let mut record = shared.beckon.question(id).await?;
+            record.only_for = not_theirs(&principal, shared.beckon.question_audience(id).await?);
+            json(record)
         }
         "answer" => {
             let OfQuestion { request_id, answers, via, .. } = args(&bytes)?;
@@ -191,6 +201,19 @@ pub async fn call(
         }
     };
     Ok(reply)
+}
+
+/// For an admin, who sees everything, whom a question or session addressed to `audience` is
+/// for when it is not them: they may read it but not answer it.
+fn not_theirs(principal: &Principal, audience: Option<Audience>) -> Option<String> {
+    match (principal, audience) {
+        (Principal::Member(member), Some(audience))
+            if !audience.includes(&member.person.subject, &member.person.groups) =>
+        {
+            Some(audience.to_string())
+        }
+        _ => None,
+    }
 }
 
 /// The signed-in person making the call: only a person pairs their own accounts.

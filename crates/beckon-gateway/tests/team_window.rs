@@ -115,10 +115,19 @@ async fn each_persons_window_gets_the_desktops_types_cut_to_their_share() {
         root.call(&s, "answer", json!({"requestId": adas, "answers": [{"selected": ["Allow"]}]})).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
     assert!(refused["error"]["message"].as_str().unwrap().contains("addressed to person:ada"), "{refused}");
+    // ...and so is their window, before they try: the question and its session say whose it is.
+    let (status, record) = root.call(&s, "get_question", json!({"requestId": adas})).await;
+    assert_eq!((status, &record["only_for"]), (StatusCode::OK, &json!("person:ada")), "{record}");
+    let (status, view) = root.call(&s, "get_session", json!({"sessionId": adas_session})).await;
+    assert_eq!((status, &view["pending"]["only_for"]), (StatusCode::OK, &json!("person:ada")), "{view}");
+    let (status, record) = root.call(&s, "get_question", json!({"requestId": everyones})).await;
+    assert_eq!(status, StatusCode::OK, "{record}");
+    assert!(record.get("only_for").is_none(), "everyone's is the admin's to answer too: {record}");
 
     // Ada reads and allows her own, as herself.
     let (status, record) = ada.call(&s, "get_question", json!({"requestId": adas})).await;
     assert_eq!((status, &record["status"]), (StatusCode::OK, &json!("pending")), "{record}");
+    assert!(record.get("only_for").is_none(), "hers to answer: {record}");
     let (status, view) = ada.call(&s, "get_session", json!({"sessionId": adas_session})).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     assert_eq!(view["pending"]["id"], adas);

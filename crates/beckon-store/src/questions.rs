@@ -322,6 +322,7 @@ fn record(row: &Row<'_>) -> Result<QuestionRecord> {
         expiry_policy: row.optional_text(13)?.map(|p| from_json("questions", "expiry_policy", p)).transpose()?,
         answered_by: row.get(14)?,
         asked_by: row.get(15)?,
+        only_for: None,
     })
 }
 

@@ -59,6 +59,12 @@ answered_by?: string,
  */
 asked_by?: string, 
 /**
+ * On a team server, for an admin reading a question addressed to someone else: to whom
+ * (`person:ada`, `group:web`), who alone may answer it. Never stored: the window fills it
+ * in for the admin who reads it.
+ */
+only_for?: string, 
+/**
  * Where its callbacks go.
  */
 callback_url: string | null, 

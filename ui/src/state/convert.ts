@@ -61,6 +61,7 @@ export function fromRecord(record: QuestionRecord): QuestionInfo {
     answered_via: record.answered_via,
     answered_by: record.answered_by ?? null,
     asked_by: record.asked_by ?? null,
+    only_for: record.only_for ?? null,
     created_at_ms: record.created_at_ms,
     resolved_at_ms: record.resolved_at_ms,
     expires_at_ms: record.expires_at_ms,

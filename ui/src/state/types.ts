@@ -53,6 +53,11 @@ export interface QuestionInfo {
   expires_at_ms: number | null;
   /** The team inbox it waits in (its name), when it is not this machine's. */
   inbox?: string | null;
+  /**
+   * On a team server, for an admin reading someone else's question: whom it is addressed to
+   * (`person:ada`, `group:web`). They alone may answer it; the card shows it without its form.
+   */
+  only_for?: string | null;
 }
 
 /** A question whose request is known: what a card draws. */

@@ -124,6 +124,12 @@ pub struct QuestionRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub asked_by: Option<String>,
+    /// On a team server, for an admin reading a question addressed to someone else: to whom
+    /// (`person:ada`, `group:web`), who alone may answer it. Never stored: the window fills it
+    /// in for the admin who reads it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub only_for: Option<String>,
     /// Where its callbacks go.
     pub callback_url: Option<String>,
     /// Asked (Unix ms).

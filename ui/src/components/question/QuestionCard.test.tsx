@@ -303,6 +303,18 @@ describe("after resolution the card is read-only", () => {
     expect(screen.getByText("via Telegram (4242)")).toBeInTheDocument();
   });
 
+  it("shows an admin someone else's question without a way to answer it", () => {
+    const { view } = setup(questionInfo([deploy], { only_for: "person:ada" }));
+    expect(screen.getByText("When should the migration run?")).toBeInTheDocument();
+    expect(screen.getByRole("note")).toHaveTextContent("Addressed to person:ada: only they can answer it.");
+    expect(screen.queryByRole("radio")).toBeNull();
+    expect(screen.queryByRole("button", { name: /Submit|Decline/ })).toBeNull();
+    view.unmount();
+    setup(questionInfo([deploy]));
+    expect(screen.getByRole("radio", { name: /Now/ })).toBeInTheDocument();
+    expect(screen.queryByText(/only they can answer/)).toBeNull();
+  });
+
   it("names who asked, on a team server, and no one otherwise", () => {
     const { view } = setup(questionInfo([deploy], { asked_by: "oidc:bo (Bo <bo@example.com>)" }));
     expect(screen.getByText("asked by oidc:bo (Bo <bo@example.com>)")).toBeInTheDocument();

@@ -47,8 +47,9 @@ function OutcomeLine({ question, resumed, now }: { question: QuestionInfo; resum
 }
 
 /**
- * One `ask_user_question` request as a card: the form while it is pending; afterwards, read-only
- * with its outcome, the answer that counted, where it came from, and whether the agent resumed.
+ * One `ask_user_question` request as a card: the form while it is pending (read-only, saying
+ * whose it is, for an admin reading someone else's); afterwards, read-only with its outcome, the
+ * answer that counted, where it came from, and whether the agent resumed.
  */
 export function QuestionCard({ question, resumed, onAnswer, onDecline, onOpenSession, highlighted = false }: QuestionCardProps) {
   const now = useNow();
@@ -104,7 +105,18 @@ export function QuestionCard({ question, resumed, onAnswer, onDecline, onOpenSes
           </button>
         ) : null}
       </header>
-      {pending && approval && approvalItem ? (
+      {pending && question.only_for ? (
+        <div className="qcard-not-yours">
+          {items.map((item, index) => (
+            <p key={index} className="question-text">
+              {item.question}
+            </p>
+          ))}
+          <p className="qcard-only-for" role="note">
+            Addressed to {question.only_for}: only they can answer it.
+          </p>
+        </div>
+      ) : pending && approval && approvalItem ? (
         <ApprovalForm
           approval={approval}
           item={approvalItem}

@@ -8,7 +8,16 @@ import { MessageBox } from "./MessageBox";
  * The bottom of a session: a box to continue a finished session, or a line saying why one
  * cannot write now — with a way to the question the session waits on.
  */
-export function Composer({ session, onShowQuestion }: { session: SessionSummary; onShowQuestion: (() => void) | null }) {
+export function Composer({
+  session,
+  onShowQuestion,
+  waitingFor = null,
+}: {
+  session: SessionSummary;
+  onShowQuestion: (() => void) | null;
+  /** Whom the question it waits on is addressed to, when that is someone else (see `only_for`). */
+  waitingFor?: string | null;
+}) {
   const { sendMessage } = useActions();
   // On a team server agents run elsewhere: the page answers them but does not write to them.
   const inBrowser = useAppSelector((state) => state.person !== null);
@@ -36,7 +45,7 @@ export function Composer({ session, onShowQuestion }: { session: SessionSummary;
       return (
         <div className="composer composer-note composer-waiting" role="status">
           <span className="dot" aria-hidden="true" />
-          <span>The agent is waiting for your answer.</span>
+          <span>{waitingFor ? `The agent is waiting for an answer from ${waitingFor}.` : "The agent is waiting for your answer."}</span>
           {onShowQuestion ? (
             <button type="button" className="button button-small" onClick={onShowQuestion}>
               Go to the question

@@ -121,7 +121,7 @@ export function SessionView({
           />
         )}
       </div>
-      <Composer session={session} onShowQuestion={showQuestion} />
+      <Composer session={session} onShowQuestion={showQuestion} waitingFor={waitingOn?.only_for ?? null} />
     </section>
   );
 }
