@@ -15,6 +15,16 @@ pub enum Agent {
     Gemini,
 }
 
+/// The names the agents give themselves as MCP clients, as their releases Beckon is tested
+/// against send them.
+const MCP_CLIENTS: [(&str, Agent); 5] = [
+    ("claude-code", Agent::ClaudeCode),
+    ("codex-mcp-client", Agent::Codex),
+    ("copilot-cli", Agent::Copilot),
+    ("opencode", Agent::OpenCode),
+    ("gemini-cli-mcp-client", Agent::Gemini),
+];
+
 /// How far an agent lets Beckon answer its permission prompts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Approvals {
@@ -43,6 +53,12 @@ impl Agent {
     /// The agent by its [`name`](Agent::name).
     pub fn from_name(name: &str) -> Option<Agent> {
         Agent::ALL.into_iter().find(|agent| agent.name() == name)
+    }
+
+    /// The agent that names itself `client` when it connects to an MCP server (the `name` of
+    /// its `clientInfo`), so that its questions over MCP carry the name its hooks give.
+    pub fn from_mcp_client(client: &str) -> Option<Agent> {
+        MCP_CLIENTS.iter().find(|(name, _)| *name == client).map(|(_, agent)| *agent)
     }
 
     /// The name people know it by.
@@ -106,5 +122,16 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), Agent::ALL.len());
         assert_eq!(Agent::from_name("claude"), None);
+    }
+
+    #[test]
+    fn every_agent_is_known_by_its_mcp_client_name() {
+        for agent in Agent::ALL {
+            assert_eq!(MCP_CLIENTS.iter().filter(|(_, named)| *named == agent).count(), 1, "{agent}");
+        }
+        assert_eq!(Agent::from_mcp_client("codex-mcp-client"), Some(Agent::Codex));
+        assert_eq!(Agent::from_mcp_client("gemini-cli-mcp-client"), Some(Agent::Gemini));
+        assert_eq!(Agent::from_mcp_client("Codex-MCP-Client"), None);
+        assert_eq!(Agent::from_mcp_client("my-script"), None);
     }
 }

@@ -251,6 +251,7 @@ async fn a_question_over_mcp_reaches_the_person_and_their_answer_the_model() {
     let asked = rig.pending().await;
     assert!(asked["input"].get("approval").is_none(), "Beckon's own tool is not an approval: {asked}");
     assert_eq!(asked["input"]["questions"][0]["question"], "Which color should the banner be?", "{asked}");
+    assert_eq!(asked["agent"], "copilot", "the name its approvals carry, not its MCP client's");
     rig.answer(asked["request_id"].as_str().unwrap(), json!({"answer": "Blue"})).await;
     let output = finish(run, Duration::from_secs(30)).await;
     assert!(output.status.success(), "{}", served::text(&output.stderr));

@@ -171,6 +171,7 @@ async fn a_question_asked_over_mcp_is_answered_in_beckon_and_reaches_the_model()
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     assert_eq!(pending["input"]["questions"][0]["question"], "Which color should the banner be?");
+    assert_eq!(pending["agent"], "gemini", "the name its notices carry, not its MCP client's");
     let url = format!("{}/v1/questions/{}/answer", gateway.url, pending["request_id"].as_str().unwrap());
     let answered = reqwest::Client::new()
         .post(url)

@@ -358,6 +358,7 @@ async fn the_model_asks_through_beckons_mcp_tool_and_gets_the_persons_answer() {
     rig.prompt().await;
     let question = rig.pending().await;
     assert_eq!(question["input"]["questions"][0]["question"], COLOR_QUESTION, "{question}");
+    assert_eq!(question["agent"], "opencode", "the name its approvals carry");
     let offered = rig.model.requests().iter().flat_map(tool_names).collect::<Vec<_>>();
     assert!(offered.iter().any(|name| name == "beckon_ask_user_question"), "{offered:?}");
     rig.answer(question["request_id"].as_str().unwrap(), json!({"answer": "Blue"})).await;

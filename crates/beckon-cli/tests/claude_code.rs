@@ -261,6 +261,7 @@ async fn claude_code_asks_through_beckon_and_gets_the_answer_as_its_tool_result(
     let asked = deploy_questions();
     assert_eq!(question["input"]["questions"], asked["questions"]);
     assert_eq!(question["input"]["metadata"], asked["metadata"]);
+    assert_eq!(question["agent"], "claude-code", "the name its hooks give");
     let id = question["request_id"].as_str().unwrap();
     rig.answer(
         id,

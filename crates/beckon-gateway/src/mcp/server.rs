@@ -28,6 +28,17 @@ an ambiguous request, anything risky); it takes the same input as Claude Code's 
 with a message saying what to do. People may take minutes or days to answer: when a call returns outcome \
 \"pending\", call get_answer with its request_id to keep waiting instead of asking again.";
 
+/// The agent name for an MCP client that names itself `client`: a known agent's own name
+/// (`codex-mcp-client` asks as `codex`), else the client's name made fit for the inbox.
+fn agent_name(client: &str) -> String {
+    match beckon_agents::Agent::from_mcp_client(client) {
+        Some(agent) => agent.name().to_owned(),
+        None => Some(sanitize(client, AGENT_MAX))
+            .filter(|name| !name.is_empty())
+            .unwrap_or_else(|| DEFAULT_AGENT.to_owned()),
+    }
+}
+
 /// Beckon's MCP server over a [`Backend`].
 #[derive(Debug, Clone)]
 pub struct McpServer<B> {
@@ -58,13 +69,10 @@ impl<B: Backend> McpServer<B> {
         from_http.or_else(|| self.session_key.clone()).map(|key| sanitize(&key, KEY_MAX)).filter(|key| !key.is_empty())
     }
 
-    /// Who asks: the client's name.
+    /// Who asks: the client's name, or for an agent Beckon knows the name its hooks give, so
+    /// that its questions and its approvals show under one name.
     fn agent(context: &RequestContext<RoleServer>) -> String {
-        context
-            .client_info()
-            .map(|client| sanitize(&client.name, AGENT_MAX))
-            .filter(|name| !name.is_empty())
-            .unwrap_or_else(|| DEFAULT_AGENT.to_owned())
+        context.client_info().map(|client| agent_name(&client.name)).unwrap_or_else(|| DEFAULT_AGENT.to_owned())
     }
 
     /// Puts a checked request to the person, in this client's session when it is free.
@@ -223,5 +231,16 @@ mod tests {
         assert_eq!(sanitize("¡¡¡", AGENT_MAX), "");
         assert_eq!(sanitize(&"a".repeat(100), AGENT_MAX).len(), AGENT_MAX);
         assert_eq!(sanitize("mcp/1.0:x_y.z", AGENT_MAX), "mcp/1.0:x_y.z");
+    }
+
+    #[test]
+    fn a_known_agent_asks_under_the_name_its_hooks_give() {
+        assert_eq!(agent_name("codex-mcp-client"), "codex");
+        assert_eq!(agent_name("copilot-cli"), "copilot");
+        assert_eq!(agent_name("gemini-cli-mcp-client"), "gemini");
+        assert_eq!(agent_name("claude-code"), "claude-code");
+        assert_eq!(agent_name("opencode"), "opencode");
+        assert_eq!(agent_name("My Script"), "My-Script");
+        assert_eq!(agent_name("¡¡¡"), DEFAULT_AGENT);
     }
 }
