@@ -6,8 +6,8 @@
 //! - interactive, in tmux: Gemini's permission prompt shows in Beckon as a notice naming the
 //!   command and the project, and goes when the person allows it in the terminal (the command
 //!   ran) or, after refusing it there, types the next prompt;
-//! - with no Beckon running, the hook prints `{}` and ends at once, and Gemini's prompt comes
-//!   and goes as if there were no hook;
+//! - with no Beckon running (or nothing answering where it was), the hook prints nothing and
+//!   ends at once, and Gemini's prompt comes and goes as if there were no hook;
 //! - `beckon setup gemini` keeps every other setting, is read back by `gemini mcp list`
 //!   (also from `GEMINI_CLI_HOME` and a trusted project), and `--remove` gives back the file
 //!   byte for byte.
@@ -396,7 +396,8 @@ async fn wait_until_cleared(gateway: &Discovery, terminal: &Terminal) {
 async fn with_beckon_not_running_the_hook_ends_at_once_and_geminis_prompt_decides() {
     let home = Home::new();
     home.setup(&[], &[]);
-    // The hook itself, as Gemini runs it: `{}` (decide nothing), exit 0, well within a second.
+    // The hook itself, as Gemini runs it: nothing printed (decide nothing), exit 0, well within
+    // a second.
     let event = json!({"session_id": "4010bf6a", "cwd": home.project, "hook_event_name": "Notification",
         "notification_type": "ToolPermission", "message": "Tool Confirm Shell Command requires execution",
         "details": {"type": "exec", "title": "Confirm Shell Command", "command": "ls", "rootCommand": "ls"}});
@@ -415,8 +416,24 @@ async fn with_beckon_not_running_the_hook_ends_at_once_and_geminis_prompt_decide
     let output = hook.wait_with_output().unwrap();
     let took = started.elapsed();
     assert!(output.status.success());
-    assert_eq!(String::from_utf8_lossy(&output.stdout), "{}\n");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "", "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(took < Duration::from_secs(1), "the hook took {took:?} with no Beckon running");
+    // The same where nothing answers at the address Beckon was given by (a tunnel down).
+    let mut hook = Command::new(env!("CARGO_BIN_EXE_beckon"))
+        .args(["hook", "gemini"])
+        .env("BECKON_DATA_DIR", &home.data)
+        .env("BECKON_URL", format!("http://127.0.0.1:{}", free_port()))
+        .env("BECKON_TOKEN", "bkn_ask_0000000000000000000000000000")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    hook.stdin.take().unwrap().write_all(event.to_string().as_bytes()).unwrap();
+    let output = hook.wait_with_output().unwrap();
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "", "{}", String::from_utf8_lossy(&output.stderr));
 
     let model = FakeGemini::start(running_commands()).await;
     let terminal = Terminal::open(&home, &model);
@@ -436,6 +453,11 @@ fn theirs() -> String {
         "mcpServers": {"github": {"command": "gh-mcp", "args": ["serve"]}},
         "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "lint-guard"}]}]}});
     serde_json::to_string_pretty(&settings).unwrap()
+}
+
+/// A port nobody listens on just now.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 fn read(path: &Path) -> Value {
