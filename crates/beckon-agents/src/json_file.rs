@@ -1,6 +1,9 @@
 //! Agents' JSON configuration files, read whole and written atomically: a temporary file and a
 //! rename, keeping the file's mode (a new one readable by its owner only), so a crash never
-//! leaves half a file, and a file that is not JSON is left as it is.
+//! leaves half a file, and a file that is not JSON is left as it is. A changed value is written
+//! over the file's own text, keeping all of it that did not change ([`crate::json_text`]), so
+//! taking Beckon's entries out gives back the bytes that were there; a file left holding
+//! nothing (`{}`) is deleted, as setup made it.
 
 use std::io::Write;
 use std::path::Path;
@@ -29,15 +32,25 @@ pub fn read_text(path: &Path) -> Result<Option<String>> {
     }
 }
 
-/// Writes `value` to `path`, pretty-printed.
+/// Writes `value` to `path` over the file's own text (see [`crate::json_text`]); a file that
+/// `value` leaves holding nothing (`{}`) is deleted instead.
 pub fn write_json(path: &Path, value: &Value) -> Result<()> {
-    let mut text = serde_json::to_string_pretty(value).map_err(|err| Error::Io {
-        action: "cannot write",
-        path: path.display().to_string(),
-        detail: err.to_string(),
-    })?;
-    text.push('\n');
-    write_text(path, &text)
+    let text = read_text(path)?;
+    if value.as_object().is_some_and(Map::is_empty) {
+        return match text {
+            Some(_) => std::fs::remove_file(path).map_err(|err| Error::Io {
+                action: "cannot delete",
+                path: path.display().to_string(),
+                detail: err.to_string(),
+            }),
+            None => Ok(()),
+        };
+    }
+    let rendered = match text {
+        Some(text) => crate::json_text::render(&text, value),
+        None => crate::json_text::fresh_file(value),
+    };
+    write_text(path, &rendered)
 }
 
 /// Writes `text` to `path` through a temporary file and a rename, creating its folder.
@@ -70,7 +83,7 @@ pub fn write_text(path: &Path, text: &str) -> Result<()> {
 }
 
 /// One JSON file's edit: read (`{}` when missing), change, and (unless a dry run) write when
-/// `change` says it changed anything.
+/// `change` says it changed anything, as [`write_json`] does.
 pub fn edit(path: &Path, dry_run: bool, change: impl FnOnce(&mut Value) -> bool) -> Result<bool> {
     let mut value = read_json(path)?.unwrap_or_else(|| json!({}));
     if !change(&mut value) {
@@ -150,5 +163,37 @@ mod tests {
         std::fs::write(&path, "{not json").unwrap();
         assert!(matches!(edit(&path, false, |_| true), Err(Error::NotJson { .. })));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{not json", "a broken file is left alone");
+    }
+
+    #[test]
+    fn an_edit_keeps_the_files_text_and_a_file_left_empty_is_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let theirs = "{\n    \"banner\": \"never\",\n    \"trustedFolders\": [\"/home/ada/shop\"]\n}";
+        std::fs::write(&path, theirs).unwrap();
+        edit(&path, false, |v| {
+            v["hooks"] = json!({"sessionEnd": []});
+            true
+        })
+        .unwrap();
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            written.starts_with(
+                "{\n    \"banner\": \"never\",\n    \"trustedFolders\": [\"/home/ada/shop\"],\n    \"hooks\""
+            ),
+            "{written}"
+        );
+        edit(&path, false, |v| object(v).shift_remove("hooks").is_some()).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs);
+
+        let made = dir.path().join("made.json");
+        edit(&made, false, |v| {
+            v["hooks"] = json!({});
+            true
+        })
+        .unwrap();
+        assert!(made.exists());
+        edit(&made, false, |v| object(v).shift_remove("hooks").is_some()).unwrap();
+        assert!(!made.exists(), "a file left holding nothing goes");
     }
 }

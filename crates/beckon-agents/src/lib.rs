@@ -16,6 +16,7 @@ pub mod copilot;
 pub mod gemini;
 mod hook_groups;
 mod json_file;
+mod json_text;
 mod mcp_servers;
 pub mod notice;
 pub mod opencode;

@@ -4,7 +4,8 @@
 //! and the answer reaches the model; a command that needs permission becomes a Beckon
 //! approval, and allowing runs it while denying tells the model why; with Beckon not running
 //! the hook steps aside at once and Copilot's own decision comes. Setup keeps the person's
-//! files, Copilot lists the server it wrote, and `--remove` gives the files back byte for byte.
+//! files, Copilot lists the server it wrote, and `--remove` gives the files back byte for byte
+//! (however they were laid out) and deletes a settings file setup made.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -202,6 +203,9 @@ fn read(path: &Path) -> Value {
 #[tokio::test(flavor = "multi_thread")]
 async fn setup_keeps_the_persons_files_copilot_lists_the_server_and_remove_gives_them_back() {
     let rig = Rig::start(calling("call_none", "bash", json!({})), false).await;
+    // Settings as a person writes them by hand: four spaces, lists on one line, no final newline.
+    let by_hand = "{\n    \"banner\": \"never\",\n    \"trustedFolders\": [\"/home/ada/shop\"],\n    \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"true\", \"timeoutSec\": 5}]}\n}";
+    std::fs::write(rig.settings(), by_hand).unwrap();
     let (settings, servers) = (std::fs::read(rig.settings()).unwrap(), std::fs::read(rig.servers()).unwrap());
 
     let dry = rig.setup(&["--dry-run"]).await;
@@ -237,6 +241,14 @@ async fn setup_keeps_the_persons_files_copilot_lists_the_server_and_remove_gives
     assert_eq!(std::fs::read(rig.settings()).unwrap(), settings, "settings.json byte for byte as before");
     assert_eq!(std::fs::read(rig.servers()).unwrap(), servers, "mcp-config.json byte for byte as before");
     assert!(rig.setup(&["--check"]).await.contains("not connected"));
+
+    // A settings.json that setup made goes again with Beckon's hooks.
+    std::fs::remove_file(rig.settings()).unwrap();
+    rig.setup(&[]).await;
+    assert!(rig.settings().exists());
+    rig.setup(&["--remove"]).await;
+    assert!(!rig.settings().exists(), "{:?}", std::fs::read_to_string(rig.settings()));
+    assert_eq!(std::fs::read(rig.servers()).unwrap(), servers);
 }
 
 #[tokio::test(flavor = "multi_thread")]

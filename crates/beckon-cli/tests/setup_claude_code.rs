@@ -1,7 +1,7 @@
 //! `beckon setup claude-code` on real files in a temporary home and project: it adds the MCP
 //! server, hooks and permission while keeping every other setting, is idempotent, `--dry-run`
-//! writes nothing, `--remove` gives back what was there, and the real Claude Code (pinned in
-//! tests/claude-code) reads the server it wrote.
+//! writes nothing, `--remove` gives back what was there (and deletes the files it made), and the
+//! real Claude Code (pinned in tests/claude-code) reads the server it wrote.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -101,8 +101,8 @@ fn user_scope_adds_keeps_and_removes_back_to_the_original() {
     assert_eq!(std::fs::read(&settings).unwrap(), bytes);
     let removed = place.setup(&["--remove"]);
     assert!(removed.contains("Removed Beckon from"), "{removed}");
-    assert_eq!(read(&settings), theirs());
-    assert_eq!(read(&place.path(".claude.json")), json!({"numStartups": 3, "projects": {}}));
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), original, "byte for byte");
+    assert_eq!(std::fs::read_to_string(place.path(".claude.json")).unwrap(), r#"{"numStartups": 3, "projects": {}}"#);
 }
 
 #[test]
@@ -117,8 +117,9 @@ fn project_and_local_scopes_write_the_project_files() {
     assert!(read(&place.project.join(".claude/settings.local.json"))["permissions"]["allow"].is_array());
     place.setup(&["--scope", "project", "--remove"]);
     place.setup(&["--scope", "local", "--remove"]);
-    assert_eq!(read(&place.project.join(".mcp.json")), json!({}));
-    assert_eq!(read(&place.project.join(".claude/settings.json")), json!({}));
+    assert!(!place.project.join(".mcp.json").exists(), "the files setup made are gone again");
+    assert!(!place.project.join(".claude/settings.json").exists());
+    assert!(!place.project.join(".claude/settings.local.json").exists());
 }
 
 #[test]

@@ -1,16 +1,16 @@
 //! Connecting Gemini CLI to Beckon in one scope's `settings.json`, or taking that out: read as
-//! JSON, edited by [`super::settings`], written atomically in the layout Gemini writes (two
-//! spaces, keys in their order, the file's own final newline or none), so taking Beckon out of a
-//! file it was the only change to gives back that file exactly.
+//! JSON, edited by [`super::settings`], written atomically over the file's own text (Gemini
+//! writes two spaces and no final newline), so taking Beckon out of a file it was the only
+//! change to gives back that file exactly.
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::settings;
 use crate::agent::Agent;
 use crate::connect::{Change, Connection, Place, Report, Scope, State};
-use crate::json_file::{read_text, write_text};
+use crate::json_file::{edit, read_json};
 use crate::{Error, Result};
 
 /// Gemini's settings in one scope, and the `beckon` they should run.
@@ -19,12 +19,6 @@ pub struct Setup {
     scope: Scope,
     file: PathBuf,
     program: String,
-}
-
-/// A settings file as read: its value, and whether its text ended with a newline.
-struct Read {
-    value: Value,
-    final_newline: bool,
 }
 
 impl Setup {
@@ -45,29 +39,6 @@ impl Setup {
         };
         Ok(Setup { scope, file, program: program.to_owned() })
     }
-
-    fn read(&self) -> Result<Read> {
-        let Some(text) = read_text(&self.file)? else { return Ok(Read { value: json!({}), final_newline: true }) };
-        let value = if text.trim().is_empty() {
-            json!({})
-        } else {
-            serde_json::from_str(&text)
-                .map_err(|err| Error::NotJson { path: self.file.display().to_string(), detail: err.to_string() })?
-        };
-        Ok(Read { value, final_newline: text.is_empty() || text.ends_with('\n') })
-    }
-
-    fn write(&self, read: &Read) -> Result<()> {
-        let mut text = serde_json::to_string_pretty(&read.value).map_err(|err| Error::Io {
-            action: "cannot write",
-            path: self.file.display().to_string(),
-            detail: err.to_string(),
-        })?;
-        if read.final_newline {
-            text.push('\n');
-        }
-        write_text(&self.file, &text)
-    }
 }
 
 impl Connection for Setup {
@@ -84,16 +55,13 @@ impl Connection for Setup {
     }
 
     fn state(&self) -> Result<State> {
-        Ok(settings::state(&self.read()?.value, &self.program))
+        Ok(settings::state(&read_json(&self.file)?.unwrap_or(json!({})), &self.program))
     }
 
     fn apply(&self, remove: bool, dry_run: bool) -> Result<Report> {
-        let mut read = self.read()?;
-        let changed =
-            if remove { settings::remove(&mut read.value) } else { settings::add(&mut read.value, &self.program) };
-        if changed && !dry_run {
-            self.write(&read)?;
-        }
+        let changed = edit(&self.file, dry_run, |value| {
+            if remove { settings::remove(value) } else { settings::add(value, &self.program) }
+        })?;
         Ok(Report {
             changes: vec![Change {
                 place: self.file.display().to_string(),
@@ -166,13 +134,13 @@ mod tests {
     }
 
     #[test]
-    fn a_new_file_ends_with_a_newline_and_a_broken_one_is_left_alone() {
+    fn a_new_file_ends_with_a_newline_goes_again_and_a_broken_one_is_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let setup = Setup::at(Scope::Project, &place(dir.path()), BECKON).unwrap();
         setup.apply(false, false).unwrap();
         assert!(std::fs::read_to_string(setup.main_file()).unwrap().ends_with("}\n"));
         setup.apply(true, false).unwrap();
-        assert_eq!(std::fs::read_to_string(setup.main_file()).unwrap(), "{}\n");
+        assert!(!setup.main_file().exists(), "the file setup made is gone again");
         // Gemini allows comments in its settings; Beckon does not rewrite such a file.
         std::fs::write(setup.main_file(), "{\n  // mine\n  \"ui\": {}\n}").unwrap();
         assert!(matches!(setup.apply(false, false), Err(Error::NotJson { .. })));
