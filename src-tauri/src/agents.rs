@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use beckon_agents::{Agent, Approvals, Connection, Place, Scope, State};
+use beckon_agents::{Agent, Approvals, Connection, Invocation, Place, Scope, State};
 use serde::{Deserialize, Serialize};
 
 /// Where an agent stands.
@@ -105,8 +105,14 @@ fn connection(agent: Agent) -> Result<Box<dyn Connection>, Box<AgentView>> {
         ));
     };
     let program = found.display().to_string();
+    // The agents are told this app's data folder when it is not the one `beckon` finds from the
+    // home folder alone.
     Place::from_environment()
-        .and_then(|place| beckon_agents::connection(agent, Scope::User, &place, &program))
+        .and_then(|place| {
+            let usual = beckon_runtime::app_data_dir(&place.home, None);
+            let beckon = Invocation::on_data_dir(program.clone(), &beckon_runtime::default_data_dir(), &usual)?;
+            beckon_agents::connection(agent, Scope::User, &place, &beckon)
+        })
         .map_err(|err| unavailable(err.to_string(), Some(program)))
 }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::agent::Agent;
+use crate::invocation::Invocation;
 use crate::{Error, Result};
 
 /// Where an agent's configuration is kept.
@@ -106,7 +107,7 @@ impl Place {
     }
 }
 
-/// One agent's configuration in one scope, and the `beckon` it should run.
+/// One agent's configuration in one scope, and how it should run `beckon`.
 pub trait Connection: std::fmt::Debug + Send + Sync {
     /// Whose configuration this is.
     fn agent(&self) -> Agent;
@@ -123,13 +124,13 @@ pub trait Connection: std::fmt::Debug + Send + Sync {
     fn next_step(&self) -> String;
 }
 
-/// `agent`'s configuration in `scope` at `place`, for `beckon` at `program`.
-pub fn connection(agent: Agent, scope: Scope, place: &Place, program: &str) -> Result<Box<dyn Connection>> {
+/// `agent`'s configuration in `scope` at `place`, running `beckon` as `beckon` says.
+pub fn connection(agent: Agent, scope: Scope, place: &Place, beckon: &Invocation) -> Result<Box<dyn Connection>> {
     match agent {
-        Agent::ClaudeCode => Ok(Box::new(crate::claude_code::setup::Setup::at(scope, place, program))),
-        Agent::Codex => crate::codex::connection(scope, place, program),
-        Agent::Copilot => crate::copilot::connection(scope, place, program),
-        Agent::OpenCode => crate::opencode::connection(scope, place, program),
-        Agent::Gemini => crate::gemini::connection(scope, place, program),
+        Agent::ClaudeCode => Ok(Box::new(crate::claude_code::setup::Setup::at(scope, place, beckon))),
+        Agent::Codex => crate::codex::connection(scope, place, beckon),
+        Agent::Copilot => crate::copilot::connection(scope, place, beckon),
+        Agent::OpenCode => crate::opencode::connection(scope, place, beckon),
+        Agent::Gemini => crate::gemini::connection(scope, place, beckon),
     }
 }

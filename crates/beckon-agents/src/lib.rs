@@ -3,7 +3,8 @@
 //!
 //! - [`agent`]: the agents by name, and how far each lets Beckon answer its prompts.
 //! - [`connect`]: what `beckon setup <agent>` writes into an agent's configuration, and whether
-//!   it is there; one module per agent says which files and what entries.
+//!   it is there; one module per agent says which files and what entries, all running `beckon`
+//!   as an [`Invocation`] says.
 //! - One module per agent maps that agent's hook input to Beckon's approval, question or notice
 //!   and Beckon's answer back to that agent's output: [`claude_code`], [`codex`], [`copilot`],
 //!   [`opencode`], [`gemini`].
@@ -15,6 +16,7 @@ pub mod connect;
 pub mod copilot;
 pub mod gemini;
 mod hook_groups;
+pub mod invocation;
 mod json_file;
 mod json_text;
 mod mcp_servers;
@@ -24,6 +26,7 @@ mod shell;
 
 pub use agent::{Agent, Approvals};
 pub use connect::{Change, Connection, Place, Report, Scope, State, connection};
+pub use invocation::Invocation;
 
 /// Why reading or writing an agent's configuration failed.
 #[derive(Debug, thiserror::Error)]

@@ -1,9 +1,10 @@
 //! Beckon's MCP server in an agent's JSON `mcpServers` map (Claude Code's, Copilot CLI's), as
 //! edits of JSON values: added as the agent's own entry, and taken out only when it is Beckon's
-//! (it runs `… mcp`), whoever wrote the rest.
+//! (it runs `… mcp`, on whatever data folder), whoever wrote the rest.
 
 use serde_json::{Value, json};
 
+use crate::invocation::is_mcp_args_json;
 use crate::json_file::{drop_if_empty, object};
 
 /// The server's name, and so its tools' prefix.
@@ -23,7 +24,7 @@ pub fn add(holder: &mut Value, entry: Value) -> bool {
 pub fn remove(holder: &mut Value) -> bool {
     let Some(root) = holder.as_object_mut() else { return false };
     let Some(Value::Object(servers)) = root.get_mut("mcpServers") else { return false };
-    let ours = servers.get(SERVER).is_some_and(|entry| entry.get("args") == Some(&json!(["mcp"])));
+    let ours = servers.get(SERVER).is_some_and(|entry| is_mcp_args_json(entry.get("args")));
     if ours {
         servers.shift_remove(SERVER);
     }
@@ -44,7 +45,7 @@ mod tests {
         assert!(remove(&mut holder));
         assert_eq!(holder, json!({"mcpServers": {"github": {"command": "gh-mcp"}}, "theme": "dark"}));
         let mut alone = json!({});
-        add(&mut alone, json!({"args": ["mcp"]}));
+        add(&mut alone, json!({"args": ["--data-dir", "/srv/beckon", "mcp"]}));
         assert!(remove(&mut alone) && alone == json!({}), "an emptied mcpServers goes: {alone}");
         let mut other = json!({"mcpServers": {"beckon": {"command": "other", "args": ["serve"]}}});
         assert!(!remove(&mut other), "another program's server named beckon stays");

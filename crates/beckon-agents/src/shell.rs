@@ -9,11 +9,6 @@ pub fn shell_quoted(text: &str) -> String {
     }
 }
 
-/// The command that runs `beckon hook <agent>` with `beckon` at `program`.
-pub fn hook_command(program: &str, agent: &str) -> String {
-    format!("{} hook {agent}", shell_quoted(program))
-}
-
 /// Whether `command` runs some `beckon`'s hook for `agent` (whatever path it runs it by).
 pub fn is_hook_command(command: &str, agent: &str) -> bool {
     command.trim_end().ends_with(&format!(" hook {agent}"))
@@ -29,7 +24,6 @@ mod tests {
         assert_eq!(shell_quoted("/opt/my beckon/beckon"), "'/opt/my beckon/beckon'");
         assert_eq!(shell_quoted("/o'k/beckon"), r"'/o'\''k/beckon'");
         assert_eq!(shell_quoted(""), "''");
-        assert_eq!(hook_command("/opt/my beckon/beckon", "codex"), "'/opt/my beckon/beckon' hook codex");
         assert!(is_hook_command("'/opt/my beckon/beckon' hook codex ", "codex"));
         assert!(!is_hook_command("/usr/bin/beckon hook claude-code", "codex"));
     }

@@ -1,6 +1,6 @@
 //! How a runtime is set up: where its data lives and how it reaches LLM providers.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use beckon_core::agent::ProviderKind;
 
@@ -17,15 +17,20 @@ pub fn default_data_dir() -> PathBuf {
         return PathBuf::from(dir);
     }
     let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    let xdg = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()).map(PathBuf::from);
+    app_data_dir(&home, xdg)
+}
+
+/// The platform's app data folder for the home folder `home`, with `$XDG_DATA_HOME` as
+/// `xdg_data_home` (Linux and the like; `None` where it is not set): what [`default_data_dir`]
+/// finds when `BECKON_DATA_DIR` is not set.
+pub fn app_data_dir(home: &Path, xdg_data_home: Option<PathBuf>) -> PathBuf {
     let base = if cfg!(target_os = "macos") {
         home.join("Library").join("Application Support")
     } else if cfg!(target_os = "windows") {
-        std::env::var_os("APPDATA").map(PathBuf::from).unwrap_or(home)
+        std::env::var_os("APPDATA").map(PathBuf::from).unwrap_or_else(|| home.to_path_buf())
     } else {
-        std::env::var_os("XDG_DATA_HOME")
-            .filter(|d| !d.is_empty())
-            .map(PathBuf::from)
-            .unwrap_or_else(|| home.join(".local").join("share"))
+        xdg_data_home.unwrap_or_else(|| home.join(".local").join("share"))
     };
     base.join(APP_ID)
 }

@@ -47,7 +47,7 @@ pub use boot::StartOptions;
 pub use clock::{Clock, ManualClock, Sleep, SystemClock, now_ms};
 pub use config::{
     APP_ID, DATABASE_URL_ENV, DEFAULT_AUDIT_DAYS, ProviderSettings, RuntimeConfig, SCRIPTS_MAY_APPROVE_ENV,
-    SLACK_WEBHOOKS_ENV, default_data_dir, scripts_may_approve_from_env,
+    SLACK_WEBHOOKS_ENV, app_data_dir, default_data_dir, scripts_may_approve_from_env,
 };
 pub use error::{Error, Result};
 pub use events::{Subscription, TextDelta};

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::hook::AGENT;
 pub use crate::connect::State;
+use crate::invocation::Invocation;
 use crate::json_file::{array, drop_if_empty, object};
 use crate::shell;
 use crate::{hook_groups, mcp_servers};
@@ -47,27 +48,27 @@ const HOOKS: [Hook; 10] = [
 /// How long Claude Code lets the hooks that only tell Beckon something run, in seconds.
 const SHORT_TIMEOUT_SECONDS: u64 = 10;
 
-/// The hook command for `beckon` at `program`.
-pub fn hook_command(program: &str) -> String {
-    shell::hook_command(program, AGENT)
+/// The hook command for `beckon`.
+pub fn hook_command(beckon: &Invocation) -> String {
+    beckon.hook_command(AGENT)
 }
 
 fn is_ours(hook: &Value) -> bool {
     hook.get("command").and_then(Value::as_str).is_some_and(|command| shell::is_hook_command(command, AGENT))
 }
 
-/// The MCP server entry for `beckon` at `program`.
-pub fn server_entry(program: &str) -> Value {
-    json!({"type": "stdio", "command": program, "args": ["mcp"], "env": {}})
+/// The MCP server entry for `beckon`.
+pub fn server_entry(beckon: &Invocation) -> Value {
+    json!({"type": "stdio", "command": beckon.program(), "args": beckon.mcp_args(), "env": {}})
 }
 
 /// Adds the hooks and the permission to a settings file's value; says whether it changed.
-pub fn add_settings(settings: &mut Value, program: &str) -> bool {
+pub fn add_settings(settings: &mut Value, beckon: &Invocation) -> bool {
     let before = settings.clone();
     remove_settings(settings);
     for hook in &HOOKS {
         let timeout = if hook.waits { HOOK_TIMEOUT_SECONDS } else { SHORT_TIMEOUT_SECONDS };
-        let handler = json!({"type": "command", "command": hook_command(program), "timeout": timeout});
+        let handler = json!({"type": "command", "command": hook_command(beckon), "timeout": timeout});
         hook_groups::add(settings, hook.event, hook.matcher, handler);
     }
     let root = object(settings);
@@ -94,8 +95,8 @@ pub fn remove_settings(settings: &mut Value) -> bool {
 
 /// Adds the MCP server under `mcpServers` of `holder` (the `.mcp.json` root, `~/.claude.json`
 /// or one of its projects); says whether it changed.
-pub fn add_server(holder: &mut Value, program: &str) -> bool {
-    mcp_servers::add(holder, server_entry(program))
+pub fn add_server(holder: &mut Value, beckon: &Invocation) -> bool {
+    mcp_servers::add(holder, server_entry(beckon))
 }
 
 /// Takes the MCP server out of `holder`, if it runs `beckon mcp`; says whether it changed.
@@ -104,11 +105,11 @@ pub fn remove_server(holder: &mut Value) -> bool {
 }
 
 /// How a settings file and a server holder stand against what this `beckon` would write.
-pub fn state(settings: &Value, holder: &Value, program: &str) -> State {
+pub fn state(settings: &Value, holder: &Value, beckon: &Invocation) -> State {
     let mut wanted_settings = settings.clone();
     let mut wanted_holder = holder.clone();
-    let settings_changes = add_settings(&mut wanted_settings, program);
-    let holder_changes = add_server(&mut wanted_holder, program);
+    let settings_changes = add_settings(&mut wanted_settings, beckon);
+    let holder_changes = add_server(&mut wanted_holder, beckon);
     if !settings_changes && !holder_changes {
         return State::Connected;
     }
@@ -125,7 +126,11 @@ pub fn state(settings: &Value, holder: &Value, program: &str) -> State {
 mod tests {
     use super::*;
 
-    const BECKON: &str = "/usr/bin/beckon";
+    const PROGRAM: &str = "/usr/bin/beckon";
+
+    fn beckon() -> Invocation {
+        Invocation::new(PROGRAM)
+    }
 
     fn theirs() -> Value {
         json!({"model": "opus", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -136,7 +141,7 @@ mod tests {
     #[test]
     fn adding_keeps_every_other_setting_and_is_idempotent() {
         let mut settings = theirs();
-        assert!(add_settings(&mut settings, BECKON));
+        assert!(add_settings(&mut settings, &beckon()));
         assert_eq!(settings["model"], "opus");
         assert_eq!(settings["env"], json!({"FOO": "1"}));
         assert_eq!(settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "lint-guard");
@@ -147,14 +152,14 @@ mod tests {
         );
         assert_eq!(settings["permissions"]["allow"], json!(["Bash(npm test:*)", "mcp__beckon"]));
         let once = settings.clone();
-        assert!(!add_settings(&mut settings, BECKON));
+        assert!(!add_settings(&mut settings, &beckon()));
         assert_eq!(settings, once);
     }
 
     #[test]
     fn hooks_that_only_tell_beckon_something_get_a_short_timeout_and_no_matcher_where_none_applies() {
         let mut settings = json!({});
-        add_settings(&mut settings, BECKON);
+        add_settings(&mut settings, &beckon());
         let group = |event: &str| settings["hooks"][event][0].clone();
         assert_eq!(group("Notification")["matcher"], "*");
         assert_eq!(group("Notification")["hooks"][0]["timeout"], SHORT_TIMEOUT_SECONDS);
@@ -172,12 +177,12 @@ mod tests {
     #[test]
     fn removing_gives_back_the_original_even_from_an_empty_file() {
         let mut settings = theirs();
-        add_settings(&mut settings, BECKON);
+        add_settings(&mut settings, &beckon());
         assert!(remove_settings(&mut settings));
         assert_eq!(settings, theirs());
         assert!(!remove_settings(&mut settings));
         let mut empty = json!({});
-        add_settings(&mut empty, BECKON);
+        add_settings(&mut empty, &beckon());
         remove_settings(&mut empty);
         assert_eq!(empty, json!({}));
     }
@@ -186,17 +191,17 @@ mod tests {
     fn another_beckon_is_out_of_date_and_replaced_not_doubled() {
         let mut settings = theirs();
         let mut holder = json!({"mcpServers": {"github": {"command": "gh-mcp"}}});
-        assert_eq!(state(&settings, &holder, BECKON), State::NotConnected);
-        add_settings(&mut settings, "/opt/old beckon/beckon");
+        assert_eq!(state(&settings, &holder, &beckon()), State::NotConnected);
+        add_settings(&mut settings, &Invocation::new("/opt/old beckon/beckon"));
         assert_eq!(
             settings["hooks"]["PermissionRequest"][0]["hooks"][0]["command"],
             "'/opt/old beckon/beckon' hook claude-code"
         );
-        add_server(&mut holder, "/opt/old beckon/beckon");
-        assert_eq!(state(&settings, &holder, BECKON), State::OutOfDate);
-        add_settings(&mut settings, BECKON);
-        add_server(&mut holder, BECKON);
-        assert_eq!(state(&settings, &holder, BECKON), State::Connected);
+        add_server(&mut holder, &Invocation::new("/opt/old beckon/beckon"));
+        assert_eq!(state(&settings, &holder, &beckon()), State::OutOfDate);
+        add_settings(&mut settings, &beckon());
+        add_server(&mut holder, &beckon());
+        assert_eq!(state(&settings, &holder, &beckon()), State::Connected);
         assert_eq!(settings["hooks"]["PermissionRequest"].as_array().unwrap().len(), 1);
         assert!(remove_server(&mut holder));
         assert_eq!(holder, json!({"mcpServers": {"github": {"command": "gh-mcp"}}}));

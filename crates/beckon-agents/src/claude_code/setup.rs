@@ -10,9 +10,10 @@ use super::settings;
 use crate::Result;
 use crate::agent::Agent;
 use crate::connect::{Change, Connection, Place, Report, Scope, State};
+use crate::invocation::Invocation;
 use crate::json_file::{edit, read_json};
 
-/// The files of one scope, and the `beckon` they should run.
+/// The files of one scope, and how they should run `beckon`.
 #[derive(Debug, Clone)]
 pub struct Setup {
     /// Where the hooks and the permission go.
@@ -21,8 +22,8 @@ pub struct Setup {
     pub servers: PathBuf,
     /// Inside it, the project whose servers these are (local scope), else its root.
     pub project: Option<String>,
-    /// The `beckon` command, by its full path.
-    pub program: String,
+    /// How they run `beckon`.
+    pub beckon: Invocation,
     /// The scope.
     pub scope: Scope,
 }
@@ -30,7 +31,7 @@ pub struct Setup {
 impl Setup {
     /// The files of `scope` for a person whose home is `home`, working in `project`, with
     /// Claude Code's `CLAUDE_CONFIG_DIR` (when set) holding its user files.
-    pub fn new(scope: Scope, home: &Path, config_dir: Option<&Path>, project: &Path, program: &str) -> Setup {
+    pub fn new(scope: Scope, home: &Path, config_dir: Option<&Path>, project: &Path, beckon: &Invocation) -> Setup {
         let user_file = config_dir.unwrap_or(home).join(".claude.json");
         let user_dir = config_dir.map(Path::to_path_buf).unwrap_or_else(|| home.join(".claude"));
         let (settings, servers, inside) = match scope {
@@ -40,22 +41,22 @@ impl Setup {
                 (project.join(".claude").join("settings.local.json"), user_file, Some(project.display().to_string()))
             }
         };
-        Setup { settings, servers, project: inside, program: program.to_owned(), scope }
+        Setup { settings, servers, project: inside, beckon: beckon.clone(), scope }
     }
 
     /// The files of `scope` at `place` (`CLAUDE_CONFIG_DIR`, when set, holds the user files).
-    pub fn at(scope: Scope, place: &Place, program: &str) -> Setup {
-        Setup::new(scope, &place.home, place.var("CLAUDE_CONFIG_DIR"), &place.project, program)
+    pub fn at(scope: Scope, place: &Place, beckon: &Invocation) -> Setup {
+        Setup::new(scope, &place.home, place.var("CLAUDE_CONFIG_DIR"), &place.project, beckon)
     }
 
     /// Adds Beckon (or, with `remove`, takes it out); on a `dry_run` writes nothing.
     pub fn apply(&self, remove: bool, dry_run: bool) -> Result<Report> {
         let settings_changed = edit(&self.settings, dry_run, |value| {
-            if remove { settings::remove_settings(value) } else { settings::add_settings(value, &self.program) }
+            if remove { settings::remove_settings(value) } else { settings::add_settings(value, &self.beckon) }
         })?;
         let servers_changed = edit(&self.servers, dry_run, |root| {
             in_project(root, self.project.as_deref(), |holder| {
-                if remove { settings::remove_server(holder) } else { settings::add_server(holder, &self.program) }
+                if remove { settings::remove_server(holder) } else { settings::add_server(holder, &self.beckon) }
             })
         })?;
         let servers_place = match &self.project {
@@ -83,7 +84,7 @@ impl Setup {
             holder = found.clone();
             false
         });
-        Ok(settings::state(&settings_value, &holder, &self.program))
+        Ok(settings::state(&settings_value, &holder, &self.beckon))
     }
 }
 

@@ -16,6 +16,7 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 use toml_edit::{ArrayOfTables, DocumentMut, InlineTable, Item, Table, TableLike, Value};
 
+use crate::invocation::{Invocation, is_mcp_args};
 use crate::shell;
 
 /// The MCP server's name, and so its tools' prefix (`mcp__beckon__ask_user_question`).
@@ -58,9 +59,9 @@ pub const HOOKS: [Hook; 2] = [
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotATable(pub String);
 
-/// The hook command for `beckon` at `program`.
-pub fn hook_command(program: &str) -> String {
-    shell::hook_command(program, AGENT)
+/// The hook command for `beckon`.
+pub fn hook_command(beckon: &Invocation) -> String {
+    beckon.hook_command(AGENT)
 }
 
 /// The hash Codex records when the person trusts Beckon's `hook` running `command`: SHA-256
@@ -97,7 +98,7 @@ pub struct HookPlace {
 
 /// Adds Beckon's MCP server and hooks to `doc`. Says whether the text changed, and where the
 /// hooks are.
-pub fn add(doc: &mut DocumentMut, program: &str) -> Result<(bool, Vec<HookPlace>), NotATable> {
+pub fn add(doc: &mut DocumentMut, beckon: &Invocation) -> Result<(bool, Vec<HookPlace>), NotATable> {
     let before = doc.to_string();
     let servers = table_under(doc.as_table_mut(), "mcp_servers")?;
     let server = match servers.get_mut(SERVER).and_then(Item::as_table_like_mut) {
@@ -107,11 +108,11 @@ pub fn add(doc: &mut DocumentMut, program: &str) -> Result<(bool, Vec<HookPlace>
             servers.get_mut(SERVER).and_then(Item::as_table_like_mut).ok_or_else(|| not_a_table("mcp_servers"))?
         }
     };
-    set(server, "command", Value::from(program));
-    set(server, "args", Value::Array(["mcp"].into_iter().collect()));
+    set(server, "command", Value::from(beckon.program()));
+    set(server, "args", Value::Array(beckon.mcp_args().into_iter().collect()));
     set(server, "default_tools_approval_mode", Value::from("approve"));
 
-    let command = hook_command(program);
+    let command = hook_command(beckon);
     let hooks = table_under(doc.as_table_mut(), "hooks")?;
     let mut places = Vec::new();
     for hook in HOOKS {
@@ -131,7 +132,8 @@ pub fn remove(doc: &mut DocumentMut) -> (bool, Vec<(Hook, String)>) {
             .get(SERVER)
             .and_then(|server| server.get("args"))
             .and_then(Item::as_array)
-            .is_some_and(|args| args.len() == 1 && args.get(0).and_then(Value::as_str) == Some("mcp"));
+            .and_then(|args| args.iter().map(Value::as_str).collect::<Option<Vec<&str>>>())
+            .is_some_and(|args| is_mcp_args(&args));
         if ours {
             servers.remove(SERVER);
         }
@@ -214,8 +216,8 @@ pub fn untrust(doc: &mut DocumentMut, file: &str, taken: &[(Hook, String)]) -> b
 
 /// Beckon's entries in the user's own file: the server, the hook, and (with `file`, the file's
 /// absolute path) the record that trusts the hook. Says whether the text changed.
-pub fn connect(doc: &mut DocumentMut, program: &str, file: Option<&str>) -> Result<bool, NotATable> {
-    let (added, places) = add(doc, program)?;
+pub fn connect(doc: &mut DocumentMut, beckon: &Invocation, file: Option<&str>) -> Result<bool, NotATable> {
+    let (added, places) = add(doc, beckon)?;
     let trusted = match file {
         Some(file) => trust(doc, file, &places)?,
         None => false,
@@ -224,10 +226,10 @@ pub fn connect(doc: &mut DocumentMut, program: &str, file: Option<&str>) -> Resu
 }
 
 /// Takes out of the user's own file what [`connect`] put there (the trust record of a hook
-/// that ran this `program`'s command too). Says whether the text changed.
-pub fn disconnect(doc: &mut DocumentMut, program: &str, file: Option<&str>) -> bool {
+/// that ran this `beckon`'s command too). Says whether the text changed.
+pub fn disconnect(doc: &mut DocumentMut, beckon: &Invocation, file: Option<&str>) -> bool {
     let (removed, mut taken) = remove(doc);
-    taken.extend(HOOKS.map(|hook| (hook, hook_command(program))));
+    taken.extend(HOOKS.map(|hook| (hook, hook_command(beckon))));
     let untrusted = file.is_some_and(|file| untrust(doc, file, &taken));
     removed || untrusted
 }
@@ -427,8 +429,11 @@ mod tests {
     use super::*;
     use crate::connect::State;
 
-    const BECKON: &str = "/usr/bin/beckon";
     const FILE: &str = "/home/ada/.codex/config.toml";
+
+    fn beckon() -> Invocation {
+        Invocation::new("/usr/bin/beckon")
+    }
 
     fn theirs() -> &'static str {
         "# my Codex\nmodel = \"gpt-5\" # the usual\n\n[mcp_servers.github]\ncommand = \"gh-mcp\"\n\n\
@@ -440,10 +445,10 @@ mod tests {
         text.parse().unwrap()
     }
 
-    fn state(config: &DocumentMut, program: &str, file: Option<&str>) -> State {
-        if !connect(&mut config.clone(), program, file).unwrap() {
+    fn state(config: &DocumentMut, beckon: &Invocation, file: Option<&str>) -> State {
+        if !connect(&mut config.clone(), beckon, file).unwrap() {
             State::Connected
-        } else if disconnect(&mut config.clone(), program, file) {
+        } else if disconnect(&mut config.clone(), beckon, file) {
             State::OutOfDate
         } else {
             State::NotConnected
@@ -466,14 +471,14 @@ mod tests {
     #[test]
     fn adding_keeps_everything_else_trusts_the_hook_and_is_idempotent() {
         let mut config = doc(theirs());
-        assert!(connect(&mut config, BECKON, Some(FILE)).unwrap());
+        assert!(connect(&mut config, &beckon(), Some(FILE)).unwrap());
         let text = config.to_string();
         assert!(text.starts_with("# my Codex\nmodel = \"gpt-5\" # the usual\n"), "{text}");
         assert!(text.contains("trust_level = \"trusted\" # yes\n"), "{text}");
         let value: toml_edit::DocumentMut = text.parse().unwrap();
         assert_eq!(value["mcp_servers"]["github"]["command"].as_str(), Some("gh-mcp"));
         let server = &value["mcp_servers"]["beckon"];
-        assert_eq!(server["command"].as_str(), Some(BECKON));
+        assert_eq!(server["command"].as_str(), Some(beckon().program()));
         assert_eq!(server["args"].as_array().unwrap().get(0).unwrap().as_str(), Some("mcp"));
         assert_eq!(server["default_tools_approval_mode"].as_str(), Some("approve"));
         let groups = value["hooks"]["PermissionRequest"].as_array_of_tables().unwrap();
@@ -486,37 +491,37 @@ mod tests {
         let key = format!("{FILE}:permission_request:1:0");
         assert_eq!(
             value["hooks"]["state"][key.as_str()]["trusted_hash"].as_str(),
-            Some(trusted_hash(&HOOKS[0], &hook_command(BECKON)).as_str())
+            Some(trusted_hash(&HOOKS[0], &hook_command(&beckon())).as_str())
         );
-        assert!(!connect(&mut config, BECKON, Some(FILE)).unwrap(), "a second add changes nothing");
+        assert!(!connect(&mut config, &beckon(), Some(FILE)).unwrap(), "a second add changes nothing");
         assert_eq!(config.to_string(), text);
-        assert_eq!(state(&config, BECKON, Some(FILE)), State::Connected);
+        assert_eq!(state(&config, &beckon(), Some(FILE)), State::Connected);
     }
 
     #[test]
     fn removing_gives_back_the_original_text() {
         for original in [theirs(), "", "model = \"o3\"\n", "[hooks]\n# mine\n"] {
             let mut config = doc(original);
-            assert_eq!(state(&config, BECKON, Some(FILE)), State::NotConnected);
-            connect(&mut config, BECKON, Some(FILE)).unwrap();
-            assert!(disconnect(&mut config, BECKON, Some(FILE)));
+            assert_eq!(state(&config, &beckon(), Some(FILE)), State::NotConnected);
+            connect(&mut config, &beckon(), Some(FILE)).unwrap();
+            assert!(disconnect(&mut config, &beckon(), Some(FILE)));
             assert_eq!(config.to_string(), original);
-            assert!(!disconnect(&mut config, BECKON, Some(FILE)));
+            assert!(!disconnect(&mut config, &beckon(), Some(FILE)));
         }
     }
 
     #[test]
     fn another_beckon_is_out_of_date_and_replaced_in_place() {
         let mut config = doc(theirs());
-        connect(&mut config, "/opt/old beckon/beckon", Some(FILE)).unwrap();
+        connect(&mut config, &Invocation::new("/opt/old beckon/beckon"), Some(FILE)).unwrap();
         assert!(config.to_string().contains("command = \"'/opt/old beckon/beckon' hook codex\""));
-        assert_eq!(state(&config, BECKON, Some(FILE)), State::OutOfDate);
-        connect(&mut config, BECKON, Some(FILE)).unwrap();
-        assert_eq!(state(&config, BECKON, Some(FILE)), State::Connected);
+        assert_eq!(state(&config, &beckon(), Some(FILE)), State::OutOfDate);
+        connect(&mut config, &beckon(), Some(FILE)).unwrap();
+        assert_eq!(state(&config, &beckon(), Some(FILE)), State::Connected);
         let text = config.to_string();
         assert_eq!(text.matches("hook codex").count(), HOOKS.len(), "{text}");
         assert_eq!(text.matches("trusted_hash").count(), HOOKS.len(), "{text}");
-        disconnect(&mut config, BECKON, Some(FILE));
+        disconnect(&mut config, &beckon(), Some(FILE));
         assert_eq!(config.to_string(), theirs());
     }
 
@@ -524,7 +529,7 @@ mod tests {
     fn without_a_trust_file_no_record_is_written_and_inline_groups_are_kept_inline() {
         let original = "[hooks]\nPermissionRequest = [{ matcher = \"Bash\", hooks = [{ type = \"command\", command = \"x\" }] }]\n";
         let mut config = doc(original);
-        connect(&mut config, BECKON, None).unwrap();
+        connect(&mut config, &beckon(), None).unwrap();
         let text = config.to_string();
         assert!(!text.contains("trusted_hash"), "{text}");
         assert!(
@@ -534,8 +539,8 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("/usr/bin/beckon hook codex"), "{text}");
-        assert_eq!(state(&config, BECKON, None), State::Connected);
-        disconnect(&mut config, BECKON, None);
+        assert_eq!(state(&config, &beckon(), None), State::Connected);
+        disconnect(&mut config, &beckon(), None);
         assert_eq!(config.to_string(), original);
     }
 
@@ -543,7 +548,7 @@ mod tests {
     fn a_hook_in_another_file_is_trusted_in_the_users_file() {
         let project = "/home/ada/shop/.codex/config.toml";
         let mut theirs = doc("[[hooks.PermissionRequest]]\nmatcher = \"Bash\"\nhooks = []\n");
-        let (_, places) = add(&mut theirs, BECKON).unwrap();
+        let (_, places) = add(&mut theirs, &beckon()).unwrap();
         let command = "/usr/bin/beckon hook codex".to_owned();
         assert_eq!(
             places,
@@ -569,10 +574,24 @@ mod tests {
     }
 
     #[test]
+    fn a_data_folder_goes_into_the_server_and_the_hook_and_comes_out_with_them() {
+        let moved = Invocation::new("/usr/bin/beckon").with_data_dir("/srv/beckon");
+        let mut config = doc(theirs());
+        connect(&mut config, &moved, Some(FILE)).unwrap();
+        let text = config.to_string();
+        assert!(text.contains("args = [\"--data-dir\", \"/srv/beckon\", \"mcp\"]"), "{text}");
+        assert!(text.contains("command = \"/usr/bin/beckon --data-dir /srv/beckon hook codex\""), "{text}");
+        assert_eq!(state(&config, &moved, Some(FILE)), State::Connected);
+        assert_eq!(state(&config, &beckon(), Some(FILE)), State::OutOfDate, "the default folder is another Beckon");
+        assert!(disconnect(&mut config, &beckon(), Some(FILE)));
+        assert_eq!(config.to_string(), theirs(), "taken out whatever folder it names");
+    }
+
+    #[test]
     fn a_key_that_is_not_a_table_is_refused() {
         let mut config = doc("mcp_servers = 3\n");
-        assert_eq!(connect(&mut config, BECKON, None), Err(NotATable("mcp_servers".into())));
+        assert_eq!(connect(&mut config, &beckon(), None), Err(NotATable("mcp_servers".into())));
         let mut server_named_beckon = doc("[mcp_servers.beckon]\ncommand = \"other\"\nargs = [\"serve\"]\n");
-        assert!(!disconnect(&mut server_named_beckon, BECKON, None), "a server named beckon that is not ours stays");
+        assert!(!disconnect(&mut server_named_beckon, &beckon(), None), "a server named beckon that is not ours stays");
     }
 }

@@ -15,10 +15,11 @@ use toml_edit::DocumentMut;
 use super::config::{self, NotATable};
 use crate::agent::Agent;
 use crate::connect::{Change, Connection, Place, Report, Scope, State};
+use crate::invocation::Invocation;
 use crate::json_file::{read_text, write_text};
 use crate::{Error, Result};
 
-/// Codex's configuration in one scope, and the `beckon` it should run.
+/// Codex's configuration in one scope, and how it should run `beckon`.
 #[derive(Debug, Clone)]
 pub struct Setup {
     scope: Scope,
@@ -26,7 +27,7 @@ pub struct Setup {
     file: PathBuf,
     /// The user's own file, where trust is recorded.
     user_file: PathBuf,
-    program: String,
+    beckon: Invocation,
 }
 
 /// One file's edited text, and whether it changed.
@@ -39,7 +40,7 @@ struct Edited {
 
 impl Setup {
     /// The files of `scope` at `place`.
-    pub fn at(scope: Scope, place: &Place, program: &str) -> Result<Setup> {
+    pub fn at(scope: Scope, place: &Place, beckon: &Invocation) -> Result<Setup> {
         let home = place.var("CODEX_HOME").map(Path::to_path_buf).unwrap_or_else(|| place.home.join(".codex"));
         let user_file = real(&place.project, &home).join("config.toml");
         let file = match scope {
@@ -49,7 +50,7 @@ impl Setup {
                 return Err(Error::NoSuchScope { agent: "codex", scope: "local", offered: "user or project" });
             }
         };
-        Ok(Setup { scope, file, user_file, program: program.to_owned() })
+        Ok(Setup { scope, file, user_file, beckon: beckon.clone() })
     }
 
     fn read(&self, path: &Path) -> Result<DocumentMut> {
@@ -70,9 +71,9 @@ impl Setup {
         let mut doc = self.read(&self.file)?;
         if self.scope == Scope::User {
             let changed = if remove {
-                config::disconnect(&mut doc, &self.program, Some(&name))
+                config::disconnect(&mut doc, &self.beckon, Some(&name))
             } else {
-                config::connect(&mut doc, &self.program, Some(&name)).map_err(|err| Self::refused(&self.file, err))?
+                config::connect(&mut doc, &self.beckon, Some(&name)).map_err(|err| Self::refused(&self.file, err))?
             };
             let what = "the MCP server \"beckon\" and trusted hooks for permission prompts";
             return Ok(vec![Edited { path: self.file.clone(), doc, changed, what }]);
@@ -80,10 +81,10 @@ impl Setup {
         let mut user = self.read(&self.user_file)?;
         let (changed, trusted) = if remove {
             let (removed, mut taken) = config::remove(&mut doc);
-            taken.extend(config::HOOKS.map(|hook| (hook, config::hook_command(&self.program))));
+            taken.extend(config::HOOKS.map(|hook| (hook, config::hook_command(&self.beckon))));
             (removed, config::untrust(&mut user, &name, &taken))
         } else {
-            let (added, places) = config::add(&mut doc, &self.program).map_err(|err| Self::refused(&self.file, err))?;
+            let (added, places) = config::add(&mut doc, &self.beckon).map_err(|err| Self::refused(&self.file, err))?;
             let trusted =
                 config::trust(&mut user, &name, &places).map_err(|err| Self::refused(&self.user_file, err))?;
             (added, trusted)
@@ -179,6 +180,10 @@ mod tests {
 
     const BECKON: &str = "/usr/bin/beckon";
 
+    fn beckon() -> Invocation {
+        Invocation::new(BECKON)
+    }
+
     #[test]
     fn the_project_scope_trusts_its_hook_in_the_users_file_and_takes_both_out_again() {
         let dir = tempfile::tempdir().unwrap();
@@ -188,7 +193,7 @@ mod tests {
         std::fs::create_dir_all(&project).unwrap();
         let user = home.join(".codex/config.toml");
         std::fs::write(&user, "# mine\nmodel = \"o3\"\n").unwrap();
-        let setup = Setup::at(Scope::Project, &Place::new(&home, &project), BECKON).unwrap();
+        let setup = Setup::at(Scope::Project, &Place::new(&home, &project), &beckon()).unwrap();
         assert_eq!(setup.state().unwrap(), State::NotConnected);
         let report = setup.apply(false, false).unwrap();
         assert_eq!(report.changes.len(), 2);
@@ -203,7 +208,7 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&user).unwrap(), "# mine\nmodel = \"o3\"\n");
         assert_eq!(setup.state().unwrap(), State::NotConnected);
         assert!(matches!(
-            Setup::at(Scope::Local, &Place::new(&home, &project), BECKON),
+            Setup::at(Scope::Local, &Place::new(&home, &project), &beckon()),
             Err(Error::NoSuchScope { .. })
         ));
     }
@@ -214,7 +219,7 @@ mod tests {
         let home = dir.path().join("home");
         std::fs::create_dir_all(home.join(".codex")).unwrap();
         std::fs::write(home.join(".codex/config.toml"), "model = [\n").unwrap();
-        let setup = Setup::at(Scope::User, &Place::new(&home, dir.path()), BECKON).unwrap();
+        let setup = Setup::at(Scope::User, &Place::new(&home, dir.path()), &beckon()).unwrap();
         assert!(matches!(setup.apply(false, false), Err(Error::NotToml { .. })));
         assert!(matches!(setup.state(), Err(Error::NotToml { .. })));
         assert_eq!(std::fs::read_to_string(home.join(".codex/config.toml")).unwrap(), "model = [\n");

@@ -10,6 +10,7 @@
 use serde_json::{Value, json};
 
 use crate::connect::State;
+use crate::invocation::Invocation;
 use crate::json_file::{array, drop_if_empty, object};
 use crate::mcp_servers;
 use crate::shell;
@@ -33,33 +34,33 @@ pub const HOOKS: [(&str, u64); 3] = [
     ("sessionEnd", SHORT_TIMEOUT_SECONDS),
 ];
 
-/// The hook command for `beckon` at `program`.
-pub fn hook_command(program: &str) -> String {
-    shell::hook_command(program, AGENT)
+/// The hook command for `beckon`.
+pub fn hook_command(beckon: &Invocation) -> String {
+    beckon.hook_command(AGENT)
 }
 
 fn is_ours(hook: &Value) -> bool {
     hook.get("bash").and_then(Value::as_str).is_some_and(|command| shell::is_hook_command(command, AGENT))
 }
 
-/// The hook entry for `beckon` at `program`, with `timeout`.
-pub fn hook_entry(program: &str, timeout: u64) -> Value {
-    json!({"type": "command", "bash": hook_command(program), "timeoutSec": timeout})
+/// The hook entry for `beckon`, with `timeout`.
+pub fn hook_entry(beckon: &Invocation, timeout: u64) -> Value {
+    json!({"type": "command", "bash": hook_command(beckon), "timeoutSec": timeout})
 }
 
-/// The MCP server entry for `beckon` at `program`.
-pub fn server_entry(program: &str) -> Value {
-    json!({"type": "local", "command": program, "args": ["mcp"], "tools": ["*"]})
+/// The MCP server entry for `beckon`.
+pub fn server_entry(beckon: &Invocation) -> Value {
+    json!({"type": "local", "command": beckon.program(), "args": beckon.mcp_args(), "tools": ["*"]})
 }
 
 /// Adds the hooks under `hooks` of `holder` (settings.json, or a hooks file with its
 /// `version`); says whether it changed.
-pub fn add_hook(holder: &mut Value, program: &str) -> bool {
+pub fn add_hook(holder: &mut Value, beckon: &Invocation) -> bool {
     let root = object(holder);
     let hooks = object(root.entry("hooks").or_insert_with(|| json!({})));
     let mut changed = false;
     for (event, timeout) in HOOKS {
-        let wanted = hook_entry(program, timeout);
+        let wanted = hook_entry(beckon, timeout);
         let list = array(hooks.entry(event).or_insert_with(|| json!([])));
         match list.iter_mut().find(|hook| is_ours(hook)) {
             Some(hook) if *hook == wanted => {}
@@ -94,8 +95,8 @@ pub fn remove_hook(holder: &mut Value) -> bool {
 }
 
 /// Adds the MCP server under `mcpServers` of `holder`; says whether it changed.
-pub fn add_server(holder: &mut Value, program: &str) -> bool {
-    mcp_servers::add(holder, server_entry(program))
+pub fn add_server(holder: &mut Value, beckon: &Invocation) -> bool {
+    mcp_servers::add(holder, server_entry(beckon))
 }
 
 /// Takes the MCP server out of `holder`, if it runs `beckon mcp`; says whether it changed.
@@ -104,10 +105,10 @@ pub fn remove_server(holder: &mut Value) -> bool {
 }
 
 /// How a hooks holder and a servers holder stand against what this `beckon` would write.
-pub fn state(hooks: &Value, servers: &Value, program: &str) -> State {
+pub fn state(hooks: &Value, servers: &Value, beckon: &Invocation) -> State {
     let (mut wanted_hooks, mut wanted_servers) = (hooks.clone(), servers.clone());
-    let hook_changes = add_hook(&mut wanted_hooks, program);
-    let server_changes = add_server(&mut wanted_servers, program);
+    let hook_changes = add_hook(&mut wanted_hooks, beckon);
+    let server_changes = add_server(&mut wanted_servers, beckon);
     if !hook_changes && !server_changes {
         return State::Connected;
     }
@@ -123,6 +124,10 @@ mod tests {
 
     const BECKON: &str = "/usr/bin/beckon";
 
+    fn beckon() -> Invocation {
+        Invocation::new(BECKON)
+    }
+
     fn theirs() -> Value {
         json!({"model": "gpt-5", "trustedFolders": ["/home/ada/shop"],
             "hooks": {"preToolUse": [{"type": "command", "bash": "lint-guard"}]}})
@@ -131,7 +136,7 @@ mod tests {
     #[test]
     fn adding_keeps_every_other_setting_and_is_idempotent() {
         let mut settings = theirs();
-        assert!(add_hook(&mut settings, BECKON));
+        assert!(add_hook(&mut settings, &beckon()));
         assert_eq!(settings["hooks"]["preToolUse"], theirs()["hooks"]["preToolUse"]);
         assert_eq!(
             settings["hooks"]["permissionRequest"],
@@ -145,7 +150,7 @@ mod tests {
             );
         }
         let once = settings.clone();
-        assert!(!add_hook(&mut settings, BECKON));
+        assert!(!add_hook(&mut settings, &beckon()));
         assert_eq!(settings, once);
         assert!(remove_hook(&mut settings));
         assert_eq!(settings, theirs());
@@ -156,19 +161,19 @@ mod tests {
     fn another_beckon_is_out_of_date_and_replaced_not_doubled() {
         let mut settings = theirs();
         let mut servers = json!({"mcpServers": {"github": {"command": "gh-mcp"}}});
-        assert_eq!(state(&settings, &servers, BECKON), State::NotConnected);
-        add_hook(&mut settings, "/opt/old beckon/beckon");
-        add_server(&mut servers, "/opt/old beckon/beckon");
-        assert_eq!(state(&settings, &servers, BECKON), State::OutOfDate);
-        add_hook(&mut settings, BECKON);
-        add_server(&mut servers, BECKON);
-        assert_eq!(state(&settings, &servers, BECKON), State::Connected);
+        assert_eq!(state(&settings, &servers, &beckon()), State::NotConnected);
+        add_hook(&mut settings, &Invocation::new("/opt/old beckon/beckon"));
+        add_server(&mut servers, &Invocation::new("/opt/old beckon/beckon"));
+        assert_eq!(state(&settings, &servers, &beckon()), State::OutOfDate);
+        add_hook(&mut settings, &beckon());
+        add_server(&mut servers, &beckon());
+        assert_eq!(state(&settings, &servers, &beckon()), State::Connected);
         assert_eq!(settings["hooks"]["permissionRequest"].as_array().unwrap().len(), 1);
         assert_eq!(servers["mcpServers"]["beckon"]["command"], BECKON);
         assert!(remove_server(&mut servers));
         assert_eq!(servers, json!({"mcpServers": {"github": {"command": "gh-mcp"}}}));
         let mut empty = json!({});
-        add_server(&mut empty, BECKON);
+        add_server(&mut empty, &beckon());
         remove_server(&mut empty);
         assert_eq!(empty, json!({}));
     }

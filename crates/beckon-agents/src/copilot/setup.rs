@@ -13,24 +13,25 @@ use serde_json::json;
 use super::settings;
 use crate::agent::Agent;
 use crate::connect::{Change, Connection, Place, Report, Scope, State};
+use crate::invocation::Invocation;
 use crate::json_file::{edit, read_json};
 use crate::{Error, Result};
 
 /// The version of the hooks file format Copilot reads.
 const HOOKS_FILE_VERSION: u64 = 1;
 
-/// Copilot CLI's configuration in one scope, and the `beckon` it should run.
+/// Copilot CLI's configuration in one scope, and how it should run `beckon`.
 #[derive(Debug, Clone)]
 pub struct Setup {
     scope: Scope,
     hooks: PathBuf,
     servers: PathBuf,
-    program: String,
+    beckon: Invocation,
 }
 
 impl Setup {
     /// The files of `scope` at `place`.
-    pub fn at(scope: Scope, place: &Place, program: &str) -> Result<Setup> {
+    pub fn at(scope: Scope, place: &Place, beckon: &Invocation) -> Result<Setup> {
         let (hooks, servers) = match scope {
             Scope::User => {
                 let home =
@@ -45,7 +46,7 @@ impl Setup {
                 return Err(Error::NoSuchScope { agent: "copilot", scope: "local", offered: "user or project" });
             }
         };
-        Ok(Setup { scope, hooks, servers, program: program.to_owned() })
+        Ok(Setup { scope, hooks, servers, beckon: beckon.clone() })
     }
 
     /// Whether the hooks file is Beckon's own (the project's `beckon.json`).
@@ -70,7 +71,7 @@ impl Connection for Setup {
     fn state(&self) -> Result<State> {
         let hooks = read_json(&self.hooks)?.unwrap_or(json!({}));
         let servers = read_json(&self.servers)?.unwrap_or(json!({}));
-        Ok(settings::state(&hooks, &servers, &self.program))
+        Ok(settings::state(&hooks, &servers, &self.beckon))
     }
 
     fn apply(&self, remove: bool, dry_run: bool) -> Result<Report> {
@@ -81,7 +82,7 @@ impl Connection for Setup {
                 if remove {
                     return settings::remove_hook(value);
                 }
-                let changed = settings::add_hook(value, &self.program);
+                let changed = settings::add_hook(value, &self.beckon);
                 if self.owns_hooks_file() && value.get("version").is_none() {
                     value["version"] = json!(HOOKS_FILE_VERSION);
                     return true;
@@ -90,7 +91,7 @@ impl Connection for Setup {
             })?
         };
         let servers_changed = edit(&self.servers, dry_run, |value| {
-            if remove { settings::remove_server(value) } else { settings::add_server(value, &self.program) }
+            if remove { settings::remove_server(value) } else { settings::add_server(value, &self.beckon) }
         })?;
         Ok(Report {
             changes: vec![
@@ -148,6 +149,10 @@ mod tests {
 
     const BECKON: &str = "/usr/bin/beckon";
 
+    fn beckon() -> Invocation {
+        Invocation::new(BECKON)
+    }
+
     fn read(path: &Path) -> serde_json::Value {
         read_json(path).unwrap().unwrap()
     }
@@ -156,7 +161,7 @@ mod tests {
     fn the_project_hooks_file_is_made_with_its_version_and_gone_again_on_remove() {
         let dir = tempfile::tempdir().unwrap();
         let place = Place::new(&dir.path().join("home"), &dir.path().join("shop"));
-        let setup = Setup::at(Scope::Project, &place, BECKON).unwrap();
+        let setup = Setup::at(Scope::Project, &place, &beckon()).unwrap();
         assert_eq!(setup.state().unwrap(), State::NotConnected);
         setup.apply(false, false).unwrap();
         let hooks = dir.path().join("shop/.github/hooks/beckon.json");
@@ -179,13 +184,13 @@ mod tests {
     fn the_user_files_follow_copilot_home_and_local_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let place = Place::new(&dir.path().join("home"), &dir.path().join("shop"));
-        let setup = Setup::at(Scope::User, &place, BECKON).unwrap();
+        let setup = Setup::at(Scope::User, &place, &beckon()).unwrap();
         assert_eq!(setup.main_file(), dir.path().join("home/.copilot/settings.json"));
         let moved = place.clone().with_var("COPILOT_HOME", &dir.path().join("elsewhere"));
         assert_eq!(
-            Setup::at(Scope::User, &moved, BECKON).unwrap().main_file(),
+            Setup::at(Scope::User, &moved, &beckon()).unwrap().main_file(),
             dir.path().join("elsewhere/settings.json")
         );
-        assert!(matches!(Setup::at(Scope::Local, &place, BECKON), Err(Error::NoSuchScope { .. })));
+        assert!(matches!(Setup::at(Scope::Local, &place, &beckon()), Err(Error::NoSuchScope { .. })));
     }
 }

@@ -11,8 +11,9 @@ pub mod setup;
 
 use crate::Result;
 use crate::connect::{Connection, Place, Scope};
+use crate::invocation::Invocation;
 
-/// Gemini's configuration in `scope` at `place`, for `beckon` at `program`.
-pub fn connection(scope: Scope, place: &Place, program: &str) -> Result<Box<dyn Connection>> {
-    Ok(Box::new(setup::Setup::at(scope, place, program)?))
+/// Gemini's configuration in `scope` at `place`, running `beckon` as `beckon` says.
+pub fn connection(scope: Scope, place: &Place, beckon: &Invocation) -> Result<Box<dyn Connection>> {
+    Ok(Box::new(setup::Setup::at(scope, place, beckon)?))
 }

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::notice::AGENT;
 use crate::connect::State;
+use crate::invocation::Invocation;
 use crate::shell;
 use crate::{hook_groups, mcp_servers};
 
@@ -38,29 +39,29 @@ const HOOKS: [Hook; 4] = [
     Hook { event: "SessionEnd", matcher: None },
 ];
 
-/// The hook command for `beckon` at `program`.
-pub fn hook_command(program: &str) -> String {
-    shell::hook_command(program, AGENT)
+/// The hook command for `beckon`.
+pub fn hook_command(beckon: &Invocation) -> String {
+    beckon.hook_command(AGENT)
 }
 
 fn is_ours(hook: &Value) -> bool {
     hook.get("command").and_then(Value::as_str).is_some_and(|command| shell::is_hook_command(command, AGENT))
 }
 
-/// The MCP server entry for `beckon` at `program`: trusted, so Gemini offers its tools in every
-/// approval mode and runs them without a prompt (asking the person is what they do).
-pub fn server_entry(program: &str) -> Value {
-    json!({"command": program, "args": ["mcp"], "trust": true})
+/// The MCP server entry for `beckon`: trusted, so Gemini offers its tools in every approval
+/// mode and runs them without a prompt (asking the person is what they do).
+pub fn server_entry(beckon: &Invocation) -> Value {
+    json!({"command": beckon.program(), "args": beckon.mcp_args(), "trust": true})
 }
 
 /// Adds the MCP server and the hooks to a settings value; says whether it changed.
-pub fn add(settings: &mut Value, program: &str) -> bool {
+pub fn add(settings: &mut Value, beckon: &Invocation) -> bool {
     let before = settings.clone();
     remove(settings);
-    mcp_servers::add(settings, server_entry(program));
+    mcp_servers::add(settings, server_entry(beckon));
     for hook in &HOOKS {
         let handler =
-            json!({"name": HOOK_NAME, "type": "command", "command": hook_command(program), "timeout": HOOK_TIMEOUT_MS});
+            json!({"name": HOOK_NAME, "type": "command", "command": hook_command(beckon), "timeout": HOOK_TIMEOUT_MS});
         hook_groups::add(settings, hook.event, hook.matcher, handler);
     }
     *settings != before
@@ -76,8 +77,8 @@ pub fn remove(settings: &mut Value) -> bool {
 }
 
 /// How a settings value stands against what this `beckon` would write.
-pub fn state(settings: &Value, program: &str) -> State {
-    if !add(&mut settings.clone(), program) {
+pub fn state(settings: &Value, beckon: &Invocation) -> State {
+    if !add(&mut settings.clone(), beckon) {
         State::Connected
     } else if !remove(&mut settings.clone()) {
         State::NotConnected
@@ -92,6 +93,10 @@ mod tests {
 
     const BECKON: &str = "/usr/bin/beckon";
 
+    fn beckon() -> Invocation {
+        Invocation::new(BECKON)
+    }
+
     fn theirs() -> Value {
         json!({"security": {"auth": {"selectedType": "gemini-api-key"}}, "model": {"name": "gemini-2.5-pro"},
             "mcpServers": {"github": {"command": "gh-mcp", "args": ["serve"]}},
@@ -103,7 +108,7 @@ mod tests {
     #[test]
     fn adding_keeps_every_other_setting_and_is_idempotent() {
         let mut settings = theirs();
-        assert!(add(&mut settings, BECKON));
+        assert!(add(&mut settings, &beckon()));
         assert_eq!(settings["model"], json!({"name": "gemini-2.5-pro"}));
         assert_eq!(settings["hooksConfig"], json!({"notifications": false}));
         assert_eq!(settings["mcpServers"]["github"], json!({"command": "gh-mcp", "args": ["serve"]}));
@@ -117,14 +122,14 @@ mod tests {
             assert_eq!(settings["hooks"][event], json!([{"hooks": ours}]), "{event}");
         }
         let once = settings.clone();
-        assert!(!add(&mut settings, BECKON));
+        assert!(!add(&mut settings, &beckon()));
         assert_eq!(settings, once);
     }
 
     #[test]
     fn removing_gives_back_the_original_even_from_nothing() {
         let mut settings = theirs();
-        add(&mut settings, BECKON);
+        add(&mut settings, &beckon());
         assert!(remove(&mut settings));
         assert_eq!(settings, theirs());
         assert_eq!(
@@ -134,7 +139,7 @@ mod tests {
         );
         assert!(!remove(&mut settings));
         let mut empty = json!({});
-        add(&mut empty, BECKON);
+        add(&mut empty, &beckon());
         remove(&mut empty);
         assert_eq!(empty, json!({}));
     }
@@ -142,16 +147,20 @@ mod tests {
     #[test]
     fn another_beckon_is_out_of_date_and_replaced_not_doubled() {
         let mut settings = theirs();
-        assert_eq!(state(&settings, BECKON), State::NotConnected);
-        add(&mut settings, "/opt/old beckon/beckon");
+        assert_eq!(state(&settings, &beckon()), State::NotConnected);
+        add(&mut settings, &Invocation::new("/opt/old beckon/beckon"));
         assert_eq!(settings["hooks"]["Notification"][0]["hooks"][0]["command"], "'/opt/old beckon/beckon' hook gemini");
-        assert_eq!(state(&settings, BECKON), State::OutOfDate);
-        add(&mut settings, BECKON);
-        assert_eq!(state(&settings, BECKON), State::Connected);
+        assert_eq!(state(&settings, &beckon()), State::OutOfDate);
+        add(&mut settings, &beckon());
+        assert_eq!(state(&settings, &beckon()), State::Connected);
         assert_eq!(settings["hooks"]["Notification"].as_array().unwrap().len(), 1);
         assert_eq!(settings["hooks"]["AfterTool"].as_array().unwrap().len(), 2);
         settings["mcpServers"]["beckon"]["trust"] = json!(false);
-        assert_eq!(state(&settings, BECKON), State::OutOfDate, "an untrusted server would prompt for every question");
+        assert_eq!(
+            state(&settings, &beckon()),
+            State::OutOfDate,
+            "an untrusted server would prompt for every question"
+        );
     }
 
     #[test]

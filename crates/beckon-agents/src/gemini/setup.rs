@@ -10,22 +10,23 @@ use serde_json::json;
 use super::settings;
 use crate::agent::Agent;
 use crate::connect::{Change, Connection, Place, Report, Scope, State};
+use crate::invocation::Invocation;
 use crate::json_file::{edit, read_json};
 use crate::{Error, Result};
 
-/// Gemini's settings in one scope, and the `beckon` they should run.
+/// Gemini's settings in one scope, and how they should run `beckon`.
 #[derive(Debug, Clone)]
 pub struct Setup {
     scope: Scope,
     file: PathBuf,
-    program: String,
+    beckon: Invocation,
 }
 
 impl Setup {
     /// The file of `scope` at `place`: `$GEMINI_CLI_HOME/.gemini/settings.json` (Gemini reads
     /// that variable as the home its `.gemini` folder is in), else `~/.gemini/settings.json`,
     /// for the user; `.gemini/settings.json` in the project.
-    pub fn at(scope: Scope, place: &Place, program: &str) -> Result<Setup> {
+    pub fn at(scope: Scope, place: &Place, beckon: &Invocation) -> Result<Setup> {
         let file = match scope {
             Scope::User => {
                 let home = place.var("GEMINI_CLI_HOME").map(Path::to_path_buf).unwrap_or_else(|| place.home.clone());
@@ -37,7 +38,7 @@ impl Setup {
                 return Err(Error::NoSuchScope { agent: "gemini", scope: "local", offered: "user or project" });
             }
         };
-        Ok(Setup { scope, file, program: program.to_owned() })
+        Ok(Setup { scope, file, beckon: beckon.clone() })
     }
 }
 
@@ -55,12 +56,12 @@ impl Connection for Setup {
     }
 
     fn state(&self) -> Result<State> {
-        Ok(settings::state(&read_json(&self.file)?.unwrap_or(json!({})), &self.program))
+        Ok(settings::state(&read_json(&self.file)?.unwrap_or(json!({})), &self.beckon))
     }
 
     fn apply(&self, remove: bool, dry_run: bool) -> Result<Report> {
         let changed = edit(&self.file, dry_run, |value| {
-            if remove { settings::remove(value) } else { settings::add(value, &self.program) }
+            if remove { settings::remove(value) } else { settings::add(value, &self.beckon) }
         })?;
         Ok(Report {
             changes: vec![Change {
@@ -92,7 +93,9 @@ impl Connection for Setup {
 mod tests {
     use super::*;
 
-    const BECKON: &str = "/usr/bin/beckon";
+    fn beckon() -> Invocation {
+        Invocation::new("/usr/bin/beckon")
+    }
 
     fn place(dir: &Path) -> Place {
         Place::new(&dir.join("home"), &dir.join("shop"))
@@ -101,23 +104,23 @@ mod tests {
     #[test]
     fn the_user_file_follows_gemini_cli_home_and_the_project_file_is_in_the_project() {
         let dir = tempfile::tempdir().unwrap();
-        let user = Setup::at(Scope::User, &place(dir.path()), BECKON).unwrap();
+        let user = Setup::at(Scope::User, &place(dir.path()), &beckon()).unwrap();
         assert_eq!(user.main_file(), dir.path().join("home/.gemini/settings.json"));
         let moved = place(dir.path()).with_var("GEMINI_CLI_HOME", &dir.path().join("elsewhere"));
-        let user = Setup::at(Scope::User, &moved, BECKON).unwrap();
+        let user = Setup::at(Scope::User, &moved, &beckon()).unwrap();
         assert_eq!(user.main_file(), dir.path().join("elsewhere/.gemini/settings.json"));
         let relative = place(dir.path()).with_var("GEMINI_CLI_HOME", Path::new("cfg"));
-        let user = Setup::at(Scope::User, &relative, BECKON).unwrap();
+        let user = Setup::at(Scope::User, &relative, &beckon()).unwrap();
         assert_eq!(user.main_file(), dir.path().join("shop/cfg/.gemini/settings.json"));
-        let project = Setup::at(Scope::Project, &place(dir.path()), BECKON).unwrap();
+        let project = Setup::at(Scope::Project, &place(dir.path()), &beckon()).unwrap();
         assert_eq!(project.main_file(), dir.path().join("shop/.gemini/settings.json"));
-        assert!(matches!(Setup::at(Scope::Local, &place(dir.path()), BECKON), Err(Error::NoSuchScope { .. })));
+        assert!(matches!(Setup::at(Scope::Local, &place(dir.path()), &beckon()), Err(Error::NoSuchScope { .. })));
     }
 
     #[test]
     fn removing_gives_back_the_file_as_gemini_wrote_it() {
         let dir = tempfile::tempdir().unwrap();
-        let setup = Setup::at(Scope::User, &place(dir.path()), BECKON).unwrap();
+        let setup = Setup::at(Scope::User, &place(dir.path()), &beckon()).unwrap();
         // Gemini writes its settings with two spaces and no final newline.
         let original = "{\n  \"ui\": {\n    \"theme\": \"GitHub\"\n  },\n  \"tools\": {\n    \"exclude\": []\n  }\n}";
         std::fs::create_dir_all(setup.main_file().parent().unwrap()).unwrap();
@@ -136,7 +139,7 @@ mod tests {
     #[test]
     fn a_new_file_ends_with_a_newline_goes_again_and_a_broken_one_is_left_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let setup = Setup::at(Scope::Project, &place(dir.path()), BECKON).unwrap();
+        let setup = Setup::at(Scope::Project, &place(dir.path()), &beckon()).unwrap();
         setup.apply(false, false).unwrap();
         assert!(std::fs::read_to_string(setup.main_file()).unwrap().ends_with("}\n"));
         setup.apply(true, false).unwrap();

@@ -1,4 +1,4 @@
-// beckon-opencode-plugin 1
+// beckon-opencode-plugin 2
 // Beckon's plugin for OpenCode, written by `beckon setup opencode` and taken out by
 // `beckon setup opencode --remove`; edits here are replaced the next time setup runs.
 //
@@ -12,6 +12,8 @@
 import { spawn } from "node:child_process";
 
 const PROGRAM = "beckon";
+/** Its arguments: Beckon's data folder first, when it is not the default one. */
+const ARGS = ["hook", "opencode"];
 
 /** Where the answer to each kind of prompt goes. */
 const REPLY_ROUTES = {
@@ -51,7 +53,7 @@ export const BeckonPlugin = async ({ client, directory, serverUrl }) => {
   const ask = (event) => {
     const requestID = event.properties?.id;
     if (typeof requestID !== "string" || waiting.has(requestID)) return;
-    const child = spawn(PROGRAM, ["hook", "opencode"], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(PROGRAM, ARGS, { stdio: ["pipe", "pipe", "pipe"] });
     waiting.set(requestID, child);
     let out = "";
     let err = "";

@@ -17,25 +17,26 @@ use serde_json::json;
 use super::{config, plugin};
 use crate::agent::Agent;
 use crate::connect::{Change, Connection, Place, Report, Scope, State};
+use crate::invocation::Invocation;
 use crate::json_file::{edit, read_json, read_text, write_text};
 use crate::{Error, Result};
 
-/// The files of one scope, and the `beckon` they should run.
+/// The files of one scope, and how they should run `beckon`.
 #[derive(Debug, Clone)]
 pub struct Setup {
     /// The configuration file that holds the MCP server.
     pub config: PathBuf,
     /// The plugin file.
     pub plugin: PathBuf,
-    /// The `beckon` command, by its full path.
-    pub program: String,
+    /// How they run `beckon`.
+    pub beckon: Invocation,
     /// The scope.
     pub scope: Scope,
 }
 
 impl Setup {
     /// The files of `scope` at `place`.
-    pub fn at(scope: Scope, place: &Place, program: &str) -> Result<Setup> {
+    pub fn at(scope: Scope, place: &Place, beckon: &Invocation) -> Result<Setup> {
         let folder = match scope {
             Scope::User => match place.var("XDG_CONFIG_HOME") {
                 Some(config_home) => config_home.join("opencode"),
@@ -53,7 +54,7 @@ impl Setup {
         Ok(Setup {
             config: config_file(&folder),
             plugin: plugins.join(plugin::FILE_NAME),
-            program: program.to_owned(),
+            beckon: beckon.clone(),
             scope,
         })
     }
@@ -77,7 +78,7 @@ impl Setup {
             }
             changed
         } else {
-            let wanted = plugin::source(&self.program);
+            let wanted = plugin::source(&self.beckon);
             let changed = found.as_deref() != Some(wanted.as_str());
             if changed && !dry_run {
                 write_text(&self.plugin, &wanted)?;
@@ -85,7 +86,7 @@ impl Setup {
             changed
         };
         let config_changed = edit(&self.config, dry_run, |value| {
-            if remove { config::remove_server(value) } else { config::add_server(value, &self.program) }
+            if remove { config::remove_server(value) } else { config::add_server(value, &self.beckon) }
         })?;
         Ok(Report {
             changes: vec![
@@ -107,8 +108,8 @@ impl Setup {
     pub fn state(&self) -> Result<State> {
         let plugin = read_text(&self.plugin)?.filter(|text| plugin::is_ours(text));
         let config = read_json(&self.config)?.unwrap_or(json!({}));
-        let server = config::server_state(&config, &self.program);
-        let plugin_current = plugin.as_deref().map(|text| text == plugin::source(&self.program));
+        let server = config::server_state(&config, &self.beckon);
+        let plugin_current = plugin.as_deref().map(|text| text == plugin::source(&self.beckon));
         Ok(match (plugin_current, server) {
             (Some(true), Some(true)) => State::Connected,
             (None, None) => State::NotConnected,
@@ -170,7 +171,7 @@ impl Connection for Setup {
         match self.scope {
             Scope::Project => format!(
                 "{restart} The plugin runs {}: on a machine without Beckon there, it does nothing.",
-                self.program
+                self.beckon.program()
             ),
             Scope::User | Scope::Local => restart.to_owned(),
         }
@@ -183,6 +184,10 @@ mod tests {
 
     const BECKON: &str = "/usr/bin/beckon";
 
+    fn beckon() -> Invocation {
+        Invocation::new(BECKON)
+    }
+
     fn place(dir: &Path) -> Place {
         Place::new(&dir.join("home"), &dir.join("shop"))
     }
@@ -190,22 +195,22 @@ mod tests {
     #[test]
     fn the_scopes_name_opencodes_folders() {
         let dir = tempfile::tempdir().unwrap();
-        let user = Setup::at(Scope::User, &place(dir.path()), BECKON).unwrap();
+        let user = Setup::at(Scope::User, &place(dir.path()), &beckon()).unwrap();
         assert_eq!(user.config, dir.path().join("home/.config/opencode/opencode.json"));
         assert_eq!(user.plugin, dir.path().join("home/.config/opencode/plugins/beckon.js"));
         let moved = place(dir.path()).with_var("XDG_CONFIG_HOME", &dir.path().join("xdg"));
         assert_eq!(
-            Setup::at(Scope::User, &moved, BECKON).unwrap().plugin,
+            Setup::at(Scope::User, &moved, &beckon()).unwrap().plugin,
             dir.path().join("xdg/opencode/plugins/beckon.js")
         );
-        let project = Setup::at(Scope::Project, &place(dir.path()), BECKON).unwrap();
+        let project = Setup::at(Scope::Project, &place(dir.path()), &beckon()).unwrap();
         assert_eq!(project.config, dir.path().join("shop/opencode.json"));
         assert_eq!(project.plugin, dir.path().join("shop/.opencode/plugins/beckon.js"));
-        assert!(matches!(Setup::at(Scope::Local, &place(dir.path()), BECKON), Err(Error::NoSuchScope { .. })));
+        assert!(matches!(Setup::at(Scope::Local, &place(dir.path()), &beckon()), Err(Error::NoSuchScope { .. })));
         std::fs::create_dir_all(dir.path().join("shop")).unwrap();
         std::fs::write(dir.path().join("shop/opencode.jsonc"), "{}").unwrap();
         assert_eq!(
-            Setup::at(Scope::Project, &place(dir.path()), BECKON).unwrap().config,
+            Setup::at(Scope::Project, &place(dir.path()), &beckon()).unwrap().config,
             dir.path().join("shop/opencode.jsonc")
         );
     }
@@ -217,7 +222,7 @@ mod tests {
         std::fs::create_dir_all(&shop).unwrap();
         let original = "{\n  \"model\": \"fake/fake-model\",\n  \"permission\": {\n    \"bash\": \"ask\"\n  }\n}\n";
         std::fs::write(shop.join("opencode.json"), original).unwrap();
-        let setup = Setup::at(Scope::Project, &place(dir.path()), BECKON).unwrap();
+        let setup = Setup::at(Scope::Project, &place(dir.path()), &beckon()).unwrap();
         assert_eq!(setup.state().unwrap(), State::NotConnected);
 
         let dry = setup.apply(false, true).unwrap();
@@ -226,11 +231,11 @@ mod tests {
 
         setup.apply(false, false).unwrap();
         assert_eq!(setup.state().unwrap(), State::Connected);
-        assert_eq!(std::fs::read_to_string(&setup.plugin).unwrap(), plugin::source(BECKON));
+        assert_eq!(std::fs::read_to_string(&setup.plugin).unwrap(), plugin::source(&beckon()));
         let again = setup.apply(false, false).unwrap();
         assert!(again.changes.iter().all(|c| !c.changed), "{again:?}");
 
-        let other = Setup::at(Scope::Project, &place(dir.path()), "/opt/new/beckon").unwrap();
+        let other = Setup::at(Scope::Project, &place(dir.path()), &Invocation::new("/opt/new/beckon")).unwrap();
         assert_eq!(other.state().unwrap(), State::OutOfDate, "another beckon's files are out of date");
 
         let removed = setup.apply(true, false).unwrap();
@@ -243,7 +248,7 @@ mod tests {
     #[test]
     fn a_plugin_file_that_is_not_beckons_is_never_replaced_or_deleted() {
         let dir = tempfile::tempdir().unwrap();
-        let setup = Setup::at(Scope::User, &place(dir.path()), BECKON).unwrap();
+        let setup = Setup::at(Scope::User, &place(dir.path()), &beckon()).unwrap();
         std::fs::create_dir_all(setup.plugin.parent().unwrap()).unwrap();
         std::fs::write(&setup.plugin, "export const Mine = async () => ({});\n").unwrap();
         assert!(matches!(setup.apply(false, false), Err(Error::Io { action: "will not replace", .. })));

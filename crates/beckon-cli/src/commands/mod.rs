@@ -34,7 +34,7 @@ pub async fn run(cli: Cli) -> CliResult<Exit> {
         Command::Serve(args) => serve::run(&connection, args).await,
         Command::Mcp => mcp::run(&connection).await,
         Command::Hook(args) => hook::run(&connection, args).await,
-        Command::Setup(args) => setup::run(args),
+        Command::Setup(args) => setup::run(&connection, args).await,
         Command::Token(args) => token::run(&connection, args).await,
         Command::Remote(args) => remote::run(&connection, args).await,
         Command::Audit(args) => audit::run(&connection, args, beckon_runtime::now_ms()).await,
