@@ -61,9 +61,17 @@ async fn pending_notices(beckon: &Beckon) -> Vec<PendingNotice> {
     pending.into_iter().filter_map(|question| PendingNotice::try_from(question).ok()).collect()
 }
 
-/// The HTTP client team inboxes are called with.
+/// The HTTP client team inboxes are called with: beside the system's certificate authorities,
+/// it trusts those in `BECKON_CA_FILE` when set (a team server behind a private authority that
+/// is not installed system-wide).
 fn team_http() -> reqwest::Client {
-    beckon_gateway::team_inbox::http().unwrap_or_default()
+    let ca_file = std::env::var_os("BECKON_CA_FILE").filter(|file| !file.is_empty()).map(std::path::PathBuf::from);
+    beckon_gateway::team_inbox::http(ca_file.as_deref())
+        .or_else(|err| {
+            tracing::warn!(%err, "team inboxes trust the system's certificate authorities only");
+            beckon_gateway::team_inbox::http(None)
+        })
+        .unwrap_or_default()
 }
 
 fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {

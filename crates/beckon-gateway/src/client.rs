@@ -102,6 +102,15 @@ pub enum ClientError {
         /// The most read.
         limit: usize,
     },
+    /// The server's TLS certificate was not trusted, or the authorities to trust could not be
+    /// read: nothing was sent.
+    #[error("cannot trust the TLS certificate of {url}: {detail}")]
+    Certificate {
+        /// The gateway's URL.
+        url: String,
+        /// Why, and what to do.
+        detail: String,
+    },
     /// The request failed on the way.
     #[error("cannot reach Beckon at {url}: {detail}")]
     Transport {
@@ -154,6 +163,9 @@ pub struct Locator {
     pub url: Option<String>,
     /// A bearer token that overrides the file's.
     pub token: Option<String>,
+    /// Certificate authorities to trust beside the system's (`--ca-file`), over the connection
+    /// file's.
+    pub ca_file: Option<PathBuf>,
 }
 
 /// A gateway's address and token.
@@ -167,6 +179,8 @@ pub struct Endpoint {
     pub pid: Option<u32>,
     /// The private socket to send requests over instead of TCP, when there is one.
     pub socket: Option<PathBuf>,
+    /// Certificate authorities to trust for an `https://` URL beside the system's.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Endpoint {
@@ -176,6 +190,7 @@ impl std::fmt::Debug for Endpoint {
             .field("url", &self.url)
             .field("pid", &self.pid)
             .field("socket", &self.socket)
+            .field("ca_file", &self.ca_file)
             .finish_non_exhaustive()
     }
 }
@@ -190,7 +205,7 @@ impl std::fmt::Debug for Locator {
 impl Locator {
     /// Looks in `data_dir` only.
     pub fn new(data_dir: impl Into<PathBuf>) -> Locator {
-        Locator { data_dir: data_dir.into(), url: None, token: None }
+        Locator { data_dir: data_dir.into(), url: None, token: None, ca_file: None }
     }
 
     /// The gateway's address and token as of now (the file is read on every call, so a
@@ -204,7 +219,13 @@ impl Locator {
 
     fn locate_with(&self, remote: &Path, named: bool) -> ClientResult<Endpoint> {
         if let (Some(url), Some(token)) = (&self.url, &self.token) {
-            return Ok(Endpoint { url: trim_url(url), token: token.clone(), pid: None, socket: None });
+            return Ok(Endpoint {
+                url: trim_url(url),
+                token: token.clone(),
+                pid: None,
+                socket: None,
+                ca_file: self.ca_file.clone(),
+            });
         }
         let path = Discovery::path(&self.data_dir);
         let found = match Discovery::read(&self.data_dir) {
@@ -226,6 +247,7 @@ impl Locator {
             token: self.token.clone().unwrap_or(found.token),
             pid: Some(found.pid),
             socket,
+            ca_file: self.ca_file.clone(),
         })
     }
 
@@ -238,6 +260,7 @@ impl Locator {
                 token: self.token.clone().unwrap_or(found.token),
                 pid: None,
                 socket: None,
+                ca_file: self.ca_file.clone().or(found.ca_file),
             }),
             Err(err) if err.kind() == std::io::ErrorKind::NotFound && !named => Err(match &self.url {
                 Some(url) => ClientError::NoToken { url: url.clone(), path: gateway_json },
@@ -251,6 +274,22 @@ impl Locator {
     pub fn data_dir(&self) -> &Path {
         &self.data_dir
     }
+}
+
+/// What refused the server's certificate, when that is why `err` failed: the TLS handshake's
+/// own words, and what to do.
+pub(crate) fn certificate_refused(err: &reqwest::Error) -> Option<String> {
+    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(err);
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if text.contains("certificate") {
+            return Some(format!(
+                "{text}; if a private authority issued it, name that authority's certificate with --ca-file (or BECKON_CA_FILE)"
+            ));
+        }
+        source = cause.source();
+    }
+    None
 }
 
 /// Whether process `pid` is running. Where that cannot be told, it is taken to be: the proof
@@ -289,6 +328,33 @@ impl GatewayClient {
             None => (http, None),
         };
         GatewayClient { http, socket, endpoint, name: name.to_owned(), proved: Arc::new(OnceCell::new()) }
+    }
+
+    /// A client of the gateway at `endpoint` over an HTTP client fit for it (see
+    /// [`GatewayClient::http_for`]).
+    pub fn connect(endpoint: Endpoint, name: &str) -> ClientResult<GatewayClient> {
+        let http = GatewayClient::http_for(&endpoint)?;
+        Ok(GatewayClient::new(http, endpoint, name))
+    }
+
+    /// An HTTP client fit for `endpoint`: for an `https://` URL (a team server), one that also
+    /// trusts the system's certificate authorities and the endpoint's CA file; else
+    /// [`GatewayClient::http`].
+    pub fn http_for(endpoint: &Endpoint) -> ClientResult<reqwest::Client> {
+        if !endpoint.url.starts_with("https://") || endpoint.socket.is_some() {
+            return GatewayClient::http();
+        }
+        let authorities = crate::trust::authorities(endpoint.ca_file.as_deref())
+            .map_err(|detail| ClientError::Certificate { url: endpoint.url.clone(), detail })?;
+        let builder = authorities
+            .into_iter()
+            .fold(reqwest::Client::builder().connect_timeout(CONNECT_TIMEOUT), |builder, authority| {
+                builder.add_root_certificate(authority)
+            });
+        builder.build().map_err(|err| ClientError::Transport {
+            url: endpoint.url.clone(),
+            detail: format!("cannot set up HTTPS: {err}"),
+        })
     }
 
     /// An HTTP client fit for the gateway over TCP: loopback, so connecting is quick or not at
@@ -401,7 +467,9 @@ impl GatewayClient {
     }
 
     fn transport(&self, err: reqwest::Error) -> ClientError {
-        if err.is_connect() {
+        if let Some(detail) = certificate_refused(&err) {
+            ClientError::Certificate { url: self.address(), detail }
+        } else if err.is_connect() {
             ClientError::NotRunning { at: self.address() }
         } else {
             ClientError::Transport { url: self.address(), detail: err.to_string() }
@@ -600,7 +668,9 @@ mod tests {
     fn without_gateway_json_the_connection_file_is_used_and_flags_still_win() {
         let dir = tempfile::tempdir().unwrap();
         let remote = dir.path().join("remote.json");
-        RemoteConnection { url: "http://127.0.0.1:7393/".into(), token: "bkn_ask_x".into() }.write(&remote).unwrap();
+        RemoteConnection { url: "http://127.0.0.1:7393/".into(), token: "bkn_ask_x".into(), ca_file: None }
+            .write(&remote)
+            .unwrap();
         let locator = Locator::new(dir.path());
         let endpoint = locator.locate_with(&remote, false).unwrap();
         assert_eq!((endpoint.url.as_str(), endpoint.token.as_str()), ("http://127.0.0.1:7393", "bkn_ask_x"));

@@ -82,12 +82,20 @@ pub struct RemoteConnection {
     pub url: String,
     /// The ask-only token.
     pub token: String,
+    /// Certificate authorities to trust for it beside the system's (a PEM file): a team server
+    /// whose certificate a private authority issued.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ca_file: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for RemoteConnection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The token is a credential: never in logs or panics.
-        f.debug_struct("RemoteConnection").field("url", &self.url).field("token", &"<redacted>").finish()
+        f.debug_struct("RemoteConnection")
+            .field("url", &self.url)
+            .field("token", &"<redacted>")
+            .field("ca_file", &self.ca_file)
+            .finish()
     }
 }
 
@@ -145,7 +153,8 @@ mod tests {
     fn a_connection_file_is_written_private_and_read_back() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("remote.json");
-        let written = RemoteConnection { url: "http://127.0.0.1:7393".into(), token: "bkn_ask_x".into() };
+        let written =
+            RemoteConnection { url: "http://127.0.0.1:7393".into(), token: "bkn_ask_x".into(), ca_file: None };
         written.write(&path).unwrap();
         assert_eq!(RemoteConnection::read(&path).unwrap(), written);
         assert!(!format!("{written:?}").contains("bkn_ask_x"), "the token stays out of Debug");
@@ -157,7 +166,9 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("remote.json");
-        RemoteConnection { url: "http://127.0.0.1:7393".into(), token: "t".into() }.write(&path).unwrap();
+        RemoteConnection { url: "http://127.0.0.1:7393".into(), token: "t".into(), ca_file: None }
+            .write(&path)
+            .unwrap();
         for mode in [0o644, 0o640, 0o604, 0o660] {
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
             let err = RemoteConnection::read(&path).unwrap_err();

@@ -67,7 +67,7 @@ async fn ask(s: &Served, token: &str, body: Value) -> String {
 async fn the_app_signs_in_through_the_browser_follows_its_share_and_answers_as_the_person() {
     let idp = provider().await;
     let s = serve(&idp).await;
-    let http = team_inbox::http().unwrap();
+    let http = team_inbox::http(None).unwrap();
 
     let sign_in = AppSignIn::begin(http.clone(), &s.gateway.url).await.unwrap();
     assert!(sign_in.browser_url.starts_with(&format!("{}/auth/app?", s.gateway.url)));
@@ -145,7 +145,7 @@ async fn the_app_signs_in_through_the_browser_follows_its_share_and_answers_as_t
 async fn a_cancelled_or_foreign_visit_connects_nothing() {
     let idp = provider().await;
     let s = serve(&idp).await;
-    let http = team_inbox::http().unwrap();
+    let http = team_inbox::http(None).unwrap();
 
     // The person presses Cancel.
     let sign_in = AppSignIn::begin(http.clone(), &s.gateway.url).await.unwrap();

@@ -181,7 +181,8 @@ async fn tokens_are_the_persons_to_make_and_revoking_one_refuses_its_next_reques
 async fn the_gateways_client_proves_the_server_and_works_with_an_ask_only_token() {
     let s = Setup::new().await;
     let devbox = s.token("devbox").await;
-    let endpoint = Endpoint { url: s.served.gateway.url.clone(), token: devbox.clone(), pid: None, socket: None };
+    let endpoint =
+        Endpoint { url: s.served.gateway.url.clone(), token: devbox.clone(), pid: None, socket: None, ca_file: None };
     let client = GatewayClient::new(reqwest::Client::new(), endpoint.clone(), "remote-test");
     assert_eq!(client.health().await.unwrap()["status"], "ok");
     let created = client
@@ -221,6 +222,7 @@ async fn beckon_mcp_asks_and_gets_its_answer_with_an_ask_only_token_and_nothing_
         data_dir: elsewhere.path().to_path_buf(),
         url: Some(s.served.gateway.url.clone()),
         token: Some(devbox.clone()),
+        ca_file: None,
     };
     let mcp = Remote::new(locator).unwrap();
     let request = QuestionRequest::parse(&json!({"questions": [{"question": "Which port?", "header": "Port",

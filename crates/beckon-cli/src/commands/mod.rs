@@ -49,12 +49,17 @@ impl Connection {
 
     /// Where to find the gateway.
     pub fn locator(&self) -> Locator {
-        Locator { data_dir: self.data_dir(), url: self.url.clone(), token: self.token.clone() }
+        Locator {
+            data_dir: self.data_dir(),
+            url: self.url.clone(),
+            token: self.token.clone(),
+            ca_file: self.ca_file.clone(),
+        }
     }
 
     /// A client of the running Beckon's gateway.
     pub fn client(&self) -> Result<GatewayClient, ClientError> {
         let endpoint = self.locator().locate()?;
-        Ok(GatewayClient::new(GatewayClient::http()?, endpoint, CLIENT_NAME))
+        GatewayClient::connect(endpoint, CLIENT_NAME)
     }
 }

@@ -38,8 +38,8 @@ fn scope(scope: Scope) -> beckon_agents::Scope {
     }
 }
 
-/// Where the agents are to find a Beckon elsewhere: the URL and token given, and the connection
-/// file they go into.
+/// Where the agents are to find a Beckon elsewhere: the URL and token given (and the authorities
+/// to trust for it, with --ca-file), and the connection file they go into.
 struct Remote {
     given: RemoteConnection,
     file: PathBuf,
@@ -71,8 +71,17 @@ impl Remote {
         if token.is_empty() {
             return Err(CliError::Input("the token is empty".into()));
         }
+        // Kept whole: the agents run the hook from anywhere.
+        let ca_file = match &connection.ca_file {
+            Some(path) => Some(
+                std::fs::canonicalize(path)
+                    .map_err(|err| CliError::Input(format!("--ca-file {}: cannot read it: {err}", path.display())))?,
+            ),
+            None => None,
+        };
         let (file, named) = RemoteConnection::path(data_dir);
-        Ok(Some(Remote { given: RemoteConnection { url: url.to_owned(), token: token.to_owned() }, file, named }))
+        let given = RemoteConnection { url: url.to_owned(), token: token.to_owned(), ca_file };
+        Ok(Some(Remote { given, file, named }))
     }
 
     /// What the connection file holds now, if it can be read.

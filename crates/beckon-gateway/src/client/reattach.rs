@@ -63,6 +63,7 @@ pub fn lost_the_way(err: &ClientError) -> bool {
         | ClientError::Impostor { .. }
         | ClientError::TooLarge { .. }
         | ClientError::AskUnsure { .. }
+        | ClientError::Certificate { .. }
         | ClientError::WaitLost { .. } => false,
     }
 }
@@ -285,7 +286,7 @@ impl Relocating {
         let endpoint = self.locator.locate()?;
         let mut current = self.current.lock().unwrap_or_else(PoisonError::into_inner);
         if current.endpoint != endpoint {
-            *current = GatewayClient::new(GatewayClient::http()?, endpoint, &current.name);
+            *current = GatewayClient::connect(endpoint, &current.name)?;
         }
         Ok(current.clone())
     }

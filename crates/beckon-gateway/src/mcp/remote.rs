@@ -20,18 +20,17 @@ const MAX_POLL: Duration = Duration::from_secs(120);
 #[derive(Debug, Clone)]
 pub struct Remote {
     locator: Locator,
-    http: reqwest::Client,
 }
 
 impl Remote {
     /// A backend that finds the gateway with `locator`.
     pub fn new(locator: Locator) -> Result<Remote, ClientError> {
-        Ok(Remote { locator, http: GatewayClient::http()? })
+        Ok(Remote { locator })
     }
 
     fn client(&self) -> Result<GatewayClient, BackendError> {
         let endpoint = self.locator.locate()?;
-        Ok(GatewayClient::new(self.http.clone(), endpoint, "beckon-mcp"))
+        Ok(GatewayClient::connect(endpoint, "beckon-mcp")?)
     }
 }
 
@@ -60,6 +59,7 @@ impl From<ClientError> for BackendError {
             | ClientError::TooLarge { .. }
             | ClientError::Transport { .. }
             | ClientError::AskUnsure { .. }
+            | ClientError::Certificate { .. }
             | ClientError::WaitLost { .. } => BackendError::Unavailable(err.to_string()),
         }
     }

@@ -43,9 +43,14 @@ impl std::fmt::Debug for TeamInbox {
     }
 }
 
-/// An HTTP client for a team server.
-pub fn http() -> ClientResult<reqwest::Client> {
-    reqwest::Client::builder()
+/// An HTTP client for team servers: it trusts, beside the built-in web authorities, the
+/// system's (a team's private authority installed there) and those in `ca_file`.
+pub fn http(ca_file: Option<&std::path::Path>) -> ClientResult<reqwest::Client> {
+    let authorities = crate::trust::authorities(ca_file)
+        .map_err(|detail| ClientError::Certificate { url: "a team server".into(), detail })?;
+    authorities
+        .into_iter()
+        .fold(reqwest::Client::builder(), |builder, authority| builder.add_root_certificate(authority))
         .connect_timeout(CONNECT_TIMEOUT)
         .redirect(reqwest::redirect::Policy::none())
         .build()
@@ -107,7 +112,10 @@ impl TeamInbox {
 }
 
 pub(crate) fn transport(url: &str, err: &reqwest::Error) -> ClientError {
-    ClientError::Transport { url: url.to_owned(), detail: err.to_string() }
+    match crate::client::certificate_refused(err) {
+        Some(detail) => ClientError::Certificate { url: url.to_owned(), detail },
+        None => ClientError::Transport { url: url.to_owned(), detail: err.to_string() },
+    }
 }
 
 /// A successful response, or the server's refusal as [`ClientError::Api`].
