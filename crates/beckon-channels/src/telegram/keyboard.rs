@@ -9,9 +9,10 @@
 //! Beckon's side, so a restart loses nothing and there is nothing to clean up.
 
 use beckon_core::approval::DENY;
-use beckon_core::{QuestionItem, QuestionRequest, RequestId};
+use beckon_core::{QuestionItem, RequestId};
 use serde::{Deserialize, Serialize};
 
+use super::form::Form;
 use crate::channel::{ItemAnswer, Posting};
 
 /// The longest `callback_data` Telegram carries, in bytes.
@@ -36,46 +37,6 @@ pub(super) struct Button {
     pub text: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub callback_data: Option<String>,
-}
-
-/// How the person answers a question on Telegram.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Form {
-    /// One single-select question: pressing an option answers.
-    Buttons,
-    /// Options to toggle, then Submit: a multi-select question, or several choice questions.
-    Toggles {
-        /// How many questions the form answers.
-        items: usize,
-    },
-    /// One free-form question: answered by replying with text.
-    Written,
-    /// Several questions, some to be written: answered in Beckon (or skipped here).
-    InBeckon,
-}
-
-impl Form {
-    /// How `request` is answered on Telegram.
-    pub fn of(request: &QuestionRequest) -> Form {
-        match request.items() {
-            [QuestionItem::Choice(choice)] if !choice.multi_select => Form::Buttons,
-            [QuestionItem::FreeForm(_)] => Form::Written,
-            items if items.iter().all(|item| matches!(item, QuestionItem::Choice(_))) => {
-                Form::Toggles { items: items.len() }
-            }
-            _ => Form::InBeckon,
-        }
-    }
-
-    /// Whether a written reply answers it: a request of one question (as its "Other" answer,
-    /// or its value).
-    pub fn takes_replies(self) -> bool {
-        match self {
-            Form::Buttons | Form::Written => true,
-            Form::Toggles { items } => items == 1,
-            Form::InBeckon => false,
-        }
-    }
 }
 
 /// A toggle's place in a form and its state.
@@ -293,6 +254,7 @@ fn toggles(keyboard: &InlineKeyboard) -> impl Iterator<Item = (&Button, Toggle)>
 
 #[cfg(test)]
 mod tests {
+    use beckon_core::QuestionRequest;
     use serde_json::json;
 
     use super::*;

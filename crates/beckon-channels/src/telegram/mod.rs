@@ -11,6 +11,7 @@
 //! nothing in it can panic the listener.
 
 mod api;
+mod form;
 pub mod fuzzing;
 mod in_doubt;
 mod inbound;
@@ -30,7 +31,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use self::api::{BotApi, CHANNEL, ReplyMarkup};
-use self::keyboard::Form;
+use self::form::Form;
 use self::replies::{ReplyTarget, ReplyTargets};
 use self::seen::{LastSeen, Mark};
 use crate::channel::{Channel, ChannelKind, Heard, MessageRef, Person, Posting, Response, Settled};

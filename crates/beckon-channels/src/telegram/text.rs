@@ -8,7 +8,7 @@
 use beckon_core::{AnsweredVia, QuestionItem, QuestionRequest};
 use beckon_store::QuestionStatus;
 
-use super::keyboard::Form;
+use super::form::Form;
 use crate::channel::{Posting, Settled};
 
 /// The longest message text Telegram takes, in UTF-16 code units.
