@@ -16,55 +16,14 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use beckon_core::RequestId;
 use beckon_runtime::PendingNotice;
 
-use super::plan::{BURST_LIMIT, BURST_WINDOW_MS, Command, Key, Show};
-use super::text::cut;
+use super::command::{BurstSlot, Command, Key, Show};
+use super::group::Group;
 
-/// The longest agent or project name in a burst's summary, in characters.
-const NAME_MAX_CHARS: usize = 40;
-
-/// Who asks and where: the asking agent, and the project folder its approval names (none for a
-/// plain question, or an approval that names none).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Group {
-    /// The asking agent ("claude-code").
-    pub agent: String,
-    /// The project folder, as the approval gives it ("/home/ada/shop").
-    pub project: Option<String>,
-}
-
-impl Group {
-    /// The group `notice` belongs to.
-    pub fn of(notice: &PendingNotice) -> Group {
-        Group {
-            agent: notice.agent.clone(),
-            project: notice.request.approval().and_then(|approval| approval.project.clone()),
-        }
-    }
-
-    /// The project's folder name ("shop" for `/home/ada/shop`), if it names one.
-    fn project_name(&self) -> Option<&str> {
-        let project = self.project.as_deref()?.trim_end_matches(['/', '\\']);
-        project.rsplit(['/', '\\']).next().filter(|name| !name.is_empty())
-    }
-
-    /// "claude-code in shop", or "deploy-bot (no project)".
-    pub fn title(&self) -> String {
-        let agent = cut(&self.agent, NAME_MAX_CHARS);
-        match self.project_name() {
-            Some(project) => format!("{agent} in {}", cut(project, NAME_MAX_CHARS)),
-            None => format!("{agent} (no project)"),
-        }
-    }
-}
-
-/// Which burst notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum BurstSlot {
-    /// The questions that waited while Beckon was closed, all of them.
-    CaughtUp,
-    /// Questions from one agent in one project that arrived together.
-    Group(Group),
-}
+/// More than this many questions from one agent in one project (or notices) within
+/// [`BURST_WINDOW_MS`] become one notification.
+pub const BURST_LIMIT: usize = 3;
+/// The window for counting a burst.
+pub const BURST_WINDOW_MS: i64 = 5_000;
 
 /// What a question asks for: a burst counts approvals and questions apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

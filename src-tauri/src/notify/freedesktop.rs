@@ -28,7 +28,7 @@ use zbus::{Connection, MatchRule, Message, MessageStream};
 
 use super::Input;
 use super::availability::{Availability, Change};
-use super::plan::{Key, Show};
+use super::command::{Key, Show};
 
 /// The app's name as notifications show it.
 const APP_NAME: &str = "Beckon";

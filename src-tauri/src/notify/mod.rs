@@ -4,8 +4,10 @@
 mod approval;
 mod availability;
 mod burst;
+mod command;
 #[cfg(all(unix, not(target_os = "macos")))]
 mod freedesktop;
+mod group;
 mod notice_board;
 #[cfg(not(all(unix, not(target_os = "macos"))))]
 mod other;

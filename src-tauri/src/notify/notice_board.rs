@@ -17,7 +17,8 @@ use std::collections::{HashMap, VecDeque};
 
 use beckon_core::Notice;
 
-use super::plan::{BURST_LIMIT, BURST_WINDOW_MS, Command, Key, Show};
+use super::burst::{BURST_LIMIT, BURST_WINDOW_MS};
+use super::command::{Command, Key, NoticeSlot, Show};
 use super::text::cut;
 
 /// The least time between two changes of one notice's notification.
@@ -28,15 +29,6 @@ pub const SUMMARY_REFRESH_MS: i64 = BURST_WINDOW_MS;
 const BODY_MAX_CHARS: usize = 240;
 /// How many waiting agents the summary names.
 const SUMMARY_NAMES: usize = 3;
-
-/// Which notice notification.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum NoticeSlot {
-    /// One notice (numbered by the board, one per notice key).
-    One(u32),
-    /// The summary standing for every notice while many wait.
-    Summary,
-}
 
 /// What the person sees for one notification, and since when.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use tokio::sync::mpsc;
 
 use super::Input;
 use super::availability::{Availability, Change};
-use super::plan::{Key, Show};
+use super::command::{Key, Show};
 
 /// Shows notifications.
 #[derive(Debug)]

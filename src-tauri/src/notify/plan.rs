@@ -9,59 +9,15 @@ use beckon_core::{Notice, QuestionItem, RequestId};
 use beckon_runtime::PendingNotice;
 
 use super::burst::{Asked, Bursts};
-pub use super::burst::{BurstSlot, Group};
+pub use super::command::{BurstSlot, Command, Key, Show};
+pub use super::group::Group;
 use super::notice_board::NoticeBoard;
-pub use super::notice_board::NoticeSlot;
 use super::text::cut;
 
-/// More than this many questions from one agent in one project (or notices) within
-/// [`BURST_WINDOW_MS`] become one notification.
-pub const BURST_LIMIT: usize = 3;
-/// The window for counting a burst.
-pub const BURST_WINDOW_MS: i64 = 5_000;
 /// The longest notification body, in characters.
 const BODY_MAX_CHARS: usize = 240;
 /// Buttons are offered for a single single-select question with at most this many options.
 const MAX_BUTTONS: usize = 3;
-
-/// What a notification stands for.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Key {
-    /// One question.
-    Question(RequestId),
-    /// Several questions from one agent in one project that arrived together, or all that were
-    /// waiting when Beckon started.
-    Burst(BurstSlot),
-    /// Agents waiting at their own prompts: one, or the summary of many.
-    Notice(NoticeSlot),
-    /// The test notification the person asked for (from the getting-started guide).
-    Test,
-}
-
-/// A notification to show (replacing any shown under the same key).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Show {
-    /// What it stands for.
-    pub key: Key,
-    /// "research › summariser asks: Sources".
-    pub summary: String,
-    /// The question text, truncated.
-    pub body: String,
-    /// One button per option, as (action key, label): `answer:<index>`.
-    pub buttons: Vec<(String, String)>,
-    /// Whether a click opens the window ("Open"); not for a notice, whose agent waits in its
-    /// own terminal.
-    pub opens: bool,
-}
-
-/// What to do.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Command {
-    /// Show (or replace) a notification.
-    Show(Show),
-    /// Withdraw a notification.
-    Close(Key),
-}
 
 #[derive(Debug, Clone)]
 struct Waiting {
