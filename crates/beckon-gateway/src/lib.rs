@@ -11,6 +11,7 @@ mod auth;
 pub mod bodies;
 mod body;
 pub mod client;
+mod connection_limits;
 mod cookies;
 pub mod discovery;
 mod error;
@@ -55,6 +56,7 @@ use beckon_runtime::Beckon;
 use tokio_util::sync::CancellationToken;
 
 pub use client::{ClientError, GatewayClient, Locator};
+pub use connection_limits::ConnectionLimits;
 pub use discovery::Discovery;
 pub use error::{ApiError, GatewayError};
 pub use mcp::MCP_PATH;
@@ -63,7 +65,7 @@ pub use metrics::METRICS_PATH;
 pub use principal::Principal;
 pub use proof::PROOF_PATH;
 pub use public::PublicUrl;
-pub use serve::{ConnectionId, ConnectionLimits, Transport};
+pub use serve::{ConnectionId, Transport};
 pub use tls::{Tls, TlsFiles};
 
 /// The port the gateway listens on unless told otherwise.

@@ -30,8 +30,8 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
+use crate::connection_limits::ConnectionLimits;
 use crate::error::GatewayError;
-use crate::serve::ConnectionLimits;
 use crate::state::Shared;
 use exposition::{Exposition, Kind, Value};
 pub(crate) use tally::{DoorTally, Tally, count_responses};

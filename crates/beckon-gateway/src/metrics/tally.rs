@@ -12,7 +12,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use beckon_store::QuestionStatus;
 
-use crate::serve::ConnectionLimits;
+use crate::connection_limits::ConnectionLimits;
 
 /// The counts of one door (the TCP port, or the private socket).
 #[derive(Debug, Default)]
