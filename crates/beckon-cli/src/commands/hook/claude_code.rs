@@ -14,8 +14,7 @@ use beckon_gateway::GatewayClient;
 use beckon_runtime::api::ErrorKind;
 use serde_json::Value;
 
-use super::ANSWERED_IN_TERMINAL;
-use super::put::{Put, change_notice, put, read_event};
+use super::put::{ANSWERED_IN_TERMINAL, Put, change_notice, put, read_event};
 use crate::cli::Connection;
 use crate::signals::Signals;
 

@@ -14,10 +14,6 @@ mod put;
 use crate::cli::{AgentName, Connection, HookArgs};
 use crate::error::{CliResult, Exit};
 
-/// The reason a question is withdrawn with when the agent ends the hook (its own prompt was
-/// answered first).
-pub const ANSWERED_IN_TERMINAL: &str = "answered in the terminal";
-
 /// Runs `beckon hook <agent>`.
 pub async fn run(connection: &Connection, args: HookArgs) -> CliResult<Exit> {
     let done = match args.agent {

@@ -11,9 +11,12 @@ use beckon_gateway::GatewayClient;
 use beckon_gateway::client::reattach::{Relocating, Wait};
 use serde_json::Value;
 
-use super::ANSWERED_IN_TERMINAL;
 use crate::cli::Connection;
 use crate::signals::Signals;
+
+/// The reason a question is withdrawn with when the agent ends the hook (its own prompt was
+/// answered first).
+pub const ANSWERED_IN_TERMINAL: &str = "answered in the terminal";
 
 /// Largest hook input read (a file write's content can be large; Beckon bounds it further).
 const INPUT_MAX_BYTES: u64 = 4 * 1024 * 1024;
