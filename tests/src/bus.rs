@@ -7,7 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::home::Home;
-use crate::{Failure, Notifications, PATIENCE, TrayWatcher};
+use crate::{Failure, PATIENCE};
 
 /// A running `dbus-daemon --session` and the programs started on it.
 #[derive(Debug)]
@@ -156,16 +156,6 @@ impl Bus {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-    }
-
-    /// Starts recording the Notifications interface.
-    pub async fn record_notifications(&self) -> Result<Notifications, Failure> {
-        Notifications::record(self).await
-    }
-
-    /// Starts a StatusNotifierWatcher, so the app's tray item registers where the test sees it.
-    pub async fn watch_tray(&self) -> Result<TrayWatcher, Failure> {
-        TrayWatcher::start(self).await
     }
 
     /// Has the notification daemon invoke `action` of notification `id`, as a person choosing it

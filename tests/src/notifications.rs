@@ -33,7 +33,8 @@ pub struct Notifications {
 }
 
 impl Notifications {
-    pub(crate) async fn record(bus: &Bus) -> Result<Notifications, Failure> {
+    /// Starts recording the Notifications interface on `bus`.
+    pub async fn record(bus: &Bus) -> Result<Notifications, Failure> {
         let mut command = bus.command("dbus-monitor");
         command.args(["--session", "interface='org.freedesktop.Notifications'", "type='method_return'"]);
         let monitor = Transcript::start(command)?;

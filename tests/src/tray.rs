@@ -32,7 +32,9 @@ pub struct MenuEntry {
 }
 
 impl TrayWatcher {
-    pub(crate) async fn start(bus: &Bus) -> Result<TrayWatcher, Failure> {
+    /// Starts a StatusNotifierWatcher on `bus`, so the app's tray item registers where the test
+    /// sees it.
+    pub async fn start(bus: &Bus) -> Result<TrayWatcher, Failure> {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("support/sni_watcher.py");
         // The system Python: it has the GObject bindings.
         let mut command = bus.command("/usr/bin/python3");

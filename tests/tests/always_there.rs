@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use beckon_e2e::{App, Bus, Failure, Home, eventually, gateway};
+use beckon_e2e::{App, Bus, Failure, Home, Notifications, TrayWatcher, eventually, gateway};
 use serde_json::json;
 
 #[tokio::test]
@@ -60,7 +60,7 @@ async fn stays_hidden(home: &Home, app: &App) -> Result<(), Failure> {
 async fn started_at_login_beckon_waits_in_the_tray_until_the_tray_opens_it() -> Result<(), Failure> {
     let home = Home::new()?;
     let bus = Bus::start()?;
-    let watcher = bus.watch_tray().await?;
+    let watcher = TrayWatcher::start(&bus).await?;
     let app = App::launch_hidden(&home, bus).await?;
     let item = watcher.item().await?;
     // The window's page runs, unseen, with everything loaded.
@@ -121,7 +121,7 @@ async fn questions_that_waited_while_beckon_was_closed_are_notified_once_for_all
 
     let mut bus = Bus::start()?;
     bus.start_notification_daemon(&home).await?;
-    let notifications = bus.record_notifications().await?;
+    let notifications = Notifications::record(&bus).await?;
     // As at login: started hidden, in the tray.
     let app = App::launch_hidden(&home, bus).await?;
     let caught_up = notifications

@@ -4,7 +4,7 @@
 #![cfg(feature = "e2e")]
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-use beckon_e2e::{App, Bus, Failure, Home, gateway, screenshot_path};
+use beckon_e2e::{App, Bus, Failure, Home, Notifications, gateway, screenshot_path};
 use serde_json::{Value, json};
 
 fn approval(tool: &str, input: Value, suggestions: Value) -> Value {
@@ -72,7 +72,7 @@ async fn a_notifications_allow_button_allows_the_call() -> Result<(), Failure> {
     let home = Home::new()?;
     let mut bus = Bus::start()?;
     bus.start_notification_daemon(&home).await?;
-    let notifications = bus.record_notifications().await?;
+    let notifications = Notifications::record(&bus).await?;
     let app = App::launch_on(&home, bus).await?;
     let id = gateway::create(&home, &approval("Bash", json!({"command": "npm test"}), json!([]))).await?;
     let notified = notifications.wait_for("the approval's notification", |n| n.summary.contains("Bash")).await?;

@@ -6,7 +6,7 @@
 #![cfg(feature = "e2e")]
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-use beckon_e2e::{App, Bus, Failure, Home};
+use beckon_e2e::{App, Bus, Failure, Home, Notifications};
 use serde_json::Value;
 
 /// What the guide's `beckon` command should be: the one built beside the app, else plain
@@ -62,7 +62,7 @@ async fn the_guides_test_notification_reaches_the_daemon_with_its_button_and_the
     let home = Home::first_run()?;
     let mut bus = Bus::start()?;
     bus.start_notification_daemon(&home).await?;
-    let notifications = bus.record_notifications().await?;
+    let notifications = Notifications::record(&bus).await?;
     let app = App::launch_on(&home, bus).await?;
     app.find("h1", "Welcome to Beckon").await?;
     guide_settled(&app).await?;

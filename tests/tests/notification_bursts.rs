@@ -7,7 +7,7 @@
 #![cfg(feature = "e2e")]
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-use beckon_e2e::{App, Bus, Failure, Home, gateway};
+use beckon_e2e::{App, Bus, Failure, Home, Notifications, gateway};
 use serde_json::{Value, json};
 
 /// An approval from `agent`, working in `project`, to run the `n`th command.
@@ -21,7 +21,7 @@ async fn bursts_of_approvals_are_counted_per_agent_and_project() -> Result<(), F
     let home = Home::new()?;
     let mut bus = Bus::start()?;
     bus.start_notification_daemon(&home).await?;
-    let notifications = bus.record_notifications().await?;
+    let notifications = Notifications::record(&bus).await?;
     let app = App::launch_on(&home, bus).await?;
 
     // One question from an agent that asks once (it also waits for the gateway to be up).

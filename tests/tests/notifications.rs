@@ -31,7 +31,7 @@ async fn launch() -> Result<(Home, App, Notifications), Failure> {
     home.scripted_agent("deployer", &deployer())?;
     let mut bus = Bus::start()?;
     bus.start_notification_daemon(&home).await?;
-    let notifications = bus.record_notifications().await?;
+    let notifications = Notifications::record(&bus).await?;
     let app = App::launch_on(&home, bus).await?;
     Ok((home, app, notifications))
 }
@@ -157,7 +157,7 @@ async fn notifications_come_back_by_themselves_when_a_notification_daemon_starts
     let home = Home::new()?;
     home.scripted_agent("deployer", &deployer())?;
     let bus = Bus::start_without_services(&home)?;
-    let notifications = bus.record_notifications().await?;
+    let notifications = Notifications::record(&bus).await?;
     let app = App::launch_on(&home, bus).await?;
     // No notification daemon: the first question's notification fails.
     app.start_session("deployer", "Ship build 41").await?;

@@ -13,7 +13,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use beckon_e2e::{App, Bus, Failure, Home, eventually};
+use beckon_e2e::{App, Bus, Failure, Home, Notifications, eventually};
 use beckon_gateway::sign_in::OidcSettings;
 use beckon_gateway::{GatewayConfig, RunningGateway, SignInConfig};
 use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
@@ -128,7 +128,7 @@ async fn a_team_inbox_question_is_notified_on_the_desktop_and_allowed_from_the_n
     // gnome-keyring, outside the test's home).
     let mut bus = Bus::start_without_services(&home)?;
     bus.start_notification_daemon(&home).await?;
-    let notifications = bus.record_notifications().await?;
+    let notifications = Notifications::record(&bus).await?;
     let app = App::launch_on(&home, bus).await?;
 
     // Settings › Inboxes › Add a team inbox: the browser opens on the team server.

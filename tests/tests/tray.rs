@@ -5,7 +5,7 @@
 #![cfg(feature = "e2e")]
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-use beckon_e2e::{App, Bus, Failure, Home, eventually};
+use beckon_e2e::{App, Bus, Failure, Home, TrayWatcher, eventually};
 use fantoccini::Locator;
 use serde_json::json;
 
@@ -22,7 +22,7 @@ async fn the_tray_counts_waiting_agents_lists_the_question_and_opens_it() -> Res
         ]}),
     )?;
     let bus = Bus::start()?;
-    let watcher = bus.watch_tray().await?;
+    let watcher = TrayWatcher::start(&bus).await?;
     let app = App::launch_on(&home, bus).await?;
     let item = watcher.item().await?;
     let bus = app.bus()?;

@@ -13,7 +13,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use beckon_e2e::seed::{self, Seeded};
-use beckon_e2e::{App, Bus, Failure, Home, cli_binary, gateway};
+use beckon_e2e::{App, Bus, Failure, Home, Notifications, cli_binary, gateway};
 use fantoccini::key::Key;
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
@@ -230,7 +230,7 @@ async fn a_rule_offered_after_three_allows_allows_the_next_call_without_a_notifi
     let project = tempfile::tempdir()?;
     let mut bus = Bus::start()?;
     bus.start_notification_daemon(&home).await?;
-    let notifications = bus.record_notifications().await?;
+    let notifications = Notifications::record(&bus).await?;
     let app = App::launch_on(&home, bus).await?;
     for round in 0..3 {
         let hook = hook_asking(&home, "npm test", project.path()).await?;

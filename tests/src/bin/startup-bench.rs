@@ -20,7 +20,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use beckon_e2e::{App, Bus, Failure, Home, gateway, minimal_tauri, procs, seed, target_dir};
+use beckon_e2e::{App, Bus, Failure, Home, Notifications, gateway, minimal_tauri, procs, seed, target_dir};
 use serde_json::{Value, json};
 
 /// The first frame with this many questions pending must be out within that; counts between
@@ -211,7 +211,7 @@ async fn ask_to_notification(program: &Path, asks: usize) -> Result<Vec<Duration
     seed::pending(&home, 0).await?;
     let mut bus = Bus::start()?;
     bus.start_notification_daemon(&home).await?;
-    let notifications = bus.record_notifications().await?;
+    let notifications = Notifications::record(&bus).await?;
     let app = App::launch_program(&home, bus, program).await?;
     ready_mark(&app).await?;
     // Let start-up's own work settle before the first ask.
