@@ -7,7 +7,6 @@ pub mod audit_db;
 pub mod audit_export;
 pub mod batch_deny;
 pub mod cycles;
-mod fake_llm_support;
 pub mod fixtures;
 pub mod floor;
 pub mod gateway;
@@ -26,7 +25,7 @@ pub mod targets;
 pub mod team;
 pub mod waiting;
 
-pub(crate) use fake_llm_support::fake_llm;
+pub(crate) use beckon_testkit::fake_llm;
 
 /// Anything that stops a figure from being measured.
 pub type Failure = Box<dyn std::error::Error + Send + Sync>;

@@ -7,11 +7,6 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-#[path = "support/fake_slack.rs"]
-mod fake_slack;
-#[path = "support/fake_telegram.rs"]
-mod fake_telegram;
-
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,8 +20,8 @@ use beckon_core::{RequestId, SessionId};
 use beckon_runtime::settings::ChannelFile;
 use beckon_runtime::{Beckon, Clock, Decision, ManualClock, RuntimeConfig, StartOptions, SystemClock};
 use beckon_store::QuestionStatus;
-use fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack, StoredMessage};
-use fake_telegram::{FakeMessage, FakeTelegram};
+use beckon_testkit::fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack, StoredMessage};
+use beckon_testkit::fake_telegram::{FakeMessage, FakeTelegram};
 use serde_json::json;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;

@@ -9,8 +9,6 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-#[path = "support/fake_slack.rs"]
-mod fake_slack;
 #[path = "support/people.rs"]
 mod people;
 
@@ -21,7 +19,7 @@ use beckon_core::{AnsweredVia, Approval, Audience, QuestionRequest, RequestId};
 use beckon_runtime::settings::ChannelFile;
 use beckon_runtime::{Beckon, ExternalAsk, RuntimeConfig, StartOptions};
 use beckon_store::{QuestionStatus, SignedIn};
-use fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack, StoredMessage};
+use beckon_testkit::fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack, StoredMessage};
 use people::{ask_for, signed_in};
 use serde_json::{Value, json};
 

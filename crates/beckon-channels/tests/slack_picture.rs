@@ -8,8 +8,6 @@
 
 #[path = "support/block_kit.rs"]
 mod block_kit;
-#[path = "support/fake_slack.rs"]
-mod fake_slack;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,7 +16,7 @@ use beckon_channels::slack::{Slack, SlackConfig};
 use beckon_channels::{Channel, Posting, Settled};
 use beckon_core::{AnsweredVia, QuestionRequest, RequestId};
 use beckon_store::QuestionStatus;
-use fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack};
+use beckon_testkit::fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack};
 use serde_json::json;
 
 fn screenshot_path(name: &str) -> PathBuf {

@@ -4,9 +4,6 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-#[path = "support/fake_slack.rs"]
-mod fake_slack;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,7 +13,7 @@ use beckon_channels::{
 };
 use beckon_core::{AnsweredVia, Approval, QuestionRequest, RequestId};
 use beckon_store::QuestionStatus;
-use fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, Failure, FakeSlack};
+use beckon_testkit::fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, Failure, FakeSlack, StoredMessage};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -98,7 +95,7 @@ fn areas() -> Value {
         {"label": "Auth"}, {"label": "Billing"}, {"label": "Search"}]}]})
 }
 
-fn buttons(message: &fake_slack::StoredMessage) -> Vec<(String, String)> {
+fn buttons(message: &StoredMessage) -> Vec<(String, String)> {
     message
         .blocks
         .as_array()

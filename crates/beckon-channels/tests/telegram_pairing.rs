@@ -5,9 +5,6 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-#[path = "support/fake_telegram.rs"]
-mod fake_telegram;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,7 +15,7 @@ use beckon_channels::{
 use beckon_runtime::ManualClock;
 use beckon_runtime::settings::ChannelFile;
 use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
-use fake_telegram::FakeTelegram;
+use beckon_testkit::fake_telegram::FakeTelegram;
 
 const TOKEN: &str = "123456:AAE-test_token_xyz";
 /// The person's chat.

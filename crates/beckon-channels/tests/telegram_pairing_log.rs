@@ -9,8 +9,6 @@
 
 #[path = "support/captured_log.rs"]
 mod captured_log;
-#[path = "support/fake_telegram.rs"]
-mod fake_telegram;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,8 +17,8 @@ use beckon_channels::{Channels, new_telegram_pairing_code, telegram_pairing};
 use beckon_runtime::ManualClock;
 use beckon_runtime::settings::ChannelFile;
 use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
+use beckon_testkit::fake_telegram::FakeTelegram;
 use captured_log::CapturedLog;
-use fake_telegram::FakeTelegram;
 
 const TOKEN: &str = "123456:AAE-test_token_xyz";
 const ADA: i64 = 4242;

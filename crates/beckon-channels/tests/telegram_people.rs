@@ -7,8 +7,6 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-#[path = "support/fake_telegram.rs"]
-mod fake_telegram;
 #[path = "support/people.rs"]
 mod people;
 
@@ -17,7 +15,7 @@ use beckon_core::{AnsweredVia, Approval, Audience, QuestionRequest};
 use beckon_runtime::settings::ChannelFile;
 use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
 use beckon_store::{QuestionStatus, SignedIn};
-use fake_telegram::{FakeMessage, FakeTelegram};
+use beckon_testkit::fake_telegram::{FakeMessage, FakeTelegram};
 use people::{ask_for, signed_in};
 use serde_json::json;
 

@@ -8,9 +8,6 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-#[path = "support/fake_telegram.rs"]
-mod fake_telegram;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,7 +18,7 @@ use beckon_channels::{
 };
 use beckon_core::{AnsweredVia, QuestionRequest, RequestId};
 use beckon_store::QuestionStatus;
-use fake_telegram::FakeTelegram;
+use beckon_testkit::fake_telegram::FakeTelegram;
 use serde_json::json;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;

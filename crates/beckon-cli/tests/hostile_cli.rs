@@ -5,8 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../../../tests/hostile/corpus.rs"]
-mod corpus;
+use beckon_testkit::corpus;
 mod served;
 
 use std::collections::BTreeMap;

@@ -14,10 +14,7 @@ mod server;
 #[path = "support/team.rs"]
 mod team;
 
-#[path = "../../beckon-channels/tests/support/fake_telegram.rs"]
-mod fake_telegram;
-
-use fake_telegram::FakeTelegram;
+use beckon_testkit::fake_telegram::FakeTelegram;
 use serde_json::json;
 use team::{person, workspace};
 

@@ -4,8 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../../../tests/hostile/corpus.rs"]
-mod corpus;
+use beckon_testkit::corpus;
 
 use beckon_core::{Link, LinkError};
 

@@ -5,8 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../../../tests/hostile/corpus.rs"]
-mod corpus;
+use beckon_testkit::corpus;
 
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -6,16 +6,13 @@
 
 mod support;
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 use beckon_core::SessionId;
 use beckon_core::conversation::{Message, SessionStatus};
 use beckon_runtime::{ProviderSettings, RuntimeConfig};
-use fake_llm::{FakeLlm, Reply};
+use beckon_testkit::fake_llm::{FakeLlm, Reply};
 use serde_json::json;
 use support::*;
 

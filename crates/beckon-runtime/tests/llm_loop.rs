@@ -19,10 +19,7 @@ use support::*;
 /// Where a test's manual clock starts (Unix ms).
 const START_MS: i64 = 1_795_500_000_000;
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-
-use fake_llm::{FakeLlm, Received, Reply, Wire};
+use beckon_testkit::fake_llm::{FakeLlm, Received, Reply, Wire};
 
 fn question() -> Value {
     json!({"questions": [{"question": "Which region?", "header": "Region", "multiSelect": false,

@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use super::audit::snapshot::{ChannelRow, Snapshot};
-use super::fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack};
-use super::fake_telegram::FakeTelegram;
 use super::server::Server;
+use beckon_testkit::fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack};
+use beckon_testkit::fake_telegram::FakeTelegram;
 
 const TELEGRAM_TOKEN: &str = "123456:AAE-chaos_token";
 /// The person's Telegram chat.

@@ -5,10 +5,6 @@ pub mod approver;
 pub mod audit;
 pub mod caller;
 pub mod channels;
-#[path = "../../../beckon-channels/tests/support/fake_slack.rs"]
-pub mod fake_slack;
-#[path = "../../../beckon-channels/tests/support/fake_telegram.rs"]
-pub mod fake_telegram;
 pub mod journeys;
 pub mod kills;
 pub mod plan;

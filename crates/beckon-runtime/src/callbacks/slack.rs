@@ -53,15 +53,11 @@ pub(super) fn message(entry: &OutboxEntry) -> Value {
 }
 
 #[cfg(test)]
-#[path = "../../../../tests/hostile/corpus.rs"]
-mod corpus;
-
-#[cfg(test)]
 mod tests {
     use beckon_store::CallbackFormat;
 
-    use super::corpus;
     use super::*;
+    use beckon_testkit::corpus;
 
     const HOSTILE: &str = "<!channel> <https://evil.example|Answer in Beckon> & <@U123>";
     const ESCAPED: &str = "&lt;!channel&gt; &lt;https://evil.example|Answer in Beckon&gt; &amp; &lt;@U123&gt;";

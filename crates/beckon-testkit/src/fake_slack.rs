@@ -5,8 +5,6 @@
 //! envelopes a test pushes, recording every acknowledgement), and response URLs. Tests read
 //! what it recorded and wait for things through a change counter, never by sleeping.
 
-#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
-
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -117,6 +115,13 @@ struct Shared {
 #[derive(Clone)]
 pub struct FakeSlack {
     shared: Arc<Shared>,
+}
+
+// By its address only: what it recorded is read through its methods.
+impl std::fmt::Debug for FakeSlack {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FakeSlack").field("addr", &self.shared.addr).finish_non_exhaustive()
+    }
 }
 
 impl FakeSlack {

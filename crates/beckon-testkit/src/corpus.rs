@@ -1,11 +1,9 @@
-//! Reads the hostile-input corpus in this folder. Each crate's test that uses it includes this
-//! file with `#[path = "../../../tests/hostile/corpus.rs"] mod corpus;`.
+//! Reads the hostile-input corpus, `tests/hostile/` at the repository's root. The files stay
+//! there, outside this crate, because the UI's tests and the real window's tests read them too.
 //!
-//! Inputs too large or too odd to store literally are described by a spec (see README.md):
-//! a JSON string is its UTF-8 bytes, `{"hex": "ff fe"}` raw bytes, `{"repeat": spec, "times":
-//! n}` a repetition, and `{"concat": [spec, …]}` or a plain array a concatenation.
-
-#![allow(dead_code, clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+//! Inputs too large or too odd to store literally are described by a spec (see the folder's
+//! README.md): a JSON string is its UTF-8 bytes, `{"hex": "ff fe"}` raw bytes, `{"repeat": spec,
+//! "times": n}` a repetition, and `{"concat": [spec, …]}` or a plain array a concatenation.
 
 use std::path::PathBuf;
 
@@ -13,6 +11,7 @@ use serde_json::Value;
 
 /// The corpus folder.
 pub fn dir() -> PathBuf {
+    // This crate sits at `crates/beckon-testkit`.
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/hostile")
 }
 

@@ -2,8 +2,6 @@
 //! API and OpenAI's Chat Completions, both streaming over SSE — replies from a queue, and
 //! records every request it gets.
 
-#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
-
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
@@ -79,6 +77,13 @@ pub struct FakeLlm {
     /// Its base URL (`http://127.0.0.1:port`).
     pub url: String,
     shared: Arc<Shared>,
+}
+
+// By its address only: what it received is read through its methods.
+impl std::fmt::Debug for FakeLlm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FakeLlm").field("url", &self.url).finish_non_exhaustive()
+    }
 }
 
 impl FakeLlm {
