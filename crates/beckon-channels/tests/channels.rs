@@ -20,6 +20,7 @@ use beckon_core::{RequestId, SessionId};
 use beckon_runtime::settings::ChannelFile;
 use beckon_runtime::{Beckon, Clock, Decision, ManualClock, RuntimeConfig, StartOptions, SystemClock};
 use beckon_store::QuestionStatus;
+use beckon_testkit::eventually;
 use beckon_testkit::fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack, StoredMessage};
 use beckon_testkit::fake_telegram::{FakeMessage, FakeTelegram};
 use serde_json::json;
@@ -120,7 +121,7 @@ impl World {
     /// Starts the builder; the question it waits on.
     async fn ask(&self) -> (SessionId, RequestId) {
         let session = self.beckon.start_session("builder", "build the shop").await.unwrap();
-        let request = until("the question", || async {
+        let request = eventually("the question", PATIENCE, || async {
             self.beckon.session(session).await.unwrap().pending.map(|question| question.id)
         })
         .await;
@@ -143,24 +144,12 @@ impl World {
     }
 
     async fn completed_with(&self, session: SessionId, words: &str) {
-        until("the session to complete", || async {
+        eventually("the session to complete", PATIENCE, || async {
             let view = self.beckon.session(session).await.unwrap();
             (view.session.status == SessionStatus::Completed).then_some(())
         })
         .await;
         assert_eq!(last_words(&self.beckon, session).await, words);
-    }
-}
-
-/// Polls `probe` until it gives something, for at most [`PATIENCE`].
-async fn until<T, F: Future<Output = Option<T>>>(what: &str, probe: impl Fn() -> F) -> T {
-    let deadline = tokio::time::Instant::now() + PATIENCE;
-    loop {
-        if let Some(found) = probe().await {
-            return found;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 

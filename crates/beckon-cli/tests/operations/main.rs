@@ -25,11 +25,15 @@ mod upgrade;
 
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use beckon_store::testing::TestCluster;
+use beckon_testkit::eventually;
 use serde_json::{Value, json};
 use server::{Endpoint, Server};
+
+/// How long a test waits for something [`eventually`] before failing.
+const PATIENCE: Duration = Duration::from_secs(30);
 
 /// A `beckon serve` of the test's own, with its data folder.
 struct Replica {
@@ -168,18 +172,6 @@ fn notes_block(first: &str) -> String {
 fn admin_token(printed: &str) -> String {
     let line = printed.lines().find(|line| line.starts_with("Admin token")).unwrap_or_else(|| panic!("{printed}"));
     line.rsplit(' ').next().unwrap().to_owned()
-}
-
-/// Waits up to 30 s for `check` to return something.
-async fn eventually<T, F: std::future::Future<Output = Option<T>>>(what: &str, mut check: impl FnMut() -> F) -> T {
-    let began = Instant::now();
-    loop {
-        if let Some(found) = check().await {
-            return found;
-        }
-        assert!(began.elapsed() < Duration::from_secs(30), "{what} did not happen within 30 s");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 /// The repository's root.

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use serde_json::json;
 
 use crate::serve_start::free_port;
-use crate::{Replica, eventually, http, notes_block};
+use crate::{PATIENCE, Replica, eventually, http, notes_block};
 
 /// A scrape: its text, checked by `promtool check metrics` (which fails on a format error and on
 /// anything its linter objects to).
@@ -79,7 +79,7 @@ async fn metrics_move_with_a_question_and_pass_promtool() {
     let id = replica.ask("release-42", json!({})).await;
     // An agent waits for the answer.
     let waiting = tokio::spawn(replica.request(reqwest::Method::GET, &format!("/v1/questions/{id}?wait=60")).send());
-    let during = eventually("the question and its wait in the metrics", || async {
+    let during = eventually("the question and its wait in the metrics", PATIENCE, || async {
         let text = scrape(&addr).await;
         let seen = sample(&text, "beckon_questions_asked_total") == Some(1.0)
             && sample(&text, "beckon_long_polls_open") == Some(1.0);
@@ -98,7 +98,7 @@ async fn metrics_move_with_a_question_and_pass_promtool() {
     replica.answer(&id, "Yes").await;
     let waited = waiting.await.unwrap().unwrap();
     assert_eq!(waited.status(), 200);
-    let after = eventually("the answer in the metrics", || async {
+    let after = eventually("the answer in the metrics", PATIENCE, || async {
         let text = scrape(&addr).await;
         (sample(&text, "beckon_questions_resolved_total{status=\"answered\"}") == Some(1.0)).then_some(text)
     })

@@ -13,7 +13,7 @@ use axum::routing::post;
 use beckon_runtime::callbacks::signature;
 use serde_json::json;
 
-use crate::{Replica, admin_token, database, documented, eventually};
+use crate::{PATIENCE, Replica, admin_token, database, documented, eventually};
 
 /// The notes' first step of a new admin token.
 const FORGET_ADMIN_TOKEN: &str =
@@ -73,7 +73,7 @@ async fn receive(State(received): State<Received>, headers: HeaderMap, body: Byt
 async fn signed_callback(replica: &Replica, key: &str, url: &str, received: &Received) -> (String, Bytes) {
     let before = received.lock().unwrap().len();
     replica.ask(key, json!({"callback_url": url})).await;
-    eventually("the callback", || async { received.lock().unwrap().get(before).cloned() }).await
+    eventually("the callback", PATIENCE, || async { received.lock().unwrap().get(before).cloned() }).await
 }
 
 /// Whether `secret` signed the delivery.

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::metrics::{sample, scrape};
 use crate::serve_start::free_port;
-use crate::{Replica, database, eventually, psql};
+use crate::{PATIENCE, Replica, database, eventually, psql};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replica_facing_a_newer_schema_is_not_ready_and_one_starting_refuses_it() {
@@ -26,7 +26,7 @@ async fn a_replica_facing_a_newer_schema_is_not_ready_and_one_starting_refuses_i
     psql(&url, "UPDATE beckon_schema SET version = version + 1").await;
     assert_eq!(older.probe("/readyz").await, 503, "a load balancer stops sending it requests");
     assert_eq!(older.probe("/livez").await, 200, "it is not restarted for it");
-    let after = eventually("beckon_ready at 0", || async {
+    let after = eventually("beckon_ready at 0", PATIENCE, || async {
         let text = scrape(&metrics).await;
         (sample(&text, "beckon_ready") == Some(0.0)).then_some(text)
     })
