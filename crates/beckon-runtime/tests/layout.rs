@@ -567,15 +567,12 @@ fn circles(mut graph: Graph) -> Vec<Vec<String>> {
 ///   and `mod.rs` uses them back.
 /// - Telegram's `mod.rs` holds the bot (`Telegram`, `Reply`, `TelegramConfig`), which
 ///   `in_doubt.rs` and `poll.rs` take, and calls them in turn.
-/// - The test identity provider's `lib.rs` holds its shared state and error, which `flow.rs`
-///   and `keys.rs` use, and starts them.
 const KNOWN_CIRCLES: &[(&str, &[&str])] = &[
     (
         "crates/beckon-channels",
         &["slack/mod.rs", "slack/socket.rs", "slack/blocks.rs", "slack/direct.rs", "slack/interaction.rs"],
     ),
     ("crates/beckon-channels", &["telegram/mod.rs", "telegram/in_doubt.rs", "telegram/poll.rs"]),
-    ("crates/beckon-test-idp", &["lib.rs", "flow.rs", "keys.rs"]),
 ];
 
 /// Whether `circle` goes round among the files of `known` only.

@@ -3,7 +3,7 @@
 //! that order, as RFC 6749 and RFC 7636 ask).
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::Router;
 use axum::extract::{Form, Query, State as Extract};
@@ -16,31 +16,15 @@ use ring::rand::{SecureRandom, SystemRandom};
 use serde_json::{Value, json};
 use url::Url;
 
-use crate::{Client, Misbehaviour, Person, State, lock, unix_now};
+use crate::codes::Grant;
+use crate::misbehaviour::Misbehaviour;
+use crate::parties::{Client, Person};
+use crate::state::{State, lock};
 
 /// How long a code can be redeemed after it is handed out.
 const CODE_LIFETIME: Duration = Duration::from_secs(60);
 /// How long an ID token is valid.
 const TOKEN_LIFETIME_S: i64 = 300;
-
-/// A code handed out and what it was handed out for.
-#[derive(Debug)]
-struct Grant {
-    client_id: String,
-    redirect_uri: String,
-    subject: String,
-    nonce: Option<String>,
-    challenge: String,
-    issued: Instant,
-}
-
-/// The codes not yet redeemed, and counts.
-#[derive(Debug, Default)]
-pub(crate) struct Codes {
-    open: HashMap<String, Grant>,
-    pub(crate) issued: u64,
-    pub(crate) redeemed: u64,
-}
 
 pub(crate) fn routes(state: State) -> Router {
     Router::new()
@@ -49,6 +33,11 @@ pub(crate) fn routes(state: State) -> Router {
         .route("/authorize", get(authorize))
         .route("/token", post(token))
         .with_state(state)
+}
+
+/// Seconds since the Unix epoch, now.
+pub(crate) fn unix_now() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
 /// The claims of an ID token for `person`, issued to `client_id` at `now` (Unix seconds).
@@ -71,7 +60,26 @@ pub(crate) fn id_claims(issuer: &str, person: &Person, client_id: &str, nonce: O
 }
 
 async fn discovery(Extract(state): Extract<State>) -> Json<Value> {
-    Json(crate::discovery(&lock(&state).issuer))
+    Json(discovery_document(&lock(&state).issuer))
+}
+
+/// A discovery document for `issuer`.
+fn discovery_document(issuer: &str) -> Value {
+    json!({
+        "issuer": issuer,
+        "authorization_endpoint": format!("{issuer}/authorize"),
+        "token_endpoint": format!("{issuer}/token"),
+        "jwks_uri": format!("{issuer}/jwks"),
+        "response_types_supported": ["code"],
+        "grant_types_supported": ["authorization_code"],
+        "subject_types_supported": ["public"],
+        "id_token_signing_alg_values_supported": ["RS256"],
+        "scopes_supported": ["openid", "email", "profile", "groups"],
+        "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
+        "code_challenge_methods_supported": ["S256"],
+        "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nonce", "email", "email_verified", "name", "groups"],
+        "authorization_response_iss_parameter_supported": true,
+    })
 }
 
 async fn jwks(Extract(state): Extract<State>) -> Json<Value> {
@@ -165,8 +173,7 @@ async fn authorize(Extract(state): Extract<State>, Query(query): Query<HashMap<S
         challenge: challenge.to_owned(),
         issued: Instant::now(),
     };
-    shared.codes.open.insert(code.clone(), grant);
-    shared.codes.issued += 1;
+    shared.codes.hand_out(code.clone(), grant);
     let mut pairs = vec![("code", code.as_str()), ("iss", issuer.as_str())];
     if let Some(state) = param("state") {
         pairs.push(("state", state));
@@ -242,7 +249,7 @@ async fn token(
         return token_error(StatusCode::BAD_REQUEST, "unsupported_grant_type", "only authorization_code");
     }
     // Spent at its first presentation, whatever comes of it.
-    let Some(grant) = form.get("code").and_then(|code| shared.codes.open.remove(code)) else {
+    let Some(grant) = form.get("code").and_then(|code| shared.codes.spend(code)) else {
         return token_error(StatusCode::BAD_REQUEST, "invalid_grant", "unknown or already used code");
     };
     if grant.client_id != client_id {

@@ -9,92 +9,29 @@
 //! browser to follow. Tests of refusals sign their own tokens ([`Provider::sign`],
 //! [`Provider::forge`]) from [`Provider::claims_for`]. [`Browser`] plays the person's browser.
 
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::sync::{Arc, Mutex};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::oneshot;
 
 pub use browser::{Browser, Page, hidden_field};
+pub use error::Error;
+pub use misbehaviour::Misbehaviour;
+pub use parties::{Client, Person};
 
 mod browser;
+mod codes;
+mod error;
 mod flow;
 mod keys;
+mod misbehaviour;
+mod parties;
+mod state;
 
+use codes::Codes;
+use flow::unix_now;
 use keys::KeyRing;
-
-/// What can go wrong starting or driving the provider.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// Its port could not be opened.
-    #[error("cannot listen on loopback: {0}")]
-    Listen(#[from] std::io::Error),
-    /// A key file is unreadable or a signature failed.
-    #[error("signing key {0}")]
-    Key(String),
-    /// Every key the provider has is already published.
-    #[error("no key left to rotate to")]
-    NoMoreKeys,
-}
-
-/// A person the provider knows.
-#[derive(Debug, Clone)]
-pub struct Person {
-    /// The `sub` claim, also what a `login_hint` names.
-    pub subject: String,
-    pub email: String,
-    pub name: String,
-    /// The `groups` claim.
-    pub groups: Vec<String>,
-}
-
-/// A relying party registered with the provider.
-#[derive(Debug, Clone)]
-pub struct Client {
-    pub id: String,
-    /// `None`: a public client (a desktop app), which authenticates by PKCE alone.
-    pub secret: Option<String>,
-    /// Where codes may be sent. A loopback one (`http://127.0.0.1/…`) matches any port, as
-    /// RFC 8252 asks of native apps' redirects.
-    pub redirect_uris: Vec<String>,
-}
-
-/// How the token endpoint's next ID token goes wrong, for tests of a relying party's checks.
-#[derive(Debug, Clone)]
-pub enum Misbehaviour {
-    /// Signed with a key the JWKS does not publish.
-    ForgedSignature,
-    /// Expired a minute ago.
-    Expired,
-    /// Issued to another client.
-    Audience(String),
-    /// Carrying another nonce than the authorization's.
-    Nonce(String),
-    /// Naming another issuer.
-    Issuer(String),
-}
-
-/// What the handlers share.
-pub(crate) struct Shared {
-    pub(crate) issuer: String,
-    pub(crate) clients: Vec<Client>,
-    pub(crate) people: Vec<Person>,
-    pub(crate) keys: KeyRing,
-    pub(crate) codes: flow::Codes,
-    /// Applied to the next ID tokens the token endpoint issues, first first.
-    pub(crate) misbehaviours: std::collections::VecDeque<Misbehaviour>,
-}
-
-pub(crate) type State = Arc<Mutex<Shared>>;
-
-pub(crate) fn lock(state: &State) -> std::sync::MutexGuard<'_, Shared> {
-    state.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Seconds since the Unix epoch, now.
-pub(crate) fn unix_now() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-}
+use state::{Shared, State, lock};
 
 /// A running provider; stops when dropped.
 #[derive(Debug)]
@@ -102,12 +39,6 @@ pub struct Provider {
     issuer: String,
     state: State,
     stop: Option<oneshot::Sender<()>>,
-}
-
-impl std::fmt::Debug for Shared {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Shared").field("issuer", &self.issuer).finish_non_exhaustive()
-    }
 }
 
 impl Provider {
@@ -129,7 +60,7 @@ impl Provider {
             clients,
             people,
             keys: KeyRing::new()?,
-            codes: flow::Codes::default(),
+            codes: Codes::default(),
             misbehaviours: Default::default(),
         }));
         let (stop, stopped) = oneshot::channel::<()>();
@@ -217,23 +148,4 @@ impl Drop for Provider {
             let _ = stop.send(());
         }
     }
-}
-
-/// A discovery document for `issuer`.
-pub(crate) fn discovery(issuer: &str) -> Value {
-    json!({
-        "issuer": issuer,
-        "authorization_endpoint": format!("{issuer}/authorize"),
-        "token_endpoint": format!("{issuer}/token"),
-        "jwks_uri": format!("{issuer}/jwks"),
-        "response_types_supported": ["code"],
-        "grant_types_supported": ["authorization_code"],
-        "subject_types_supported": ["public"],
-        "id_token_signing_alg_values_supported": ["RS256"],
-        "scopes_supported": ["openid", "email", "profile", "groups"],
-        "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
-        "code_challenge_methods_supported": ["S256"],
-        "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nonce", "email", "email_verified", "name", "groups"],
-        "authorization_response_iss_parameter_supported": true,
-    })
 }
