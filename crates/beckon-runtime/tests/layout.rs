@@ -565,14 +565,11 @@ fn circles(mut graph: Graph) -> Vec<Vec<String>> {
 /// - Slack's `mod.rs` holds the channel and what its parts share (the channel's state, the
 ///   message kinds) while `socket.rs`, `blocks.rs`, `direct.rs` and `interaction.rs` use those
 ///   and `mod.rs` uses them back.
-/// - Telegram's `mod.rs` holds the bot (`Telegram`, `Reply`, `TelegramConfig`), which
-///   `in_doubt.rs` and `poll.rs` take, and calls them in turn.
 const KNOWN_CIRCLES: &[(&str, &[&str])] = &[
     (
         "crates/beckon-channels",
         &["slack/mod.rs", "slack/socket.rs", "slack/blocks.rs", "slack/direct.rs", "slack/interaction.rs"],
     ),
-    ("crates/beckon-channels", &["telegram/mod.rs", "telegram/in_doubt.rs", "telegram/poll.rs"]),
 ];
 
 /// Whether `circle` goes round among the files of `known` only.

@@ -8,9 +8,10 @@ use beckon_core::RequestId;
 use serde_json::Value;
 
 use super::api::Update;
+use super::bot::Telegram;
 use super::pairing::{CHAT_KEY, CODE_KEY, PairingCode};
 use super::replies::ReplyTarget;
-use super::{Reply, Telegram};
+use super::reply::Reply;
 use crate::channel::Heard;
 use crate::error::Result;
 use crate::state::ChannelState;

@@ -31,7 +31,7 @@
 //! then) can leave: the probe puts this question's buttons on it, and takes it for this
 //! question's message if the two read the same, or else removes its buttons.
 
-use super::Telegram;
+use super::bot::{Telegram, message_ref};
 use super::keyboard;
 use super::seen::Mark;
 use super::text;
@@ -70,7 +70,7 @@ pub(super) async fn find_posted<S: ChannelState>(
         match probe(telegram, posting, mark.chat, id).await? {
             Probed::Found => {
                 telegram.note_question(mark.chat, id, posting).await;
-                return Ok(Some(super::message_ref(mark.chat, id)));
+                return Ok(Some(message_ref(mark.chat, id)));
             }
             Probed::Other => missing = 0,
             Probed::Missing => {

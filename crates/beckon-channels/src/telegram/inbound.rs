@@ -10,10 +10,12 @@
 use beckon_core::RequestId;
 
 use super::api::{CallbackQuery, Message, ReplyMarkup, Update, User};
+use super::bot::{Telegram, message_ref};
 use super::keyboard::{self, ButtonData, CALLBACK_DATA_MAX_BYTES};
 use super::pairing::{CodeUse, Refusal};
 use super::replies::ReplyTarget;
-use super::{Reply, Telegram, message_ref, pairing, replacement, text};
+use super::reply::Reply;
+use super::{pairing, replacement, text};
 use crate::channel::{Action, Heard, ItemAnswer, Person, Press};
 use crate::state::ChannelState;
 

@@ -23,7 +23,8 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::api::{ApiError, Update};
-use super::{Reply, Telegram};
+use super::bot::Telegram;
+use super::reply::Reply;
 use crate::channel::Heard;
 use crate::state::ChannelState;
 

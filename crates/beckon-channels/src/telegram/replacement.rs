@@ -5,8 +5,9 @@
 //! Also the pairing's own messages to chats. A failure to send one is logged and changes
 //! nothing: the pairing is decided by the state, not by what Telegram was told.
 
+use super::bot::Telegram;
 use super::pairing::{self, Replacement};
-use super::{Telegram, text};
+use super::text;
 use crate::error::Result;
 use crate::state::ChannelState;
 
