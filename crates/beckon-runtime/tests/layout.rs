@@ -558,26 +558,6 @@ fn circles(mut graph: Graph) -> Vec<Vec<String>> {
     found
 }
 
-/// Circles known and not yet broken, each as the member and the files it goes round among: a
-/// circle among those files is let pass, any other fails, and an entry whose files no longer go
-/// round fails too, so the list only shrinks.
-///
-/// - Slack's `mod.rs` holds the channel and what its parts share (the channel's state, the
-///   message kinds) while `socket.rs`, `blocks.rs`, `direct.rs` and `interaction.rs` use those
-///   and `mod.rs` uses them back.
-const KNOWN_CIRCLES: &[(&str, &[&str])] = &[
-    (
-        "crates/beckon-channels",
-        &["slack/mod.rs", "slack/socket.rs", "slack/blocks.rs", "slack/direct.rs", "slack/interaction.rs"],
-    ),
-];
-
-/// Whether `circle` goes round among the files of `known` only.
-fn is_within(circle: &Circle, known: &(&str, &[&str])) -> bool {
-    let (member, files) = known;
-    circle.member == *member && circle.steps.iter().all(|step| files.contains(&step.as_str()))
-}
-
 #[test]
 fn no_crate_of_the_workspace_has_a_circle_of_files() {
     let reading = read_workspace(&workspace_root());
@@ -593,19 +573,8 @@ fn no_crate_of_the_workspace_has_a_circle_of_files() {
         "no crate root reaches these files by `mod` lines, so they were not read:\n{}",
         reading.unread.join("\n")
     );
-    let new: Vec<String> = reading
-        .circles
-        .iter()
-        .filter(|circle| !KNOWN_CIRCLES.iter().any(|known| is_within(circle, known)))
-        .map(Circle::to_string)
-        .collect();
-    assert!(new.is_empty(), "files go round in circles (each from a file back to it):\n{}", new.join("\n"));
-    let gone: Vec<String> = KNOWN_CIRCLES
-        .iter()
-        .filter(|known| !reading.circles.iter().any(|circle| is_within(circle, known)))
-        .map(|(member, files)| format!("{member}/src: {}", files.join(", ")))
-        .collect();
-    assert!(gone.is_empty(), "these known circles are broken now; take them off KNOWN_CIRCLES:\n{}", gone.join("\n"));
+    let found: Vec<String> = reading.circles.iter().map(Circle::to_string).collect();
+    assert!(found.is_empty(), "files go round in circles (each from a file back to it):\n{}", found.join("\n"));
 }
 
 fn owned(files: &[(&str, &str)]) -> BTreeMap<String, String> {

@@ -254,9 +254,11 @@ fn approval_style(label: &str) -> Option<&'static str> {
     }
 }
 
+/// The message metadata event type that marks Beckon's question messages.
+pub(super) const EVENT_TYPE: &str = "beckon_question";
 /// The message metadata that lets a crashed post be found again.
 pub(super) fn metadata(id: RequestId) -> Value {
-    json!({"event_type": super::EVENT_TYPE, "event_payload": {"request_id": id.to_string()}})
+    json!({"event_type": EVENT_TYPE, "event_payload": {"request_id": id.to_string()}})
 }
 
 /// Fallback text of an ended question's message.

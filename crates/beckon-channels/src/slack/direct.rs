@@ -9,8 +9,8 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::Reply;
 use super::controls::is_slack_id;
+use super::reply::Reply;
 use crate::channel::{Heard, Person};
 
 /// The characters of a code Beckon makes.

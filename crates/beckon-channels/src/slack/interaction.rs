@@ -13,11 +13,11 @@ use beckon_core::RequestId;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::Reply;
 use super::controls::{
     Button, ButtonValue, FormKind, FormMetadata, is_slack_id, note_id, parse_option_value, pick_id, text_id,
 };
 use super::modal;
+use super::reply::Reply;
 use super::text::cut;
 use crate::channel::{Action, ItemAnswer, MessageRef, Person, Press};
 

@@ -9,241 +9,35 @@
 //! The two tokens are secrets: they travel only in Authorization headers and appear in no log,
 //! error or `Debug` output.
 
+mod app;
 mod blocks;
+mod config;
 mod controls;
 mod direct;
 pub mod fuzzing;
 mod interaction;
 mod modal;
+mod reply;
 mod socket;
 mod text;
 mod web;
 
-use std::collections::HashMap;
-use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use self::app::{Place, mark_ts, nowhere, unreadable};
 use self::controls::is_slack_id;
 use self::text::{SECTION_MAX_CHARS, escaped};
-use self::web::{Token, WebApi};
+use self::web::Token;
 use crate::channel::{Channel, ChannelKind, Heard, MessageRef, Person, Posting, Response, Settled};
 use crate::error::{Error, Result};
 
-/// The message metadata event type that marks Beckon's question messages.
-const EVENT_TYPE: &str = "beckon_question";
-/// How far before now a mark is taken, so clock skew between Beckon and Slack cannot put a
-/// post before its own mark.
-const MARK_LEAD_MS: i64 = 5_000;
-/// Messages per page of history.
-const HISTORY_PAGE: &str = "100";
-/// Most pages of history read when looking for a post.
-const HISTORY_MAX_PAGES: usize = 10;
-
-/// Where and as whom Beckon talks to Slack.
-#[derive(Clone)]
-pub struct SlackConfig {
-    /// The app-level token (`xapp-…`, scope `connections:write`), for Socket Mode.
-    pub app_token: String,
-    /// The bot token (`xoxb-…`), for the Web API.
-    pub bot_token: String,
-    /// The person's own member id (`U…`): questions only they may answer go to their direct
-    /// messages with the app, and only their presses answer those. None: such questions are
-    /// not posted to Slack.
-    pub person: Option<String>,
-    /// The channel id (`C…`) for questions that allow nothing; none: those go to the person.
-    pub channel: Option<String>,
-    /// The Web API's base URL, normally [`SlackConfig::DEFAULT_API_BASE`].
-    pub api_base: String,
-}
-
-impl SlackConfig {
-    /// Slack's Web API.
-    pub const DEFAULT_API_BASE: &'static str = "https://slack.com/api";
-
-    /// A configuration for Slack's own API.
-    pub fn new(
-        app_token: impl Into<String>,
-        bot_token: impl Into<String>,
-        person: Option<String>,
-        channel: Option<String>,
-    ) -> Self {
-        SlackConfig {
-            app_token: app_token.into(),
-            bot_token: bot_token.into(),
-            person,
-            channel,
-            api_base: Self::DEFAULT_API_BASE.to_owned(),
-        }
-    }
-}
-
-impl fmt::Debug for SlackConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SlackConfig")
-            .field("app_token", &"[redacted]")
-            .field("bot_token", &"[redacted]")
-            .field("person", &self.person)
-            .field("channel", &self.channel)
-            .field("api_base", &self.api_base)
-            .finish()
-    }
-}
-
-/// How Slack tells a person what became of their press: an ephemeral message only they see.
-pub enum Reply {
-    /// A button on the message: the press's `response_url`.
-    ResponseUrl(String),
-    /// A submitted form (which has no response URL): `chat.postEphemeral` to `user` in
-    /// `channel`.
-    Ephemeral {
-        /// Where the question's message is.
-        channel: String,
-        /// Who submitted.
-        user: String,
-    },
-}
-
-impl fmt::Debug for Reply {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            // A response URL lets anyone holding it post to the channel for a while.
-            Self::ResponseUrl(_) => f.write_str("ResponseUrl([redacted])"),
-            Self::Ephemeral { channel, user } => {
-                f.debug_struct("Ephemeral").field("channel", channel).field("user", user).finish()
-            }
-        }
-    }
-}
-
-/// Where a question's message goes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Place {
-    /// The person's direct messages with the app (posted to their member id).
-    Person(String),
-    /// A channel, for questions that allow nothing.
-    Channel(String),
-}
-
-/// Slack as a channel: posts to the person's direct messages or a channel, hears presses over
-/// Socket Mode.
-pub struct Slack {
-    web: WebApi,
-    person: Option<String>,
-    channel: Option<String>,
-    /// Direct-message conversation ids by member id, once looked up.
-    direct: Mutex<HashMap<String, String>>,
-}
-
-impl fmt::Debug for Slack {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Slack")
-            .field("person", &self.person)
-            .field("channel", &self.channel)
-            .field("web", &self.web)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Slack {
-    /// Slack for `config`, calling through `http`.
-    pub fn new(config: SlackConfig, http: reqwest::Client) -> Slack {
-        let SlackConfig { app_token, bot_token, person, channel, api_base } = config;
-        let web = WebApi::new(http, &api_base, bot_token, app_token);
-        Slack { web, person, channel, direct: Mutex::default() }
-    }
-
-    /// Where `posting` goes: the direct messages of the paired person it is for; else only the
-    /// person's direct messages for a question only they may answer; the channel, else the
-    /// person, for any other. None: nowhere on Slack.
-    fn place(&self, posting: &Posting) -> Option<Place> {
-        if let Some(to) = &posting.to {
-            return Some(Place::Person(to.clone()));
-        }
-        let person = self.person.clone().map(Place::Person);
-        if posting.request.person_only() {
-            return person;
-        }
-        self.channel.clone().map(Place::Channel).or(person)
-    }
-
-    /// The conversation a place's history is read from: the channel, or the app's direct
-    /// messages with the person (`conversations.open`, looked up once).
-    async fn conversation(&self, place: &Place) -> Result<String> {
-        let person = match place {
-            Place::Channel(channel) => return Ok(channel.clone()),
-            Place::Person(person) => person,
-        };
-        if let Some(known) = self.direct.lock().ok().and_then(|known| known.get(person).cloned()) {
-            return Ok(known);
-        }
-        let reply = self.web.post("conversations.open", Token::Bot, &json!({"users": person})).await?;
-        let id = reply.pointer("/channel/id").and_then(Value::as_str).filter(|id| is_slack_id(id));
-        let Some(id) = id else { return Err(unreadable("conversations.open")) };
-        if let Ok(mut known) = self.direct.lock() {
-            known.insert(person.clone(), id.to_owned());
-        }
-        Ok(id.to_owned())
-    }
-
-    async fn find_in_history(&self, place: &Place, request_id: &str, mark: &str) -> Result<Option<MessageRef>> {
-        let conversation = self.conversation(place).await?;
-        let mut cursor = String::new();
-        for _ in 0..HISTORY_MAX_PAGES {
-            let mut query = vec![
-                ("channel", conversation.as_str()),
-                ("oldest", mark),
-                ("include_all_metadata", "true"),
-                ("limit", HISTORY_PAGE),
-            ];
-            if !cursor.is_empty() {
-                query.push(("cursor", cursor.as_str()));
-            }
-            let reply = self.web.get("conversations.history", Token::Bot, &query).await?;
-            let messages = reply.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-            for message in messages {
-                let is_ours = message.pointer("/metadata/event_type").and_then(Value::as_str) == Some(EVENT_TYPE)
-                    && message.pointer("/metadata/event_payload/request_id").and_then(Value::as_str)
-                        == Some(request_id);
-                let ts = message.get("ts").and_then(Value::as_str).filter(|ts| is_slack_id(ts));
-                if let (true, Some(ts)) = (is_ours, ts) {
-                    return Ok(Some(MessageRef { conversation, message: ts.to_owned() }));
-                }
-            }
-            let next = reply.pointer("/response_metadata/next_cursor").and_then(Value::as_str).unwrap_or_default();
-            let more = reply.get("has_more").and_then(Value::as_bool).unwrap_or(false);
-            if !more || next.is_empty() || next.len() > 1024 {
-                return Ok(None);
-            }
-            cursor = next.to_owned();
-        }
-        tracing::warn!(
-            channel = "slack",
-            "history after the mark is longer than Beckon reads; the post is taken as not made"
-        );
-        Ok(None)
-    }
-}
-
-/// A post of a question this Slack does not show (the worker never asks for one).
-fn nowhere() -> Error {
-    let detail = "only the person may answer this question and no Slack member is set as the person".into();
-    Error::Refused { channel: "Slack", method: "chat.postMessage", detail }
-}
-
-/// A reply that said `ok` but lacked what the method promises.
-fn unreadable(method: &str) -> Error {
-    Error::Unreachable { channel: "Slack", detail: format!("{method} gave a reply Beckon cannot read") }
-}
-
-/// `now_ms`, a few seconds earlier, as a Slack `ts` ("1700000000.000000").
-fn mark_ts(now_ms: i64) -> String {
-    let ms = now_ms.saturating_sub(MARK_LEAD_MS).max(0);
-    format!("{}.{:06}", ms / 1000, (ms % 1000) * 1000)
-}
+pub use self::app::Slack;
+pub use self::config::SlackConfig;
+pub use self::reply::Reply;
 
 impl Channel for Slack {
     type Reply = Reply;
@@ -334,12 +128,6 @@ impl Channel for Slack {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_mark_is_a_slack_ts_a_little_before_now() {
-        assert_eq!(mark_ts(1_700_000_012_345), "1700000007.345000");
-        assert_eq!(mark_ts(1_000), "0.000000");
-    }
 
     #[test]
     fn debug_output_names_no_token() {

@@ -28,10 +28,11 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_util::sync::CancellationToken;
 
+use super::app::Slack;
 use super::direct;
 use super::interaction::{self, Interaction};
+use super::reply::Reply;
 use super::web::Token;
-use super::{Reply, Slack};
 use crate::channel::Heard;
 use crate::error::Error;
 
