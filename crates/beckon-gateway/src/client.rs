@@ -283,9 +283,7 @@ pub(crate) fn certificate_refused(err: &reqwest::Error) -> Option<String> {
     while let Some(cause) = source {
         let text = cause.to_string();
         if text.contains("certificate") {
-            return Some(format!(
-                "{text}; if a private authority issued it, name that authority's certificate with --ca-file (or BECKON_CA_FILE)"
-            ));
+            return Some(crate::trust::with_hint(text));
         }
         source = cause.source();
     }

@@ -19,9 +19,10 @@ use openidconnect::core::{
 };
 use openidconnect::{
     AdditionalClaims, AdditionalProviderMetadata, AuthorizationCode, ClaimsVerificationError, Client, ClientId,
-    ClientSecret, CsrfToken, EmptyExtraTokenFields, EndpointMaybeSet, EndpointNotSet, EndpointSet, IdTokenFields,
-    IssuerUrl, Nonce, OAuth2TokenResponse, PkceCodeChallenge, PkceCodeVerifier, ProviderMetadata, RedirectUrl, Scope,
-    SignatureVerificationError, StandardErrorResponse, StandardTokenResponse, TokenResponse, UserInfoClaims,
+    ClientSecret, CsrfToken, EmptyExtraTokenFields, EndUserName, EndUserUsername, EndpointMaybeSet, EndpointNotSet,
+    EndpointSet, IdTokenFields, IssuerUrl, LocalizedClaim, Nonce, OAuth2TokenResponse, PkceCodeChallenge,
+    PkceCodeVerifier, ProviderMetadata, RedirectUrl, Scope, SignatureVerificationError, StandardErrorResponse,
+    StandardTokenResponse, TokenResponse, UserInfoClaims,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -312,11 +313,7 @@ impl RelyingParty {
         let subject = claims.subject().clone();
         let mut person = Claimed {
             email: claims.email().map(|email| email.as_str().to_owned()),
-            name: claims
-                .name()
-                .and_then(|name| name.get(None))
-                .map(|name| name.as_str().to_owned())
-                .or_else(|| claims.preferred_username().map(|name| name.as_str().to_owned())),
+            name: display_name(claims.name(), claims.preferred_username()),
             groups: people_claims::groups(&claims.additional_claims().claims, &self.settings.groups_claim),
         };
         if !person.is_whole()
@@ -328,11 +325,7 @@ impl RelyingParty {
                 .map_err(|err| identity(&self.settings, format!("the userinfo request failed: {}", causes(&err))))?;
             person.fill(Claimed {
                 email: info.email().map(|email| email.as_str().to_owned()),
-                name: info
-                    .name()
-                    .and_then(|name| name.get(None))
-                    .map(|name| name.as_str().to_owned())
-                    .or_else(|| info.preferred_username().map(|name| name.as_str().to_owned())),
+                name: display_name(info.name(), info.preferred_username()),
                 groups: people_claims::groups(&info.additional_claims().claims, &self.settings.groups_claim),
             });
         }
@@ -355,6 +348,13 @@ impl RelyingParty {
             .append_pair("post_logout_redirect_uri", after);
         Some(url.to_string())
     }
+}
+
+/// A person's name as the provider gives it: `name`, else `preferred_username`.
+fn display_name(name: Option<&LocalizedClaim<EndUserName>>, username: Option<&EndUserUsername>) -> Option<String> {
+    name.and_then(|name| name.get(None))
+        .map(|name| name.as_str().to_owned())
+        .or_else(|| username.map(|username| username.as_str().to_owned()))
 }
 
 fn identity(settings: &OidcSettings, detail: String) -> GatewayError {

@@ -28,7 +28,7 @@ pub fn authorities(ca_file: Option<&Path>) -> Result<Vec<reqwest::Certificate>, 
 pub fn with_hint(detail: String) -> String {
     if detail.contains("certificate") {
         format!(
-            "{detail} (its TLS certificate is not trusted: if a private authority issued it, name that authority's certificate with --ca-file)"
+            "{detail}; if a private authority issued it, name that authority's certificate with --ca-file (or BECKON_CA_FILE)"
         )
     } else {
         detail
