@@ -7,44 +7,20 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+#[path = "support/another_machine.rs"]
+mod another_machine;
 #[allow(dead_code)]
 #[path = "support/serve_start.rs"]
 mod serve_start;
 
-use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use another_machine::{beckon_at, finished};
 use beckon_store::testing::TestCa;
 use serde_json::{Value, json};
 use serve_start::free_port;
 use tokio::io::AsyncWriteExt;
-
-/// `beckon` as run on an agent's machine: a home of its own, nothing of Beckon's or of TLS's in
-/// the environment.
-fn on_the_agents_machine(home: &Path) -> tokio::process::Command {
-    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_beckon"));
-    command
-        .env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join(".config"))
-        .env("XDG_DATA_HOME", home.join(".local/share"))
-        .env_remove("BECKON_DATA_DIR")
-        .env_remove("BECKON_URL")
-        .env_remove("BECKON_TOKEN")
-        .env_remove("BECKON_CONNECTION_FILE")
-        .env_remove("BECKON_CA_FILE")
-        .env_remove("SSL_CERT_FILE")
-        .env_remove("SSL_CERT_DIR")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    command
-}
-
-async fn finished(command: &mut tokio::process::Command) -> std::process::Output {
-    tokio::time::timeout(Duration::from_secs(60), command.output()).await.expect("it finished").unwrap()
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -92,34 +68,25 @@ async fn agents_trust_a_team_servers_private_authority_when_told_of_it() {
     std::fs::create_dir_all(&home).unwrap();
 
     // Not told of the authority: the certificate is refused, and said to be.
-    let refused = finished(on_the_agents_machine(&home).args(["--url", &url, "--token", &token, "pending"])).await;
+    let refused = finished(beckon_at(&home).args(["--url", &url, "--token", &token, "pending"])).await;
     let said = text(&refused.stderr);
     assert!(!refused.status.success(), "{said}");
     assert!(said.contains("cannot trust the TLS certificate of") && said.contains("--ca-file"), "{said}");
     assert!(!said.contains("not running"), "{said}");
 
     // Told by --ca-file, or by the system's store as SSL_CERT_FILE sets it: trusted.
-    let trusted = finished(on_the_agents_machine(&home).args([
-        "--ca-file",
-        ca_path,
-        "--url",
-        &url,
-        "--token",
-        &token,
-        "pending",
-    ]))
-    .await;
+    let trusted =
+        finished(beckon_at(&home).args(["--ca-file", ca_path, "--url", &url, "--token", &token, "pending"])).await;
     assert!(trusted.status.success(), "--ca-file: {}", text(&trusted.stderr));
-    let trusted = finished(
-        on_the_agents_machine(&home).env("SSL_CERT_FILE", &ca_file).args(["--url", &url, "--token", &token, "pending"]),
-    )
-    .await;
+    let trusted =
+        finished(beckon_at(&home).env("SSL_CERT_FILE", &ca_file).args(["--url", &url, "--token", &token, "pending"]))
+            .await;
     assert!(trusted.status.success(), "SSL_CERT_FILE: {}", text(&trusted.stderr));
 
     // Setup records the authority with the connection; the hook, with nothing but its home,
     // reaches the server through it.
     let setup = finished(
-        on_the_agents_machine(&home)
+        beckon_at(&home)
             .env("BECKON_URL", &url)
             .env("BECKON_TOKEN", &token)
             .env("BECKON_CA_FILE", &ca_file)
@@ -127,11 +94,11 @@ async fn agents_trust_a_team_servers_private_authority_when_told_of_it() {
     )
     .await;
     assert!(setup.status.success(), "setup: {}", text(&setup.stderr));
-    let check = finished(on_the_agents_machine(&home).args(["setup", "claude-code", "--check"])).await;
+    let check = finished(beckon_at(&home).args(["setup", "claude-code", "--check"])).await;
     assert!(check.status.success(), "--check: {}{}", text(&check.stdout), text(&check.stderr));
     let event = json!({"session_id": "c4f1", "cwd": "/home/ada/shop", "permission_mode": "default",
         "hook_event_name": "PermissionRequest", "tool_name": "Bash", "tool_input": {"command": "make deploy"}});
-    let mut hook = on_the_agents_machine(&home).args(["hook", "claude-code"]).stdin(Stdio::piped()).spawn().unwrap();
+    let mut hook = beckon_at(&home).args(["hook", "claude-code"]).stdin(Stdio::piped()).spawn().unwrap();
     let mut stdin = hook.stdin.take().unwrap();
     stdin.write_all(event.to_string().as_bytes()).await.unwrap();
     drop(stdin);

@@ -8,6 +8,8 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+#[path = "support/another_machine.rs"]
+mod another_machine;
 #[allow(dead_code)]
 #[path = "support/oidc_provider.rs"]
 mod oidc_provider;
@@ -25,6 +27,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use another_machine::{beckon_at, finished};
 use beckon_store::testing::TestCluster;
 use oidc_provider::OidcProvider;
 use serde_json::{Value, json};
@@ -73,29 +76,6 @@ async fn replica_on(dir: &Path, name: &str, port: u16, database: &str, oidc: &[&
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     Replica { url: format!("http://127.0.0.1:{port}"), _child: child, printed }
-}
-
-/// `beckon` as run on Ada's laptop: a home of its own, nothing of Beckon's in the environment.
-fn on_adas_laptop(home: &Path) -> tokio::process::Command {
-    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_beckon"));
-    command
-        .env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join(".config"))
-        .env("XDG_DATA_HOME", home.join(".local/share"))
-        .env_remove("BECKON_DATA_DIR")
-        .env_remove("BECKON_URL")
-        .env_remove("BECKON_TOKEN")
-        .env_remove("BECKON_CONNECTION_FILE")
-        .env_remove("BECKON_CA_FILE")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    command
-}
-
-async fn finished(command: &mut tokio::process::Command) -> std::process::Output {
-    tokio::time::timeout(Duration::from_secs(60), command.output()).await.expect("it finished").unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -161,7 +141,7 @@ async fn a_team_lead_sets_up_the_team_server_from_the_readme() {
 
     // 6. Agents: a token for Ada's laptop, made with the admin token from the CLI, and Claude Code
     //    connected there by `beckon setup` with the URL and that token.
-    let made = finished(on_adas_laptop(dir.path()).args(["--url", &a.url, "--token", &admin]).args([
+    let made = finished(beckon_at(dir.path()).args(["--url", &a.url, "--token", &admin]).args([
         "token",
         "create",
         "--name",
@@ -175,12 +155,11 @@ async fn a_team_lead_sets_up_the_team_server_from_the_readme() {
     let token = String::from_utf8_lossy(&made.stdout).trim().to_owned();
     let home = dir.path().join("ada-home");
     std::fs::create_dir_all(&home).unwrap();
-    let setup = finished(
-        on_adas_laptop(&home).env("BECKON_URL", &a.url).env("BECKON_TOKEN", &token).args(["setup", "claude-code"]),
-    )
-    .await;
+    let setup =
+        finished(beckon_at(&home).env("BECKON_URL", &a.url).env("BECKON_TOKEN", &token).args(["setup", "claude-code"]))
+            .await;
     assert!(setup.status.success(), "setup: {}", String::from_utf8_lossy(&setup.stderr));
-    let check = finished(on_adas_laptop(&home).args(["setup", "claude-code", "--check"])).await;
+    let check = finished(beckon_at(&home).args(["setup", "claude-code", "--check"])).await;
     assert!(
         check.status.success(),
         "setup --check: {}{}",
@@ -193,7 +172,7 @@ async fn a_team_lead_sets_up_the_team_server_from_the_readme() {
     let event = json!({"session_id": "7d1f", "cwd": "/home/ada/shop", "permission_mode": "default",
         "hook_event_name": "PermissionRequest", "tool_name": "Bash",
         "tool_input": {"command": "make deploy", "description": "Deploy the shop"}});
-    let mut hook = on_adas_laptop(&home).args(["hook", "claude-code"]).stdin(Stdio::piped()).spawn().unwrap();
+    let mut hook = beckon_at(&home).args(["hook", "claude-code"]).stdin(Stdio::piped()).spawn().unwrap();
     let mut stdin = hook.stdin.take().unwrap();
     stdin.write_all(event.to_string().as_bytes()).await.unwrap();
     drop(stdin);
