@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 mod error_body;
 mod tokens;
+pub mod window;
 
 pub use beckon_store::TokenKind;
 pub use error_body::{ErrorBody, ErrorKind};
