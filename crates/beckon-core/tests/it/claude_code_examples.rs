@@ -5,8 +5,6 @@
 //! text, `annotations` with the person's `notes` and the chosen option's `preview`, plus
 //! Beckon's `outcome`.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)] // a failing test says why
-
 use beckon_core::{Answer, Answers, Outcome, QuestionItem, QuestionRequest, render_tool_result};
 use serde_json::{Value, json};
 

@@ -2,8 +2,6 @@
 //! a link only ever navigates, and a refused one gets a short message that quotes at most the
 //! start of what it was given.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use beckon_testkit::corpus;
 
 use beckon_core::{Link, LinkError};
