@@ -1,8 +1,6 @@
 //! The provider over real HTTP, as a relying party meets it: discovery, the code flow with
 //! PKCE, ID tokens verified against the JWKS, and each refusal the protocol asks for.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::collections::HashMap;
 
 use base64::Engine;
