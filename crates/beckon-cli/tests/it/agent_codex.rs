@@ -7,21 +7,17 @@
 //! reviewer decides. Setup keeps the person's file, Codex lists the server it wrote, and
 //! `--remove` gives the file back byte for byte.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/responses.rs"]
-mod responses;
-mod served;
-
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use beckon_gateway::Discovery;
-use responses::{FakeResponses, Request, Script, Turn, has_output};
 use serde_json::{Value, json};
 use tokio::process::Command;
+
+use crate::support::responses::{FakeResponses, Request, Script, Turn, has_output};
+use crate::support::served;
 
 /// The person's own configuration, with comments and settings setup must keep.
 const THEIRS: &str = "# Codex, as I like it\nmodel = \"fake-model\" # the scripted one\n\

@@ -7,21 +7,17 @@
 //! files, Copilot lists the server it wrote, and `--remove` gives the files back byte for byte
 //! (however they were laid out) and deletes a settings file setup made.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/responses.rs"]
-mod responses;
-mod served;
-
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use beckon_gateway::Discovery;
-use responses::{FakeResponses, Request, Script, Turn, has_output};
 use serde_json::{Value, json};
 use tokio::process::Command;
+
+use crate::support::responses::{FakeResponses, Request, Script, Turn, has_output};
+use crate::support::served;
 
 fn copilot() -> PathBuf {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/agents/node_modules/.bin/copilot");

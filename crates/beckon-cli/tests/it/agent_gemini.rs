@@ -12,12 +12,6 @@
 //!   (also from `GEMINI_CLI_HOME` and a trusted project), and `--remove` gives back the file
 //!   byte for byte.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/gemini_api.rs"]
-mod gemini_api;
-mod served;
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -26,8 +20,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use beckon_gateway::Discovery;
-use gemini_api::{FakeGemini, Script, Turn, function_responses, last_prompt, tool_names};
 use serde_json::{Value, json};
+
+use crate::support::gemini_api::{FakeGemini, Script, Turn, function_responses, last_prompt, tool_names};
+use crate::support::served;
 
 const API_KEY: &str = "gemini-test-key-0123456789";
 const ASK: &str = "mcp_beckon_ask_user_question";

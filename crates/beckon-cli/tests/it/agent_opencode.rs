@@ -10,22 +10,18 @@
 //! Each OpenCode has its own HOME and XDG folders, with `@opencode-ai/plugin` marked installed
 //! so it makes no connection beyond loopback.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/chat_completions.rs"]
-mod chat_completions;
-mod served;
-
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use beckon_gateway::Discovery;
-use chat_completions::{FakeChat, Script, Turn, tool_names, tool_results};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
+
+use crate::support::chat_completions::{FakeChat, Script, Turn, tool_names, tool_results};
+use crate::support::served;
 
 /// The id the scripted model gives its one tool call.
 const CALL: &str = "call_beckon_1";

@@ -4,10 +4,6 @@
 //! same rows, filtered by agent and time, and to a file written whole. (How little memory the
 //! export takes is measured in the bench.)
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod served;
-
 use std::path::Path;
 
 use beckon_core::conversation::{Origin, State};
@@ -15,6 +11,8 @@ use beckon_core::{AnsweredVia, Answers, Approval, Outcome, QuestionRequest, Requ
 use beckon_store::{AuditFilter, AuditRow, NewQuestion, NewSession, Resolution, Store};
 use serde_json::json;
 use uuid::Uuid;
+
+use crate::support::served;
 
 /// Enough for several pages of the store's reads and of the stream; the bench exports 100,000
 /// from a release build and measures the memory it takes.

@@ -1,10 +1,6 @@
 //! `beckon status --secret` prints the secret callbacks are signed with, so a receiver can check
 //! `Beckon-Signature`; and `--help` warns that a token given as a flag is visible to others.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod served;
-
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -15,7 +11,8 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use beckon_runtime::callbacks::signature;
 use serde_json::{Value, json};
-use served::{Served, beckon, output, text};
+
+use crate::support::served::{Served, beckon, output, text};
 
 type Received = Arc<Mutex<Vec<(String, Bytes)>>>;
 

@@ -4,20 +4,16 @@
 //! (previews, metadata, two questions, one multi-select) reaches the person, and the person's
 //! answer comes back to the model as the result of that exact tool call, in Claude Code's shape.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/anthropic.rs"]
-mod anthropic;
-mod served;
-
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anthropic::{FakeAnthropic, Script, Turn, leading_json, tool_names, tool_results};
 use beckon_gateway::Discovery;
 use serde_json::{Value, json};
+
+use crate::support::anthropic::{FakeAnthropic, Script, Turn, leading_json, tool_names, tool_results};
+use crate::support::served;
 
 const ASK: &str = "mcp__beckon__ask_user_question";
 const GET_ANSWER: &str = "mcp__beckon__get_answer";

@@ -7,23 +7,17 @@
 //! server. Claude Code waiting at its prompt shows a notice naming the project, which goes when
 //! the person goes on.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/anthropic.rs"]
-mod anthropic;
-#[path = "support/python.rs"]
-mod python;
-mod served;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use anthropic::{FakeAnthropic, Script, Turn, tool_names, tool_results};
 use beckon_gateway::Discovery;
 use serde_json::{Value, json};
+
+use crate::support::anthropic::{FakeAnthropic, Script, Turn, tool_names, tool_results};
+use crate::support::{python, served};
 
 const API_KEY: &str = "sk-ant-test-0123456789abcdefghij";
 /// How long after a turn Claude Code tells its Notification hooks that it waits for input.

@@ -1,17 +1,14 @@
 //! The `beckon` binary end to end against `beckon serve` in a temporary data folder: asking in
 //! one process and answering in another, every exit code, Ctrl-C, and the errors people see.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod served;
-
 use std::process::Output;
 use std::time::Duration;
 
 use beckon_gateway::Discovery;
 use serde_json::{Value, json};
-use served::{Served, beckon, output, text};
 use tokio::process::Child;
+
+use crate::support::served::{Served, beckon, output, text};
 
 impl Served {
     /// Starts `beckon ask` with `args` and waits until its question is pending; its id.

@@ -4,16 +4,14 @@
 //! form was answered in its own dialog. A form, like Claude Code's own question, is asked of
 //! the person: a script (the agent waiting on it) cannot answer it, only decline it.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod served;
-
 use std::process::Stdio;
 use std::time::Duration;
 
 use beckon_gateway::ClientError;
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
+
+use crate::support::served;
 
 fn form(id: &str) -> Value {
     json!({"session_id": "5b0c", "cwd": "/home/ada/shop", "hook_event_name": "Elicitation",

@@ -3,10 +3,7 @@
 //! refusal exits 1 with its reason on stderr and writes nothing; hostile text that is allowed
 //! comes back byte-for-byte.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use beckon_testkit::corpus;
-mod served;
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -15,8 +12,9 @@ use std::process::{Output, Stdio};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use served::{Served, output, text};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+use crate::support::served::{Served, output, text};
 
 const UNKNOWN: &str = "0190f1d2-0000-7000-8000-00000000beef";
 const TABLES: [&str; 5] = ["sessions", "messages", "questions", "events", "outbox"];

@@ -4,19 +4,17 @@
 //! against `beckon serve`, all three still work, and the socket is its owner's alone.
 
 #![cfg(unix)]
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod served;
 
 use std::net::SocketAddr;
 use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use served::{Served, output, text};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::task::JoinHandle;
+
+use crate::support::served::{Served, output, text};
 
 /// More connections than the gateway's TCP cap (256).
 const FLOOD: usize = 300;

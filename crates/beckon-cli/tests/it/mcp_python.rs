@@ -2,20 +2,16 @@
 //! gateway's `/mcp`, and over stdio through `beckon mcp`. The SDK is installed once into a venv
 //! under `target/` (network access to PyPI the first time).
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-#[path = "support/python.rs"]
-mod python;
-
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
 use beckon_gateway::{Discovery, GatewayClient, GatewayConfig, Locator, RunningGateway};
 use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
-use python::venv_python;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
+
+use crate::support::python::venv_python;
 
 struct Running {
     dir: tempfile::TempDir,

@@ -6,22 +6,15 @@
 //! asks who is there again. And a team server whose provider and PostgreSQL both hold
 //! certificates from the team's private authority, trusted by `--ca-file` alone.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/oidc_provider.rs"]
-mod oidc_provider;
-#[allow(dead_code)]
-#[path = "support/serve_start.rs"]
-mod serve_start;
-
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use beckon_test_idp::{Browser, hidden_field};
-use oidc_provider::{OidcProvider, follow, submit};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
-use serve_start::free_port;
+
+use crate::support::oidc_provider::{OidcProvider, follow, submit};
+use crate::support::serve_start::free_port;
 
 /// A browser signed in on the server at `base` as `who`, through the provider's login page and,
 /// when it asks, its consent page.

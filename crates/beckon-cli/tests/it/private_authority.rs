@@ -5,22 +5,15 @@
 //! `beckon setup` records the authority with the connection, so a hook run with nothing but its
 //! home reaches the server and prints the person's decision.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/another_machine.rs"]
-mod another_machine;
-#[allow(dead_code)]
-#[path = "support/serve_start.rs"]
-mod serve_start;
-
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use another_machine::{beckon_at, finished};
 use beckon_store::testing::TestCa;
 use serde_json::{Value, json};
-use serve_start::free_port;
 use tokio::io::AsyncWriteExt;
+
+use crate::support::another_machine::{beckon_at, finished};
+use crate::support::serve_start::free_port;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -15,22 +15,17 @@
 //! HAProxy is one of the tests' tools (`scripts/install-deps` installs it): without it the test
 //! fails, it does not skip.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod served;
-#[allow(dead_code)]
-#[path = "support/server.rs"]
-mod server;
-
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use beckon_store::testing::TestCluster;
 use serde_json::{Value, json};
-use server::{Endpoint, Server};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, Command};
+
+use crate::support::served;
+use crate::support::server::{Endpoint, Server};
 
 /// How long the clients and the balancer may take for each step on a busy machine.
 const PATIENCE: Duration = Duration::from_secs(60);

@@ -7,10 +7,6 @@
 //! token is refused everything but asking and following its own questions, is refused on its
 //! next request once revoked with `beckon token revoke`, and is stored only hashed.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod served;
-
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -20,6 +16,8 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
+
+use crate::support::served;
 
 /// The person's Beckon, where scripts may answer for the person (so the test can, over HTTP).
 async fn persons_beckon() -> served::Served {

@@ -4,22 +4,15 @@
 //! and finishes it. Two real `beckon serve` replicas on a real PostgreSQL, a model on loopback
 //! that answers slowly.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/anthropic.rs"]
-mod anthropic;
-#[allow(dead_code)]
-#[path = "support/server.rs"]
-mod server;
-
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anthropic::{FakeAnthropic, Turn};
 use beckon_store::testing::TestCluster;
 use serde_json::{Value, json};
-use server::Server;
+
+use crate::support::anthropic::{FakeAnthropic, Turn};
+use crate::support::server::Server;
 
 /// The replicas' lease, in seconds: short, so that the test waits little for one to run out.
 const LEASE_SECONDS: u64 = 2;

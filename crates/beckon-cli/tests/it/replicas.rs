@@ -8,17 +8,12 @@
 //! theirs alone on the other; a replica is ready (`/readyz`) only while its database answers,
 //! and live (`/livez`) while it runs.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[allow(dead_code)]
-#[path = "support/server.rs"]
-mod server;
-
 use std::time::{Duration, Instant};
 
 use beckon_store::testing::TestCluster;
 use serde_json::{Value, json};
-use server::{Endpoint, Server};
+
+use crate::support::server::{Endpoint, Server};
 
 /// Both replicas answer well within this in a debug build on a busy machine; the bench measures
 /// how fast.

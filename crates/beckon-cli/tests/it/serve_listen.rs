@@ -3,18 +3,10 @@
 //! while other names are still refused; HTTPS served by Beckon itself from a certificate and key
 //! in files, with files that cannot serve refused before anything starts.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/serve_start.rs"]
-mod serve_start;
-
-#[allow(dead_code)]
-#[path = "support/server.rs"]
-mod server;
-
 use serde_json::{Value, json};
-use serve_start::{free_port, refused};
-use server::Server;
+
+use crate::support::serve_start::{free_port, refused};
+use crate::support::server::Server;
 
 #[test]
 fn plain_http_beyond_loopback_is_refused_unless_asked_for() {

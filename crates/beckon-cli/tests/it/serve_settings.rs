@@ -2,16 +2,14 @@
 //! gateway's port and whether scripts may approve tool calls, as the same person expects of
 //! the same Beckon whichever way it runs.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod served;
-
 use std::path::Path;
 use std::time::Duration;
 
 use beckon_gateway::{Discovery, GatewayClient, Locator};
 use serde_json::json;
 use tokio::process::Child;
+
+use crate::support::served;
 
 /// `beckon serve` on `dir` with no port given, and a client once it listens.
 async fn serve(dir: &Path) -> (Child, Discovery, GatewayClient) {

@@ -4,15 +4,11 @@
 //! the admin group as given; and the ways a sign-in set-up that can never work is refused before
 //! anything starts.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/serve_start.rs"]
-mod serve_start;
-
 use beckon_test_idp::{Browser, Client, Person, Provider};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use serve_start::{free_port, refused};
+
+use crate::support::serve_start::{free_port, refused};
 
 #[test]
 fn a_sign_in_set_up_that_cannot_work_is_refused_before_anything_starts() {

@@ -3,8 +3,6 @@
 //! writes nothing, `--remove` gives back what was there (and deletes the files it made), and the
 //! real Claude Code (pinned in tests/claude-code) reads the server it wrote.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

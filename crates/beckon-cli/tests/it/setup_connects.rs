@@ -11,10 +11,6 @@
 //! - for a Beckon on a data folder of its own (`BECKON_DATA_DIR`), the hook and the server are
 //!   told that folder, and reach it with no `BECKON_DATA_DIR` in their environment.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod served;
-
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::time::Duration;
@@ -22,6 +18,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
+
+use crate::support::served;
 
 /// A person's home with a project, whose agents `beckon setup` connects.
 struct Home {

@@ -4,19 +4,11 @@
 //! their agent's approval goes to that chat (and nowhere else), Allow pressed there is their
 //! answer, and the agent reads it with their name.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[allow(dead_code)]
-#[path = "support/server.rs"]
-mod server;
-
-#[allow(dead_code)]
-#[path = "support/team.rs"]
-mod team;
-
 use beckon_testkit::fake_telegram::FakeTelegram;
 use serde_json::json;
-use team::{person, workspace};
+
+use crate::support::team;
+use crate::support::team::{person, workspace};
 
 const TOKEN: &str = "123456:AAE-team_token";
 /// Ada's private chat with the bot (and her Telegram user id).

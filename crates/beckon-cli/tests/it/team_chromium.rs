@@ -7,19 +7,11 @@
 //! after signing out the page is no one. A forged, expired or misaddressed ID token signs no one
 //! in, and a callback followed again from the browser's history is refused.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[allow(dead_code)]
-#[path = "support/server.rs"]
-mod server;
-
-#[allow(dead_code)]
-#[path = "support/team.rs"]
-mod team;
-
 use beckon_test_idp::Misbehaviour;
 use serde_json::{Value, json};
-use team::{Team, person};
+
+use crate::support::team;
+use crate::support::team::{Team, person};
 
 async fn team() -> Team {
     team::team(vec![person("ada", "Ada", &["eng"]), person("bo", "Bo", &["eng"])], &[]).await

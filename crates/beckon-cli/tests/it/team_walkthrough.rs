@@ -6,33 +6,18 @@
 //! seeing their share, an answer given on the other replica reaching the waiting hook, and
 //! signing out through the provider.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/another_machine.rs"]
-mod another_machine;
-#[allow(dead_code)]
-#[path = "support/oidc_provider.rs"]
-mod oidc_provider;
-#[allow(dead_code)]
-#[path = "support/serve_start.rs"]
-mod serve_start;
-#[allow(dead_code)]
-#[path = "support/server.rs"]
-mod server;
-#[allow(dead_code)]
-#[path = "support/team.rs"]
-mod team;
-
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use another_machine::{beckon_at, finished};
 use beckon_store::testing::TestCluster;
-use oidc_provider::OidcProvider;
 use serde_json::{Value, json};
-use serve_start::free_port;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+
+use crate::support::another_machine::{beckon_at, finished};
+use crate::support::oidc_provider::OidcProvider;
+use crate::support::serve_start::free_port;
+use crate::support::team;
 
 /// A replica as step 4 starts it: its data folder, the database in the environment, and the
 /// admin token's line when it printed one.

@@ -6,18 +6,10 @@
 //! the person's; a new question arrives by itself and is notified through the browser; signing
 //! out leaves for the sign-in.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[allow(dead_code)]
-#[path = "support/server.rs"]
-mod server;
-
-#[allow(dead_code)]
-#[path = "support/team.rs"]
-mod team;
-
 use serde_json::{Value, json};
-use team::{person, workspace};
+
+use crate::support::team;
+use crate::support::team::{person, workspace};
 
 fn ids(rows: &Value) -> Vec<&str> {
     rows.as_array().unwrap().iter().map(|row| row["id"].as_str().unwrap()).collect()

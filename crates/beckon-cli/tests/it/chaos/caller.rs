@@ -8,7 +8,7 @@ use reqwest::Method;
 use serde_json::Value;
 use tokio::sync::watch;
 
-use super::server::{Endpoint, Status};
+use crate::support::server::{Endpoint, Status};
 
 /// How long one request may take before it counts as lost.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use super::audit::snapshot::{ChannelRow, Snapshot};
-use super::server::Server;
+use crate::support::server::Server;
 use beckon_testkit::fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack};
 use beckon_testkit::fake_telegram::FakeTelegram;
 

@@ -12,7 +12,7 @@ use tokio::sync::watch;
 
 use super::plan::Plan;
 use super::progress::Progress;
-use super::server::Server;
+use crate::support::server::Server;
 
 /// Mixed into the plan's seed so kill timings do not repeat the clients' choices.
 const KILL_STREAM: u64 = 0x6b69_6c6c;

@@ -16,12 +16,19 @@
 //! kills. Every random choice comes from one seed, printed first; `BECKON_CHAOS_SEED=<seed>`
 //! makes the same choices again.
 
-#![allow(clippy::expect_used)]
-
-mod support;
+mod approver;
+mod audit;
+mod caller;
+mod channels;
+mod journeys;
+mod kills;
+mod plan;
+mod progress;
+mod receiver;
+mod run;
 
 use beckon_store::testing::TestCluster;
-use support::run::{Topology, chaos};
+use run::{Topology, chaos};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nothing_is_lost_or_doubled_when_serve_is_killed_at_random() {

@@ -19,7 +19,7 @@ use super::kills;
 use super::plan::{Plan, SEED_VAR};
 use super::progress::Progress;
 use super::receiver::Receiver;
-use super::server::Server;
+use crate::support::server::Server;
 
 /// How long in-app sessions and callbacks may take to settle after the last kill.
 const SETTLE_PATIENCE: Duration = Duration::from_secs(90);

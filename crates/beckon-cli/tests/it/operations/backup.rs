@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::{Replica, admin_token, database, documented, psql};
+use super::{Replica, admin_token, database, documented, psql};
 
 /// The notes' backup, run where the dump is to be kept.
 const DUMP: &str = r#"pg_dump --format=custom --file=beckon.dump "$BECKON_DATABASE_URL""#;

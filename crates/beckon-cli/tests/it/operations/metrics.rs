@@ -7,8 +7,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::json;
 
-use crate::serve_start::free_port;
-use crate::{PATIENCE, Replica, eventually, http, notes_block};
+use super::{PATIENCE, Replica, eventually, http, notes_block};
+use crate::support::serve_start::free_port;
 
 /// A scrape: its text, checked by `promtool check metrics` (which fails on a format error and on
 /// anything its linter objects to).
@@ -117,7 +117,7 @@ async fn metrics_move_with_a_question_and_pass_promtool() {
 fn a_metrics_address_that_cannot_be_had_stops_the_start() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
-    let said = crate::serve_start::refused(&["--metrics-listen", &addr]);
+    let said = crate::support::serve_start::refused(&["--metrics-listen", &addr]);
     assert!(said.contains("metrics") && said.contains(&addr), "{said}");
 }
 

@@ -8,15 +8,6 @@
 //! PostgreSQL's `pg_dump`, `pg_restore` and `psql`, all installed by scripts/install-deps); a
 //! test whose tool is missing fails, saying which.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[allow(dead_code)]
-#[path = "../support/serve_start.rs"]
-mod serve_start;
-#[allow(dead_code)]
-#[path = "../support/server.rs"]
-mod server;
-
 mod backup;
 mod metrics;
 mod rotation;
@@ -30,7 +21,8 @@ use std::time::Duration;
 use beckon_store::testing::TestCluster;
 use beckon_testkit::eventually;
 use serde_json::{Value, json};
-use server::{Endpoint, Server};
+
+use crate::support::server::{Endpoint, Server};
 
 /// How long a test waits for something [`eventually`] before failing.
 const PATIENCE: Duration = Duration::from_secs(30);

@@ -13,7 +13,7 @@ use axum::routing::post;
 use beckon_runtime::callbacks::signature;
 use serde_json::json;
 
-use crate::{PATIENCE, Replica, admin_token, database, documented, eventually};
+use super::{PATIENCE, Replica, admin_token, database, documented, eventually};
 
 /// The notes' first step of a new admin token.
 const FORGET_ADMIN_TOKEN: &str =

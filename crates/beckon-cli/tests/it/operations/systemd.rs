@@ -6,7 +6,7 @@
 
 use std::process::Command;
 
-use crate::{notes_block, repo};
+use super::{notes_block, repo};
 
 /// Where the packages install `beckon`.
 const INSTALLED: &str = "/usr/bin/beckon";

@@ -8,9 +8,9 @@ use std::process::Command;
 
 use serde_json::json;
 
-use crate::metrics::{sample, scrape};
-use crate::serve_start::free_port;
-use crate::{PATIENCE, Replica, database, eventually, psql};
+use super::metrics::{sample, scrape};
+use super::{PATIENCE, Replica, database, eventually, psql};
+use crate::support::serve_start::free_port;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replica_facing_a_newer_schema_is_not_ready_and_one_starting_refuses_it() {

@@ -3,8 +3,6 @@
 //! a tool call), streamed as server-sent events when asked to stream, with a length so the
 //! client sees the reply end.
 
-#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
-
 use std::sync::{Arc, Mutex};
 
 use axum::Router;

@@ -3,8 +3,6 @@
 //! script decides from that request (a text, or a tool call), streamed as server-sent
 //! `chat.completion.chunk` events ending in `[DONE]` when asked to stream.
 
-#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
-
 use std::sync::{Arc, Mutex};
 
 use axum::Router;

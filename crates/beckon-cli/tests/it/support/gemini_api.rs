@@ -3,8 +3,6 @@
 //! test's script decides from that request (a text, or a function call), as one server-sent
 //! event with a length so the client sees the reply end.
 
-#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
-
 use std::sync::{Arc, Mutex};
 
 use axum::Router;

@@ -3,8 +3,6 @@
 //! request (a text, or one function call), streamed as the full set of server-sent events the
 //! OpenAI clients read, ending with `response.completed` and its whole `output`.
 
-#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
-
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
@@ -177,21 +175,4 @@ pub fn call_output(body: &Value, call_id: &str) -> Option<String> {
 /// Whether a request's input already carries an output for `call_id`.
 pub fn has_output(body: &Value, call_id: &str) -> bool {
     call_output(body, call_id).is_some()
-}
-
-/// Every tool name a request offers, namespaced tools as `<namespace>.<name>`.
-pub fn tool_names(body: &Value) -> Vec<String> {
-    fn collect(tools: &Value, prefix: &str, names: &mut Vec<String>) {
-        for tool in tools.as_array().into_iter().flatten() {
-            let name = tool["name"].as_str().unwrap_or_default();
-            if tool["type"] == "namespace" {
-                collect(&tool["tools"], &format!("{prefix}{name}."), names);
-            } else {
-                names.push(format!("{prefix}{name}"));
-            }
-        }
-    }
-    let mut names = Vec::new();
-    collect(&body["tools"], "", &mut names);
-    names
 }

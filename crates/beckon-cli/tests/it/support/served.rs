@@ -1,9 +1,6 @@
 //! The `beckon` binary with nothing from the environment pointing it elsewhere, and
 //! `beckon serve` on a temporary data folder: what the CLI's end-to-end suites share.
 
-// Each suite includes this and uses what it needs of it.
-#![allow(dead_code)]
-
 use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::Duration;

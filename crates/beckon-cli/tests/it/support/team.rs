@@ -7,7 +7,7 @@ use std::time::Duration;
 use beckon_test_idp::{Client, Person, Provider};
 use serde_json::{Value, json};
 
-use crate::server::Server;
+use super::server::Server;
 
 pub fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -12,13 +12,8 @@
 //! - what is left of a session that is gone (its events) is nobody's;
 //! - one person holds only their share of the event streams.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 mod audit;
 mod callbacks;
-#[allow(dead_code)]
-#[path = "../support/server.rs"]
-mod server;
 
 mod asking;
 mod revocation;
@@ -29,9 +24,10 @@ use std::time::{Duration, Instant};
 
 use beckon_store::testing::TestCluster;
 use serde_json::{Value, json};
-use server::{Endpoint, Server};
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpSocket, TcpStream};
+
+use crate::support::server::{Endpoint, Server};
 
 struct Replica {
     server: Server,

@@ -10,8 +10,8 @@ use serde_json::Value;
 use sha2::Sha256;
 
 use super::snapshot::Snapshot;
-use crate::support::journeys::{Record, selected};
-use crate::support::receiver::Delivery;
+use crate::chaos::journeys::{Record, selected};
+use crate::chaos::receiver::Delivery;
 
 /// How far a signature's time may be from the delivery's arrival.
 const CLOCK_TOLERANCE_SECONDS: i64 = 300;

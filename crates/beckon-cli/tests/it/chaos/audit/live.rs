@@ -6,11 +6,12 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::callbacks::CallbackGroup;
-use crate::support::approver;
-use crate::support::caller::Caller;
-use crate::support::journeys::{Record, selected};
-use crate::support::plan::{EXPIRED, JobKind};
-use crate::support::receiver::Receiver;
+use crate::chaos::caller::Caller;
+use crate::chaos::journeys::{Record, selected};
+use crate::chaos::plan::{EXPIRED, JobKind};
+use crate::chaos::receiver::Receiver;
+
+use crate::chaos::approver;
 
 /// How often settling looks again.
 const POLL: Duration = Duration::from_millis(200);

@@ -8,9 +8,10 @@ use serde_json::Value;
 
 use super::by_marker;
 use super::snapshot::{SessionRow, Snapshot};
-use crate::support::approver;
-use crate::support::journeys::{Record, selected};
-use crate::support::plan::{EXPIRED, JobKind, marker_in};
+use crate::chaos::journeys::{Record, selected};
+use crate::chaos::plan::{EXPIRED, JobKind, marker_in};
+
+use crate::chaos::approver;
 
 /// Every finding on `snapshot` against what the clients were told.
 pub fn check(snapshot: &Snapshot, records: &[Record]) -> Vec<String> {
