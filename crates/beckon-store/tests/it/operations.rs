@@ -1,17 +1,14 @@
 //! Every store operation against a real database file.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod common;
-
 use beckon_core::conversation::{ExpiryPolicy, Message, Origin, SessionStatus, State, ToolCall, ToolResult};
 use beckon_core::{AnsweredVia, Outcome, SessionOrigin};
 use beckon_store::{
     CallbackFormat, DeliveryState, Error, EventKind, NewCallback, PersonSession, QuestionStatus, Resolution, Resolved,
     SessionFilter, SessionKind, SignedIn, Store, Workload,
 };
-use common::*;
 use serde_json::json;
+
+use crate::common::*;
 
 fn a_session_starts_with_an_event_and_reads_back(backend: Backend) {
     let (_db, mut store) = backend.store();

@@ -2,12 +2,9 @@
 //! the name), lists come newest first, a question remembers which token asked it, and what is
 //! stored of a secret is its hash alone.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod common;
-
 use beckon_store::{Error, NewToken, TokenKind};
-use common::Backend;
+
+use crate::common::{self, Backend, conformance};
 
 fn token(name: &str, hash_byte: u8, at_ms: i64) -> NewToken {
     NewToken { name: name.into(), kind: TokenKind::AskOnly, secret_hash: [hash_byte; 32], owner: None, at_ms }

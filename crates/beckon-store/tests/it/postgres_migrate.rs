@@ -1,8 +1,6 @@
 //! Opening a PostgreSQL database: migrated once when replicas start together, never over a
 //! newer schema, never half-way; a bad URL or an unreachable server is a clear error.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_store::testing::TestCluster;
 use beckon_store::{Error, POSTGRES_SCHEMA_VERSION, Store};
 
@@ -106,7 +104,7 @@ fn a_database_of_the_first_schema_is_brought_up_to_date_with_its_data() {
     let url = cluster.create_database("older").unwrap();
     let mut client = cluster.client("older").unwrap();
     // As the first release of the team server left it.
-    client.batch_execute(include_str!("../migrations/postgres/001_schema.sql")).unwrap();
+    client.batch_execute(include_str!("../../migrations/postgres/001_schema.sql")).unwrap();
     client
         .batch_execute("CREATE TABLE beckon_schema (version BIGINT NOT NULL); INSERT INTO beckon_schema VALUES (1)")
         .unwrap();

@@ -4,8 +4,6 @@
 //! taken under `verify-ca`, an authority not named is refused, `require` takes any certificate,
 //! and `require` to a server without TLS is refused.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_store::Store;
 use beckon_store::testing::{TestCa, TestCluster};
 

@@ -2,10 +2,6 @@
 //! reader following it never skips an event — where a `bigserial` would — and listeners hear of
 //! each commit.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod common;
-
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
@@ -13,11 +9,12 @@ use std::time::Duration;
 
 use beckon_core::SessionId;
 use beckon_store::{EVENTS_CHANNEL, Error, EventKind, EventPayload, NoDetails, Store, Tx};
-use common::Backend;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, NoTls};
 use rand::Rng;
 use uuid::Uuid;
+
+use crate::common::Backend;
 
 /// Appends the `n`th test event (told apart by its session id).
 fn append(tx: &mut Tx<'_>, n: u128) {

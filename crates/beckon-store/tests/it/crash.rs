@@ -3,8 +3,6 @@
 //! SIGKILL at random moments; after each kill the database holds everything the worker was
 //! told was saved, nothing half-written, no failed write, and passes SQLite's integrity check.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

@@ -2,13 +2,10 @@
 //! recorded before it is sent, the doubt a crash leaves, settling, and the answerer recorded; on a
 //! team server, each person's own messages and the accounts people pair.
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 use beckon_core::{AnsweredVia, Audience, Outcome};
 use beckon_store::{ChannelMessageState, ChannelPerson, ChannelScope, SignedIn, Store};
-use common::*;
+
+use crate::common::*;
 
 const NOW: i64 = 100_000;
 

@@ -2,13 +2,10 @@
 //! to; a session keeps the audience its first question gave it; a question's audience is its
 //! session's, read alone or with the question and its session.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod common;
-
 use beckon_core::{Addressees, Audience};
 use beckon_store::{EventKind, NewToken, TokenKind};
-use common::Backend;
+
+use crate::common::{self, Backend, conformance};
 
 fn ada() -> Audience {
     Audience::Person("ada".into())

@@ -4,14 +4,12 @@
 //! own). At most one commit (one sync) per group. On both backends: a failure PostgreSQL
 //! answers by aborting the transaction is undone for its job alone.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod common;
-
 use beckon_core::SessionId;
 use beckon_store::{Error, Store, Tx};
 use proptest::prelude::*;
 use uuid::Uuid;
+
+use crate::common::{self, conformance};
 
 /// One write a test can make.
 #[derive(Debug, Clone)]

@@ -3,12 +3,6 @@
 //! in pages by id and filters — whole, or a signed-in person's share, and on a read-only
 //! connection beside the writer — outlive the sessions retention prunes, and go by their own age.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod common;
-
-use common::Backend;
-
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{
     Answer, AnsweredVia, Answers, Approval, Audience, Outcome, QuestionRequest, RequestId, SessionOrigin,
@@ -19,7 +13,7 @@ use beckon_store::{
 };
 use serde_json::json;
 
-use common::{answered, new_question, new_session, request_id, session_id};
+use crate::common::{self, Backend, answered, conformance, new_question, new_session, request_id, session_id};
 
 fn approval(command: &str) -> QuestionRequest {
     let approval = Approval::parse(

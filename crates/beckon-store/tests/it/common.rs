@@ -1,7 +1,5 @@
 //! Shared helpers for the store's tests: ids, sample sessions and questions.
 
-#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_core::conversation::{Origin, State};
 use beckon_core::{Answer, Answers, Outcome, QuestionRequest, RequestId, SessionId, SessionOrigin};
 use beckon_store::{NewQuestion, NewSession, Resolution, Store};
@@ -153,7 +151,6 @@ impl Db {
 
 /// Runs each named test body, `fn name(backend: Backend)`, once on SQLite and once on
 /// PostgreSQL: `on_sqlite::name` and `on_postgres::name`.
-#[macro_export]
 macro_rules! conformance {
     ($($name:ident),* $(,)?) => {
         mod on_sqlite {
@@ -170,3 +167,4 @@ macro_rules! conformance {
         }
     };
 }
+pub(crate) use conformance;

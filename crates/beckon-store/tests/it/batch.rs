@@ -1,15 +1,9 @@
 //! Resolving many questions in one transaction: each in its own savepoint, a failing one undone
 //! alone, one commit for all, and the store counts what it resolved.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod common;
-
-use common::Backend;
-
 use beckon_store::{AuditFilter, Error, EventKind, Resolved};
 
-use common::{answered, asked, request_id, resolution};
+use crate::common::{Backend, answered, asked, conformance, request_id, resolution};
 
 fn a_failing_resolution_is_undone_alone_and_the_rest_commit_together(backend: Backend) {
     let (_db, mut store) = backend.store();

@@ -1,14 +1,11 @@
 //! Oversize values are refused with a typed error; damaged or tampered rows read back as typed
 //! errors, never a panic.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod common;
-
 use beckon_core::conversation::{Message, State};
 use beckon_store::{Error, JSON_MAX_BYTES, SessionFilter};
-use common::*;
 use serde_json::json;
+
+use crate::common::*;
 
 fn oversize_values_are_refused_and_nothing_is_written(backend: Backend) {
     let (_db, mut store) = backend.store();

@@ -1,17 +1,14 @@
 //! What the database itself guarantees, whoever writes to it and however many at once.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod common;
-
 use std::sync::{Arc, Barrier};
 use std::thread;
 
 use beckon_core::Outcome;
 use beckon_core::conversation::Message;
 use beckon_store::{Error, EventKind, Resolved};
-use common::*;
 use rusqlite::params;
+
+use crate::common::*;
 
 #[test]
 fn the_database_refuses_a_second_pending_question_inserted_around_the_api() {

@@ -3,12 +3,9 @@
 //! closed; pruning forgets only what expired; logins under way are capped, oldest dropped first;
 //! wrong pairing codes are counted per account and per channel, alike from every replica.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod common;
-
 use beckon_store::{NewSignIn, PersonSession, SignedIn};
-use common::Backend;
+
+use crate::common::{Backend, conformance};
 
 fn sign_in(state: &str, expires_at_ms: i64) -> NewSignIn {
     NewSignIn {

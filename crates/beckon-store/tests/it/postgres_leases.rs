@@ -1,13 +1,10 @@
 //! Leases on PostgreSQL: one holder at a time, taken over once it runs out.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod common;
-
 use std::sync::{Arc, Barrier};
 
 use beckon_store::Store;
-use common::Backend;
+
+use crate::common::Backend;
 
 fn claim(store: &mut Store, work: &str, owner: &str, now_ms: i64, ttl_ms: i64) -> Option<i64> {
     store.write(|tx| tx.claim_lease(work, owner, now_ms, ttl_ms)).unwrap().value.map(|lease| lease.expires_at_ms)

@@ -1,16 +1,13 @@
 //! Opening database files: what is created, what is refused, and that refused files are
 //! never modified.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod common;
-
 use std::path::Path;
 
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{RequestId, SessionId};
 use beckon_store::{Error, QuestionStatus, SCHEMA_VERSION, Store};
-use common::*;
+
+use crate::common::*;
 
 fn bytes(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap()
