@@ -10,6 +10,7 @@ pub mod corpus;
 pub mod fake_llm;
 pub mod fake_slack;
 pub mod fake_telegram;
+pub mod scripted_model;
 
 use std::future::Future;
 use std::time::{Duration, Instant};

@@ -13,10 +13,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use beckon_gateway::Discovery;
+use beckon_testkit::scripted_model::{Request, Script, ScriptedModel, Turn};
 use serde_json::{Value, json};
 use tokio::process::Command;
 
-use crate::support::responses::{FakeResponses, Request, Script, Turn, has_output};
 use crate::support::served;
 
 /// The person's own configuration, with comments and settings setup must keep.
@@ -38,13 +38,13 @@ struct Rig {
     serve: Option<tokio::process::Child>,
     gateway: Option<Discovery>,
     http: reqwest::Client,
-    model: FakeResponses,
+    model: ScriptedModel,
 }
 
 impl Rig {
     async fn start(script: Script, with_beckon: bool) -> Rig {
         let root = tempfile::Builder::new().prefix("codex-").tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-        let model = FakeResponses::start(script).await;
+        let model = ScriptedModel::start(script).await;
         std::fs::create_dir_all(root.path().join("home/.codex")).unwrap();
         std::fs::create_dir_all(root.path().join("shop")).unwrap();
         let (serve, gateway) = if with_beckon {
@@ -63,7 +63,7 @@ impl Rig {
 
     /// [`THEIRS`] pointing at this rig's model.
     fn theirs(&self) -> String {
-        THEIRS.replace("MODEL_URL", &self.model.url)
+        THEIRS.replace("MODEL_URL", &self.model.v1_url())
     }
 
     fn home(&self) -> PathBuf {
@@ -180,7 +180,7 @@ fn calling(id: &'static str, name: &'static str, namespace: Option<&'static str>
                 .to_string(),
             );
         }
-        if has_output(&request.body, id) {
+        if request.tool_result(id).is_some() {
             Turn::Text("Done.".into())
         } else {
             Turn::Call {
@@ -295,7 +295,7 @@ async fn a_question_over_mcp_reaches_the_person_and_their_answer_the_model() {
     rig.answer(asked["request_id"].as_str().unwrap(), json!({"answer": "Blue"})).await;
     let output = finish(run, Duration::from_secs(30)).await;
     assert!(output.status.success(), "{}", served::text(&output.stderr));
-    let result = rig.model.call_output("call_ask").expect("the model got the tool's result");
+    let result = rig.model.tool_result("call_ask").expect("the model got the tool's result");
     let result = result.find('{').map(|at| &result[at..]).unwrap_or(&result);
     let result: Value = serde_json::from_str(result).unwrap_or_else(|_| panic!("not JSON: {result}"));
     assert_eq!(result["outcome"], "answered");
@@ -332,7 +332,7 @@ async fn a_command_denied_in_beckon_does_not_run_and_the_model_reads_why() {
     rig.answer(approval["request_id"].as_str().unwrap(), answer).await;
     let output = finish(run, Duration::from_secs(30)).await;
     assert!(output.status.success(), "{}", served::text(&output.stderr));
-    let result = rig.model.call_output("call_sh").expect("the model got the call's result");
+    let result = rig.model.tool_result("call_sh").expect("the model got the call's result");
     assert!(result.contains("Write it under build/ instead"), "{result}");
     assert!(!rig.project().join("made.txt").exists());
 }
@@ -371,7 +371,7 @@ async fn with_beckon_not_running_the_hook_steps_aside_and_codex_decides_at_once(
     let output = finish(rig.exec("Write the file please"), Duration::from_secs(20)).await;
     assert!(output.status.success(), "{}", served::text(&output.stderr));
     assert!(rig.model.requests().iter().any(|r| r.reviewer), "Codex's reviewer decided");
-    let result = rig.model.call_output("call_sh").expect("the model got the call's result");
+    let result = rig.model.tool_result("call_sh").expect("the model got the call's result");
     assert!(result.contains("REVIEWER-SAYS-NO"), "{result}");
     assert!(!rig.project().join("made.txt").exists());
     eprintln!("codex decided without Beckon in {:?}", started.elapsed());

@@ -13,10 +13,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use beckon_gateway::Discovery;
+use beckon_testkit::scripted_model::{Request, Script, ScriptedModel, Turn};
 use serde_json::{Value, json};
 use tokio::process::Command;
 
-use crate::support::responses::{FakeResponses, Request, Script, Turn, has_output};
 use crate::support::served;
 
 fn copilot() -> PathBuf {
@@ -46,13 +46,13 @@ struct Rig {
     serve: Option<tokio::process::Child>,
     gateway: Option<Discovery>,
     http: reqwest::Client,
-    model: FakeResponses,
+    model: ScriptedModel,
 }
 
 impl Rig {
     async fn start(script: Script, with_beckon: bool) -> Rig {
         let root = tempfile::Builder::new().prefix("copilot-").tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-        let model = FakeResponses::start(script).await;
+        let model = ScriptedModel::start(script).await;
         std::fs::create_dir_all(root.path().join("home/.copilot")).unwrap();
         std::fs::create_dir_all(root.path().join("shop")).unwrap();
         let (serve, gateway) = if with_beckon {
@@ -117,7 +117,7 @@ impl Rig {
             .env("HOME", self.home())
             .env("COPILOT_HOME", self.copilot_home())
             .env("COPILOT_OFFLINE", "true")
-            .env("COPILOT_PROVIDER_BASE_URL", &self.model.url)
+            .env("COPILOT_PROVIDER_BASE_URL", self.model.v1_url())
             .env("COPILOT_PROVIDER_WIRE_API", "responses")
             .env("COPILOT_PROVIDER_API_KEY", "sk-fake")
             .env("COPILOT_MODEL", "fake-model")
@@ -181,10 +181,10 @@ async fn finish(child: tokio::process::Child, limit: Duration) -> Output {
 /// A model that makes one call with `id`, then says "Done.".
 fn calling(id: &'static str, name: &'static str, arguments: Value) -> Script {
     Arc::new(move |request: &Request| {
-        if has_output(&request.body, id) {
+        if request.tool_result(id).is_some() {
             Turn::Text("Done.".into())
         } else {
-            Turn::Call { id: id.into(), name: name.into(), namespace: None, arguments: arguments.clone() }
+            Turn::call(id, name, arguments.clone())
         }
     })
 }
@@ -264,7 +264,7 @@ async fn a_question_over_mcp_reaches_the_person_and_their_answer_the_model() {
     rig.answer(asked["request_id"].as_str().unwrap(), json!({"answer": "Blue"})).await;
     let output = finish(run, Duration::from_secs(30)).await;
     assert!(output.status.success(), "{}", served::text(&output.stderr));
-    let result = rig.model.call_output("call_ask").expect("the model got the tool's result");
+    let result = rig.model.tool_result("call_ask").expect("the model got the tool's result");
     let result: Value = serde_json::from_str(&result).unwrap_or_else(|_| panic!("not JSON: {result}"));
     assert_eq!(result["outcome"], "answered");
     assert_eq!(result["answers"], json!({"Which color should the banner be?": "Blue"}));
@@ -299,7 +299,7 @@ async fn a_command_denied_in_beckon_does_not_run_and_the_model_reads_why() {
     rig.answer(approval["request_id"].as_str().unwrap(), answer).await;
     let output = finish(run, Duration::from_secs(30)).await;
     assert!(output.status.success(), "{}", served::text(&output.stderr));
-    let result = rig.model.call_output("call_sh").expect("the model got the call's result");
+    let result = rig.model.tool_result("call_sh").expect("the model got the call's result");
     assert!(result.contains("Write it under build/ instead"), "{result}");
     assert!(!rig.project().join("made.txt").exists());
 }
@@ -338,7 +338,7 @@ async fn with_beckon_not_running_the_hook_steps_aside_and_copilot_decides_at_onc
     let started = Instant::now();
     let output = finish(rig.prompt("Write the file please"), Duration::from_secs(20)).await;
     assert!(output.status.success(), "{}", served::text(&output.stderr));
-    let result = rig.model.call_output("call_sh").expect("the model got the call's result");
+    let result = rig.model.tool_result("call_sh").expect("the model got the call's result");
     assert!(result.contains("ermission denied"), "{result}");
     assert!(!rig.project().join("made.txt").exists());
     eprintln!("copilot decided without Beckon in {:?}", started.elapsed());
@@ -369,7 +369,7 @@ async fn interrupting_copilot_while_beckon_asks_withdraws_the_approval_at_the_ne
         ("HOME", rig.home().display().to_string()),
         ("COPILOT_HOME", rig.copilot_home().display().to_string()),
         ("COPILOT_OFFLINE", "true".into()),
-        ("COPILOT_PROVIDER_BASE_URL", rig.model.url.clone()),
+        ("COPILOT_PROVIDER_BASE_URL", rig.model.v1_url()),
         ("COPILOT_PROVIDER_WIRE_API", "responses".into()),
         ("COPILOT_PROVIDER_API_KEY", "sk-fake".into()),
         ("COPILOT_MODEL", "fake-model".into()),

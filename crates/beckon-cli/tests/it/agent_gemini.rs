@@ -20,9 +20,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use beckon_gateway::Discovery;
+use beckon_testkit::scripted_model::{Request, Script, ScriptedModel, Turn};
 use serde_json::{Value, json};
 
-use crate::support::gemini_api::{FakeGemini, Script, Turn, function_responses, last_prompt, tool_names};
 use crate::support::served;
 
 const API_KEY: &str = "gemini-test-key-0123456789";
@@ -86,7 +86,7 @@ impl Home {
     }
 
     /// What Gemini runs with: this home, the fake model, Beckon's data folder; nothing else.
-    fn env(&self, model: &FakeGemini) -> Vec<(&'static str, String)> {
+    fn env(&self, model: &ScriptedModel) -> Vec<(&'static str, String)> {
         vec![
             ("HOME", self.dir.path().display().to_string()),
             ("PATH", std::env::var("PATH").unwrap_or_default()),
@@ -138,16 +138,16 @@ async fn a_question_asked_over_mcp_is_answered_in_beckon_and_reaches_the_model()
     let (_serve, gateway) = home.serve().await;
     let question = json!({"questions": [{"question": "Which color should the banner be?", "header": "Color",
         "multiSelect": false, "options": [{"label": "Red", "description": "Warm"}, {"label": "Blue", "description": "Calm"}]}]});
-    let script: Script = Arc::new(move |request: &Value| {
-        if !function_responses(request).is_empty() {
+    let script: Script = Arc::new(move |request: &Request| {
+        if !request.function_responses().is_empty() {
             Turn::Text("Done.".into())
-        } else if tool_names(request).iter().any(|name| name == ASK) {
-            Turn::Call { name: ASK.into(), args: question.clone() }
+        } else if request.tool_names().iter().any(|name| name == ASK) {
+            Turn::function(ASK, question.clone())
         } else {
             Turn::Text("I cannot ask.".into())
         }
     });
-    let model = FakeGemini::start(script).await;
+    let model = ScriptedModel::start(script).await;
     let mut run = tokio::process::Command::new(gemini());
     run.args(["-p", "Pick a banner color with me", "-o", "stream-json"]).current_dir(&home.project).env_clear();
     run.envs(home.env(&model)).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true);
@@ -162,7 +162,7 @@ async fn a_question_asked_over_mcp_is_answered_in_beckon_and_reaches_the_model()
         }
         if let Some(status) = run.try_wait().unwrap() {
             let requests = model.requests();
-            let offered = requests.first().map(tool_names).unwrap_or_default();
+            let offered = requests.first().map(Request::tool_names).unwrap_or_default();
             panic!("gemini ended ({status}) without asking Beckon; the model was offered {offered:?}");
         }
         assert!(Instant::now() < deadline, "the question never reached Beckon");
@@ -185,8 +185,8 @@ async fn a_question_asked_over_mcp_is_answered_in_beckon_and_reaches_the_model()
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
     let requests = model.requests();
-    assert!(tool_names(&requests[0]).iter().any(|name| name == ASK), "offered: {:?}", tool_names(&requests[0]));
-    let (name, response) = requests.iter().flat_map(function_responses).next().expect("no function response");
+    assert!(requests[0].tool_names().iter().any(|name| name == ASK), "offered: {:?}", requests[0].tool_names());
+    let (name, response) = requests.iter().flat_map(Request::function_responses).next().expect("no function response");
     assert_eq!(name, ASK);
     let text = response["output"].as_str().unwrap();
     assert!(
@@ -206,7 +206,7 @@ struct Terminal {
 static TERMINALS: AtomicUsize = AtomicUsize::new(0);
 
 impl Terminal {
-    fn open(home: &Home, model: &FakeGemini) -> Terminal {
+    fn open(home: &Home, model: &ScriptedModel) -> Terminal {
         let socket = format!("beckon-gemini-{}-{}", std::process::id(), TERMINALS.fetch_add(1, Ordering::Relaxed));
         let terminal = Terminal { socket };
         let mut command = terminal.tmux();
@@ -239,8 +239,8 @@ impl Terminal {
     /// Types `text` into Gemini's input and sends it once the input shows it, until the model
     /// gets it (Enter is sent again if the first is lost, as when it comes while the last turn
     /// winds down).
-    fn prompt(&self, text: &str, model: &FakeGemini) {
-        let sent = || model.requests().iter().any(|request| last_prompt(request) == text);
+    fn prompt(&self, text: &str, model: &ScriptedModel) {
+        let sent = || model.requests().iter().any(|request| request.last_prompt() == text);
         self.keys(&["-l", text]);
         self.wait_for_screen("the typed prompt", Duration::from_secs(10), |screen| {
             screen.contains(&format!("> {text}"))
@@ -319,13 +319,11 @@ impl Drop for Group {
 /// A model that asks to run the command a prompt names after "run:", then says "Done." once it
 /// has the result; any other prompt it just answers.
 fn running_commands() -> Script {
-    Arc::new(|request: &Value| {
-        let prompt = last_prompt(request);
+    Arc::new(|request: &Request| {
+        let prompt = request.last_prompt();
         match prompt.split_once("run: ") {
-            Some(_) if !function_responses(request).is_empty() => Turn::Text("Done.".into()),
-            Some((_, command)) => {
-                Turn::Call { name: SHELL.into(), args: json!({"command": command, "description": "As asked"}) }
-            }
+            Some(_) if !request.function_responses().is_empty() => Turn::Text("Done.".into()),
+            Some((_, command)) => Turn::function(SHELL, json!({"command": command, "description": "As asked"})),
             None => Turn::Text("Fine.".into()),
         }
     })
@@ -341,7 +339,7 @@ async fn a_permission_prompt_is_a_notice_until_the_person_answers_it_in_the_term
     let home = Home::new();
     home.setup(&[], &[]);
     let (_serve, gateway) = home.serve().await;
-    let model = FakeGemini::start(running_commands()).await;
+    let model = ScriptedModel::start(running_commands()).await;
     let terminal = Terminal::open(&home, &model);
     assert!(notices(&gateway).await.is_empty());
 
@@ -433,7 +431,7 @@ async fn with_beckon_not_running_the_hook_ends_at_once_and_geminis_prompt_decide
     assert!(output.status.success());
     assert_eq!(String::from_utf8_lossy(&output.stdout), "", "{}", String::from_utf8_lossy(&output.stderr));
 
-    let model = FakeGemini::start(running_commands()).await;
+    let model = ScriptedModel::start(running_commands()).await;
     let terminal = Terminal::open(&home, &model);
     terminal.prompt("Please run: echo alone > c.txt", &model);
     let asked = Instant::now();

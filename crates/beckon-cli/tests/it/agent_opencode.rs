@@ -16,11 +16,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use beckon_gateway::Discovery;
+use beckon_testkit::scripted_model::{Request, Script, ScriptedModel, Turn};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
-use crate::support::chat_completions::{FakeChat, Script, Turn, tool_names, tool_results};
 use crate::support::served;
 
 /// The id the scripted model gives its one tool call.
@@ -40,12 +40,12 @@ fn opencode() -> PathBuf {
 /// request offering no tools (OpenCode naming the session) gets a title.
 fn calling(tool: &str, arguments: Value) -> Script {
     let tool = tool.to_owned();
-    Arc::new(move |request: &Value| {
-        if tool_names(request).is_empty() {
+    Arc::new(move |request: &Request| {
+        if request.tool_names().is_empty() {
             return Turn::Text("A title".into());
         }
-        if tool_results(request).is_empty() {
-            Turn::Tool { id: CALL.into(), name: tool.clone(), arguments: arguments.clone() }
+        if request.tool_results().is_empty() {
+            Turn::call(CALL, &tool, arguments.clone())
         } else {
             Turn::Text("Done.".into())
         }
@@ -138,7 +138,7 @@ impl Folders {
 /// `opencode serve` on these folders, with Beckon (or not) and the scripted model.
 struct Rig {
     folders: Folders,
-    model: FakeChat,
+    model: ScriptedModel,
     beckon: Option<(Child, Discovery)>,
     opencode: Child,
     /// OpenCode's base URL.
@@ -151,13 +151,13 @@ struct Rig {
 impl Rig {
     /// Connected in `scope`, with Beckon running or not.
     async fn start(script: Script, scope: &str, with_beckon: bool) -> Rig {
-        let model = FakeChat::start(script).await;
-        let folders = Folders::new(&model.base_url);
+        let model = ScriptedModel::start(script).await;
+        let folders = Folders::new(&model.v1_url());
         folders.setup(&["--scope", scope]).await;
         Rig::open(folders, model, with_beckon).await
     }
 
-    async fn open(folders: Folders, model: FakeChat, with_beckon: bool) -> Rig {
+    async fn open(folders: Folders, model: ScriptedModel, with_beckon: bool) -> Rig {
         let beckon = if with_beckon {
             let (serve, gateway) = served::serve_approving(&folders.beckon_data).await;
             Some((serve, gateway))
@@ -357,7 +357,7 @@ async fn the_model_asks_through_beckons_mcp_tool_and_gets_the_persons_answer() {
     let question = rig.pending().await;
     assert_eq!(question["input"]["questions"][0]["question"], COLOR_QUESTION, "{question}");
     assert_eq!(question["agent"], "opencode", "the name its approvals carry");
-    let offered = rig.model.requests().iter().flat_map(tool_names).collect::<Vec<_>>();
+    let offered = rig.model.requests().iter().flat_map(Request::tool_names).collect::<Vec<_>>();
     assert!(offered.iter().any(|name| name == "beckon_ask_user_question"), "{offered:?}");
     rig.answer(question["request_id"].as_str().unwrap(), json!({"answer": "Blue"})).await;
     let result = rig.tool_result().await;
@@ -455,8 +455,8 @@ async fn with_beckon_not_running_the_permission_stays_opencodes() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn setup_keeps_the_other_settings_opencode_starts_beckons_server_and_remove_gives_the_files_back() {
-    let model = FakeChat::start(run_bash("true")).await;
-    let folders = Folders::new(&model.base_url);
+    let model = ScriptedModel::start(run_bash("true")).await;
+    let folders = Folders::new(&model.v1_url());
     let config_file = folders.project.join("opencode.json");
     let original = std::fs::read_to_string(&config_file).unwrap();
     let plugin_file = folders.project.join(".opencode/plugins/beckon.js");

@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_gateway::Discovery;
+use beckon_testkit::scripted_model::{Request, Script, ScriptedModel, Turn, leading_json};
 use serde_json::{Value, json};
 
-use crate::support::anthropic::{FakeAnthropic, Script, Turn, leading_json, tool_names, tool_results};
 use crate::support::served;
 
 const ASK: &str = "mcp__beckon__ask_user_question";
@@ -45,7 +45,7 @@ struct Rig {
     _serve: tokio::process::Child,
     gateway: Discovery,
     http: reqwest::Client,
-    model: FakeAnthropic,
+    model: ScriptedModel,
 }
 
 impl Rig {
@@ -54,7 +54,7 @@ impl Rig {
         let data = home.path().join("beckon-data");
         // The test answers approvals over HTTP, as a person's window would.
         let (serve, gateway) = served::serve_approving(&data).await;
-        let model = FakeAnthropic::start(script).await;
+        let model = ScriptedModel::start(script).await;
         Rig { home, data, _serve: serve, gateway, http: reqwest::Client::new(), model }
     }
 
@@ -125,11 +125,11 @@ impl Rig {
     /// default permission mode with `--permission-prompt-tool mcp__beckon__approve`.
     async fn approving(file: &str) -> (Arc<Rig>, tokio::task::JoinHandle<Value>) {
         let command = format!("echo hi > {file}");
-        let script: Script = Arc::new(move |request: &Value| {
-            if tool_names(request).is_empty() {
+        let script: Script = Arc::new(move |request: &Request| {
+            if request.tool_names().is_empty() {
                 Turn::Text("A file".into())
-            } else if tool_results(request).is_empty() {
-                Turn::Tool { id: "toolu_bash_1".into(), name: "Bash".into(), input: json!({"command": command}) }
+            } else if request.tool_results().is_empty() {
+                Turn::call("toolu_bash_1", "Bash", json!({"command": command}))
             } else {
                 Turn::Text("Done.".into())
             }
@@ -217,28 +217,28 @@ fn deploy_questions() -> Value {
 /// answer, say what it got. Requests that offer no tools (Claude Code's own side requests) get
 /// a word.
 fn asking_model(input: Value) -> Script {
-    Arc::new(move |request: &Value| {
-        if tool_names(request).is_empty() {
+    Arc::new(move |request: &Request| {
+        if request.tool_names().is_empty() {
             return Turn::Text("Release planning".into());
         }
-        match tool_results(request).last().map(|(id, text)| (id.clone(), leading_json(text))) {
-            None => Turn::Tool { id: "toolu_ask_1".into(), name: ASK.into(), input: input.clone() },
-            Some((_, Some(result))) if result["outcome"] == "pending" => Turn::Tool {
-                id: format!("toolu_wait_{}", request["messages"].as_array().map_or(0, Vec::len)),
-                name: GET_ANSWER.into(),
-                input: json!({"request_id": result["request_id"], "wait_seconds": 60}),
-            },
+        match request.tool_results().last().map(|(id, text)| (id.clone(), leading_json(text))) {
+            None => Turn::call("toolu_ask_1", ASK, input.clone()),
+            Some((_, Some(result))) if result["outcome"] == "pending" => Turn::call(
+                &format!("toolu_wait_{}", request.body["messages"].as_array().map_or(0, Vec::len)),
+                GET_ANSWER,
+                json!({"request_id": result["request_id"], "wait_seconds": 60}),
+            ),
             Some(_) => Turn::Text("Thanks, I have the answer.".into()),
         }
     })
 }
 
 /// The tool_result Claude Code sent back for `tool_use_id`, parsed.
-fn result_for(model: &FakeAnthropic, tool_use_id: &str) -> Value {
+fn result_for(model: &ScriptedModel, tool_use_id: &str) -> Value {
     model
         .requests()
         .iter()
-        .flat_map(tool_results)
+        .flat_map(Request::tool_results)
         .find(|(id, _)| id == tool_use_id)
         .and_then(|(_, text)| leading_json(&text))
         .unwrap_or_else(|| panic!("no JSON tool_result for {tool_use_id}; requests: {:#?}", model.requests()))
@@ -250,8 +250,8 @@ async fn claude_code_asks_through_beckon_and_gets_the_answer_as_its_tool_result(
 
     let question = rig.pending_question().await;
     // 1. With the README's `claude mcp add` line alone, the first request offers Beckon's tools.
-    let first = rig.model.requests().into_iter().find(|r| !tool_names(r).is_empty()).expect("a request with tools");
-    let offered = tool_names(&first);
+    let first = rig.model.requests().into_iter().find(|r| !r.tool_names().is_empty()).expect("a request with tools");
+    let offered = first.tool_names();
     assert!(offered.iter().any(|name| name == ASK), "{ASK} is not in the first request's tools: {offered:?}");
     // 2. The question reached Beckon as asked, previews and metadata included.
     let asked = deploy_questions();
@@ -296,7 +296,7 @@ async fn an_answer_after_the_wait_reaches_claude_code_through_get_answer_with_no
     let id = question["request_id"].as_str().unwrap().to_owned();
     // The person answers once the model has been told to keep waiting.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
-    while !rig.model.requests().iter().flat_map(tool_results).any(|(id, _)| id == "toolu_ask_1") {
+    while !rig.model.requests().iter().flat_map(Request::tool_results).any(|(id, _)| id == "toolu_ask_1") {
         assert!(tokio::time::Instant::now() < deadline, "the pending result never reached the model");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -315,7 +315,7 @@ async fn an_answer_after_the_wait_reaches_claude_code_through_get_answer_with_no
         .model
         .requests()
         .iter()
-        .flat_map(tool_results)
+        .flat_map(Request::tool_results)
         .filter(|(tool_use_id, _)| tool_use_id.starts_with("toolu_wait_"))
         .filter_map(|(tool_use_id, text)| leading_json(&text).map(|value| (tool_use_id, value)))
         .collect();
@@ -354,7 +354,7 @@ async fn claude_p_is_told_why_the_person_denied_a_tool_call() {
         .model
         .requests()
         .iter()
-        .flat_map(tool_results)
+        .flat_map(Request::tool_results)
         .find(|(tool_use_id, _)| tool_use_id == "toolu_bash_1")
         .map(|(_, text)| text)
         .expect("the denial reached the model");

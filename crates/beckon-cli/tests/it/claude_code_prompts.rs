@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use beckon_gateway::Discovery;
+use beckon_testkit::scripted_model::{Request, Script, ScriptedModel, Turn};
 use serde_json::{Value, json};
 
-use crate::support::anthropic::{FakeAnthropic, Script, Turn, tool_names, tool_results};
 use crate::support::{python, served};
 
 const API_KEY: &str = "sk-ant-test-0123456789abcdefghij";
@@ -32,12 +32,12 @@ fn claude() -> PathBuf {
 /// A model that calls `tool` with `input` once, then says "Done." after the result.
 fn calling(tool: &str, input: Value) -> Script {
     let tool = tool.to_owned();
-    Arc::new(move |request: &Value| {
-        if tool_names(request).is_empty() {
+    Arc::new(move |request: &Request| {
+        if request.tool_names().is_empty() {
             return Turn::Text("Files".into());
         }
-        if tool_results(request).is_empty() {
-            Turn::Tool { id: "toolu_01".into(), name: tool.clone(), input: input.clone() }
+        if request.tool_results().is_empty() {
+            Turn::call("toolu_01", &tool, input.clone())
         } else {
             Turn::Text("Done.".into())
         }
@@ -52,7 +52,7 @@ struct Rig {
     serve: Option<tokio::process::Child>,
     gateway: Option<Discovery>,
     http: reqwest::Client,
-    model: FakeAnthropic,
+    model: ScriptedModel,
     socket: String,
     mode: &'static str,
 }
@@ -96,7 +96,7 @@ impl Rig {
         } else {
             (None, None)
         };
-        let model = FakeAnthropic::start(script).await;
+        let model = ScriptedModel::start(script).await;
         let socket = format!("beckon-test-{}-{}", std::process::id(), RIGS.fetch_add(1, Ordering::Relaxed));
         let rig = Rig { home, project, data, serve, gateway, http: reqwest::Client::new(), model, socket, mode };
         rig.open_claude_code();
@@ -208,7 +208,7 @@ impl Rig {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             if let Some((_, text)) =
-                self.model.requests().iter().flat_map(tool_results).find(|(id, _)| id == "toolu_01")
+                self.model.requests().iter().flat_map(Request::tool_results).find(|(id, _)| id == "toolu_01")
             {
                 return text;
             }
@@ -324,7 +324,7 @@ async fn with_beckon_not_running_the_terminal_dialog_comes_at_once() {
     rig.type_prompt("Write the file please");
     let asked = Instant::now();
     let deadline = Instant::now() + Duration::from_secs(60);
-    while !rig.model.requests().iter().any(|r| !tool_names(r).is_empty()) {
+    while !rig.model.requests().iter().any(|r| !r.tool_names().is_empty()) {
         assert!(Instant::now() < deadline, "the model was not asked");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
@@ -391,16 +391,16 @@ async fn its_own_question_declined_in_beckon_reaches_the_model_as_unanswered() {
 #[tokio::test(flavor = "multi_thread")]
 async fn claude_code_waiting_at_its_prompt_is_a_notice_until_the_person_goes_on() {
     // "Say hello" ends a turn at once; "Write the file please" then asks to run a command.
-    let script: Script = Arc::new(|request: &Value| {
-        if tool_names(request).is_empty() {
+    let script: Script = Arc::new(|request: &Request| {
+        if request.tool_names().is_empty() {
             return Turn::Text("Files".into());
         }
-        if !request.to_string().contains("Write the file please") {
+        if !request.body.to_string().contains("Write the file please") {
             return Turn::Text("Hello.".into());
         }
-        if tool_results(request).is_empty() {
+        if request.tool_results().is_empty() {
             let input = json!({"command": "echo hi > h.txt", "description": "Write h.txt"});
-            Turn::Tool { id: "toolu_01".into(), name: "Bash".into(), input }
+            Turn::call("toolu_01", "Bash", input)
         } else {
             Turn::Text("Done.".into())
         }

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use beckon_store::testing::TestCluster;
+use beckon_testkit::scripted_model::{Request, ScriptedModel, Turn};
 use serde_json::{Value, json};
 
-use crate::support::anthropic::{FakeAnthropic, Turn};
 use crate::support::server::Server;
 
 /// The replicas' lease, in seconds: short, so that the test waits little for one to run out.
@@ -20,7 +20,7 @@ const LEASE_SECONDS: u64 = 2;
 const SLOW_REPLY: Duration = Duration::from_secs(30);
 
 /// A replica whose data folder has the agent `deployer` on the fake model.
-async fn replica(home: &Path, name: &str, url: &str, model: &FakeAnthropic) -> Server {
+async fn replica(home: &Path, name: &str, url: &str, model: &ScriptedModel) -> Server {
     let (data, logs) = (home.join(name).join("data"), home.join(name).join("logs"));
     std::fs::create_dir_all(data.join("agents")).unwrap();
     std::fs::create_dir_all(&logs).unwrap();
@@ -61,7 +61,7 @@ async fn a_session_runs_on_one_replica_and_another_takes_it_up_when_that_one_die
     })
     .await
     .unwrap();
-    let model = FakeAnthropic::start(Arc::new(|_: &Value| Turn::Text("Deployed.".into()))).await;
+    let model = ScriptedModel::start(Arc::new(|_: &Request| Turn::Text("Deployed.".into()))).await;
     model.set_delay(SLOW_REPLY);
     let home = tempfile::tempdir().unwrap();
     let a = replica(home.path(), "a", &url, &model).await;
