@@ -2,8 +2,6 @@
 //! every span's fields at every level from every crate, as text, so a test can look for what
 //! must never be logged.
 
-#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
-
 use std::fmt::{self, Write as _};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};

@@ -2,8 +2,6 @@
 //! how presses and forms arrive over Socket Mode, how messages end, how failures read, and
 //! that the connection comes back after Slack recycles or drops it.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::sync::Arc;
 use std::time::Duration;
 

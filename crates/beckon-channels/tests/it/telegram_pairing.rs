@@ -3,8 +3,6 @@
 //! when the person asks, lives ten minutes by the runtime's clock, and a new chat replaces the
 //! paired one only once the person confirms it in the window.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -5,11 +5,6 @@
 //!
 //! Alone in its file: the capture is the process's one global subscriber.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/captured_log.rs"]
-mod captured_log;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,7 +13,8 @@ use beckon_runtime::ManualClock;
 use beckon_runtime::settings::ChannelFile;
 use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
 use beckon_testkit::fake_telegram::FakeTelegram;
-use captured_log::CapturedLog;
+
+use crate::support::captured_log::CapturedLog;
 
 const TOKEN: &str = "123456:AAE-test_token_xyz";
 const ADA: i64 = 4242;

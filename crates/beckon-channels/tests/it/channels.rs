@@ -5,8 +5,6 @@
 //! nothing; dropped sockets and failing long polls lose and double nothing; a question waits
 //! the minutes set, by the runtime's clock, before it is posted.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;

@@ -4,11 +4,6 @@
 //! It lands under `target/screenshots/`, or in `docs/screenshots/` when
 //! `BECKON_UPDATE_SCREENSHOTS=1` asks for the README's own to be redrawn.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/block_kit.rs"]
-mod block_kit;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -18,6 +13,8 @@ use beckon_core::{AnsweredVia, QuestionRequest, RequestId};
 use beckon_store::QuestionStatus;
 use beckon_testkit::fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack};
 use serde_json::json;
+
+use crate::support::block_kit;
 
 fn screenshot_path(name: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");

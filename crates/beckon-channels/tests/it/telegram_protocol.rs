@@ -6,8 +6,6 @@
 //! and "nothing happened" is checked once every update was confirmed, which the channel does
 //! only after handling a batch.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::sync::Arc;
 use std::time::Duration;
 

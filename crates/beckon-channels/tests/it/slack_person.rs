@@ -7,11 +7,6 @@
 //! of those it is addressed to, and a press there is that person's answer. An account that sent
 //! five wrong codes is not heard for a while, not even with a right one, and is told so.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/people.rs"]
-mod people;
-
 use std::time::Duration;
 
 use beckon_channels::Channels;
@@ -20,8 +15,9 @@ use beckon_runtime::settings::ChannelFile;
 use beckon_runtime::{Beckon, ExternalAsk, RuntimeConfig, StartOptions};
 use beckon_store::{QuestionStatus, SignedIn};
 use beckon_testkit::fake_slack::{APP_TOKEN, BOT_TOKEN, CHANNEL, FakeSlack, StoredMessage};
-use people::{ask_for, signed_in};
 use serde_json::{Value, json};
+
+use crate::support::people::{ask_for, signed_in};
 
 /// The person, and their direct-message conversation with the app as the fake names it.
 const ADA: (&str, &str) = ("U0ADA", "ada");

@@ -5,19 +5,15 @@
 //! crafted press answers nothing), and a stranger's wrong code gets no reply at all; after five
 //! wrong codes a chat is not heard for a while, not even with a right one.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-#[path = "support/people.rs"]
-mod people;
-
 use beckon_channels::Channels;
 use beckon_core::{AnsweredVia, Approval, Audience, QuestionRequest};
 use beckon_runtime::settings::ChannelFile;
 use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
 use beckon_store::{QuestionStatus, SignedIn};
 use beckon_testkit::fake_telegram::{FakeMessage, FakeTelegram};
-use people::{ask_for, signed_in};
 use serde_json::json;
+
+use crate::support::people::{ask_for, signed_in};
 
 const TOKEN: &str = "123456:AAE-test_token_xyz";
 /// Ada's and Bo's private chats with the bot (and their user ids).
