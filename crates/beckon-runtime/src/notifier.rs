@@ -33,7 +33,11 @@ impl TryFrom<PendingQuestion> for PendingNotice {
 
     /// A pending question as the person is told of it; its request read from its stored JSON.
     fn try_from(question: PendingQuestion) -> Result<Self, Self::Error> {
-        let request = question.request()?;
+        let request = question.request().map_err(|err| beckon_store::Error::InvalidData {
+            table: "questions",
+            column: "request",
+            detail: err.to_string(),
+        })?;
         Ok(PendingNotice {
             request_id: question.id,
             session_id: question.session_id,

@@ -23,13 +23,6 @@ use crate::sql::{Conn, Row, args};
 use crate::store::Tx;
 use crate::{sessions, tokens};
 
-impl PendingQuestion {
-    /// What is asked.
-    pub fn request(&self) -> Result<QuestionRequest> {
-        from_json("questions", "request", self.request_json.get())
-    }
-}
-
 /// The timeline entry of a question, with the request embedded as already serialised; the
 /// same shape as `Message::Question`.
 #[derive(Serialize)]
@@ -174,7 +167,7 @@ impl Tx<'_> {
         let Some(settled) = settle(self.tx, resolution, status, &outcome)? else {
             // Not pending: resolved before (by this same answer, or another that won), or absent.
             let winner = settled(self.tx, id)?.ok_or(Error::QuestionNotFound(id))?;
-            return winner.again(&resolution.outcome).map_err(Error::AlreadyResolved);
+            return Resolved::again(winner, &resolution.outcome).map_err(Error::AlreadyResolved);
         };
         let session = settled.session_id;
         let body =

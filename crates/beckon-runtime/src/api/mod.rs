@@ -1,20 +1,18 @@
 //! What front ends receive: errors as `{kind, message, field?}` and events as typed, self-
 //! contained values (the same for the window, HTTP and MCP).
 
+use beckon_api::{EventKind, PendingQuestion, QuestionRecord, QuestionStatus, TimelineEntry};
 use beckon_core::conversation::{Origin, SessionStatus};
 use beckon_core::{AnsweredVia, Outcome, RequestId, SessionId, SessionOrigin};
-use beckon_store::{
-    EventKind, EventPayload, PendingQuestion, QuestionRecord, QuestionStatus, StoredEvent, TimelineEntry,
-};
+use beckon_store::{EventPayload, StoredEvent};
 use serde::{Deserialize, Serialize};
 
 mod error_body;
 mod tokens;
 pub mod window;
 
-pub use beckon_store::TokenKind;
-pub use error_body::{ErrorBody, ErrorKind};
-pub use tokens::{CreatedToken, TokenView};
+pub use beckon_api::{CreatedToken, ErrorBody, ErrorKind, TokenKind, TokenView};
+pub(crate) use tokens::token_view;
 
 /// A committed change, typed for front ends. Every variant carries its `seq`.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

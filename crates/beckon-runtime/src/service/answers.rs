@@ -234,7 +234,7 @@ impl Beckon {
 
 /// A decision on a question already settled: a repeat of the winner, or a conflict with it.
 fn again(winner: ResolvedQuestion, outcome: &Outcome) -> Result<AnswerReceipt> {
-    winner.again(outcome).map(AnswerReceipt::from).map_err(Error::AlreadyResolved)
+    Resolved::again(winner, outcome).map(AnswerReceipt::from).map_err(Error::AlreadyResolved)
 }
 
 /// Refuses an answer or a decline of a question addressed to a person or group from anyone

@@ -123,7 +123,7 @@ impl Beckon {
                 }
             };
             if let Some(winner) = found.question.resolution() {
-                receipt.settled(id, winner.again(&outcome).map_err(Error::AlreadyResolved));
+                receipt.settled(id, Resolved::again(winner, &outcome).map_err(Error::AlreadyResolved));
             } else if found.session.origin == SessionOrigin::External {
                 external.push((found.question, outcome));
             } else {

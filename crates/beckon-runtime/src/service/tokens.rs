@@ -6,7 +6,7 @@ use beckon_core::{Audience, RequestId};
 use beckon_store::{NewToken, TokenId, TokenKind};
 
 use super::handle::Beckon;
-use crate::api::{CreatedToken, TokenView};
+use crate::api::{CreatedToken, TokenView, token_view};
 use crate::error::{Error, Result};
 use crate::live_tokens::TokenHolder;
 use crate::token_secret;
@@ -39,7 +39,7 @@ impl Beckon {
             at_ms: self.rt.clock.now_ms(),
         };
         let record = self.rt.db.write(move |tx| tx.create_token(&new)).await?;
-        let token = TokenView::from(&record);
+        let token = token_view(&record);
         self.tokens.insert(record);
         tracing::info!(token = %token.name, "token made");
         Ok(CreatedToken { token, secret })
@@ -48,7 +48,7 @@ impl Beckon {
     /// The live tokens, newest first (revoked ones are not listed).
     pub async fn tokens(&self) -> Result<Vec<TokenView>> {
         let records = self.rt.db.call(|store| store.read().tokens(false)).await?;
-        Ok(records.iter().map(TokenView::from).collect())
+        Ok(records.iter().map(token_view).collect())
     }
 
     /// Revokes the live token named `name`: it is refused from the moment this returns (it is
@@ -61,7 +61,7 @@ impl Beckon {
         match self.rt.db.write(move |tx| tx.revoke_token(&owned, at_ms)).await {
             Ok(Some(record)) => {
                 tracing::info!(token = %record.name, "token revoked");
-                Ok(TokenView::from(&record))
+                Ok(token_view(&record))
             }
             Ok(None) => Err(Error::TokenNotFound(name.to_owned())),
             Err(err) => {

@@ -1,8 +1,9 @@
 //! Tokens for agents on other machines: the one to create, and the token as stored. The secret
-//! itself is never here, only its SHA-256.
+//! itself is never here, only its SHA-256. What a token may do ([`TokenKind`]) is beckon-api's
+//! (the wire contract).
 
+use beckon_api::TokenKind;
 use beckon_core::Audience;
-use serde::{Deserialize, Serialize};
 
 /// A token's row id: stable for its whole life, where its name may be reused once it is
 /// revoked.
@@ -12,32 +13,6 @@ pub struct TokenId(pub i64);
 impl std::fmt::Display for TokenId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.0.fmt(f)
-    }
-}
-
-/// What a token lets its holder do.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TokenKind {
-    /// Ask the person, and read or withdraw only the questions it asked itself; never answer,
-    /// allow, list or watch anything.
-    AskOnly,
-}
-
-impl TokenKind {
-    const ALL: [TokenKind; 1] = [TokenKind::AskOnly];
-
-    /// The snake_case name, as stored and sent.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TokenKind::AskOnly => "ask_only",
-        }
-    }
-
-    /// Reads the snake_case name.
-    pub fn parse(text: &str) -> Option<TokenKind> {
-        Self::ALL.into_iter().find(|kind| kind.as_str() == text)
     }
 }
 

@@ -1,0 +1,30 @@
+//! Beckon's wire contract as types: what front ends and clients receive, the same over the
+//! window, HTTP and MCP. Errors with their closed list of kinds, questions and how they end,
+//! sessions and their pages, timeline entries, the kinds of event, figures, rules, the audit
+//! trail and tokens as listed.
+//!
+//! Nothing here does I/O or names the store or the runtime, so a client links only this and
+//! `beckon-core`. The store and the runtime re-export these types where they were first
+//! defined, and add what needs them (reading rows, turning the runtime's errors into bodies).
+
+mod audit;
+mod error_body;
+mod events;
+mod metrics;
+mod questions;
+mod rules;
+mod sessions;
+mod timeline;
+mod tokens;
+
+pub use audit::{
+    AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AuditDecision, AuditFilter, AuditKind, AuditRow, AuditVia,
+};
+pub use error_body::{ErrorBody, ErrorKind};
+pub use events::EventKind;
+pub use metrics::{AgentMetrics, Latency, Metrics, Workload};
+pub use questions::{InboxEntry, PendingQuestion, QuestionRecord, QuestionStatus, ResolvedQuestion};
+pub use rules::{RuleOffer, RuleRecord, RuleSource, rule_name};
+pub use sessions::{SessionCursor, SessionPage, SessionRecord, SessionSummary};
+pub use timeline::TimelineEntry;
+pub use tokens::{CreatedToken, TokenKind, TokenView};
