@@ -3,9 +3,6 @@
 //! notification daemon and hears its button, starts the demo agent, and — once put away with
 //! "Got it" — never opens again, though Settings still shows it.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_e2e::{App, Bus, Failure, Home, Notifications};
 use serde_json::Value;
 

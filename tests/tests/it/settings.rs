@@ -1,9 +1,6 @@
 //! The callback signing secret in the real window: hidden until the person asks, the same one
 //! Beckon stores and signs with, and replaced by a rotation the person confirms.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::time::{Duration, Instant};
 
 use beckon_e2e::{App, Failure, Home};

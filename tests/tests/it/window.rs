@@ -1,9 +1,6 @@
 //! The real app, end to end: the debug binary under Xvfb, driven through tauri-driver and
 //! WebKitWebDriver, with a fresh home and data folder per test.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_e2e::{App, Failure, Home};
 use fantoccini::Locator;
 use serde_json::json;

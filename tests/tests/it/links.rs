@@ -1,9 +1,6 @@
 //! `beckon://` links end to end: a second launch hands its link to the running app and
 //! exits; a cold start with a link opens there; a link only ever navigates.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_e2e::{App, Bus, Failure, Home};
 use serde_json::{Value, json};
 

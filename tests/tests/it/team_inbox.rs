@@ -7,9 +7,6 @@
 //! agent reads the answer, recorded as the person's. Signed out on the server, the app says
 //! "Sign in again", and after it the inbox is followed again.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::path::Path;
 use std::time::Duration;
 

@@ -2,9 +2,6 @@
 //! its label counts the agents waiting, its menu lists the question, and a menu click opens
 //! the window there.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_e2e::{App, Bus, Failure, Home, TrayWatcher, eventually};
 use fantoccini::Locator;
 use serde_json::json;

@@ -4,9 +4,6 @@
 //! counted apart; an agent that asks once keeps its own notification with its buttons; and a
 //! burst counts down as its approvals go, withdrawn with the last.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_e2e::{App, Bus, Failure, Home, Notifications, gateway};
 use serde_json::{Value, json};
 

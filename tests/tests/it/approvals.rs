@@ -1,9 +1,6 @@
 //! Approvals in the real app: a tool call waiting for permission shows as its own card with its
 //! diff, can be allowed with an edited command, and a notification's Allow button answers it.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_e2e::{App, Bus, Failure, Home, Notifications, gateway, screenshot_path};
 use serde_json::{Value, json};
 

@@ -5,9 +5,6 @@
 //! then allows the next identical call at once, with no notification, and shows in the audit
 //! export.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};

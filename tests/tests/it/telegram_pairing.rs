@@ -4,9 +4,6 @@
 //! chat using a new code replaces it only once the person confirms it in the window, and the
 //! first chat is told.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_e2e::{App, Failure, FakeTelegram, Home, eventually};
 use serde_json::json;
 

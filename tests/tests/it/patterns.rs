@@ -1,9 +1,6 @@
 //! An agent's pattern for a free-form answer cannot freeze the real window: the WebView never
 //! runs it (its regular expressions backtrack), and Beckon checks it in linear time on submit.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::time::Duration;
 
 use beckon_e2e::{App, Failure, Home};

@@ -2,9 +2,6 @@
 //! daemon (dunst), what it sends recorded by dbus-monitor, and the daemon's signals emitted
 //! as a click on the notification would.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 

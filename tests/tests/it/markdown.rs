@@ -3,9 +3,6 @@
 //! card, and the hostile Markdown corpus (tests/hostile/markdown.json) creates no element that
 //! runs or loads anything and no link but http(s) and mailto.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_e2e::{App, Failure, Home};
 use fantoccini::Locator;
 use serde_json::{Value, json};

@@ -8,9 +8,6 @@
 //! (`BECKON_PACKAGE_PROFILE=release` checks the release ones) and fail, saying so, when there
 //! are none. Installing needs root, as in CI (or a password-less `sudo`).
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

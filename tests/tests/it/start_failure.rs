@@ -1,9 +1,6 @@
 //! A Beckon that cannot start, end to end: the real app on a data folder whose database is not
 //! Beckon's fills its window with why, in the runtime's own words, and leaves the file alone.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_e2e::{App, Failure, Home};
 
 #[tokio::test]

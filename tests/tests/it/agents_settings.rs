@@ -2,9 +2,6 @@
 //! writes its real configuration file (and disconnecting takes Beckon out of it again), and an
 //! ask-only token made there asks through the gateway until it is revoked there.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_e2e::gateway::request_as;
 use beckon_e2e::{App, Failure, Home};
 use serde_json::{Value, json};

@@ -3,9 +3,6 @@
 //! notification opens it; and questions that waited while Beckon was closed are notified once
 //! for them all.
 
-#![cfg(feature = "e2e")]
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::time::Duration;
 
 use beckon_e2e::{App, Bus, Failure, Home, Notifications, TrayWatcher, eventually, gateway};
