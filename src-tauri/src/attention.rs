@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use beckon_core::{AnsweredVia, QuestionItem, RequestId};
 use beckon_gateway::team_inbox::TeamInbox;
+use beckon_runtime::api::window::{AnswerQuestion, Place, WindowCommand};
 use beckon_runtime::{Beckon, Decision, Error, PendingNotice, now_ms};
 use tauri::{AppHandle, Emitter};
 use tokio::sync::mpsc;
@@ -203,8 +204,13 @@ impl Attention {
         };
         if let Some(inbox) = self.teams.get(&id) {
             // A team inbox's question: answered there, as the person signed in to it.
-            let args = serde_json::json!({"requestId": id, "answers": [{"selected": [label]}], "via": "notification"});
-            match inbox.call::<serde_json::Value>("answer", &args).await {
+            let answer = beckon_core::Answer { selected: vec![label.clone()], ..beckon_core::Answer::default() };
+            let command = WindowCommand::Answer(AnswerQuestion {
+                request_id: id.to_string(),
+                answers: vec![answer],
+                via: Some(Place::Notification),
+            });
+            match inbox.call::<serde_json::Value>(&command).await {
                 Ok(_) => tracing::info!(%id, %label, "answered a team inbox's question from a notification"),
                 Err(err) => {
                     tracing::warn!(%id, %err, "a team inbox refused a notification's answer");

@@ -6,8 +6,10 @@ mod agents;
 mod attention;
 mod autostart;
 mod channels;
+mod command_error;
 mod commands;
 pub mod deeplink;
+mod desktop_commands;
 pub mod dto;
 mod forward;
 mod launch;
@@ -193,48 +195,7 @@ pub fn run() {
                 api.prevent_close();
             }
         })
-        .invoke_handler(tauri::generate_handler![
-            commands::bootstrap,
-            commands::list_sessions,
-            commands::get_session,
-            commands::get_question,
-            commands::start_session,
-            commands::send_message,
-            commands::answer,
-            commands::decline,
-            commands::cancel,
-            commands::metrics,
-            commands::get_settings,
-            commands::save_settings,
-            commands::callback_secret,
-            commands::rotate_callback_secret,
-            commands::telegram_pairing,
-            commands::new_telegram_pairing_code,
-            commands::confirm_telegram_chat,
-            commands::refuse_telegram_chat,
-            commands::agents_status,
-            commands::tokens,
-            commands::create_token,
-            commands::revoke_token,
-            triage::answer_batch,
-            triage::rules,
-            triage::create_rule,
-            triage::revoke_rule,
-            triage::rule_offers,
-            triage::dismiss_rule_offer,
-            triage::export_audit,
-            commands::connect_agent,
-            commands::start_at_login,
-            commands::set_start_at_login,
-            commands::beckon_command,
-            commands::send_test_notification,
-            commands::dismiss_guide,
-            commands::subscribe,
-            team::commands::team_inboxes,
-            team::commands::add_team_inbox,
-            team::commands::sign_in_team_inbox,
-            team::commands::remove_team_inbox,
-        ])
+        .invoke_handler(tauri::generate_handler![commands::window_command, commands::subscribe])
         .build(context(hidden));
     let app = match app {
         Ok(app) => app,

@@ -1,21 +1,18 @@
-//! The window's triage commands: deciding many questions at once, the rules that allow on the
-//! person's behalf, and exporting the audit trail. Thin adapters to the runtime, as in
-//! `commands.rs`.
+//! The window's triage commands that are more than a call to the runtime: deciding many
+//! questions at once (across the team inboxes they wait in) and exporting the audit trail.
 
 use std::path::{Path, PathBuf};
 
-use beckon_core::rules::RuleSpec;
 use beckon_core::{AnsweredVia, RequestId};
 use beckon_gateway::audit::{AuditEncoder, AuditFormat};
 use beckon_runtime::api::ErrorKind;
-use beckon_runtime::{BatchDecision, BatchReceipt, Beckon};
-use beckon_store::{AuditFilter, RuleOffer, RuleRecord, RuleSource};
-use tauri::{AppHandle, Manager, State};
+use beckon_runtime::api::window::{AnswerBatch, WindowCommand};
+use beckon_runtime::{BatchReceipt, Beckon};
+use beckon_store::AuditFilter;
+use tauri::{AppHandle, Manager};
 
-use crate::commands::CommandError;
+use crate::command_error::{CommandError, Reply};
 use crate::state::App;
-
-type Reply<T> = Result<T, CommandError>;
 
 fn beckon(app: &App) -> Reply<&Beckon> {
     app.beckon.as_ref().map_err(|err| CommandError::new(ErrorKind::Unavailable, err.to_string(), None))
@@ -23,26 +20,20 @@ fn beckon(app: &App) -> Reply<&Beckon> {
 
 /// Decides the questions `request_ids` at once, as the person in the window: denies or allows
 /// once approvals, declines questions. Each is decided as it would be alone; those that cannot
-/// be are listed with why.
-#[tauri::command]
-pub async fn answer_batch(
-    app: State<'_, App>,
-    request_ids: Vec<String>,
-    decision: BatchDecision,
-) -> Reply<BatchReceipt> {
+/// be are listed with why. A team inbox's questions are decided on its server, as the person.
+pub(crate) async fn answer_batch(app: &App, AnswerBatch { request_ids, decision }: AnswerBatch) -> Reply<BatchReceipt> {
     let ids = request_ids
         .iter()
         .map(|id| id.parse::<RequestId>())
         .collect::<Result<Vec<_>, _>>()
         .map_err(|err| CommandError::new(ErrorKind::InvalidInput, err.to_string(), Some("request_ids")))?;
-    // A team inbox's questions are decided on its server, as the person; the rest here.
     let mut local = Vec::new();
-    let mut teams: Vec<(beckon_gateway::team_inbox::TeamInbox, Vec<RequestId>)> = Vec::new();
+    let mut teams: Vec<(beckon_gateway::team_inbox::TeamInbox, Vec<String>)> = Vec::new();
     for id in ids {
         match app.teams.owner_of(id) {
             Some(inbox) => match teams.iter_mut().find(|(known, _)| known.url() == inbox.url()) {
-                Some((_, ids)) => ids.push(id),
-                None => teams.push((inbox, vec![id])),
+                Some((_, ids)) => ids.push(id.to_string()),
+                None => teams.push((inbox, vec![id.to_string()])),
             },
             None => local.push(id),
         }
@@ -50,56 +41,25 @@ pub async fn answer_batch(
     let mut receipt = if local.is_empty() {
         BatchReceipt::default()
     } else {
-        beckon(&app)?.resolve_batch(local, AnsweredVia::Window, decision.clone()).await?
+        beckon(app)?.resolve_batch(local, AnsweredVia::Window, decision.clone()).await?
     };
-    for (inbox, ids) in teams {
-        let args = serde_json::json!({"requestIds": ids, "decision": decision});
-        let theirs: BatchReceipt = crate::commands::team_call(&inbox, "answer_batch", args).await?;
+    for (inbox, request_ids) in teams {
+        let theirs: BatchReceipt = crate::team::window_call::team_call(
+            &inbox,
+            &WindowCommand::AnswerBatch(AnswerBatch { request_ids, decision: decision.clone() }),
+        )
+        .await?;
         receipt.resolved.extend(theirs.resolved);
         receipt.failed.extend(theirs.failed);
     }
     Ok(receipt)
 }
 
-/// Every rule, newest first; revoked ones too with `include_revoked`.
-#[tauri::command]
-pub async fn rules(app: State<'_, App>, include_revoked: bool) -> Reply<Vec<RuleRecord>> {
-    Ok(beckon(&app)?.rules(include_revoked).await?)
-}
-
-/// Makes a rule from `spec` (`{tool, matcher, project}`), checked as a hand-written one is:
-/// problems come back by field.
-#[tauri::command]
-pub async fn create_rule(app: State<'_, App>, spec: serde_json::Value, source: RuleSource) -> Reply<RuleRecord> {
-    let spec = RuleSpec::parse(&spec, "spec").map_err(beckon_runtime::Error::InvalidInput)?;
-    Ok(beckon(&app)?.create_rule(spec, source).await?)
-}
-
-/// Revokes rule `id`.
-#[tauri::command]
-pub async fn revoke_rule(app: State<'_, App>, id: i64) -> Reply<RuleRecord> {
-    Ok(beckon(&app)?.revoke_rule(id).await?)
-}
-
-/// The rules Beckon offers after repeated allows.
-#[tauri::command]
-pub async fn rule_offers(app: State<'_, App>) -> Reply<Vec<RuleOffer>> {
-    Ok(beckon(&app)?.rule_offers().await?)
-}
-
-/// Turns down the offer of the rule with `key`.
-#[tauri::command]
-pub async fn dismiss_rule_offer(app: State<'_, App>, key: String) -> Reply<()> {
-    Ok(beckon(&app)?.dismiss_offer(key).await?)
-}
-
 /// Writes the whole audit trail as `format` (`jsonl` or `csv`) into the person's downloads
 /// folder (the data folder when there is none), whole or not at all; the file's path.
-#[tauri::command]
-pub async fn export_audit(handle: AppHandle, app: State<'_, App>, format: String) -> Reply<String> {
-    let format = AuditFormat::parse(&format)
+pub(crate) async fn export_audit(handle: &AppHandle, beckon: &Beckon, format: &str) -> Reply<String> {
+    let format = AuditFormat::parse(format)
         .ok_or_else(|| CommandError::new(ErrorKind::InvalidInput, "format must be jsonl or csv", Some("format")))?;
-    let beckon = beckon(&app)?;
     let folder = handle.path().download_dir().unwrap_or_else(|_| beckon.data_dir().to_path_buf());
     let now_ms = beckon.clock().now_ms();
     let file = folder.join(format!("beckon-audit-{}.{}", stamp(now_ms), format.as_str()));

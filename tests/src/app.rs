@@ -291,7 +291,9 @@ impl App {
     /// Calls the app's command `command` with `args`, as the window's own code does; its
     /// reply, or its `{kind, message}` as the error.
     pub async fn invoke(&self, command: &str, args: serde_json::Value) -> Result<serde_json::Value, Failure> {
-        let script = "return window.__TAURI_INTERNALS__.invoke(arguments[0], arguments[1])\
+        // Every window command goes through the one IPC command, with its name and arguments.
+        let script = "return window.__TAURI_INTERNALS__\
+                      .invoke('window_command', { command: arguments[0], args: arguments[1] })\
                       .then((reply) => ({ reply: reply ?? null }), (error) => ({ error }))";
         let outcome = self.client.execute(script, vec![json!(command), args]).await?;
         match outcome.get("error") {

@@ -122,7 +122,7 @@ test("a link reaches a question far down a long inbox and answers nothing", asyn
   const { page } = await openApp(harness, { query: "?waiting=400" });
   const list = page.getByRole("listbox", { name: "Pending questions" });
   await list.getByRole("option").first().waitFor();
-  const id = await page.evaluate(async () => (await window.__beckonMock.backend.handle("bootstrap", {})).pending[300].id);
+  const id = await page.evaluate(async () => (await window.__beckonMock.backend.handle("window_command", { command: "bootstrap", args: {} })).pending[300].id);
   await page.evaluate((question) => window.__beckonMock.navigate({ to: "question", id: question }), id);
   const card = page.locator(`.qcard-highlighted[data-request-id="${id}"]`);
   await card.waitFor();

@@ -28,8 +28,10 @@ function backend(overrides: Record<string, Handler> = {}) {
     return result;
   };
   mockIPC(
-    (cmd, payload) => {
-      const args = (payload ?? {}) as Record<string, unknown>;
+    (ipc, payload) => {
+      // Every window command comes through `window_command` with its name and arguments.
+      const wrapped = (payload ?? {}) as Record<string, unknown>;
+      const [cmd, args] = ipc === "window_command" ? [String(wrapped.command), (wrapped.args ?? {}) as Record<string, unknown>] : [ipc, wrapped];
       calls.push({ cmd, args });
       const override = overrides[cmd];
       if (override) return remembered(override(cmd, args));
@@ -39,7 +41,7 @@ function backend(overrides: Record<string, Handler> = {}) {
           if (!question) throw { kind: "not_found", message: `no question ${String(args.requestId)}` };
           return recordOf(question);
         }
-        case "bootstrap":
+        case "start":
           return remembered(snapshot({
             last_seq: 10,
             pending: [pending("q-1", NOW - 5 * MINUTE, { session_id: "s-1" })],
@@ -178,7 +180,7 @@ describe("the window", () => {
 
   it("shows an unavailable runtime's message full-window", async () => {
     backend({
-      bootstrap: () => {
+      start: () => {
         throw { kind: "unavailable", message: "The database was written by a newer Beckon." };
       },
     });
@@ -207,7 +209,7 @@ describe("the window", () => {
 describe("starting from a link", () => {
   it("opens where the snapshot's navigate target points", async () => {
     backend({
-      bootstrap: () =>
+      start: () =>
         snapshot({
           last_seq: 3,
           sessions: { sessions: [summary("s-1", { status: "completed", title: "Linked session" })], next: null },
@@ -229,7 +231,7 @@ describe("the first run", () => {
   it("opens a new Beckon on its guide, which Got it puts away for good; Settings shows it again", async () => {
     const fresh = snapshot();
     backend({
-      bootstrap: () => ({ ...fresh, settings: { ...fresh.settings, guide_dismissed: false } }),
+      start: () => ({ ...fresh, settings: { ...fresh.settings, guide_dismissed: false } }),
       beckon_command: () => "/usr/bin/beckon",
       agents_status: () => [],
       start_at_login: () => false,
@@ -248,7 +250,7 @@ describe("the first run", () => {
 
   it("opens on the inbox when questions already wait, even before the guide was put away", async () => {
     const waiting = snapshot({ pending: [pending("q-1", NOW - 5 * MINUTE, { session_id: "s-1" })] });
-    backend({ bootstrap: () => ({ ...waiting, settings: { ...waiting.settings, guide_dismissed: false } }) });
+    backend({ start: () => ({ ...waiting, settings: { ...waiting.settings, guide_dismissed: false } }) });
     renderApp();
     expect(await screen.findByRole("article", { name: /Question q-1\?/ })).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Inbox" })).toBeInTheDocument();

@@ -12,48 +12,14 @@ use axum::http::Uri;
 use crate::error::ApiResult;
 use crate::{app_sign_in, auth, window};
 
-/// The arguments of a window command (`POST /v1/window/{command}`), by their type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WindowArgs {
-    /// None: `bootstrap`, `metrics`, `paired_channels`.
-    Nothing,
-    /// `list_sessions`.
-    ListSessions,
-    /// `get_session`, `cancel`.
-    OfSession,
-    /// `get_question`, `answer`, `decline`.
-    OfQuestion,
-    /// `answer_batch`.
-    AnswerBatch,
-    /// `pair_channel`, `unpair_channel`.
-    OfChannel,
-}
+/// The names of the window's commands on a team server.
+pub const WINDOW_COMMANDS: &[&str] = beckon_runtime::api::window::WindowCommand::NAMES;
 
-impl WindowArgs {
-    /// Every argument type.
-    pub const ALL: [WindowArgs; 6] = [
-        WindowArgs::Nothing,
-        WindowArgs::ListSessions,
-        WindowArgs::OfSession,
-        WindowArgs::OfQuestion,
-        WindowArgs::AnswerBatch,
-        WindowArgs::OfChannel,
-    ];
-}
-
-/// A window command's body read as `kind`'s arguments, as the command reads it.
-pub fn window_args(kind: WindowArgs, bytes: &[u8]) -> ApiResult<String> {
-    fn read<T: std::fmt::Debug + serde::de::DeserializeOwned>(bytes: &[u8]) -> ApiResult<String> {
-        window::args::<T>(bytes).map(|args| format!("{args:?}"))
-    }
-    match kind {
-        WindowArgs::Nothing => read::<window::Nothing>(bytes),
-        WindowArgs::ListSessions => read::<window::ListSessions>(bytes),
-        WindowArgs::OfSession => read::<window::OfSession>(bytes),
-        WindowArgs::OfQuestion => read::<window::OfQuestion>(bytes),
-        WindowArgs::AnswerBatch => read::<window::AnswerBatch>(bytes),
-        WindowArgs::OfChannel => read::<window::OfChannel>(bytes),
-    }
+/// A window command's body (`POST /v1/window/{command}`) read as the arguments of the command
+/// named `name`, as the route reads it; the command read, written back as JSON.
+pub fn window_command(name: &str, bytes: &[u8]) -> ApiResult<serde_json::Value> {
+    let command = window::read(name, bytes)?;
+    Ok(serde_json::to_value(&command).unwrap_or_default())
 }
 
 /// Why a request was refused before its handler ran: the HTTP status and what the body says.

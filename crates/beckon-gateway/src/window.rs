@@ -10,12 +10,16 @@ use axum::Extension;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
-use beckon_core::{Answer, AnsweredVia, Answerer, Answers, Audience, RequestId, SessionId};
+use beckon_core::{AnsweredVia, Answerer, Answers, Audience, RequestId, SessionId};
 use beckon_runtime::api::ErrorKind;
-use beckon_runtime::{BatchDecision, Decision, WindowSnapshot};
-use beckon_store::{SessionCursor, SessionFilter, SessionPage};
-use serde::Deserialize;
-use serde::de::DeserializeOwned;
+use beckon_runtime::api::window::{
+    AnswerBatch, AnswerQuestion, CancelSession, DeclineQuestion, ListSessions, NoArgs, OfChannel, OfQuestion,
+    OfSession, Place, Window, WindowCommand,
+};
+use beckon_runtime::{
+    AnswerReceipt, BatchReceipt, ChannelPairingCode, Decision, PairedChannel, SessionView, WindowSnapshot,
+};
+use beckon_store::{Metrics, QuestionRecord, SessionFilter, SessionPage};
 
 use crate::addressed::{self, Audiences};
 use crate::bodies::parse_id;
@@ -25,58 +29,14 @@ use crate::principal::{Member, Principal};
 use crate::questions::settle_as;
 use crate::state::Shared;
 
-/// The commands that only read: posted (with the CSRF token) like the rest, but not counted
-/// against the write limits.
-const READS: [&str; 6] = ["bootstrap", "list_sessions", "get_session", "get_question", "metrics", "paired_channels"];
-
-/// Whether window command `command` only reads.
+/// Whether window command `command` only reads: posted (with the CSRF token) like the rest, but
+/// not counted against the write limits.
 pub(crate) fn reads(command: &str) -> bool {
-    READS.contains(&command)
+    WindowCommand::reads(command) == Some(true)
 }
 
 /// The most sessions one page holds.
 const PAGE_MAX: usize = 500;
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct Nothing {}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct ListSessions {
-    after: Option<SessionCursor>,
-    limit: Option<usize>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct OfSession {
-    session_id: String,
-    #[serde(default)]
-    reason: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct OfQuestion {
-    request_id: String,
-    #[serde(default)]
-    answers: Option<Vec<Answer>>,
-    #[serde(default)]
-    reason: Option<String>,
-    /// Where the person acted, when not in the window itself: the desktop app answering a team
-    /// inbox's question from its notification says so, for the record.
-    #[serde(default)]
-    via: Option<Place>,
-}
-
-/// Where a signed-in person acted on a window command.
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Place {
-    Window,
-    Notification,
-}
 
 /// Who answers: the principal, from where they say they acted (a person only: tokens are what
 /// they are).
@@ -88,19 +48,6 @@ fn answerer(principal: &Principal, via: Option<Place>) -> Answerer {
     answerer
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct OfChannel {
-    channel: String,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct AnswerBatch {
-    request_ids: Vec<String>,
-    decision: BatchDecision,
-}
-
 /// Runs window command `command` with the JSON arguments in the body.
 pub async fn call(
     State(shared): State<Arc<Shared>>,
@@ -108,99 +55,124 @@ pub async fn call(
     Path(command): Path<String>,
     bytes: Bytes,
 ) -> ApiResult<Response> {
+    let command = read(&command, &bytes)?;
     let member = match &principal {
         Principal::Member(member) if !member.admin => Some(member),
         _ => None,
     };
-    let shared = shared.as_ref();
-    let reply = match command.as_str() {
-        "bootstrap" => {
-            let Nothing {} = args(&bytes)?;
-            json(snapshot(shared, member).await?)
-        }
-        "list_sessions" => {
-            let ListSessions { after, limit } = args(&bytes)?;
-            let limit = limit.unwrap_or(100).clamp(1, PAGE_MAX);
-            let filter = SessionFilter { top_level_only: true, after, limit, ..SessionFilter::default() };
-            let page = shared.beckon.sessions(filter).await?;
-            json(visible_sessions(shared, member, page).await?)
-        }
-        "get_session" => {
-            let OfSession { session_id, .. } = args(&bytes)?;
-            let id = session(shared, member, &session_id).await?;
-            let mut view = shared.beckon.session(id).await?;
-            if let Some(only_for) = not_theirs(&principal, shared.beckon.session_audience(id).await?) {
-                for record in view.pending.iter_mut().chain(view.questions.iter_mut()) {
-                    record.only_for = Some(only_for.clone());
-                }
-            }
-            json(view)
-        }
-        "get_question" => {
-            let OfQuestion { request_id, .. } = args(&bytes)?;
-            let id = question(shared, member, &request_id).await?;
-            let mut record = shared.beckon.question(id).await?;
-            record.only_for = not_theirs(&principal, shared.beckon.question_audience(id).await?);
-            json(record)
-        }
-        "answer" => {
-            let OfQuestion { request_id, answers, via, .. } = args(&bytes)?;
-            let answers = answers.ok_or_else(|| ApiError::bad_request("answers are missing"))?;
-            // Whether the person may answer it is the runtime's rule, as for every answer.
-            let id = parse_id(&request_id)?;
-            let decision = Decision::Answer(Answers::unchecked(answers));
-            json(settle_as(shared, &principal, answerer(&principal, via), id, decision).await?)
-        }
-        "decline" => {
-            let OfQuestion { request_id, reason, via, .. } = args(&bytes)?;
-            let id = parse_id(&request_id)?;
-            json(settle_as(shared, &principal, answerer(&principal, via), id, Decision::Decline(reason)).await?)
-        }
-        "answer_batch" => {
-            let AnswerBatch { request_ids, decision } = args(&bytes)?;
-            let ids = request_ids
-                .iter()
-                .map(|id| id.parse::<RequestId>())
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|err| ApiError::new(ErrorKind::InvalidInput, err.to_string()))?;
-            // Each one the person may not answer comes back as not found, as for one answer.
-            json(shared.beckon.resolve_batch(ids, principal.answerer(), decision).await?)
-        }
-        "cancel" => {
-            let OfSession { session_id, reason } = args(&bytes)?;
-            let session = session(shared, member, &session_id).await?;
-            crate::sessions::refuse_members_cancelling(&principal)?;
-            shared.beckon.cancel(session, reason).await?;
-            json(())
-        }
-        "metrics" => {
-            let Nothing {} = args(&bytes)?;
-            json(metrics(shared, member).await?)
-        }
-        "paired_channels" => {
-            let Nothing {} = args(&bytes)?;
-            let subject = &signed_in(&principal)?.person.subject;
-            json(shared.beckon.paired_channels(subject, &shared.pairable_channels).await?)
-        }
-        "pair_channel" => {
-            let OfChannel { channel } = args(&bytes)?;
-            let person = &signed_in(&principal)?.person;
-            json(shared.beckon.new_channel_pairing_code(pairable(shared, &channel)?, person).await?)
-        }
-        "unpair_channel" => {
-            let OfChannel { channel } = args(&bytes)?;
-            let subject = &signed_in(&principal)?.person.subject;
-            shared.beckon.unpair_channel_person(pairable(shared, &channel)?, subject).await?;
-            json(shared.beckon.paired_channels(subject, &shared.pairable_channels).await?)
-        }
-        other => {
-            return Err(ApiError::new(
-                ErrorKind::NotFound,
-                format!("the window has no command {other:?} on a team server (only in the desktop app, if at all)"),
-            ));
-        }
+    let reply = command.dispatch(&TeamWindow { shared: shared.as_ref(), principal: &principal, member }).await?;
+    Ok(axum::Json(reply).into_response())
+}
+
+/// Window command `name` with the JSON arguments in `bytes` (blank is none).
+pub(crate) fn read(name: &str, bytes: &[u8]) -> ApiResult<WindowCommand> {
+    let args = if bytes.iter().all(u8::is_ascii_whitespace) {
+        serde_json::Value::Null
+    } else {
+        serde_json::from_slice(bytes).map_err(cannot_read)?
     };
-    Ok(reply)
+    WindowCommand::read(name, args).map_err(cannot_read)?.ok_or_else(|| {
+        ApiError::new(
+            ErrorKind::NotFound,
+            format!("the window has no command {name:?} on a team server (only in the desktop app, if at all)"),
+        )
+    })
+}
+
+fn cannot_read(err: serde_json::Error) -> ApiError {
+    ApiError::bad_request(format!("the arguments cannot be read: {err}"))
+}
+
+/// The window's commands as a team server serves them, to one caller: a signed-in person sees
+/// only what is addressed to them, their groups or everyone (`member`; none for admins, the
+/// person and tokens, who see everything), and answers as themselves.
+struct TeamWindow<'a> {
+    shared: &'a Shared,
+    principal: &'a Principal,
+    member: Option<&'a Member>,
+}
+
+impl Window for TeamWindow<'_> {
+    type Error = ApiError;
+
+    async fn bootstrap(&self, NoArgs {}: NoArgs) -> ApiResult<WindowSnapshot> {
+        snapshot(self.shared, self.member).await
+    }
+
+    async fn list_sessions(&self, ListSessions { after, limit }: ListSessions) -> ApiResult<SessionPage> {
+        let limit = limit.unwrap_or(100).clamp(1, PAGE_MAX);
+        let filter = SessionFilter { top_level_only: true, after, limit, ..SessionFilter::default() };
+        let page = self.shared.beckon.sessions(filter).await?;
+        visible_sessions(self.shared, self.member, page).await
+    }
+
+    async fn get_session(&self, OfSession { session_id }: OfSession) -> ApiResult<SessionView> {
+        let shared = self.shared;
+        let id = session(shared, self.member, &session_id).await?;
+        let mut view = shared.beckon.session(id).await?;
+        if let Some(only_for) = not_theirs(self.principal, shared.beckon.session_audience(id).await?) {
+            for record in view.pending.iter_mut().chain(view.questions.iter_mut()) {
+                record.only_for = Some(only_for.clone());
+            }
+        }
+        Ok(view)
+    }
+
+    async fn get_question(&self, OfQuestion { request_id }: OfQuestion) -> ApiResult<QuestionRecord> {
+        let shared = self.shared;
+        let id = question(shared, self.member, &request_id).await?;
+        let mut record = shared.beckon.question(id).await?;
+        record.only_for = not_theirs(self.principal, shared.beckon.question_audience(id).await?);
+        Ok(record)
+    }
+
+    async fn answer(&self, AnswerQuestion { request_id, answers, via }: AnswerQuestion) -> ApiResult<AnswerReceipt> {
+        // Whether the person may answer it is the runtime's rule, as for every answer.
+        let id = parse_id(&request_id)?;
+        let decision = Decision::Answer(Answers::unchecked(answers));
+        settle_as(self.shared, self.principal, answerer(self.principal, via), id, decision).await
+    }
+
+    async fn decline(&self, DeclineQuestion { request_id, reason, via }: DeclineQuestion) -> ApiResult<AnswerReceipt> {
+        let id = parse_id(&request_id)?;
+        settle_as(self.shared, self.principal, answerer(self.principal, via), id, Decision::Decline(reason)).await
+    }
+
+    async fn answer_batch(&self, AnswerBatch { request_ids, decision }: AnswerBatch) -> ApiResult<BatchReceipt> {
+        let ids = request_ids
+            .iter()
+            .map(|id| id.parse::<RequestId>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|err| ApiError::new(ErrorKind::InvalidInput, err.to_string()))?;
+        // Each one the person may not answer comes back as not found, as for one answer.
+        Ok(self.shared.beckon.resolve_batch(ids, self.principal.answerer(), decision).await?)
+    }
+
+    async fn cancel(&self, CancelSession { session_id, reason }: CancelSession) -> ApiResult<()> {
+        let session = session(self.shared, self.member, &session_id).await?;
+        crate::sessions::refuse_members_cancelling(self.principal)?;
+        Ok(self.shared.beckon.cancel(session, reason).await?)
+    }
+
+    async fn metrics(&self, NoArgs {}: NoArgs) -> ApiResult<Metrics> {
+        metrics(self.shared, self.member).await
+    }
+
+    async fn paired_channels(&self, NoArgs {}: NoArgs) -> ApiResult<Vec<PairedChannel>> {
+        let subject = &signed_in(self.principal)?.person.subject;
+        Ok(self.shared.beckon.paired_channels(subject, &self.shared.pairable_channels).await?)
+    }
+
+    async fn pair_channel(&self, OfChannel { channel }: OfChannel) -> ApiResult<ChannelPairingCode> {
+        let person = &signed_in(self.principal)?.person;
+        Ok(self.shared.beckon.new_channel_pairing_code(pairable(self.shared, &channel)?, person).await?)
+    }
+
+    async fn unpair_channel(&self, OfChannel { channel }: OfChannel) -> ApiResult<Vec<PairedChannel>> {
+        let subject = &signed_in(self.principal)?.person.subject;
+        self.shared.beckon.unpair_channel_person(pairable(self.shared, &channel)?, subject).await?;
+        Ok(self.shared.beckon.paired_channels(subject, &self.shared.pairable_channels).await?)
+    }
 }
 
 /// For an admin, who sees everything, whom a question or session addressed to `audience` is
@@ -235,16 +207,6 @@ fn pairable<'a>(shared: &Shared, channel: &'a str) -> ApiResult<&'a str> {
         "people cannot pair an account on {channel:?} here (this server pairs: {})",
         if shared.pairable_channels.is_empty() { "none".to_owned() } else { shared.pairable_channels.join(", ") }
     )))
-}
-
-/// The arguments a command takes, as the window sends them (camelCase keys; none unknown).
-pub(crate) fn args<T: DeserializeOwned>(bytes: &[u8]) -> ApiResult<T> {
-    let bytes = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}".as_slice() } else { bytes };
-    serde_json::from_slice(bytes).map_err(|err| ApiError::bad_request(format!("the arguments cannot be read: {err}")))
-}
-
-fn json<T: serde::Serialize>(value: T) -> Response {
-    axum::Json(value).into_response()
 }
 
 /// What the window starts with, cut to what `member` may see (everything for the person and

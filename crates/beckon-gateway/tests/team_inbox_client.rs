@@ -11,6 +11,7 @@ use beckon_gateway::GatewayConfig;
 use beckon_gateway::client::ClientError;
 use beckon_gateway::team_inbox::{self, AppSignIn};
 use beckon_runtime::api::ErrorKind;
+use beckon_runtime::api::window::{AnswerQuestion, NoArgs, WindowCommand};
 use beckon_runtime::{AnswerReceipt, WindowSnapshot};
 use beckon_test_idp::{Browser, Provider, hidden_field};
 use reqwest::StatusCode;
@@ -89,7 +90,7 @@ async fn the_app_signs_in_through_the_browser_follows_its_share_and_answers_as_t
     )
     .await;
     let bos_session = s.beckon.question(bos.parse().unwrap()).await.unwrap().session_id;
-    let snapshot: WindowSnapshot = inbox.call("bootstrap", &json!({})).await.unwrap();
+    let snapshot: WindowSnapshot = inbox.call(&WindowCommand::Bootstrap(NoArgs {})).await.unwrap();
     assert!(snapshot.pending.is_empty(), "Bo's approval is not Ada's");
 
     // A question for Ada arrives on her stream; Bo's does not.
@@ -111,13 +112,12 @@ async fn the_app_signs_in_through_the_browser_follows_its_share_and_answers_as_t
     assert_eq!(pending.id.to_string(), adas);
 
     // She answers from the app, as herself.
-    let receipt: AnswerReceipt =
-        inbox.call("answer", &json!({"requestId": adas, "answers": [{"selected": ["Yes"]}]})).await.unwrap();
+    let receipt: AnswerReceipt = inbox.call(&answer(&adas, "Yes")).await.unwrap();
     assert_eq!(receipt.question.status.as_str(), "answered");
     let stored = s.beckon.question(adas.parse().unwrap()).await.unwrap();
     assert_eq!(stored.answered_by.as_deref(), Some("oidc:ada (ADA <ada@example.com>)"));
     // Bo's approval is not hers to answer.
-    let refused = inbox.call::<Value>("answer", &json!({"requestId": bos, "answers": [{"selected": ["Allow"]}]})).await;
+    let refused = inbox.call::<Value>(&answer(&bos, "Allow")).await;
     assert_eq!(refused.unwrap_err().kind(), Some(ErrorKind::NotFound));
 
     // Signed out: every call says so, and a stream already open ends at its next event.
@@ -136,7 +136,7 @@ async fn the_app_signs_in_through_the_browser_follows_its_share_and_answers_as_t
     .await;
     let ended = tokio::time::timeout(Duration::from_secs(10), open.next()).await.unwrap().unwrap();
     assert_eq!(ended, None, "the stream ended");
-    let after = inbox.call::<Value>("bootstrap", &json!({})).await.unwrap_err();
+    let after = inbox.call::<Value>(&WindowCommand::Bootstrap(NoArgs {})).await.unwrap_err();
     assert_eq!(after.kind(), Some(ErrorKind::Unauthorized), "{after}");
     assert!(matches!(inbox.events(0).await, Err(ClientError::Api { status: 401, .. })));
 }
@@ -169,4 +169,10 @@ async fn a_cancelled_or_foreign_visit_connects_nothing() {
     assert_eq!(forged.status(), StatusCode::OK);
     let gave_up = sign_in.finish(Duration::from_millis(500)).await.unwrap_err();
     assert!(gave_up.to_string().contains("no sign-in within"), "{gave_up}");
+}
+
+/// The window's answer of `label` to question `id`.
+fn answer(id: &str, label: &str) -> WindowCommand {
+    let answers = vec![serde_json::from_value(json!({"selected": [label]})).unwrap()];
+    WindowCommand::Answer(AnswerQuestion { request_id: id.to_owned(), answers, via: None })
 }

@@ -5,18 +5,16 @@ use std::time::Duration;
 
 use beckon_gateway::team_inbox::AppSignIn;
 use beckon_runtime::api::ErrorKind;
-use tauri::{AppHandle, Manager, State};
+use tauri::{AppHandle, Manager};
 use tauri_plugin_opener::OpenerExt;
 
 use super::saved::SavedInbox;
-use super::{Held, TeamInboxView, TeamState, TeamStatus, Teams, follow, forget_secret};
-use crate::commands::CommandError;
+use super::{Held, TeamInboxView, TeamStatus, Teams, follow, forget_secret};
+use crate::command_error::{CommandError, Reply};
 use crate::state::App;
 
 /// How long a sign-in in the browser may take.
 const SIGN_IN_PATIENCE: Duration = Duration::from_secs(10 * 60);
-
-type Reply<T> = Result<T, CommandError>;
 
 fn invalid(message: &str, field: &str) -> CommandError {
     CommandError::new(ErrorKind::InvalidInput, message, Some(field))
@@ -32,15 +30,8 @@ fn checked_url(url: &str) -> Reply<String> {
     Ok(parsed.as_str().trim_end_matches('/').to_owned())
 }
 
-/// The team inboxes, where each stands, and what waits in them.
-#[tauri::command]
-pub fn team_inboxes(app: State<'_, App>) -> TeamState {
-    app.teams.state()
-}
-
 /// Adds the team inbox at `url`, named `name`: the person's browser opens on its sign-in.
-#[tauri::command]
-pub async fn add_team_inbox(handle: AppHandle, app: State<'_, App>, name: String, url: String) -> Reply<TeamInboxView> {
+pub(crate) async fn add_team_inbox(handle: &AppHandle, app: &App, name: String, url: String) -> Reply<TeamInboxView> {
     let name = name.trim().to_owned();
     if name.is_empty() || name.chars().count() > 60 {
         return Err(invalid("must be 1 to 60 characters", "name"));
@@ -61,23 +52,21 @@ pub async fn add_team_inbox(handle: AppHandle, app: State<'_, App>, name: String
         app.teams.persist(&held);
         id
     };
-    sign_in(&handle, &app.teams, &id).await
+    sign_in(handle, &app.teams, &id).await
 }
 
 /// Signs in to inbox `id` again (its sign-in ended): the person's browser opens on it.
-#[tauri::command]
-pub async fn sign_in_team_inbox(handle: AppHandle, app: State<'_, App>, id: String) -> Reply<TeamInboxView> {
-    sign_in(&handle, &app.teams, &id).await
+pub(crate) async fn sign_in_team_inbox(handle: &AppHandle, app: &App, id: String) -> Reply<TeamInboxView> {
+    sign_in(handle, &app.teams, &id).await
 }
 
 /// Removes inbox `id`: its questions leave the window, its session ends on the server, and its
 /// secret leaves the keyring (and the file).
-#[tauri::command]
-pub async fn remove_team_inbox(handle: AppHandle, app: State<'_, App>, id: String) -> Reply<Vec<TeamInboxView>> {
+pub(crate) async fn remove_team_inbox(handle: &AppHandle, app: &App, id: String) -> Reply<Vec<TeamInboxView>> {
     if let Some(task) = app.teams.held().get_mut(&id).and_then(|held| held.task.take()) {
         task.abort();
     }
-    follow::forget_all(&handle, &id);
+    follow::forget_all(handle, &id);
     let removed = {
         let mut held = app.teams.held();
         let removed =
@@ -91,7 +80,7 @@ pub async fn remove_team_inbox(handle: AppHandle, app: State<'_, App>, id: Strin
     {
         tracing::info!(%err, "the team server did not hear the app sign out");
     }
-    app.teams.announce(&handle);
+    app.teams.announce(handle);
     Ok(app.teams.views())
 }
 

@@ -9,9 +9,9 @@ use beckon_core::RequestId;
 use beckon_gateway::client::ClientError;
 use beckon_gateway::team_inbox::TeamInbox;
 use beckon_runtime::api::ErrorKind;
+use beckon_runtime::api::window::{NoArgs, OfQuestion, WindowCommand};
 use beckon_runtime::{PendingNotice, WindowSnapshot};
 use beckon_store::{InboxEntry, PendingQuestion, QuestionRecord};
-use serde_json::json;
 use tauri::{AppHandle, Manager};
 
 use super::TeamStatus;
@@ -48,7 +48,7 @@ pub async fn run(app: AppHandle, id: String, client: TeamInbox) {
 
 /// One connection: what waits, then events until the stream ends.
 async fn follow_once(app: &AppHandle, id: &str, client: &TeamInbox) -> Result<(), ClientError> {
-    let snapshot: WindowSnapshot = client.call("bootstrap", &json!({})).await?;
+    let snapshot: WindowSnapshot = client.call(&WindowCommand::Bootstrap(NoArgs {})).await?;
     let mut events = client.events(snapshot.last_seq).await?;
     let Some(state) = app.try_state::<App>() else { return Ok(()) };
     let known: Vec<RequestId> =
@@ -62,7 +62,10 @@ async fn follow_once(app: &AppHandle, id: &str, client: &TeamInbox) -> Result<()
         }
         // The list carries lines; a notification needs the question whole. One settled since
         // the list was read is gone (its event follows).
-        match client.call::<QuestionRecord>("get_question", &json!({"requestId": entry.id})).await {
+        match client
+            .call::<QuestionRecord>(&WindowCommand::GetQuestion(OfQuestion { request_id: entry.id.to_string() }))
+            .await
+        {
             Ok(record) => pending(app, id, client, entry, notice_of_record(record)),
             Err(err) if err.kind() == Some(ErrorKind::NotFound) => {}
             Err(err) => return Err(err),

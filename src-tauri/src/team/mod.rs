@@ -17,6 +17,7 @@ pub mod saved;
 #[cfg(target_os = "linux")]
 mod secret_service_tests;
 pub mod secrets;
+pub(crate) mod window_call;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;

@@ -1,6 +1,23 @@
 import { invoke } from "@tauri-apps/api/core";
+import type { DesktopCommand } from "../bindings/DesktopCommand";
+import type { DesktopReplies } from "../bindings/DesktopReplies";
 import type { ErrorBody } from "../bindings/ErrorBody";
+import type { WindowCommand } from "../bindings/WindowCommand";
+import type { WindowReplies } from "../bindings/WindowReplies";
+import { WINDOW_COMMANDS } from "../bindings/windowCommands";
 import { CommandError, toErrorBody } from "./errors";
+
+/** Every command the window sends: those a team server serves too, and the desktop app's own. */
+export type Command = WindowCommand | DesktopCommand;
+/** A command's name. */
+export type CommandName = Command["command"];
+/** The arguments of command `N`. */
+export type ArgsOf<N extends CommandName> = Extract<Command, { command: N }>["args"];
+/** The reply to command `N`. */
+export type ReplyOf<N extends CommandName> = (WindowReplies & DesktopReplies)[N];
+/** What follows a command's name in a call: its arguments, which may be left out when none is required. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "an object with no required field"
+export type ArgsFor<N extends CommandName> = {} extends ArgsOf<N> ? [args?: ArgsOf<N>] : [args: ArgsOf<N>];
 
 /**
  * Whether the window runs in the desktop app (Tauri's IPC is there) or in a browser, served by a
@@ -26,22 +43,6 @@ interface Me extends SignedInPerson {
   /** Sent with every call, so another site's page cannot make one with the person's cookie. */
   csrf_token: string;
 }
-
-/** The commands a team server runs for the window; the rest belong to the desktop app. */
-const TEAM_COMMANDS = new Set([
-  "bootstrap",
-  "list_sessions",
-  "get_session",
-  "get_question",
-  "answer",
-  "decline",
-  "cancel",
-  "answer_batch",
-  "metrics",
-  "paired_channels",
-  "pair_channel",
-  "unpair_channel",
-]);
 
 let me: Promise<Me> | null = null;
 
@@ -110,9 +111,14 @@ export async function checkSignedIn(): Promise<void> {
   await whoAmI();
 }
 
+/** Whether `command` is one a team server serves (the rest belong to the desktop app). */
+function onTeamServer(command: CommandName): command is WindowCommand["command"] {
+  return (WINDOW_COMMANDS as readonly string[]).includes(command);
+}
+
 /** A team server's answer to window command `command`. */
-async function post<T>(command: string, args?: Record<string, unknown>): Promise<T> {
-  if (!TEAM_COMMANDS.has(command)) {
+async function post<N extends CommandName>(command: N, args: ArgsOf<N> | undefined): Promise<ReplyOf<N>> {
+  if (!onTeamServer(command)) {
     throw new CommandError({ kind: "not_found", message: "This is done in the Beckon desktop app, not on a team server." });
   }
   const { csrf_token } = await whoAmI();
@@ -127,7 +133,7 @@ async function post<T>(command: string, args?: Record<string, unknown>): Promise
   } catch (error) {
     throw unreachable(error);
   }
-  if (response.ok) return (await response.json()) as T;
+  if (response.ok) return (await response.json()) as ReplyOf<N>;
   if (response.status === 401) {
     me = null;
     signIn();
@@ -135,11 +141,14 @@ async function post<T>(command: string, args?: Record<string, unknown>): Promise
   throw new CommandError(await refusal(response));
 }
 
-/** Runs window command `command`: over IPC in the desktop app, over HTTP on a team server. */
-export async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
-  if (!inDesktop()) return post<T>(command, args);
+/**
+ * Runs window command `command` with its arguments: over IPC in the desktop app (every command
+ * goes through its one `window_command`), over HTTP on a team server.
+ */
+export async function call<N extends CommandName>(command: N, ...[args]: ArgsFor<N>): Promise<ReplyOf<N>> {
+  if (!inDesktop()) return post(command, args);
   try {
-    return await invoke<T>(command, args);
+    return await invoke<ReplyOf<N>>("window_command", { command, args: args ?? {} });
   } catch (error) {
     throw new CommandError(toErrorBody(error));
   }

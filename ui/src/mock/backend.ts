@@ -3,7 +3,6 @@ import type { ChannelView } from "../bindings/ChannelView";
 import type { AgentView } from "../bindings/AgentView";
 import type { TokenView } from "../bindings/TokenView";
 import type { Channel } from "@tauri-apps/api/core";
-import type { Answer } from "../bindings/Answer";
 import type { AnswerReceipt } from "../bindings/AnswerReceipt";
 import type { AnsweredVia } from "../bindings/AnsweredVia";
 import type { Bootstrap } from "../bindings/Bootstrap";
@@ -32,10 +31,14 @@ import { emit as emitEvent } from "@tauri-apps/api/event";
 import { buildFixture, fixtureId, type Fixture } from "./fixtures";
 import { validateAnswers } from "./validate";
 import type { BatchDecision } from "../api/triage";
-import { MockRules, triageQuestion } from "./triage";
+import { MockRules, triageQuestion, type RulesCommand } from "./triage";
+import type { ArgsOf, CommandName, ReplyOf } from "../api/transport";
 import { lineOf } from "../state/triage";
 
 type Args = Record<string, unknown>;
+
+/** One handler per command the window sends, returning that command's reply. */
+export type Handlers = { [N in CommandName]: (args: ArgsOf<N>) => ReplyOf<N> | Promise<ReplyOf<N>> };
 
 /** A command failure the mock rejects with (the same shape the Rust side sends). */
 class Failure {
@@ -121,6 +124,8 @@ export class MockBackend {
   private nextId = 1;
   /** Rules, rule offers and the audit export. */
   readonly rules: MockRules;
+  /** The mock's answer to every command. */
+  private readonly handlers: Handlers;
 
   constructor(now = Date.now()) {
     this.fixture = buildFixture(now);
@@ -129,6 +134,7 @@ export class MockBackend {
     for (const question of this.fixture.questions) this.questions.set(question.id, question);
     this.settings = this.fixture.settings;
     this.rules = new MockRules(now);
+    this.handlers = this.makeHandlers();
   }
 
   /** Adds `n` pending questions from 20 agents over 6 projects, quietly (for a large inbox before start). */
@@ -164,10 +170,20 @@ export class MockBackend {
     return this.resolve(requestId, { outcome: "declined", reason: reason ?? null }, "window");
   }
 
-  async handle(cmd: string, args: Args): Promise<unknown> {
-    this.calls.push({ cmd, args: JSON.parse(JSON.stringify({ ...args, onEvent: undefined })) as unknown });
+  /**
+   * Answers an IPC call as the Rust side does: `window_command` carries a command's name and
+   * arguments, `subscribe` the event channel. Each call is recorded by its command's name.
+   */
+  async handle(cmd: string, payload: Args): Promise<unknown> {
     try {
-      return await this.dispatch(cmd, args);
+      if (cmd === "subscribe") {
+        this.calls.push({ cmd, args: { afterSeq: payload.afterSeq } });
+        return this.subscribe(Number(payload.afterSeq), payload.onEvent as Channel<UiEvent>);
+      }
+      if (cmd !== "window_command") return fail("not_found", `unknown IPC command ${cmd}`);
+      const { command, args } = payload as { command: CommandName; args: ArgsOf<CommandName> };
+      this.calls.push({ cmd: command, args: JSON.parse(JSON.stringify(args ?? {})) as unknown });
+      return await this.run(command, args);
     } catch (error) {
       if (error instanceof Failure) throw error.body;
       if (typeof error === "object" && error !== null && "kind" in error && "message" in error) throw error;
@@ -175,97 +191,103 @@ export class MockBackend {
     }
   }
 
-  private async dispatch(cmd: string, args: Args): Promise<unknown> {
-    const triage = this.rules.handle(cmd, args, Date.now(), (id, decision) => this.resolveInBatch(id, decision));
-    if (triage) return triage.value;
-    switch (cmd) {
-      case "bootstrap":
-        return this.bootstrap();
-      case "subscribe":
-        return this.subscribe(Number(args.afterSeq), args.onEvent as Channel<UiEvent>);
-      case "list_sessions":
-        return { sessions: this.topLevel(), next: null };
-      case "get_session":
-        return this.sessionView(String(args.sessionId));
-      case "get_question":
-        return this.questions.get(String(args.requestId)) ?? fail("not_found", `no question ${String(args.requestId)}`);
-      case "start_session":
-        return this.startSession(String(args.agent), String(args.message));
-      case "send_message":
-        return this.sendMessage(String(args.sessionId), String(args.text));
-      case "answer":
-        return this.hold(() => this.resolveFromWindow(String(args.requestId), { outcome: "answered", answers: args.answers as Answer[] }));
-      case "decline":
-        return this.hold(() => this.resolveFromWindow(String(args.requestId), { outcome: "declined", reason: (args.reason as string | undefined) ?? null }));
-      case "cancel":
-        return this.cancel(String(args.sessionId));
-      case "metrics":
-        return this.metrics();
-      case "get_settings":
-        return this.settings;
-      case "save_settings":
-        return this.saveSettings(args.settings as SettingsInput);
-      case "callback_secret":
+  private run<N extends CommandName>(command: N, args: ArgsOf<N>): unknown {
+    const handler = this.handlers[command] as ((args: ArgsOf<N>) => unknown) | undefined;
+    return handler ? handler(args) : fail("not_found", `unknown command ${command}`);
+  }
+
+  /**
+   * The mock's answer to every command the window sends, one handler each: a command the
+   * generated bindings add fails the type-check here until the mock answers it.
+   */
+  private makeHandlers(): Handlers {
+    return {
+      ...this.rulesHandlers(),
+      start: () => this.bootstrap(),
+      bootstrap: () => this.bootstrap(),
+      list_sessions: () => ({ sessions: this.topLevel(), next: null }),
+      get_session: ({ sessionId }) => this.sessionView(sessionId),
+      get_question: ({ requestId }) => this.questions.get(requestId) ?? fail("not_found", `no question ${requestId}`),
+      start_session: ({ agent, message }) => this.startSession(agent, message),
+      send_message: ({ sessionId, text }) => this.sendMessage(sessionId, text),
+      answer: ({ requestId, answers }) => this.hold(() => this.resolveFromWindow(requestId, { outcome: "answered", answers })),
+      decline: ({ requestId, reason }) => this.hold(() => this.resolveFromWindow(requestId, { outcome: "declined", reason: reason ?? null })),
+      cancel: ({ sessionId }) => this.cancel(sessionId),
+      metrics: () => this.metrics(),
+      get_settings: () => this.settings,
+      save_settings: ({ settings }) => this.saveSettings(settings),
+      callback_secret: () => this.secret,
+      rotate_callback_secret: () => {
+        this.secret = `rotated-${this.nextId++}-3f9a1c0d7e5b2a4c6e8f0a1b3c5d7e9f`;
         return this.secret;
-      case "tokens":
-        return this.tokens;
-      case "create_token": {
-        const name = String(args.name).trim();
+      },
+      tokens: () => this.tokens,
+      create_token: ({ name: given }) => {
+        const name = given.trim();
         if (!/^[A-Za-z0-9._-]{1,40}$/.test(name)) fail("invalid_input", "a token's name is 1 to 40 letters, digits, '-', '_' or '.'");
         if (this.tokens.some((token) => token.name === name)) fail("invalid_input", `a live token is already named ${name}`);
         const token: TokenView = { name, kind: "ask_only", created_at_ms: Date.now(), last_used_at_ms: null, owner: null };
         this.tokens = [token, ...this.tokens];
         return { token, secret: `bkn_ask_mock${this.tokens.length}` };
-      }
-      case "revoke_token": {
-        const found = this.tokens.find((token) => token.name === args.name);
-        if (!found) fail("not_found", `no live token is named ${String(args.name)}`);
+      },
+      revoke_token: ({ name }) => {
+        const found = this.tokens.find((token) => token.name === name) ?? fail("not_found", `no live token is named ${name}`);
         this.tokens = this.tokens.filter((token) => token !== found);
         return found;
-      }
-      case "agents_status":
-        return this.agents;
-      case "connect_agent": {
-        const found = this.agents.find((agent) => agent.name === args.name);
-        if (!found) fail("invalid_input", `Beckon connects no agent named ${String(args.name)}`);
-        const changed: AgentView = { ...found, state: args.remove ? (found.installed ? "not_connected" : "not_installed") : "connected" };
+      },
+      agents_status: () => this.agents,
+      connect_agent: ({ name, remove }) => {
+        const found = this.agents.find((agent) => agent.name === name) ?? fail("invalid_input", `Beckon connects no agent named ${name}`);
+        const changed: AgentView = { ...found, state: remove ? (found.installed ? "not_connected" : "not_installed") : "connected" };
         this.agents = this.agents.map((agent) => (agent.name === changed.name ? changed : agent));
         return changed;
-      }
-      case "start_at_login":
+      },
+      start_at_login: () => this.startAtLogin,
+      set_start_at_login: ({ on }) => {
+        this.startAtLogin = on;
         return this.startAtLogin;
-      case "set_start_at_login":
-        this.startAtLogin = Boolean(args.on);
-        return this.startAtLogin;
-      case "beckon_command":
-        return this.beckonProgram;
-      case "team_inboxes":
-        // The mock is one machine's Beckon, connected to no team inbox.
-        return { inboxes: [], waiting: [] };
-      case "send_test_notification":
-        return this.sendTestNotification();
-      case "dismiss_guide":
+      },
+      beckon_command: () => this.beckonProgram,
+      // The mock is one machine's Beckon, connected to no team inbox.
+      team_inboxes: () => ({ inboxes: [], waiting: [] }),
+      add_team_inbox: () => fail("unavailable", "The mock connects to no team server."),
+      sign_in_team_inbox: () => fail("not_found", "no such inbox"),
+      remove_team_inbox: () => fail("not_found", "no such inbox"),
+      send_test_notification: () => this.sendTestNotification(),
+      dismiss_guide: () => {
         this.settings = { ...this.settings, guide_dismissed: true };
         return this.settings;
-      case "telegram_pairing":
+      },
+      telegram_pairing: () => {
         if (!this.settings.telegram.bot_token_set) return fail("invalid_input", "Telegram has no bot token yet.");
         return this.telegram;
-      case "new_telegram_pairing_code":
+      },
+      new_telegram_pairing_code: () => {
         this.telegram = { ...this.telegram, code: this.nextTelegramCode, code_expires_at_ms: Date.now() + 10 * 60_000, request: null };
         return this.telegram;
-      case "confirm_telegram_chat":
-      case "refuse_telegram_chat": {
-        const request = this.telegram.request;
-        if (request === null || request.chat !== args.chat) return fail("not_found", "that chat is no longer waiting to be paired: ask for a new code to pair it");
-        this.telegram = { ...this.telegram, chat: cmd === "confirm_telegram_chat" ? request.chat : this.telegram.chat, request: null };
-        return this.telegram;
-      }
-      case "rotate_callback_secret":
-        this.secret = `rotated-${this.nextId++}-3f9a1c0d7e5b2a4c6e8f0a1b3c5d7e9f`;
-        return this.secret;
-      default:
-        return fail("not_found", `unknown command ${cmd}`);
-    }
+      },
+      confirm_telegram_chat: ({ chat }) => this.settleTelegramChat(chat, true),
+      refuse_telegram_chat: ({ chat }) => this.settleTelegramChat(chat, false),
+      // Pairing a person's own account is a team server's.
+      paired_channels: () => fail("not_found", "people pair their own accounts on a team server, not in the desktop app"),
+      pair_channel: () => fail("not_found", "people pair their own accounts on a team server, not in the desktop app"),
+      unpair_channel: () => fail("not_found", "people pair their own accounts on a team server, not in the desktop app"),
+    };
+  }
+
+  private rulesHandlers(): Pick<Handlers, RulesCommand> {
+    return this.rules.handlers(
+      () => Date.now(),
+      (id, decision) => this.resolveInBatch(id, decision),
+    );
+  }
+
+  /** The person confirms (or refuses) `chat` as the paired chat. */
+  private settleTelegramChat(chat: string, confirm: boolean): TelegramPairing {
+    const request = this.telegram.request;
+    if (request === null || request.chat !== chat) return fail("not_found", "that chat is no longer waiting to be paired: ask for a new code to pair it");
+    this.telegram = { ...this.telegram, chat: confirm ? request.chat : this.telegram.chat, request: null };
+    return this.telegram;
   }
 
   /** A new Beckon: no sessions, no questions, the guide not put away yet. */

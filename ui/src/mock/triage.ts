@@ -2,7 +2,8 @@ import type { ErrorBody } from "../bindings/ErrorBody";
 import type { QuestionRecord } from "../bindings/QuestionRecord";
 import type { QuestionRequest } from "../bindings/QuestionRequest";
 import type { ResolvedQuestion } from "../bindings/ResolvedQuestion";
-import type { AuditFormat, BatchDecision, BatchReceipt, RuleOffer, RuleRecord, RuleSource, RuleSpec } from "../api/triage";
+import type { BatchDecision, BatchReceipt, RuleOffer, RuleRecord, RuleSource, RuleSpec } from "../api/triage";
+import type { Handlers } from "./backend";
 import { fixtureId } from "./fixtures";
 
 const MIN = 60_000;
@@ -50,6 +51,9 @@ export function triageQuestion(n: number, sessionOf: (agent: string) => string, 
   };
 }
 
+/** The commands the mock's rules answer. */
+export type RulesCommand = "rules" | "create_rule" | "revoke_rule" | "rule_offers" | "dismiss_rule_offer" | "export_audit" | "answer_batch";
+
 /** How the mock resolves one question (the backend's own resolve). */
 export type Resolve = (id: string, decision: BatchDecision) => ResolvedQuestion;
 
@@ -79,42 +83,39 @@ export class MockRules {
     return rule;
   }
 
-  /** Answers the rule and audit commands; undefined for any other command. */
-  handle(cmd: string, args: Record<string, unknown>, now: number, resolve: Resolve): { value: unknown } | undefined {
-    switch (cmd) {
-      case "rules":
-        return { value: this.rules.filter((rule) => args.includeRevoked === true || rule.revoked_at_ms === null) };
-      case "create_rule":
-        return { value: this.create(args.spec as RuleSpec, args.source === "offered" ? "offered" : "hand", now) };
-      case "revoke_rule": {
-        const rule = this.rules.find((candidate) => candidate.id === Number(args.id));
+  /** The handlers of the rule, audit and batch commands. */
+  handlers(now: () => number, resolve: Resolve): Pick<Handlers, RulesCommand> {
+    return {
+      rules: ({ includeRevoked }) => this.rules.filter((rule) => includeRevoked || rule.revoked_at_ms === null),
+      create_rule: ({ spec, source }) => this.create(spec, source, now()),
+      revoke_rule: ({ id }) => {
+        const rule = this.rules.find((candidate) => candidate.id === id);
         if (!rule) throw { kind: "not_found", message: "No such rule." };
-        rule.revoked_at_ms = now;
-        return { value: rule };
-      }
-      case "rule_offers":
-        return { value: this.offers };
-      case "dismiss_rule_offer":
-        this.offers = this.offers.filter((offer) => offer.key !== args.key);
-        return { value: null };
-      case "export_audit": {
-        const path = `/home/you/Downloads/beckon-audit.${(args.format as AuditFormat) === "csv" ? "csv" : "jsonl"}`;
+        rule.revoked_at_ms = now();
+        return rule;
+      },
+      rule_offers: () => this.offers,
+      dismiss_rule_offer: ({ key }) => {
+        this.offers = this.offers.filter((offer) => offer.key !== key);
+        return null;
+      },
+      export_audit: ({ format }) => {
+        const path = `/home/you/Downloads/beckon-audit.${format === "csv" ? "csv" : "jsonl"}`;
         this.exports.push(path);
-        return { value: path };
-      }
-      case "answer_batch": {
+        return path;
+      },
+      answer_batch: ({ requestIds, decision }) => {
         const receipt: BatchReceipt = { resolved: [], failed: [] };
-        for (const id of args.requestIds as string[]) {
+        for (const id of requestIds) {
           try {
-            receipt.resolved.push(resolve(id, args.decision as BatchDecision));
+            receipt.resolved.push(resolve(id, decision));
           } catch (error) {
             const body = error as { kind?: ErrorBody["kind"]; message?: string };
             receipt.failed.push({ request_id: id, error: { kind: body.kind ?? "internal", message: body.message ?? String(error) } });
           }
         }
-        return { value: receipt };
-      }
-    }
-    return undefined;
+        return receipt;
+      },
+    };
   }
 }

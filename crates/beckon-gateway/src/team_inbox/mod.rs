@@ -10,9 +10,9 @@ mod events;
 
 use std::time::Duration;
 
+use beckon_runtime::api::window::WindowCommand;
 use beckon_runtime::api::{ErrorBody, ErrorKind};
 use reqwest::StatusCode;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -71,20 +71,25 @@ impl TeamInbox {
         &self.url
     }
 
-    /// Window command `command` with `args` (camelCase keys, as the window sends them).
-    pub async fn call<T: DeserializeOwned>(&self, command: &str, args: &impl Serialize) -> ClientResult<T> {
+    /// Window command `command`, as the window sends it, and its reply.
+    pub async fn call<T: DeserializeOwned>(&self, command: &WindowCommand) -> ClientResult<T> {
+        let name = command.name();
+        let args = command.args().map_err(|err| ClientError::Transport {
+            url: self.url.clone(),
+            detail: format!("the arguments of {name} cannot be written: {err}"),
+        })?;
         let request = self
             .http
-            .post(format!("{}/v1/window/{command}", self.url))
+            .post(format!("{}/v1/window/{name}", self.url))
             .bearer_auth(&self.secret)
-            .json(args)
+            .json(&args)
             .timeout(CALL_TIMEOUT);
         let response = request.send().await.map_err(|err| transport(&self.url, &err))?;
         let response = checked(&self.url, response).await?;
         let bytes = read_bounded(&self.url, response).await?;
         serde_json::from_slice(&bytes).map_err(|err| ClientError::Transport {
             url: self.url.clone(),
-            detail: format!("the team server's answer to {command} cannot be read: {err}"),
+            detail: format!("the team server's answer to {name} cannot be read: {err}"),
         })
     }
 
