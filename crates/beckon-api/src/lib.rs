@@ -16,6 +16,7 @@ mod rules;
 mod sessions;
 mod timeline;
 mod tokens;
+pub mod views;
 
 pub use audit::{
     AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AuditDecision, AuditFilter, AuditKind, AuditRow, AuditVia,
