@@ -17,6 +17,7 @@ use beckon_testkit::scripted_model::{Request, Script, ScriptedModel, Turn};
 use serde_json::{Value, json};
 use tokio::process::Command;
 
+use crate::support::questions;
 use crate::support::served;
 
 fn copilot() -> PathBuf {
@@ -138,17 +139,11 @@ impl Rig {
 
     /// The first pending question in Beckon, once there is one.
     async fn pending(&self) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let url = format!("{}/v1/questions?status=pending", self.gateway().url);
-            let listed: Value =
-                self.http.get(url).bearer_auth(&self.gateway().token).send().await.unwrap().json().await.unwrap();
-            if let Some(first) = listed["questions"].as_array().and_then(|q| q.first()) {
-                return first.clone();
-            }
-            assert!(Instant::now() < deadline, "nothing reached Beckon; the model saw {:?}", self.bodies());
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        let url = format!("{}/v1/questions?status=pending", self.gateway().url);
+        questions::first_listed(&self.http, &url, &self.gateway().token, Duration::from_secs(30), |_| {
+            format!("nothing reached Beckon; the model saw {:?}", self.bodies())
+        })
+        .await
     }
 
     async fn answer(&self, id: &str, body: Value) {

@@ -10,6 +10,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use beckon_runtime::callbacks::signature;
+use beckon_testkit::eventually;
 use serde_json::{Value, json};
 
 use crate::support::served::{Served, beckon, output, text};
@@ -58,11 +59,10 @@ async fn status_secret_prints_the_secret_that_verifies_callbacks() {
     assert_eq!(said, format!("{secret}\n"), "only the secret, on one line");
     assert!(secret.len() == 64 && secret.bytes().all(|b| b.is_ascii_hexdigit()), "{said}");
 
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while received.lock().unwrap().is_empty() {
-        assert!(tokio::time::Instant::now() < deadline, "the callback did not arrive");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    eventually("the callback arriving", Duration::from_secs(30), || async {
+        (!received.lock().unwrap().is_empty()).then_some(())
+    })
+    .await;
     let (signed, body) = received.lock().unwrap()[0].clone();
     let sent: Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(sent["request_id"], asked["request_id"]);

@@ -13,6 +13,7 @@ use beckon_gateway::Discovery;
 use beckon_testkit::scripted_model::{Request, Script, ScriptedModel, Turn, leading_json};
 use serde_json::{Value, json};
 
+use crate::support::questions;
 use crate::support::served;
 
 const ASK: &str = "mcp__beckon__ask_user_question";
@@ -166,15 +167,11 @@ impl Rig {
 
     /// Waits for a pending question and returns it.
     async fn pending_question(&self) -> Value {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
-        loop {
-            let listed = self.get("/v1/questions?status=pending").await;
-            if let Some(first) = listed["questions"].as_array().and_then(|q| q.first()) {
-                return first.clone();
-            }
-            assert!(tokio::time::Instant::now() < deadline, "no question reached Beckon");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        let url = format!("{}/v1/questions?status=pending", self.gateway.url);
+        questions::first_listed(&self.http, &url, &self.gateway.token, Duration::from_secs(120), |_| {
+            "no question reached Beckon".to_owned()
+        })
+        .await
     }
 
     async fn answer(&self, id: &str, body: Value) -> Value {

@@ -17,6 +17,7 @@ use beckon_gateway::Discovery;
 use beckon_testkit::scripted_model::{Request, Script, ScriptedModel, Turn};
 use serde_json::{Value, json};
 
+use crate::support::questions;
 use crate::support::{python, served};
 
 const API_KEY: &str = "sk-ant-test-0123456789abcdefghij";
@@ -170,17 +171,11 @@ impl Rig {
     }
 
     async fn pending(&self) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(90);
-        loop {
-            let url = format!("{}/v1/questions?status=pending", self.gateway().url);
-            let listed: Value =
-                self.http.get(url).bearer_auth(&self.gateway().token).send().await.unwrap().json().await.unwrap();
-            if let Some(first) = listed["questions"].as_array().and_then(|q| q.first()) {
-                return first.clone();
-            }
-            assert!(Instant::now() < deadline, "nothing reached Beckon; Claude Code shows:\n{}", self.screen());
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        let url = format!("{}/v1/questions?status=pending", self.gateway().url);
+        questions::first_listed(&self.http, &url, &self.gateway().token, Duration::from_secs(90), |_| {
+            format!("nothing reached Beckon; Claude Code shows:\n{}", self.screen())
+        })
+        .await
     }
 
     async fn question(&self, id: &str) -> Value {

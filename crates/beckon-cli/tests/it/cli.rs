@@ -14,15 +14,11 @@ impl Served {
     /// Starts `beckon ask` with `args` and waits until its question is pending; its id.
     async fn ask(&self, args: &[&str]) -> (Child, Value) {
         let child = self.beckon().arg("ask").args(args).spawn().unwrap();
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        loop {
-            let pending = self.client.pending().await.unwrap();
-            if let Some(question) = pending.iter().find(|q| q["input"]["questions"][0]["question"] == args[0]) {
-                return (child, question.clone());
-            }
-            assert!(tokio::time::Instant::now() < deadline, "{:?} never became pending", args[0]);
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
+        let what = format!("{:?} becoming pending", args[0]);
+        let question = self
+            .pending_where(&what, Duration::from_secs(30), |q| q["input"]["questions"][0]["question"] == args[0])
+            .await;
+        (child, question)
     }
 
     async fn post(&self, path: &str, body: Value) -> reqwest::Response {
@@ -109,14 +105,7 @@ async fn a_whole_ask_user_question_input_from_stdin_gets_claude_codes_result() {
     let mut stdin = asking.stdin.take().unwrap();
     stdin.write_all(input.to_string().as_bytes()).await.unwrap();
     drop(stdin);
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    let question = loop {
-        if let Some(question) = served.client.pending().await.unwrap().first() {
-            break question.clone();
-        }
-        assert!(tokio::time::Instant::now() < deadline, "the question never became pending");
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    };
+    let question = served.first_pending("the question becoming pending", Duration::from_secs(30)).await;
     assert_eq!(question["input"], input, "asked as given, previews and metadata included");
     let answer = json!({"answers": {"Which layout?": {"selected": ["Tabs"], "comment": "familiar"}, "Which areas?": "Keys, Data"}});
     let response = served.post(&format!("/v1/questions/{}/answer", id(&question)), answer).await;

@@ -4,13 +4,12 @@
 //! form was answered in its own dialog. A form, like Claude Code's own question, is asked of
 //! the person: a script (the agent waiting on it) cannot answer it, only decline it.
 
-use std::process::Stdio;
 use std::time::Duration;
 
 use beckon_gateway::ClientError;
 use serde_json::{Value, json};
-use tokio::io::AsyncWriteExt;
 
+use crate::support::hook;
 use crate::support::served;
 
 fn form(id: &str) -> Value {
@@ -23,28 +22,15 @@ fn form(id: &str) -> Value {
 
 /// Starts the hook with `event` on stdin; the running process.
 async fn hook(served: &served::Served, event: &Value) -> tokio::process::Child {
-    let mut child = served.beckon().args(["hook", "claude-code"]).stdin(Stdio::piped()).spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(event.to_string().as_bytes()).await.unwrap();
-    drop(stdin);
-    child
+    hook::start(&mut served.beckon(), event).await
 }
 
 async fn pending(served: &served::Served) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Some(first) = served.client.pending().await.unwrap().into_iter().next() {
-            return first;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "the form did not reach Beckon");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    served.first_pending("the form reaching Beckon", Duration::from_secs(30)).await
 }
 
 async fn printed(child: tokio::process::Child) -> String {
-    let output = tokio::time::timeout(Duration::from_secs(30), child.wait_with_output()).await.unwrap().unwrap();
-    assert!(output.status.success(), "{}", served::text(&output.stderr));
-    served::text(&output.stdout)
+    hook::ended(child, Duration::from_secs(30)).await.0
 }
 
 /// `beckon serve` where the person has let scripts answer for them, so a test can answer as

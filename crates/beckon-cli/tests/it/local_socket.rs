@@ -70,14 +70,7 @@ async fn tcp_answers(served: &Served) -> bool {
 
 /// The first pending question, once there is one.
 async fn first_pending(served: &Served) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Some(first) = served.client.pending().await.unwrap().into_iter().next() {
-            return first;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "the question never became pending");
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
+    served.first_pending("the question becoming pending", Duration::from_secs(30)).await
 }
 
 async fn finished(child: tokio::process::Child) -> std::process::Output {

@@ -15,6 +15,7 @@ use serde_json::json;
 
 use crate::support::oidc_provider::{OidcProvider, follow, submit};
 use crate::support::serve_start::free_port;
+use crate::support::served;
 
 /// A browser signed in on the server at `base` as `who`, through the provider's login page and,
 /// when it asks, its consent page.
@@ -76,11 +77,7 @@ async fn people_sign_in_and_out_through_a_third_party_provider_that_puts_claims_
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    let began = Instant::now();
-    while beckon_gateway::Discovery::read(&data).is_err() {
-        assert!(began.elapsed() < Duration::from_secs(60), "beckon serve did not serve");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    served::discovered(&data, Duration::from_secs(60)).await;
 
     // Ada signs in on the provider's own pages: its login form, then its consent.
     let mut ada = sign_in(&base, "ada").await;

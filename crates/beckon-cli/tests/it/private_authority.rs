@@ -6,14 +6,16 @@
 //! home reaches the server and prints the person's decision.
 
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use beckon_store::testing::TestCa;
-use serde_json::{Value, json};
-use tokio::io::AsyncWriteExt;
+use serde_json::json;
 
 use crate::support::another_machine::{beckon_at, finished};
+use crate::support::hook;
+use crate::support::questions;
 use crate::support::serve_start::free_port;
+use crate::support::served;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -48,14 +50,7 @@ async fn agents_trust_a_team_servers_private_authority_when_told_of_it() {
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    let began = Instant::now();
-    let token = loop {
-        if let Ok(found) = beckon_gateway::Discovery::read(&data) {
-            break found.token;
-        }
-        assert!(began.elapsed() < Duration::from_secs(60), "beckon serve did not serve");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let token = served::discovered(&data, Duration::from_secs(60)).await.token;
     let ca_path = ca_file.to_str().unwrap();
     let home = dir.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
@@ -91,25 +86,18 @@ async fn agents_trust_a_team_servers_private_authority_when_told_of_it() {
     assert!(check.status.success(), "--check: {}{}", text(&check.stdout), text(&check.stderr));
     let event = json!({"session_id": "c4f1", "cwd": "/home/ada/shop", "permission_mode": "default",
         "hook_event_name": "PermissionRequest", "tool_name": "Bash", "tool_input": {"command": "make deploy"}});
-    let mut hook = beckon_at(&home).args(["hook", "claude-code"]).stdin(Stdio::piped()).spawn().unwrap();
-    let mut stdin = hook.stdin.take().unwrap();
-    stdin.write_all(event.to_string().as_bytes()).await.unwrap();
-    drop(stdin);
+    let hook = hook::start(&mut beckon_at(&home), &event).await;
     let http = reqwest::Client::builder()
         .tls_built_in_root_certs(false)
         .add_root_certificate(reqwest::Certificate::from_pem(ca.cert_pem().as_bytes()).unwrap())
         .build()
         .unwrap();
-    let began = Instant::now();
-    let id = loop {
-        let listed: Value =
-            http.get(format!("{url}/v1/questions")).bearer_auth(&token).send().await.unwrap().json().await.unwrap();
-        if let Some(first) = listed["questions"].as_array().and_then(|questions| questions.first()) {
-            break first["request_id"].as_str().unwrap().to_owned();
-        }
-        assert!(began.elapsed() < Duration::from_secs(30), "the hook's approval did not arrive: {listed}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let listed = format!("{url}/v1/questions");
+    let first = questions::first_listed(&http, &listed, &token, Duration::from_secs(30), |listed| {
+        format!("the hook's approval did not arrive: {listed}")
+    })
+    .await;
+    let id = first["request_id"].as_str().unwrap().to_owned();
     let answered = http
         .post(format!("{url}/v1/questions/{id}/answer"))
         .bearer_auth(&token)
@@ -118,8 +106,6 @@ async fn agents_trust_a_team_servers_private_authority_when_told_of_it() {
         .await
         .unwrap();
     assert_eq!(answered.status(), 200, "{}", answered.text().await.unwrap());
-    let printed = tokio::time::timeout(Duration::from_secs(30), hook.wait_with_output()).await.unwrap().unwrap();
-    assert!(printed.status.success(), "{}", text(&printed.stderr));
-    let printed: Value = serde_json::from_slice(&printed.stdout).unwrap();
+    let (printed, _) = hook::decision(hook, Duration::from_secs(30)).await;
     assert_eq!(printed["hookSpecificOutput"]["decision"]["behavior"], "allow", "{printed}");
 }

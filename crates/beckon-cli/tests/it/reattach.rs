@@ -19,11 +19,14 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use beckon_store::testing::TestCluster;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, Command};
 
+use crate::support::hook;
+use crate::support::metrics;
+use crate::support::postgres::database;
+use crate::support::serve_start::free_port;
 use crate::support::served;
 use crate::support::server::{Endpoint, Server};
 
@@ -86,11 +89,6 @@ fn haproxy_binary() -> PathBuf {
         .map(|dir| dir.join("haproxy"))
         .find(|candidate| candidate.is_file())
         .expect("HAProxy is not installed: scripts/install-deps installs it (Debian's haproxy package)")
-}
-
-/// A port free on 127.0.0.1 a moment ago, for the balancer to listen on.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// HAProxy in front of the replicas, and where to reach it and its statistics.
@@ -182,25 +180,6 @@ fn permission_request(command: &str) -> Value {
         "tool_input": {"command": command, "description": "Deploy the shop"}})
 }
 
-/// Starts `command` as Claude Code runs its hook: `event` on stdin, then stdin closed.
-async fn hook_with(command: &mut Command, event: &Value) -> Child {
-    let mut hook = command.args(["hook", "claude-code"]).stdin(Stdio::piped()).spawn().unwrap();
-    let mut stdin = hook.stdin.take().unwrap();
-    stdin.write_all(event.to_string().as_bytes()).await.unwrap();
-    drop(stdin);
-    hook
-}
-
-/// What the hook printed: the decision as Claude Code reads it; its stderr.
-fn hook_printed(output: &std::process::Output) -> (Value, String) {
-    let said = served::text(&output.stderr);
-    println!("the hook said:\n{said}");
-    assert!(output.status.success(), "{said}");
-    let printed = serde_json::from_str(served::text(&output.stdout).trim())
-        .unwrap_or_else(|err| panic!("the hook printed no decision ({err}); its stderr:\n{said}"));
-    (printed, said)
-}
-
 /// The `beckon` binary on a machine of its own (an empty data folder), reaching Beckon only
 /// through the balancer with the agent's token.
 fn agent_command(home: &Path, balancer: &Balancer, token: &str) -> Command {
@@ -268,14 +247,7 @@ fn id_of(asked: &[Value], is: impl Fn(&Value) -> bool) -> String {
 async fn waiting_agents_get_the_answer_through_the_death_of_the_replica_holding_them() {
     let haproxy = haproxy_binary();
     let home = tempfile::tempdir().unwrap();
-    // PostgreSQL's client blocks: off the test's async threads.
-    let (_cluster, url) = tokio::task::spawn_blocking(|| {
-        let cluster = TestCluster::start(&[]).unwrap();
-        let url = cluster.create_database("team").unwrap();
-        (cluster, url)
-    })
-    .await
-    .unwrap();
+    let (_cluster, url) = database("team").await;
     // Agents reach the replicas through the balancer's address, which the replicas know as theirs.
     let port = free_port();
     let public = format!("http://127.0.0.1:{port}");
@@ -302,7 +274,7 @@ async fn waiting_agents_get_the_answer_through_the_death_of_the_replica_holding_
     // Claude Code asks permission to run a command, a script asks a question, an MCP client
     // calls the tool. All three wait.
     let mut hook =
-        hook_with(&mut agent_command(home.path(), &balancer, &token), &permission_request("make deploy")).await;
+        hook::start(&mut agent_command(home.path(), &balancer, &token), &permission_request("make deploy")).await;
     let mut ask = agent_command(home.path(), &balancer, &token)
         .args(["ask", "Ship release 4.2?", "-o", "Yes", "-o", "No", "--agent", "release-bot"])
         .spawn()
@@ -355,7 +327,7 @@ async fn waiting_agents_get_the_answer_through_the_death_of_the_replica_holding_
         assert_eq!(status, 200, "{answered}");
     }
 
-    let (printed, hook_err) = hook_printed(&finished(hook).await);
+    let (printed, hook_err) = hook::decision(hook, PATIENCE).await;
     assert_eq!(printed["hookSpecificOutput"]["hookEventName"], "PermissionRequest", "{printed}");
     assert_eq!(printed["hookSpecificOutput"]["decision"]["behavior"], "allow", "{printed}");
     assert!(hook_err.contains(&format!("re-attached to question {approval}")), "{hook_err}");
@@ -395,11 +367,12 @@ async fn waiting_agents_find_one_persons_beckon_started_again_with_a_new_token()
     std::fs::create_dir_all(&data).unwrap();
     std::fs::create_dir_all(&logs).unwrap();
     std::fs::write(data.join("settings.json"), json!({"scripts_may_approve": true}).to_string()).unwrap();
-    let server = Server::start_pairing(&data, &logs, &[], false).await;
+    let metrics_at = format!("127.0.0.1:{}", free_port());
+    let server = Server::start_pairing(&data, &logs, &["--metrics-listen", &metrics_at], false).await;
     let before = server.watch().borrow().endpoint.clone().unwrap();
 
     // Both find Beckon through gateway.json in the data folder, as on the person's laptop.
-    let mut hook = hook_with(&mut served::beckon(&data), &permission_request("make release")).await;
+    let mut hook = hook::start(&mut served::beckon(&data), &permission_request("make release")).await;
     let mut ask = served::beckon(&data).args(["ask", "Tag it?", "-o", "Yes", "-o", "No"]).spawn().unwrap();
     let http = reqwest::Client::builder().no_proxy().build().unwrap();
     let began = Instant::now();
@@ -423,8 +396,8 @@ async fn waiting_agents_find_one_persons_beckon_started_again_with_a_new_token()
     };
     let approval = id_of(&asked, |question| question["input"]["approval"]["tool_name"] == "Bash");
     let question = id_of(&asked, |question| question["input"]["questions"][0]["question"] == "Tag it?");
-    // Long enough for both to be in their long-polls.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Both wait in their long-polls.
+    metrics::until_long_polls_open(&metrics_at, 2).await;
 
     server.kill().await;
     still_waiting(&mut [("the hook", &mut hook), ("beckon ask", &mut ask)]).await;
@@ -442,7 +415,7 @@ async fn waiting_agents_find_one_persons_beckon_started_again_with_a_new_token()
         assert_eq!(answered.status(), 200, "{}", answered.text().await.unwrap());
     }
 
-    let (printed, hook_err) = hook_printed(&finished(hook).await);
+    let (printed, hook_err) = hook::decision(hook, PATIENCE).await;
     assert_eq!(printed["hookSpecificOutput"]["decision"]["behavior"], "allow", "{printed}");
     assert!(hook_err.contains(&format!("re-attached to question {approval}")), "{hook_err}");
     let asked_out = finished(ask).await;

@@ -47,14 +47,7 @@ fn elsewhere(dir: &Path) -> Command {
 
 /// The first pending question the person sees.
 async fn pending(served: &served::Served) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Some(first) = served.client.pending().await.unwrap().into_iter().next() {
-            return first;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "the question did not reach the person");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    served.first_pending("the question reaching the person", Duration::from_secs(30)).await
 }
 
 async fn finished(child: tokio::process::Child) -> std::process::Output {

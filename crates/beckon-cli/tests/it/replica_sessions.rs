@@ -8,10 +8,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use beckon_store::testing::TestCluster;
+use beckon_testkit::eventually;
 use beckon_testkit::scripted_model::{Request, ScriptedModel, Turn};
 use serde_json::{Value, json};
 
+use crate::support::postgres::database;
 use crate::support::server::Server;
 
 /// The replicas' lease, in seconds: short, so that the test waits little for one to run out.
@@ -53,14 +54,7 @@ async fn call(server: &Server, method: reqwest::Method, path: &str, body: Option
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_session_runs_on_one_replica_and_another_takes_it_up_when_that_one_dies() {
-    // PostgreSQL's client blocks: off the test's async threads.
-    let (cluster, url) = tokio::task::spawn_blocking(|| {
-        let cluster = TestCluster::start(&[]).unwrap();
-        let url = cluster.create_database("team").unwrap();
-        (cluster, url)
-    })
-    .await
-    .unwrap();
+    let (cluster, url) = database("team").await;
     let model = ScriptedModel::start(Arc::new(|_: &Request| Turn::Text("Deployed.".into()))).await;
     model.set_delay(SLOW_REPLY);
     let home = tempfile::tempdir().unwrap();
@@ -71,11 +65,10 @@ async fn a_session_runs_on_one_replica_and_another_takes_it_up_when_that_one_die
         call(&a, reqwest::Method::POST, "/v1/agents/deployer/trigger", Some(json!({"release": "1.4"}))).await;
     assert_eq!(status, 202, "{started}");
     let session = started["session_id"].as_str().unwrap().to_owned();
-    let began = Instant::now();
-    while model.requests().is_empty() {
-        assert!(began.elapsed() < Duration::from_secs(20), "replica A never called the model");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    eventually("replica A calling the model", Duration::from_secs(20), || async {
+        (!model.requests().is_empty()).then_some(())
+    })
+    .await;
 
     // B starts again while A is mid-call: B finds the session running, and leaves it to A.
     b.kill().await;

@@ -10,9 +10,11 @@
 
 use std::time::{Duration, Instant};
 
-use beckon_store::testing::TestCluster;
 use serde_json::{Value, json};
 
+use crate::support::metrics;
+use crate::support::postgres::database;
+use crate::support::serve_start::free_port;
 use crate::support::server::{Endpoint, Server};
 
 /// Both replicas answer well within this in a debug build on a busy machine; the bench measures
@@ -23,18 +25,6 @@ struct Replica {
     server: Server,
     endpoint: Endpoint,
     _dir: tempfile::TempDir,
-}
-
-/// A PostgreSQL of the test's own with an empty database `team`, and its URL (the client is
-/// synchronous: it runs off the test's async threads).
-async fn database() -> (TestCluster, String) {
-    tokio::task::spawn_blocking(|| {
-        let cluster = TestCluster::start(&[]).unwrap();
-        let url = cluster.create_database("team").unwrap();
-        (cluster, url)
-    })
-    .await
-    .unwrap()
 }
 
 async fn replica(url: &str) -> Replica {
@@ -124,7 +114,7 @@ async fn resolved_on_stream(response: reqwest::Response, id: &str) -> Instant {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_question_asked_through_one_replica_is_answered_through_the_other() {
-    let (_cluster, url) = database().await;
+    let (_cluster, url) = database("team").await;
     let (a, b) = tokio::join!(replica(&url), replica(&url));
     let (_, health) = a.call(reqwest::Method::GET, "/v1/health", None).await;
     assert_eq!(health["database"], "postgresql", "{health}");
@@ -171,7 +161,7 @@ async fn a_question_asked_through_one_replica_is_answered_through_the_other() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn different_answers_at_once_through_both_replicas_have_one_winner() {
-    let (_cluster, url) = database().await;
+    let (_cluster, url) = database("team").await;
     let (a, b) = tokio::join!(replica(&url), replica(&url));
     for round in 0..5 {
         let id = a.ask(&format!("release-{round}")).await;
@@ -193,15 +183,17 @@ async fn different_answers_at_once_through_both_replicas_have_one_winner() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_deadline_set_through_a_replica_that_dies_fires_on_the_other() {
-    let (_cluster, url) = database().await;
-    let (a, b) = tokio::join!(replica(&url), replica(&url));
+    let (_cluster, url) = database("team").await;
+    let b_metrics = format!("127.0.0.1:{}", free_port());
+    let b_args = ["--metrics-listen", b_metrics.as_str()];
+    let (a, b) = tokio::join!(replica(&url), replica_with(&url, &b_args));
     let id = a.ask_with("release-late", json!({"timeout": 3})).await;
     // Until it is due, B holds a long-poll; A is killed before then.
     let poll = tokio::spawn({
         let request = b.request(reqwest::Method::GET, &format!("/v1/questions/{id}?wait=60"));
         async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
     });
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    metrics::until_long_polls_open(&b_metrics, 1).await;
     a.server.kill().await;
     let expired = tokio::time::timeout(Duration::from_secs(20), poll).await.unwrap().unwrap();
     assert_eq!(expired["status"], "expired", "{expired}");
@@ -224,7 +216,7 @@ async fn until_status(replica: &Replica, token: &str, path: &str, want: u16) -> 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_admin_token_and_agents_tokens_hold_on_every_replica() {
-    let (_cluster, url) = database().await;
+    let (_cluster, url) = database("team").await;
     let (a, b) = tokio::join!(replica(&url), replica(&url));
     // Replicas starting together make one admin token between them, shown once.
     let shown: Vec<String> = [&a, &b]
@@ -263,7 +255,7 @@ async fn the_admin_token_and_agents_tokens_hold_on_every_replica() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_person_signed_in_through_one_replica_answers_their_own_question_through_the_other() {
-    let (_cluster, url) = database().await;
+    let (_cluster, url) = database("team").await;
     let person = |subject: &str| beckon_test_idp::Person {
         subject: subject.into(),
         email: format!("{subject}@example.com"),
@@ -346,7 +338,7 @@ async fn a_person_signed_in_through_one_replica_answers_their_own_question_throu
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn readiness_follows_the_database_and_liveness_the_process() {
-    let (cluster, url) = database().await;
+    let (cluster, url) = database("team").await;
     let a = replica(&url).await;
     let probe = |path: &'static str| {
         let url = format!("{}{path}", a.endpoint.url);

@@ -19,14 +19,7 @@ async fn serve(dir: &Path) -> (Child, Discovery, GatewayClient) {
         .env_remove("BECKON_SCRIPTS_MAY_APPROVE")
         .spawn()
         .unwrap();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    let found = loop {
-        if let Ok(found) = Discovery::read(dir) {
-            break found;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "beckon serve did not write gateway.json");
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    };
+    let found = served::discovered(dir, Duration::from_secs(30)).await;
     let client =
         GatewayClient::new(GatewayClient::http().unwrap(), Locator::new(dir).locate().unwrap(), "serve-settings");
     (serve, found, client)

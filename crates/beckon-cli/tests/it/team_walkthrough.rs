@@ -10,12 +10,14 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use beckon_store::testing::TestCluster;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+use tokio::io::AsyncBufReadExt;
 
 use crate::support::another_machine::{beckon_at, finished};
+use crate::support::hook;
 use crate::support::oidc_provider::OidcProvider;
+use crate::support::postgres;
+use crate::support::questions;
 use crate::support::serve_start::free_port;
 use crate::support::team;
 
@@ -68,13 +70,7 @@ async fn a_team_lead_sets_up_the_team_server_from_the_readme() {
     let dir = tempfile::tempdir().unwrap();
 
     // 1. PostgreSQL: a role and a database.
-    let (_cluster, database) = tokio::task::spawn_blocking(|| {
-        let cluster = TestCluster::start(&[]).unwrap();
-        let url = cluster.create_database("beckon").unwrap();
-        (cluster, url)
-    })
-    .await
-    .unwrap();
+    let (_cluster, database) = postgres::database("beckon").await;
 
     // 2. The identity provider: Beckon registered with its callback and post-logout addresses
     //    (one per replica here, where a balancer would give them one), people and the admins'
@@ -157,21 +153,14 @@ async fn a_team_lead_sets_up_the_team_server_from_the_readme() {
     let event = json!({"session_id": "7d1f", "cwd": "/home/ada/shop", "permission_mode": "default",
         "hook_event_name": "PermissionRequest", "tool_name": "Bash",
         "tool_input": {"command": "make deploy", "description": "Deploy the shop"}});
-    let mut hook = beckon_at(&home).args(["hook", "claude-code"]).stdin(Stdio::piped()).spawn().unwrap();
-    let mut stdin = hook.stdin.take().unwrap();
-    stdin.write_all(event.to_string().as_bytes()).await.unwrap();
-    drop(stdin);
+    let hook = hook::start(&mut beckon_at(&home), &event).await;
     let http = reqwest::Client::builder().no_proxy().build().unwrap();
-    let began = Instant::now();
-    let approval = loop {
-        let listed: Value =
-            http.get(format!("{}/v1/questions", b.url)).bearer_auth(&admin).send().await.unwrap().json().await.unwrap();
-        if let Some(first) = listed["questions"].as_array().and_then(|questions| questions.first()) {
-            break first["request_id"].as_str().unwrap().to_owned();
-        }
-        assert!(began.elapsed() < Duration::from_secs(30), "the hook's approval did not arrive: {listed}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let listed = format!("{}/v1/questions", b.url);
+    let first = questions::first_listed(&http, &listed, &admin, Duration::from_secs(30), |listed| {
+        format!("the hook's approval did not arrive: {listed}")
+    })
+    .await;
+    let approval = first["request_id"].as_str().unwrap().to_owned();
 
     // 5 and 7. People sign in in Chromium; Ada answers on replica B and signs out.
     let report = team::chromium("walkthrough.mjs", &[&a.url, &b.url, &approval]).await;
@@ -180,9 +169,7 @@ async fn a_team_lead_sets_up_the_team_server_from_the_readme() {
     assert!(!report["bo"]["rows"].as_array().unwrap().contains(&json!(approval)), "not in Bo's share: {report}");
     assert_eq!(report["ada"]["name"], "Ada Lovelace", "{report}");
     assert!(report["ada"]["rowsOnB"].as_array().unwrap().contains(&json!(approval)), "{report}");
-    let printed = tokio::time::timeout(Duration::from_secs(30), hook.wait_with_output()).await.unwrap().unwrap();
-    assert!(printed.status.success(), "{}", String::from_utf8_lossy(&printed.stderr));
-    let printed: Value = serde_json::from_slice(&printed.stdout).unwrap();
+    let (printed, _) = hook::decision(hook, Duration::from_secs(30)).await;
     assert_eq!(printed["hookSpecificOutput"]["decision"]["behavior"], "allow", "{printed}");
     let question: Value = http
         .get(format!("{}/v1/questions/{approval}", a.url))

@@ -27,8 +27,9 @@ mod progress;
 mod receiver;
 mod run;
 
-use beckon_store::testing::TestCluster;
 use run::{Topology, chaos};
+
+use crate::support::postgres::database;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nothing_is_lost_or_doubled_when_serve_is_killed_at_random() {
@@ -37,13 +38,7 @@ async fn nothing_is_lost_or_doubled_when_serve_is_killed_at_random() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nothing_is_lost_or_doubled_when_replicas_are_killed_at_random() {
-    let (cluster, url) = tokio::task::spawn_blocking(|| {
-        let cluster = TestCluster::start(&[]).expect("PostgreSQL starts");
-        let url = cluster.create_database("team").expect("the database can be made");
-        (cluster, url)
-    })
-    .await
-    .expect("PostgreSQL was started");
+    let (cluster, url) = database("team").await;
     chaos(Topology::Replicas { count: 2, url }).await;
     drop(cluster);
 }

@@ -14,7 +14,7 @@ const RESTORE: &str =
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dump_restored_into_a_new_database_serves_its_questions() {
-    let (cluster, url) = database().await;
+    let (cluster, url) = database("team").await;
     let first = Replica::start(&["--database", &url]).await;
     let admin = admin_token(&first.server.printed(1));
     let id = first.ask("release-7", json!({})).await;

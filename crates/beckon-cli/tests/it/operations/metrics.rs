@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use serde_json::json;
 
 use super::{PATIENCE, Replica, eventually, http, notes_block};
+use crate::support::metrics::sample;
 use crate::support::serve_start::free_port;
 
 /// A scrape: its text, checked by `promtool check metrics` (which fails on a format error and on
@@ -40,14 +41,6 @@ pub(crate) async fn scrape(addr: &str) -> String {
         String::from_utf8_lossy(&said.stderr)
     );
     text
-}
-
-/// The value of the sample `series` (`name` or `name{label="value"}`), if the scrape has it.
-pub(crate) fn sample(text: &str, series: &str) -> Option<f64> {
-    text.lines()
-        .filter(|line| !line.starts_with('#'))
-        .find_map(|line| line.rsplit_once(' ').filter(|(name, _)| *name == series))
-        .map(|(_, value)| value.parse().unwrap())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

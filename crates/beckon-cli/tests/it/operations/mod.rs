@@ -18,10 +18,10 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use beckon_store::testing::TestCluster;
 use beckon_testkit::eventually;
 use serde_json::{Value, json};
 
+use crate::support::postgres::database;
 use crate::support::server::{Endpoint, Server};
 
 /// How long a test waits for something [`eventually`] before failing.
@@ -96,17 +96,6 @@ impl Replica {
 
 fn http() -> reqwest::Client {
     reqwest::Client::builder().no_proxy().build().unwrap()
-}
-
-/// A PostgreSQL of the test's own with an empty database `team`, and its URL.
-async fn database() -> (TestCluster, String) {
-    tokio::task::spawn_blocking(|| {
-        let cluster = TestCluster::start(&[]).unwrap();
-        let url = cluster.create_database("team").unwrap();
-        (cluster, url)
-    })
-    .await
-    .unwrap()
 }
 
 /// Runs `command` to success (off the test's async threads); what it printed on standard output.

@@ -33,7 +33,7 @@ async fn tokens_with(replica: &Replica, token: &str) -> u16 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_new_admin_token_replaces_the_old_one_on_each_replica_as_it_restarts() {
-    let (_cluster, url) = database().await;
+    let (_cluster, url) = database("team").await;
     let a = Replica::start(&["--database", &url]).await;
     let b = Replica::start(&["--database", &url]).await;
     let old = admin_token(&a.server.printed(1));
@@ -84,7 +84,7 @@ fn signed_with(secret: &str, (signed, body): &(String, Bytes)) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_new_callback_secret_signs_what_a_replica_sends_once_it_restarts() {
-    let (_cluster, url) = database().await;
+    let (_cluster, url) = database("team").await;
     let env = [("BECKON_DATABASE_URL", url.as_str())];
     // The receiver is on loopback, where callbacks go only when allowed.
     let replica = Replica::start(&["--database", &url, "--allow-private-callbacks"]).await;

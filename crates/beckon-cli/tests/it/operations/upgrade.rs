@@ -8,13 +8,14 @@ use std::process::Command;
 
 use serde_json::json;
 
-use super::metrics::{sample, scrape};
+use super::metrics::scrape;
 use super::{PATIENCE, Replica, database, eventually, psql};
+use crate::support::metrics::sample;
 use crate::support::serve_start::free_port;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replica_facing_a_newer_schema_is_not_ready_and_one_starting_refuses_it() {
-    let (_cluster, url) = database().await;
+    let (_cluster, url) = database("team").await;
     let metrics = format!("127.0.0.1:{}", free_port());
     let older = Replica::start(&["--database", &url, "--metrics-listen", &metrics]).await;
     assert_eq!(older.probe("/readyz").await, 200);

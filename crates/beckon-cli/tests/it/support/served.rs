@@ -6,6 +6,8 @@ use std::process::{Output, Stdio};
 use std::time::Duration;
 
 use beckon_gateway::{Discovery, GatewayClient, Locator};
+use beckon_testkit::eventually;
+use serde_json::Value;
 use tokio::process::{Child, Command};
 
 /// The binary, run on the data folder `dir`.
@@ -39,14 +41,13 @@ pub fn text(bytes: &[u8]) -> String {
 /// written: the server and where it listens.
 pub async fn serve_approving(data: &Path) -> (Child, Discovery) {
     let serve = beckon(data).args(["serve", "--port", "0"]).env("BECKON_SCRIPTS_MAY_APPROVE", "1").spawn().unwrap();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Ok(found) = Discovery::read(data) {
-            return (serve, found);
-        }
-        assert!(tokio::time::Instant::now() < deadline, "beckon serve did not write gateway.json");
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
+    (serve, discovered(data, Duration::from_secs(30)).await)
+}
+
+/// Where `beckon serve` on the data folder `data` listens, once it has written its
+/// `gateway.json`; the test fails if that takes longer than `within`.
+pub async fn discovered(data: &Path, within: Duration) -> Discovery {
+    eventually("beckon serve writing gateway.json", within, || async { Discovery::read(data).ok() }).await
 }
 
 /// `beckon serve` on a temporary folder and a free port.
@@ -76,11 +77,7 @@ impl Served {
         command.args(["serve", "--port", "0"]);
         setup(&mut command);
         let serve = command.spawn().unwrap();
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        while Discovery::read(dir.path()).is_err() {
-            assert!(tokio::time::Instant::now() < deadline, "beckon serve did not write gateway.json");
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
+        discovered(dir.path(), Duration::from_secs(30)).await;
         let endpoint = Locator::new(dir.path()).locate().unwrap();
         let client = GatewayClient::new(GatewayClient::http().unwrap(), endpoint, client);
         Served { dir, serve, client }
@@ -89,5 +86,21 @@ impl Served {
     /// The binary, on this server's data folder.
     pub fn beckon(&self) -> Command {
         beckon(self.dir.path())
+    }
+
+    /// The first pending question, once there is one; the test fails after `within`, saying
+    /// that `what` did not happen.
+    pub async fn first_pending(&self, what: &str, within: Duration) -> Value {
+        self.pending_where(what, within, |_| true).await
+    }
+
+    /// The first pending question `matches` accepts, once there is one; the test fails after
+    /// `within`, saying that `what` did not happen.
+    pub async fn pending_where(&self, what: &str, within: Duration, matches: impl Fn(&Value) -> bool) -> Value {
+        let matches = &matches;
+        eventually(what, within, || async move {
+            self.client.pending().await.unwrap().into_iter().find(|question| matches(question))
+        })
+        .await
     }
 }

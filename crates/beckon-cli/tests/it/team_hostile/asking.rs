@@ -25,7 +25,7 @@ async fn withdraw(request: reqwest::RequestBuilder) -> (u16, Value) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_person_asks_only_for_themselves_or_their_groups_and_is_shown_as_the_asker() {
-    let (_cluster, url) = database().await;
+    let (_cluster, url) = database("team").await;
     let idp = provider().await;
     let (a, b) = replicas(&url, &idp, &[]).await;
     let (ada, bo) = (Signed::sign_in(&a, "ada").await, Signed::sign_in(&b, "bo").await);
@@ -76,7 +76,7 @@ async fn a_person_asks_only_for_themselves_or_their_groups_and_is_shown_as_the_a
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn only_the_asker_withdraws_and_who_withdrew_is_recorded() {
-    let (_cluster, url) = database().await;
+    let (_cluster, url) = database("team").await;
     let idp = provider().await;
     let (a, b) = replicas(&url, &idp, &[]).await;
     let (ada, bo, root) =

@@ -41,7 +41,7 @@ struct Team {
 
 impl Team {
     async fn start() -> Team {
-        let (cluster, url) = database().await;
+        let (cluster, url) = database("team").await;
         let idp = provider().await;
         let (a, b) = replicas(&url, &idp, &[]).await;
         let printed = a.server.printed(1);

@@ -6,7 +6,7 @@
 //! (`--allow-callbacks-to`, here loopback) sends the signed callback to a receiver on 127.0.0.1.
 
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Bytes;
@@ -14,6 +14,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use beckon_runtime::callbacks::signature;
+use beckon_testkit::eventually;
 use serde_json::{Value, json};
 
 use super::{Replica, Signed, count, database, deploy_question, http, provider, replicas, token_for};
@@ -63,7 +64,7 @@ async fn ask_as(asker: &Asker<'_>, replica: &Replica, body: &Value) -> (u16, Val
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_callback_to_a_loopback_private_or_link_local_address_is_refused_when_asked() {
-    let (cluster, url) = database().await;
+    let (cluster, url) = database("team").await;
     let idp = provider().await;
     let (a, b) = replicas(&url, &idp, &[]).await;
     let token = token_for(&a, &b, "person:ada").await;
@@ -117,7 +118,7 @@ async fn callback_secret(cluster: &beckon_store::testing::TestCluster) -> String
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn with_loopback_allowed_a_receiver_there_gets_the_signed_callback_by_address_and_by_name() {
-    let (cluster, url) = database().await;
+    let (cluster, url) = database("team").await;
     let idp = provider().await;
     let (a, b) = replicas(&url, &idp, &["--allow-callbacks-to", "127.0.0.0/8"]).await;
     let token = token_for(&a, &b, "person:ada").await;
@@ -137,11 +138,10 @@ async fn with_loopback_allowed_a_receiver_there_gets_the_signed_callback_by_addr
     let (status, body) = ask_as(&Asker::Token(&token), &a, &with_callback("http://10.0.0.1/hook")).await;
     assert_eq!((status, &body["error"]["field"]), (422, &json!("callback_url")), "{body}");
 
-    let began = Instant::now();
-    while received.lock().unwrap().len() < asked.len() {
-        assert!(began.elapsed() < Duration::from_secs(30), "the callbacks did not arrive");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    eventually("the callbacks arriving", Duration::from_secs(30), || async {
+        (received.lock().unwrap().len() >= asked.len()).then_some(())
+    })
+    .await;
     let secret = callback_secret(&cluster).await;
     let mut reported = Vec::new();
     for (signed, body) in received.lock().unwrap().iter() {

@@ -27,23 +27,13 @@ use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpSocket, TcpStream};
 
+use crate::support::postgres::database;
 use crate::support::server::{Endpoint, Server};
 
 struct Replica {
     server: Server,
     endpoint: Endpoint,
     _dir: tempfile::TempDir,
-}
-
-/// A PostgreSQL of the test's own with an empty database `team`, and its URL.
-async fn database() -> (TestCluster, String) {
-    tokio::task::spawn_blocking(|| {
-        let cluster = TestCluster::start(&[]).unwrap();
-        let url = cluster.create_database("team").unwrap();
-        (cluster, url)
-    })
-    .await
-    .unwrap()
 }
 
 /// One row of one number from `sql` on the team's database.
@@ -179,7 +169,7 @@ async fn ask(replica: &Replica, token: &str, body: &Value) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn connections_that_never_send_their_body_leave_new_requests_served() {
-    let (_cluster, url) = database().await;
+    let (_cluster, url) = database("team").await;
     let idp = provider().await;
     let limits = ["--body-timeout", "2", "--max-connections", "64", "--stranger-connections", "32"];
     let (a, b) = replicas(&url, &idp, &limits).await;
@@ -223,7 +213,7 @@ async fn connections_that_never_send_their_body_leave_new_requests_served() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_login_flood_spends_its_own_budget_and_leaves_sign_ins_bounded() {
-    let (cluster, url) = database().await;
+    let (cluster, url) = database("team").await;
     let idp = provider().await;
     let (a, b) = replicas(&url, &idp, &[]).await;
     let ada = Signed::sign_in(&a, "ada").await;
@@ -263,7 +253,7 @@ async fn a_login_flood_spends_its_own_budget_and_leaves_sign_ins_bounded() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn random_bearer_tokens_cost_no_transaction_each() {
-    let (cluster, url) = database().await;
+    let (cluster, url) = database("team").await;
     let idp = provider().await;
     let (a, b) = replicas(&url, &idp, &[]).await;
     let transactions = "SELECT (xact_commit + xact_rollback)::bigint FROM pg_stat_database WHERE datname = 'team'";
@@ -290,7 +280,7 @@ async fn random_bearer_tokens_cost_no_transaction_each() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn every_route_answers_404_to_another_persons_question_with_nothing_of_it() {
-    let (_cluster, url) = database().await;
+    let (_cluster, url) = database("team").await;
     let idp = provider().await;
     let (a, b) = replicas(&url, &idp, &[]).await;
     let ada_token = token_for(&a, &b, "person:ada").await;
@@ -371,7 +361,7 @@ async fn stream_text(response: reqwest::Response, window: Duration) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn what_outlives_a_session_is_nobodys_and_streams_are_shared_per_person() {
-    let (cluster, url) = database().await;
+    let (cluster, url) = database("team").await;
     let idp = provider().await;
     let shares = ["--max-event-streams", "4", "--event-streams-per-caller", "2"];
     let (a, b) = replicas(&url, &idp, &shares).await;

@@ -7,7 +7,7 @@ use super::{Signed, ask, database, deploy_question, http, provider, replicas, to
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn metrics_and_notices_are_each_persons_share() {
-    let (_cluster, url) = database().await;
+    let (_cluster, url) = database("team").await;
     let idp = provider().await;
     let (a, b) = replicas(&url, &idp, &[]).await;
     let (ada_token, bo_token) = (token_for(&a, &b, "person:ada").await, token_for(&a, &b, "person:bo").await);
