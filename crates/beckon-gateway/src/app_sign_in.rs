@@ -21,7 +21,7 @@ use beckon_runtime::SignedInSession;
 use beckon_runtime::api::ErrorKind;
 use beckon_store::{SessionKind, SignedIn};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use beckon_api::views::{AppSession, PersonView};
 use sha2::{Digest, Sha256};
 
 use crate::auth::{escape, redirect};
@@ -255,7 +255,7 @@ pub async fn consent(State(shared): State<Arc<Shared>>, headers: HeaderMap, Form
 pub async fn token(
     State(shared): State<Arc<Shared>>,
     Json(request): Json<TokenRequest>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Json<AppSession>> {
     if shared.sign_in.is_none() {
         return Err(ApiError::new(ErrorKind::NotFound, "signing in is not set up on this server"));
     }
@@ -274,11 +274,11 @@ pub async fn token(
     }
     let person = SignedIn { subject: grant.subject, email: grant.email, name: grant.name, groups: grant.groups };
     let opened = shared.beckon.open_person_session(person.clone(), SessionKind::App { label: grant.label }).await?;
-    Ok(Json(json!({
-        "token": opened.cookie,
-        "expires_at_ms": opened.expires_at_ms,
-        "person": {"subject": person.subject, "email": person.email, "name": person.name, "groups": person.groups},
-    })))
+    Ok(Json(AppSession {
+        token: opened.cookie,
+        expires_at_ms: opened.expires_at_ms,
+        person: PersonView { subject: person.subject, email: person.email, name: person.name, groups: person.groups },
+    }))
 }
 
 /// Where a code is kept: its hash, so the table never holds a usable code.

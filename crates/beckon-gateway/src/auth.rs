@@ -13,7 +13,7 @@ use axum::response::{Html, IntoResponse, Response};
 use beckon_runtime::api::ErrorKind;
 use beckon_store::SessionKind;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use beckon_api::views::{MeView, SignedOut};
 
 use crate::cookies::Cookie;
 use crate::error::{ApiError, ApiResult, GatewayError};
@@ -179,7 +179,7 @@ pub async fn logout(
         .as_ref()
         .and_then(|sign_in| sign_in.party.sign_out_url(&after))
         .unwrap_or_else(|| SIGNED_OUT_PATH.to_owned());
-    let mut response = Json(json!({ "signed_out": true, "next": next })).into_response();
+    let mut response = Json(SignedOut { signed_out: true, next }).into_response();
     if let Some(clear) = shared.cookies.clear(Cookie::Session) {
         response.headers_mut().append(header::SET_COOKIE, clear);
     }
@@ -201,19 +201,18 @@ pub async fn me(
     State(shared): State<Arc<Shared>>,
     Extension(principal): Extension<Principal>,
     headers: HeaderMap,
-) -> Json<Value> {
+) -> Json<MeView> {
     Json(match principal {
-        Principal::Person => json!({ "kind": "person" }),
-        Principal::AskOnly { token } => json!({ "kind": "ask_only", "token": token.name }),
-        Principal::Member(member) => json!({
-            "kind": "member",
-            "subject": member.person.subject,
-            "email": member.person.email,
-            "name": member.person.name,
-            "groups": member.person.groups,
-            "admin": member.admin,
-            "csrf_token": shared.cookies.read(&headers, Cookie::Session).map(|c| beckon_runtime::csrf_token(&c)),
-        }),
+        Principal::Person => MeView::Person,
+        Principal::AskOnly { token } => MeView::AskOnly { token: token.name },
+        Principal::Member(member) => MeView::Member {
+            csrf_token: shared.cookies.read(&headers, Cookie::Session).map(|c| beckon_runtime::csrf_token(&c)),
+            admin: member.admin,
+            subject: member.person.subject,
+            email: member.person.email,
+            name: member.person.name,
+            groups: member.person.groups,
+        },
     })
 }
 

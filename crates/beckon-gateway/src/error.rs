@@ -7,7 +7,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use beckon_core::Problems;
 use beckon_runtime::api::{ErrorBody, ErrorKind};
-use serde_json::json;
+use beckon_api::views::Refusal;
 
 /// Why the gateway could not start. The app keeps running without it.
 #[derive(Debug, thiserror::Error)]
@@ -146,7 +146,7 @@ impl From<beckon_runtime::Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut response = (self.status, axum::Json(json!({ "error": self.body }))).into_response();
+        let mut response = (self.status, axum::Json(Refusal { error: *self.body })).into_response();
         if let Some(seconds) = self.retry_after
             && let Ok(value) = HeaderValue::from_str(&seconds.to_string())
         {

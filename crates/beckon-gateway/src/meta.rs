@@ -8,7 +8,8 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use beckon_core::Problems;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use beckon_api::views::{Health, Proof};
+use serde_json::Value;
 
 use beckon_runtime::api::ErrorKind;
 
@@ -20,14 +21,14 @@ pub const OPENAPI: &str = include_str!("openapi.json");
 
 /// Whether Beckon is up, where it keeps its data, and how many questions wait (read from the
 /// database, so an unreachable database answers with an error).
-pub async fn health(State(shared): State<Arc<Shared>>) -> ApiResult<Json<Value>> {
+pub async fn health(State(shared): State<Arc<Shared>>) -> ApiResult<Json<Health>> {
     let pending = shared.beckon.pending().await?.len();
-    Ok(Json(json!({
-        "status": "ok",
-        "version": env!("CARGO_PKG_VERSION"),
-        "database": shared.beckon.database(),
-        "pending": pending,
-    })))
+    Ok(Json(Health {
+        status: "ok".to_owned(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        database: shared.beckon.database().to_owned(),
+        pending,
+    }))
 }
 
 /// How long a readiness check waits for the database before saying it is not ready.
@@ -61,12 +62,12 @@ pub struct ChallengeQuery {
 /// `&token=<hint>`, proof that it knows that ask-only or admin token (keyed with the hash it keeps of it);
 /// 401 when no live token has that hint, so a revoked token learns it is revoked before it
 /// sends anything.
-pub async fn prove(State(shared): State<Arc<Shared>>, Query(query): Query<ChallengeQuery>) -> ApiResult<Json<Value>> {
+pub async fn prove(State(shared): State<Arc<Shared>>, Query(query): Query<ChallengeQuery>) -> ApiResult<Json<Proof>> {
     match query.challenge.as_deref() {
         Some(challenge) if crate::proof::is_challenge(challenge) => match query.token.as_deref() {
-            None => Ok(Json(json!({"proof": crate::proof::proof(&shared.token, challenge)}))),
+            None => Ok(Json(Proof { proof: crate::proof::proof(&shared.token, challenge) })),
             Some(hint) => match shared.beckon.token_proof_key(hint) {
-                Some(key) => Ok(Json(json!({"proof": crate::proof::proof(&key, challenge)}))),
+                Some(key) => Ok(Json(Proof { proof: crate::proof::proof(&key, challenge) })),
                 None => Err(ApiError::new(
                     ErrorKind::Unauthorized,
                     "this Beckon has no live token of that hint: the token was revoked, or was made by another Beckon; ask the person for a new one",

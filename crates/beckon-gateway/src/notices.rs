@@ -7,7 +7,8 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::{Extension, Json};
 use beckon_store::TokenId;
-use serde_json::{Value, json};
+use beckon_api::views::{NoticeCleared, NoticeList};
+use beckon_core::Notice;
 
 use crate::bodies;
 use crate::error::ApiResult;
@@ -26,14 +27,14 @@ fn kept_under(principal: &Principal, key: &str) -> String {
 
 /// `GET /v1/notices`: the notices shown now, oldest first; a signed-in person's share of them
 /// (an admin's is all).
-pub async fn list(State(shared): State<Arc<Shared>>, Extension(principal): Extension<Principal>) -> Json<Value> {
+pub async fn list(State(shared): State<Arc<Shared>>, Extension(principal): Extension<Principal>) -> Json<NoticeList> {
     let mut notices = shared.beckon.notices();
     if let Principal::Member(member) = &principal
         && !member.admin
     {
         notices.retain(|notice| is_theirs(&shared, member, &notice.key));
     }
-    Json(json!({ "notices": notices }))
+    Json(NoticeList { notices })
 }
 
 /// Whether the notice kept under `key` is `member`'s to see: one they posted themselves, or one
@@ -56,10 +57,10 @@ pub async fn put(
     Extension(principal): Extension<Principal>,
     Path(key): Path<String>,
     bytes: Bytes,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Notice>> {
     let body = bodies::notice(&bytes)?;
     let notice = shared.beckon.post_notice(&kept_under(&principal, &key), body.agent, body.message, body.project)?;
-    Ok(Json(json!(notice)))
+    Ok(Json(notice))
 }
 
 /// `DELETE /v1/notices/{key}`: the agent went on; says whether a notice was shown.
@@ -67,7 +68,7 @@ pub async fn clear(
     State(shared): State<Arc<Shared>>,
     Extension(principal): Extension<Principal>,
     Path(key): Path<String>,
-) -> Json<Value> {
+) -> Json<NoticeCleared> {
     let cleared = shared.beckon.clear_notice(&kept_under(&principal, &key));
-    Json(json!({ "key": key, "cleared": cleared }))
+    Json(NoticeCleared { key, cleared })
 }

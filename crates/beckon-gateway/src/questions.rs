@@ -13,7 +13,8 @@ use beckon_runtime::api::ErrorKind;
 use beckon_runtime::{AnswerReceipt, Asker, AskingPerson, Decision};
 use beckon_store::QuestionStatus;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use beckon_api::views::{QuestionCreated, QuestionList, QuestionView};
+use serde_json::Value;
 
 use crate::addressed::Audiences;
 use crate::bodies::{self, parse_id};
@@ -33,7 +34,7 @@ pub async fn create(
     State(shared): State<Arc<Shared>>,
     Extension(principal): Extension<Principal>,
     bytes: Bytes,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<QuestionCreated>)> {
     let mut ask = bodies::ask(&bytes)?;
     match principal {
         Principal::Person => {}
@@ -47,15 +48,15 @@ pub async fn create(
     let asked = shared.beckon.ask_external(ask).await?;
     Ok((
         StatusCode::CREATED,
-        Json(json!({
-            "request_id": asked.request_id,
-            "session_id": asked.session_id,
-            "status": "pending",
-            "expires_at": asked.expires_at_ms,
-            "answer_url": format!("{}/v1/questions/{}/answer", shared.url, asked.request_id),
-            "status_url": format!("{}/v1/questions/{}", shared.url, asked.request_id),
-            "deep_link": format!("beckon://question/{}", asked.request_id),
-        })),
+        Json(QuestionCreated {
+            request_id: asked.request_id,
+            session_id: asked.session_id,
+            status: QuestionStatus::Pending,
+            expires_at: asked.expires_at_ms,
+            answer_url: format!("{}/v1/questions/{}/answer", shared.url, asked.request_id),
+            status_url: format!("{}/v1/questions/{}", shared.url, asked.request_id),
+            deep_link: format!("beckon://question/{}", asked.request_id),
+        }),
     ))
 }
 
@@ -73,7 +74,7 @@ pub async fn get(
     Path(id): Path<String>,
     Query(query): Query<WaitQuery>,
     shape: ReadShape,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<QuestionView>> {
     let id = parse_id(&id)?;
     let record = match query.wait {
         Some(wait) if wait.is_finite() && wait > 0.0 => {
@@ -104,7 +105,7 @@ pub async fn list(
     Extension(principal): Extension<Principal>,
     Query(query): Query<ListQuery>,
     shape: ReadShape,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<QuestionList>> {
     let status = match query.status.as_deref() {
         None => None,
         Some(text) => Some(QuestionStatus::parse(text).ok_or_else(|| {
@@ -136,15 +137,14 @@ pub async fn list(
         }
         questions.push(views::question(&shared.url, &record, shape));
     }
-    Ok(Json(json!({ "questions": questions })))
+    Ok(Json(QuestionList { questions }))
 }
 
 /// What answering returns: the resolution and the result the agent receives.
-pub(crate) async fn receipt(shared: &Shared, receipt: AnswerReceipt, shape: ReadShape) -> ApiResult<Json<Value>> {
+pub(crate) async fn receipt(shared: &Shared, receipt: AnswerReceipt, shape: ReadShape) -> ApiResult<Json<QuestionView>> {
     let record = shared.beckon.question(receipt.question.id).await?;
-    let mut view = views::question(&shared.url, &record, shape);
-    view["repeat"] = json!(receipt.repeat);
-    Ok(Json(view))
+    let view = views::question(&shared.url, &record, shape);
+    Ok(Json(QuestionView { repeat: Some(receipt.repeat), ..view }))
 }
 
 /// Answers a question with answers given as JSON (one per question: an object or a label /
@@ -155,7 +155,7 @@ pub(crate) async fn answer_with(
     id: RequestId,
     given: Value,
     shape: ReadShape,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<QuestionView>> {
     let done = settle(shared, principal, id, Decision::AnswerJson(given)).await?;
     receipt(shared, done, shape).await
 }
@@ -205,7 +205,7 @@ pub async fn answer(
     Path(id): Path<String>,
     shape: ReadShape,
     bytes: Bytes,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<QuestionView>> {
     let id = parse_id(&id)?;
     let given = bodies::answers(&bytes)?;
     answer_with(&shared, &principal, id, given, shape).await
@@ -218,7 +218,7 @@ pub async fn decline(
     Path(id): Path<String>,
     shape: ReadShape,
     bytes: Bytes,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<QuestionView>> {
     let id = parse_id(&id)?;
     let reason = bodies::reason(&bytes)?;
     let done = settle(&shared, &principal, id, Decision::Decline(reason)).await?;
@@ -235,7 +235,7 @@ pub async fn cancel(
     Path(id): Path<String>,
     shape: ReadShape,
     bytes: Bytes,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<QuestionView>> {
     let id = parse_id(&id)?;
     let asker = shared.beckon.asker(id).await?;
     let by = match (&principal, &asker) {

@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::{Extension, Json};
 use beckon_core::{Problems, SessionId};
 use beckon_runtime::api::ErrorKind;
-use serde_json::{Value, json};
+use beckon_api::views::{QuestionView, SessionReport, SessionTriggered};
 
 use crate::bodies::{self, SessionQuestion};
 use crate::error::{ApiError, ApiResult};
@@ -26,7 +26,7 @@ pub async fn get(
     State(shared): State<Arc<Shared>>,
     Path(id): Path<String>,
     shape: ReadShape,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SessionReport>> {
     let view = shared.beckon.session(parse_session(&id)?).await?;
     Ok(Json(views::session(&shared.url, &view, shape)))
 }
@@ -39,7 +39,7 @@ pub async fn answer(
     Path(id): Path<String>,
     shape: ReadShape,
     bytes: Bytes,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<QuestionView>> {
     let session = parse_session(&id)?;
     let body = bodies::session_answer(&bytes)?;
     let request_id = match body.question {
@@ -70,7 +70,7 @@ pub async fn cancel(
     Path(id): Path<String>,
     shape: ReadShape,
     bytes: Bytes,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SessionReport>> {
     let session = parse_session(&id)?;
     refuse_members_cancelling(&principal)?;
     let reason = bodies::reason(&bytes)?;
@@ -87,7 +87,7 @@ pub async fn trigger(
     Path(agent): Path<String>,
     headers: HeaderMap,
     bytes: Bytes,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<SessionTriggered>)> {
     let payload = bodies::trigger_payload(&bytes)?;
     let key = match headers.get("idempotency-key") {
         None => None,
@@ -102,11 +102,11 @@ pub async fn trigger(
     let session = begun.session;
     Ok((
         StatusCode::ACCEPTED,
-        Json(json!({
-            "session_id": session,
-            "status_url": format!("{}/v1/sessions/{session}", shared.url),
-            "repeat": begun.repeat,
-        })),
+        Json(SessionTriggered {
+            session_id: session,
+            status_url: format!("{}/v1/sessions/{session}", shared.url),
+            repeat: begun.repeat,
+        }),
     ))
 }
 

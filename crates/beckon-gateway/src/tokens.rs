@@ -7,7 +7,8 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use serde_json::{Value, json};
+use beckon_api::CreatedToken;
+use beckon_api::views::{TokenList, TokenRevoked};
 
 use crate::bodies;
 use crate::error::ApiResult;
@@ -15,19 +16,19 @@ use crate::state::Shared;
 
 /// `POST /v1/tokens`: 201 with the token and its secret, which is never shown again. With
 /// `owner` (`person:<subject>` or `group:<name>`), what the token asks goes to them.
-pub async fn create(State(shared): State<Arc<Shared>>, bytes: Bytes) -> ApiResult<(StatusCode, Json<Value>)> {
+pub async fn create(State(shared): State<Arc<Shared>>, bytes: Bytes) -> ApiResult<(StatusCode, Json<CreatedToken>)> {
     let (name, kind, owner) = bodies::token(&bytes)?;
     let created = shared.beckon.create_owned_token(&name, kind, owner).await?;
-    Ok((StatusCode::CREATED, Json(json!({"token": created.token, "secret": created.secret}))))
+    Ok((StatusCode::CREATED, Json(created)))
 }
 
 /// `GET /v1/tokens`: the live tokens, newest first, without their secrets.
-pub async fn list(State(shared): State<Arc<Shared>>) -> ApiResult<Json<Value>> {
-    Ok(Json(json!({"tokens": shared.beckon.tokens().await?})))
+pub async fn list(State(shared): State<Arc<Shared>>) -> ApiResult<Json<TokenList>> {
+    Ok(Json(TokenList { tokens: shared.beckon.tokens().await? }))
 }
 
 /// `DELETE /v1/tokens/{name}`: revokes the live token of that name; requests carrying it are
 /// refused from now on.
-pub async fn revoke(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
-    Ok(Json(json!({"token": shared.beckon.revoke_token(&name).await?})))
+pub async fn revoke(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> ApiResult<Json<TokenRevoked>> {
+    Ok(Json(TokenRevoked { token: shared.beckon.revoke_token(&name).await? }))
 }

@@ -1,6 +1,6 @@
 //! What the person decided about an approval, and the checks on that answer.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{ALLOW, ALLOW_ALWAYS, Approval, DENY, INPUT_MAX_BYTES};
@@ -12,7 +12,7 @@ pub const DEFAULT_DENIAL: &str = "The person denied this tool call.";
 
 /// The decision, in the JSON Claude Code reads from a permission prompt tool and inside a
 /// `PermissionRequest` hook's `decision`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "behavior", rename_all = "lowercase")]
 pub enum Decision {
     /// Run the call, with this input (the original, or the person's edit).
@@ -21,7 +21,7 @@ pub enum Decision {
         #[serde(rename = "updatedInput")]
         updated_input: Map<String, Value>,
         /// The rules to remember ("Allow always"); empty for "Allow".
-        #[serde(rename = "updatedPermissions", skip_serializing_if = "Vec::is_empty")]
+        #[serde(rename = "updatedPermissions", default, skip_serializing_if = "Vec::is_empty")]
         updated_permissions: Vec<Value>,
     },
     /// Do not run it; the message tells the model why.
