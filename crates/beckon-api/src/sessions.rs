@@ -5,6 +5,9 @@ use beckon_core::{SessionId, SessionOrigin};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::questions::QuestionRecord;
+use crate::timeline::TimelineEntry;
+
 /// A session as stored.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -73,4 +76,18 @@ pub struct SessionPage {
     pub sessions: Vec<SessionSummary>,
     /// Where the next page starts, if there is one.
     pub next: Option<SessionCursor>,
+}
+
+/// A session with everything a front end shows of it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionView {
+    /// The session.
+    pub session: SessionRecord,
+    /// Its timeline, in order.
+    pub timeline: Vec<TimelineEntry>,
+    /// The question it waits on, if any.
+    pub pending: Option<QuestionRecord>,
+    /// Every question it asked, oldest first.
+    pub questions: Vec<QuestionRecord>,
 }

@@ -43,6 +43,7 @@ mod team;
 pub mod token_secret;
 pub mod tools;
 
+pub use beckon_api::window_commands;
 pub use boot::StartOptions;
 pub use clock::{Clock, ManualClock, Sleep, SystemClock, now_ms};
 pub use config::{

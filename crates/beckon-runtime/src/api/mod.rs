@@ -9,9 +9,8 @@ use serde::{Deserialize, Serialize};
 
 mod error_body;
 mod tokens;
-pub mod window;
 
-pub use beckon_api::{CreatedToken, ErrorBody, ErrorKind, TokenKind, TokenView};
+pub use beckon_api::{CreatedToken, ErrorBody, ErrorKind, TokenKind, TokenView, window};
 pub(crate) use tokens::token_view;
 
 /// A committed change, typed for front ends. Every variant carries its `seq`.

@@ -4,11 +4,11 @@
 //! input to [`Beckon::resolve`]; the rules (who may allow, what a repeat is, which answers fit)
 //! are applied here once for every front end.
 
+use beckon_api::AnswerReceipt;
 use beckon_core::conversation::{Event, SessionStatus};
 use beckon_core::outcome::check_reason;
 use beckon_core::{AnsweredVia, Answerer, Answers, Audience, Outcome, Problems, RequestId, SessionOrigin};
 use beckon_store::{QuestionRecord, Resolved, ResolvedQuestion, SessionRecord};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::handle::Beckon;
@@ -37,22 +37,11 @@ pub enum Decision {
     Withdraw(Option<String>),
 }
 
-/// The result of resolving a question.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AnswerReceipt {
-    /// The question as resolved.
-    pub question: ResolvedQuestion,
-    /// True when it had already been resolved exactly this way (an idempotent repeat).
-    pub repeat: bool,
-}
-
-impl From<Resolved> for AnswerReceipt {
-    fn from(resolved: Resolved) -> Self {
-        match resolved {
-            Resolved::Now(question) => AnswerReceipt { question, repeat: false },
-            Resolved::Repeat(question) => AnswerReceipt { question, repeat: true },
-        }
+/// The receipt of a resolution: a repeat says so.
+pub(crate) fn receipt(resolved: Resolved) -> AnswerReceipt {
+    match resolved {
+        Resolved::Now(question) => AnswerReceipt { question, repeat: false },
+        Resolved::Repeat(question) => AnswerReceipt { question, repeat: true },
     }
 }
 
@@ -168,7 +157,7 @@ impl Beckon {
         if session.origin == SessionOrigin::External {
             let resolved =
                 external::resolve(&self.rt, &question, outcome, answerer.as_ref(), SessionStatus::Completed).await?;
-            return Ok(resolved.into());
+            return Ok(receipt(resolved));
         }
         let id = question.id;
         let event = match outcome.clone() {
@@ -234,7 +223,7 @@ impl Beckon {
 
 /// A decision on a question already settled: a repeat of the winner, or a conflict with it.
 fn again(winner: ResolvedQuestion, outcome: &Outcome) -> Result<AnswerReceipt> {
-    Resolved::again(winner, outcome).map(AnswerReceipt::from).map_err(Error::AlreadyResolved)
+    Resolved::again(winner, outcome).map(receipt).map_err(Error::AlreadyResolved)
 }
 
 /// Refuses an answer or a decline of a question addressed to a person or group from anyone

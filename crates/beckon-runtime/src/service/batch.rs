@@ -7,12 +7,12 @@
 //! batch — each in its own savepoint; questions of sessions Beckon runs go to their sessions'
 //! tasks one by one, as [`Beckon::resolve`] does.
 
+use beckon_api::{BatchDecision, BatchFailure, BatchReceipt};
 use beckon_core::approval::{ALLOW, DENY};
 use beckon_core::conversation::SessionStatus;
 use beckon_core::outcome::check_reason;
 use beckon_core::{Answer, Answerer, Answers, Outcome, Problems, RequestId, SessionOrigin};
-use beckon_store::{QuestionRecord, Resolution, Resolved, ResolvedQuestion};
-use serde::{Deserialize, Serialize};
+use beckon_store::{QuestionRecord, Resolution, Resolved};
 
 use super::answers::Found;
 use super::handle::Beckon;
@@ -23,58 +23,16 @@ use crate::error::{Error, Result};
 /// Most questions one batch decides.
 pub const BATCH_MAX: usize = 1000;
 
-/// What a batch does with each of its questions.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "decision", rename_all = "snake_case")]
-pub enum BatchDecision {
-    /// Denies approvals, as "Deny" in the window does, with `message` as what the model is
-    /// told (a default sentence when `None`); other questions in the batch are declined with it.
-    Deny {
-        /// What the model is told.
-        #[serde(default)]
-        message: Option<String>,
-    },
-    /// Declines each question; an approval declined is left to the agent's own prompt.
-    Decline {
-        /// Why, for the agent.
-        #[serde(default)]
-        reason: Option<String>,
-    },
-    /// Allows approvals once each; a person's decision only, never a script's.
-    AllowOnce,
+/// Lists question `request_id` in `receipt` as not decided, for `err`.
+fn fail(receipt: &mut BatchReceipt, request_id: RequestId, err: &Error) {
+    receipt.failed.push(BatchFailure { request_id, error: ErrorBody::from(err) });
 }
 
-/// A question a batch could not decide, and why.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BatchFailure {
-    /// The question.
-    pub request_id: RequestId,
-    /// Why it was not decided (for `already_resolved`, the winner).
-    pub error: ErrorBody,
-}
-
-/// What a batch did.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct BatchReceipt {
-    /// The questions decided (or already decided exactly so), as they now stand.
-    pub resolved: Vec<ResolvedQuestion>,
-    /// The questions not decided.
-    pub failed: Vec<BatchFailure>,
-}
-
-impl BatchReceipt {
-    fn fail(&mut self, request_id: RequestId, err: &Error) {
-        self.failed.push(BatchFailure { request_id, error: ErrorBody::from(err) });
-    }
-
-    fn settled(&mut self, request_id: RequestId, outcome: Result<Resolved>) {
-        match outcome {
-            Ok(resolved) => self.resolved.push(resolved.question().clone()),
-            Err(err) => self.fail(request_id, &err),
-        }
+/// Lists question `request_id` in `receipt` as `outcome` left it.
+fn settled(receipt: &mut BatchReceipt, request_id: RequestId, outcome: Result<Resolved>) {
+    match outcome {
+        Ok(resolved) => receipt.resolved.push(resolved.question().clone()),
+        Err(err) => fail(receipt, request_id, &err),
     }
 }
 
@@ -118,12 +76,12 @@ impl Beckon {
             let (found, outcome) = match planned {
                 Ok(planned) => planned,
                 Err(err) => {
-                    receipt.fail(id, &err);
+                    fail(&mut receipt, id, &err);
                     continue;
                 }
             };
             if let Some(winner) = found.question.resolution() {
-                receipt.settled(id, Resolved::again(winner, &outcome).map_err(Error::AlreadyResolved));
+                settled(&mut receipt, id, Resolved::again(winner, &outcome).map_err(Error::AlreadyResolved));
             } else if found.session.origin == SessionOrigin::External {
                 external.push((found.question, outcome));
             } else {
@@ -135,7 +93,7 @@ impl Beckon {
             let id = found.question.id;
             match self.settle(found, outcome, Some(answerer.clone())).await {
                 Ok(answered) => receipt.resolved.push(answered.question),
-                Err(err) => receipt.fail(id, &err),
+                Err(err) => fail(&mut receipt, id, &err),
             }
         }
         Ok(receipt)
@@ -206,7 +164,7 @@ impl Beckon {
         let ids: Vec<RequestId> = resolutions.iter().map(|r| r.request_id).collect();
         let outcomes = self.rt.db.write(move |tx| Ok(tx.resolve_each(&resolutions))).await?;
         for (id, outcome) in ids.into_iter().zip(outcomes) {
-            receipt.settled(id, outcome.map_err(Error::from));
+            settled(receipt, id, outcome.map_err(Error::from));
         }
         Ok(())
     }

@@ -6,6 +6,7 @@
 //! Wrong codes are counted, and past a limit codes are not read at all (see
 //! [`super::pairing_guesses`]).
 
+use beckon_api::{ChannelPairingCode, PairedChannel};
 use beckon_store::{ChannelPerson, SignedIn};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -20,40 +21,6 @@ use crate::token_secret;
 const CODE_ALPHABET: &[u8] = b"ACDEFGHJKMNPQRTUVWXY34679";
 /// Characters in a code: 25^8 ≈ 1.5·10^11 codes.
 const CODE_CHARS: usize = 8;
-
-/// A code a signed-in person sends their channel's bot to pair their own account with.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChannelPairingCode {
-    /// "slack" or "telegram".
-    pub channel: String,
-    /// The code.
-    pub code: String,
-    /// When it stops being good (Unix ms).
-    pub expires_at_ms: i64,
-}
-
-impl std::fmt::Debug for ChannelPairingCode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // A code pairs whoever sends it first: never in a log.
-        f.debug_struct("ChannelPairingCode")
-            .field("channel", &self.channel)
-            .field("expires_at_ms", &self.expires_at_ms)
-            .finish_non_exhaustive()
-    }
-}
-
-/// A channel a signed-in person may pair their own account on, and the account they paired.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PairedChannel {
-    /// "slack" or "telegram".
-    pub channel: String,
-    /// Their account there (a Slack member id), once paired.
-    pub account: Option<String>,
-    /// When they paired it (Unix ms).
-    pub paired_at_ms: Option<i64>,
-}
 
 /// What became of a code sent to a channel's bot to pair the account that sent it.
 #[derive(Debug, Clone, PartialEq, Eq)]

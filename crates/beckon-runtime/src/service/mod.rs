@@ -31,13 +31,17 @@ mod rules;
 mod sessions;
 mod tokens;
 
-pub use answers::{AnswerReceipt, Decision};
+pub use answers::Decision;
 pub use audit::AUDIT_STREAM_CAPACITY;
-pub use batch::{BATCH_MAX, BatchDecision, BatchFailure, BatchReceipt};
-pub use channel_people::{ChannelPairing, ChannelPairingCode, PairedChannel, pairing_code};
+pub use batch::BATCH_MAX;
+pub use beckon_api::{
+    AnswerReceipt, BatchDecision, BatchFailure, BatchReceipt, ChannelPairingCode, PairedChannel, SessionView,
+    WindowSnapshot,
+};
+pub use channel_people::{ChannelPairing, pairing_code};
 pub use handle::Beckon;
 pub use pairing_guesses::WrongCodeLimit;
 pub use people::{OpenedSession, SIGN_IN_LIFETIME_MS, SignedInSession, csrf_token};
-pub use reads::{SessionView, StoreCounts, WindowSnapshot};
+pub use reads::StoreCounts;
 pub use sessions::Begun;
 pub use tokens::Asker;

@@ -2,47 +2,17 @@
 
 use std::time::Duration;
 
+use beckon_api::{SessionView, WindowSnapshot};
 use beckon_core::{Audience, RequestId, SessionId, SignedInPerson};
 use beckon_store::{
     InboxEntry, Metrics, PendingQuestion, QuestionRecord, QuestionStatus, SessionFilter, SessionPage, SessionRecord,
-    TimelineEntry, Workload,
+    Workload,
 };
-use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 use super::handle::Beckon;
 use crate::error::{Error, Result};
 use crate::events::{Subscription, TextDelta};
-
-/// A session with everything a front end shows of it.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SessionView {
-    /// The session.
-    pub session: SessionRecord,
-    /// Its timeline, in order.
-    pub timeline: Vec<TimelineEntry>,
-    /// The question it waits on, if any.
-    pub pending: Option<QuestionRecord>,
-    /// Every question it asked, oldest first.
-    pub questions: Vec<QuestionRecord>,
-}
-
-/// What a window draws at start — the inbox, the newest sessions and the figures — and the
-/// seq it is complete up to (events after it follow).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct WindowSnapshot {
-    /// The snapshot is complete up to this event; follow events after it.
-    pub last_seq: i64,
-    /// Every pending question's line in the inbox's list, oldest first (a question is fetched
-    /// whole when it is opened).
-    pub pending: Vec<InboxEntry>,
-    /// The newest top-level sessions.
-    pub sessions: SessionPage,
-    /// Answering figures.
-    pub metrics: Metrics,
-}
 
 /// What the store has committed since this runtime started: for benchmarks and tests that
 /// check how many syncs to disk a piece of work costs.

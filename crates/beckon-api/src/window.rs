@@ -10,12 +10,13 @@
 //! serve are [`WindowCommand`]; the desktop app adds its own with the same macro.
 
 use beckon_core::Answer;
-use beckon_store::{Metrics, QuestionRecord, SessionCursor, SessionPage};
 use serde::{Deserialize, Serialize};
 
-use crate::{
-    AnswerReceipt, BatchDecision, BatchReceipt, ChannelPairingCode, PairedChannel, SessionView, WindowSnapshot,
-};
+use crate::channels::{ChannelPairingCode, PairedChannel};
+use crate::decisions::{AnswerReceipt, BatchDecision, BatchReceipt};
+use crate::metrics::Metrics;
+use crate::questions::{InboxEntry, QuestionRecord};
+use crate::sessions::{SessionCursor, SessionPage, SessionView};
 
 /// Writes a set of window commands from one list. Each line is
 /// `read|write method = Variant(Arguments) -> Reply;` (with doc comments): `read` commands
@@ -150,6 +151,22 @@ crate::window_commands! {
     write pair_channel = PairChannel(OfChannel) -> ChannelPairingCode;
     /// On a team server: unpairs the person's account on the channel.
     write unpair_channel = UnpairChannel(OfChannel) -> Vec<PairedChannel>;
+}
+
+/// What a window draws at start — the inbox, the newest sessions and the figures — and the
+/// seq it is complete up to (events after it follow).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WindowSnapshot {
+    /// The snapshot is complete up to this event; follow events after it.
+    pub last_seq: i64,
+    /// Every pending question's line in the inbox's list, oldest first (a question is fetched
+    /// whole when it is opened).
+    pub pending: Vec<InboxEntry>,
+    /// The newest top-level sessions.
+    pub sessions: SessionPage,
+    /// Answering figures.
+    pub metrics: Metrics,
 }
 
 /// No arguments.
