@@ -49,12 +49,12 @@ pub use pg_tls::trusting;
 pub use read::Reader;
 pub use rows::{
     AUDIT_MESSAGE_MAX_CHARS, AUDIT_WHAT_MAX_CHARS, AgentMetrics, AuditDecision, AuditFilter, AuditKind, AuditRow,
-    AuditShare, AuditVia, CallbackFormat, ChannelMessage, ChannelMessageState, ChannelPerson, ChannelScope,
-    ChannelWork, Deadline, DeliveryState, DueCursor, EventKind, InboxEntry, Latency, Lease, ListedSession, Metrics,
-    NewCallback, NewQuestion, NewSession, NewSignIn, NewToken, OutboxEntry, PendingQuestion, PersonSession,
-    QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion, RuleOffer, RuleRecord, RuleSource,
-    SessionCursor, SessionFilter, SessionKind, SessionPage, SessionRecord, SessionSummary, SignedIn, StoredEvent,
-    TakenSignIn, TimelineEntry, TokenId, TokenKind, TokenRecord, Workload, rule_name, title_from,
+    AuditShare, AuditVia, CallbackFormat, CallbackKind, ChannelMessage, ChannelMessageState, ChannelPerson,
+    ChannelScope, ChannelWork, Deadline, DeliveryState, DueCursor, EventKind, InboxEntry, Latency, Lease,
+    ListedSession, Metrics, NewCallback, NewQuestion, NewSession, NewSignIn, NewToken, OutboxEntry, PendingQuestion,
+    PersonSession, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion, RuleOffer, RuleRecord,
+    RuleSource, SessionCursor, SessionFilter, SessionKind, SessionPage, SessionRecord, SessionSummary, SignedIn,
+    StoredEvent, TakenSignIn, TimelineEntry, TokenId, TokenKind, TokenRecord, Workload, rule_name, title_from,
 };
 pub use sql::EVENTS_CHANNEL;
 pub use store::{Committed, Store, Tx, Written};

@@ -3,7 +3,7 @@
 
 use crate::codec::{JSON_MAX_BYTES, from_json, name, to_json};
 use crate::error::Result;
-use crate::rows::{CallbackFormat, DeliveryState, DueCursor, NewCallback, OutboxEntry};
+use crate::rows::{CallbackFormat, CallbackKind, DeliveryState, DueCursor, NewCallback, OutboxEntry};
 use crate::sql::{Conn, args};
 use crate::store::Tx;
 
@@ -22,7 +22,7 @@ impl Tx<'_> {
                     callback.idempotency_key,
                     callback.target,
                     callback.format.as_str(),
-                    callback.kind,
+                    callback.kind.name(),
                     payload,
                     at_ms
                 ],
@@ -71,7 +71,7 @@ pub(crate) fn due(conn: Conn<'_>, now_ms: i64, after: Option<DueCursor>, limit: 
                 idempotency_key: row.get(1)?,
                 target: row.get(2)?,
                 format: name("outbox", "format", row.text(3)?, CallbackFormat::parse)?,
-                kind: row.get(4)?,
+                kind: name("outbox", "kind", row.text(4)?, CallbackKind::parse)?,
                 payload: from_json("outbox", "payload", row.text(5)?)?,
                 attempts: row.get(6)?,
                 next_attempt_at_ms: row.get(7)?,

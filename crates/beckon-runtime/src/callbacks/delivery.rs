@@ -198,7 +198,7 @@ async fn deliver(outbox: &Outbox, entry: OutboxEntry) {
         .post(&entry.target)
         .header("content-type", "application/json")
         .header("beckon-signature", signature(&outbox.secret.current(), sent_at, &body))
-        .header("beckon-event", &entry.kind)
+        .header("beckon-event", entry.kind.name())
         .header("idempotency-key", &entry.idempotency_key)
         .body(body)
         .send();

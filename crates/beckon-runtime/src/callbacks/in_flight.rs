@@ -84,7 +84,7 @@ mod tests {
             idempotency_key: key.into(),
             target: target.into(),
             format: CallbackFormat::Json,
-            kind: "question_pending".into(),
+            kind: beckon_store::CallbackKind::Pending,
             payload: json!({}),
             attempts: 0,
             next_attempt_at_ms: 0,

@@ -18,7 +18,7 @@ mod secret;
 mod slack;
 
 use beckon_core::{Outcome, RequestId, SessionId};
-use beckon_store::{CallbackFormat, NewCallback, NewQuestion, OutboxEntry};
+use beckon_store::{CallbackFormat, CallbackKind, NewCallback, NewQuestion, OutboxEntry};
 use hmac::{Hmac, KeyInit, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
@@ -81,7 +81,7 @@ pub(crate) fn for_pending(public_url: Option<&str>, url: Option<&str>, question:
         idempotency_key: format!("{}:pending", question.id),
         target: url.to_owned(),
         format: format_of(url),
-        kind: "question_pending".into(),
+        kind: CallbackKind::Pending,
         payload,
     }]
 }
@@ -96,7 +96,7 @@ pub(crate) fn for_resolved(
     outcome: &Outcome,
 ) -> Vec<NewCallback> {
     let Some(url) = url else { return Vec::new() };
-    let kind = format!("question_{}", outcome.kind());
+    let kind = CallbackKind::Resolved(outcome.kind());
     let payload = json!({
         "event": kind,
         "request_id": id,

@@ -6,7 +6,7 @@
 //! `&amp;`, `&lt;` and `&gt;` — so it shows as the text it is; only Beckon's own markup (bold,
 //! bullets, the answer button) is Slack markup.
 
-use beckon_store::OutboxEntry;
+use beckon_store::{CallbackKind, OutboxEntry};
 use serde_json::{Value, json};
 
 /// `text` as Slack shows it literally in a message.
@@ -27,7 +27,12 @@ pub(super) fn escape(text: &str) -> String {
 pub(super) fn message(entry: &OutboxEntry) -> Value {
     let payload = &entry.payload;
     let agent = escape(payload["origin"].as_str().or(payload["agent"].as_str()).unwrap_or("An agent"));
-    if entry.kind == "question_pending" {
+    if let CallbackKind::Resolved(outcome) = entry.kind {
+        let status = outcome.as_str();
+        json!({"text": format!("{agent}'s question was {status}."), "blocks": [
+            {"type": "context", "elements": [{"type": "mrkdwn", "text": format!("{agent}'s question was *{status}*.")}]}
+        ]})
+    } else {
         let questions: Vec<String> = payload["questions"]["questions"]
             .as_array()
             .map(|items| {
@@ -44,11 +49,6 @@ pub(super) fn message(entry: &OutboxEntry) -> Value {
                 ]}
             ]
         })
-    } else {
-        let status = entry.kind.trim_start_matches("question_");
-        json!({"text": format!("{agent}'s question was {status}."), "blocks": [
-            {"type": "context", "elements": [{"type": "mrkdwn", "text": format!("{agent}'s question was *{status}*.")}]}
-        ]})
     }
 }
 
@@ -57,18 +57,19 @@ mod tests {
     use beckon_store::CallbackFormat;
 
     use super::*;
+    use beckon_core::OutcomeKind;
     use beckon_testkit::corpus;
 
     const HOSTILE: &str = "<!channel> <https://evil.example|Answer in Beckon> & <@U123>";
     const ESCAPED: &str = "&lt;!channel&gt; &lt;https://evil.example|Answer in Beckon&gt; &amp; &lt;@U123&gt;";
 
-    fn entry(kind: &str, payload: Value) -> OutboxEntry {
+    fn entry(kind: CallbackKind, payload: Value) -> OutboxEntry {
         OutboxEntry {
             id: 1,
             idempotency_key: "q:pending".into(),
             target: "https://hooks.slack.com/services/T/B/X".into(),
             format: CallbackFormat::Slack,
-            kind: kind.into(),
+            kind,
             payload,
             attempts: 0,
             next_attempt_at_ms: 0,
@@ -111,13 +112,13 @@ mod tests {
     fn every_hostile_text_shows_in_slack_as_written() {
         for (name, text) in corpus::texts("accepted") {
             let pending = message(&entry(
-                "question_pending",
+                CallbackKind::Pending,
                 json!({"origin": text, "questions": {"questions": [{"question": text}]}, "deep_link": "beckon://question/q"}),
             ));
             let shown = texts(&pending);
             assert_eq!(as_slack_shows(&shown[0]), Some(format!("{text} asks: • {text}")), "{name}");
             assert_eq!(as_slack_shows(&shown[1]), Some(format!("*{text} asks*\n• {text}")), "{name}");
-            let resolved = message(&entry("question_declined", json!({"agent": text})));
+            let resolved = message(&entry(CallbackKind::Resolved(OutcomeKind::Declined), json!({"agent": text})));
             for shown in texts(&resolved) {
                 assert!(as_slack_shows(&shown).is_some_and(|s| s.starts_with(&format!("{text}'s question"))), "{name}");
             }
@@ -127,7 +128,7 @@ mod tests {
     #[test]
     fn an_agents_words_cannot_ping_or_fake_a_link() {
         let pending = message(&entry(
-            "question_pending",
+            CallbackKind::Pending,
             json!({
                 "origin": HOSTILE,
                 "questions": {"questions": [{"question": HOSTILE}, {"question": "<!here> second?"}]},
@@ -140,7 +141,7 @@ mod tests {
         assert_eq!(shown[2], "Answer in Beckon");
         assert_eq!(pending["blocks"][1]["elements"][0]["url"], "beckon://question/q", "Beckon's own link stays");
 
-        let resolved = message(&entry("question_answered", json!({"agent": HOSTILE})));
+        let resolved = message(&entry(CallbackKind::Resolved(OutcomeKind::Answered), json!({"agent": HOSTILE})));
         for text in texts(&resolved) {
             assert!(text.starts_with(&format!("{ESCAPED}'s question was ")), "{text}");
             assert!(!text.contains("<!") && !text.contains("<http"), "{text}");

@@ -11,7 +11,7 @@ use axum::http::StatusCode;
 use axum::routing::post;
 use beckon_core::QuestionRequest;
 use beckon_runtime::ExternalAsk;
-use beckon_store::{CallbackFormat, NewCallback, Store};
+use beckon_store::{CallbackFormat, CallbackKind, NewCallback, Store};
 use serde_json::{Value, json};
 
 use crate::support::*;
@@ -66,7 +66,7 @@ async fn an_agents_words_reach_slack_escaped() {
         idempotency_key: format!("{}:slack", asked.request_id),
         target: url,
         format: CallbackFormat::Slack,
-        kind: "question_pending".into(),
+        kind: CallbackKind::Pending,
         payload,
     };
     store.write(|tx| tx.enqueue_callbacks(&[slack], 0)).unwrap();

@@ -28,7 +28,7 @@ pub use beckon_api::{
 pub use channel_messages::{ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork};
 pub use events::StoredEvent;
 pub use leases::Lease;
-pub use outbox::{CallbackFormat, DeliveryState, DueCursor, NewCallback, OutboxEntry};
+pub use outbox::{CallbackFormat, CallbackKind, DeliveryState, DueCursor, NewCallback, OutboxEntry};
 pub use people::{ChannelPerson, ListedSession, NewSignIn, PersonSession, SessionKind, SignedIn, TakenSignIn};
 pub use questions::{Deadline, NewQuestion, Resolution, Resolved};
 pub use sessions::{NewSession, SessionFilter, title_from};

@@ -1,7 +1,50 @@
 //! A callback: the one to queue, the one waiting for delivery, and where delivery stands.
 
+use beckon_core::OutcomeKind;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// What a callback tells of: a question now waiting, or how it ended. Sent as its name
+/// (`question_pending`, `question_answered`, …) in the `Beckon-Event` header and the body's
+/// `event`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CallbackKind {
+    /// The question waits for a person.
+    Pending,
+    /// The question ended so.
+    Resolved(OutcomeKind),
+}
+
+impl CallbackKind {
+    /// The name, as sent and stored.
+    pub fn name(self) -> String {
+        match self {
+            Self::Pending => "question_pending".to_owned(),
+            Self::Resolved(outcome) => format!("question_{}", outcome.as_str()),
+        }
+    }
+
+    /// Reads the name as stored.
+    pub fn parse(text: &str) -> Option<Self> {
+        match text.strip_prefix("question_")? {
+            "pending" => Some(Self::Pending),
+            outcome => OutcomeKind::parse(outcome).map(Self::Resolved),
+        }
+    }
+}
+
+impl Serialize for CallbackKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for CallbackKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Self::parse(&text).ok_or_else(|| serde::de::Error::custom(format!("no callback is of kind {text:?}")))
+    }
+}
 
 /// How a callback's body is shaped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -37,8 +80,8 @@ pub struct NewCallback {
     pub target: String,
     /// The body's shape.
     pub format: CallbackFormat,
-    /// What happened (`question_pending`, `question_answered`, …).
-    pub kind: String,
+    /// What happened.
+    pub kind: CallbackKind,
     /// The event body.
     pub payload: Value,
 }
@@ -55,7 +98,7 @@ pub struct OutboxEntry {
     /// The body's shape.
     pub format: CallbackFormat,
     /// What happened.
-    pub kind: String,
+    pub kind: CallbackKind,
     /// The event body.
     pub payload: Value,
     /// Deliveries tried so far.
@@ -86,6 +129,27 @@ impl DeliveryState {
             "delivered" => Some(Self::Delivered),
             "failed" => Some(Self::Failed),
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_callbacks_kind_reads_back_from_its_name() {
+        let kinds = [
+            CallbackKind::Pending,
+            CallbackKind::Resolved(OutcomeKind::Answered),
+            CallbackKind::Resolved(OutcomeKind::Cancelled),
+        ];
+        for kind in kinds {
+            assert_eq!(CallbackKind::parse(&kind.name()), Some(kind));
+        }
+        assert_eq!(CallbackKind::Resolved(OutcomeKind::Expired).name(), "question_expired");
+        for unknown in ["pending", "question_", "question_eaten", ""] {
+            assert_eq!(CallbackKind::parse(unknown), None, "{unknown}");
         }
     }
 }

@@ -3,8 +3,8 @@
 use beckon_core::conversation::{ExpiryPolicy, Message, Origin, SessionStatus, State, ToolCall, ToolResult};
 use beckon_core::{AnsweredVia, Outcome, SessionOrigin};
 use beckon_store::{
-    CallbackFormat, DeliveryState, Error, EventKind, NewCallback, PersonSession, QuestionStatus, Resolution, Resolved,
-    SessionFilter, SessionKind, SignedIn, Store, Workload,
+    CallbackFormat, CallbackKind, DeliveryState, Error, EventKind, NewCallback, PersonSession, QuestionStatus,
+    Resolution, Resolved, SessionFilter, SessionKind, SignedIn, Store, Workload,
 };
 use serde_json::json;
 
@@ -85,7 +85,7 @@ fn asking_commits_question_status_timeline_event_and_callbacks_together(backend:
         idempotency_key: format!("{question}:question_pending"),
         target: "http://127.0.0.1:9/hook".into(),
         format: CallbackFormat::Json,
-        kind: "question_pending".into(),
+        kind: CallbackKind::Pending,
         payload: json!({"request_id": question}),
     };
     let committed = store
@@ -362,7 +362,7 @@ fn callbacks_are_delivered_retried_or_given_up(backend: Backend) {
         idempotency_key: key.into(),
         target: "http://127.0.0.1:9/".into(),
         format: CallbackFormat::Slack,
-        kind: "question_answered".into(),
+        kind: CallbackKind::Resolved(beckon_core::OutcomeKind::Answered),
         payload: json!({"k": key}),
     };
     let queued = store.write(|tx| tx.enqueue_callbacks(&[callback("a"), callback("b"), callback("a")], 10)).unwrap();
@@ -389,7 +389,7 @@ fn due_callbacks_page_on_in_due_order(backend: Backend) {
         idempotency_key: key.into(),
         target: "http://127.0.0.1:9/".into(),
         format: CallbackFormat::Json,
-        kind: "question_pending".into(),
+        kind: CallbackKind::Pending,
         payload: json!({"k": key}),
     };
     store.write(|tx| tx.enqueue_callbacks(&[callback("a"), callback("b"), callback("c")], 10)).unwrap();
@@ -448,7 +448,7 @@ fn workload_counts_what_waits_and_who_is_signed_in(backend: Backend) {
         idempotency_key: key.into(),
         target: "https://receiver.example/".into(),
         format: CallbackFormat::Json,
-        kind: "question_pending".into(),
+        kind: CallbackKind::Pending,
         payload: json!({"k": key}),
     };
     store.write(|tx| tx.enqueue_callbacks(&[callback("a"), callback("b")], 200)).unwrap();
