@@ -5,7 +5,8 @@ use axum::body::Body;
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use super::{Turn, json_response, text_of};
+use super::turn::Turn;
+use super::wire_bodies::{json_response, text_of};
 
 pub(super) fn reply(request: &Value, turn: &Turn, stream: bool) -> Response {
     let model = request["model"].as_str().unwrap_or("claude-sonnet-4-5");

@@ -4,7 +4,8 @@
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use super::{Turn, text_of, typed_response};
+use super::turn::Turn;
+use super::wire_bodies::{text_of, typed_response};
 
 pub(super) fn reply(request: &Value, turn: &Turn, stream: bool) -> Response {
     let model = request["model"].as_str().unwrap_or("fake-model");

@@ -4,7 +4,8 @@
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use super::{Turn, typed_response};
+use super::turn::Turn;
+use super::wire_bodies::typed_response;
 
 pub(super) fn reply(turn: &Turn, stream: bool) -> Response {
     let part = match turn {

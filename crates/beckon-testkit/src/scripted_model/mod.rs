@@ -19,6 +19,11 @@ mod anthropic;
 mod chat_completions;
 mod gemini;
 mod responses;
+mod turn;
+mod wire_bodies;
+
+pub use turn::Turn;
+use wire_bodies::json_response;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -41,34 +46,6 @@ pub enum Wire {
     Responses,
     /// Gemini's `generateContent` and `streamGenerateContent`.
     Gemini,
-}
-
-/// What the model says next.
-#[derive(Debug, Clone)]
-pub enum Turn {
-    /// Plain text; the turn ends.
-    Text(String),
-    /// One tool call: its id (Gemini's calls carry none, so there it is not sent), the tool's
-    /// name (and, in the Responses API, the namespace it was offered in, for an MCP tool Codex
-    /// groups), and its arguments.
-    Call { id: String, name: String, namespace: Option<String>, arguments: Value },
-}
-
-impl Turn {
-    /// Plain text.
-    pub fn text(text: &str) -> Turn {
-        Turn::Text(text.to_owned())
-    }
-
-    /// A call of `name` with `arguments`, under `id`.
-    pub fn call(id: &str, name: &str, arguments: Value) -> Turn {
-        Turn::Call { id: id.to_owned(), name: name.to_owned(), namespace: None, arguments }
-    }
-
-    /// A call of `name` with `arguments` that carries no id, as Gemini's calls do.
-    pub fn function(name: &str, arguments: Value) -> Turn {
-        Turn::call("", name, arguments)
-    }
 }
 
 /// One generation request as the script sees it.
@@ -241,24 +218,5 @@ async fn answer(State(shared): State<Arc<Shared>>, uri: Uri, headers: HeaderMap,
         Wire::ChatCompletions => chat_completions::reply(&request.body, &turn, stream),
         Wire::Responses => responses::reply(&request.body, &turn),
         Wire::Gemini => gemini::reply(&turn, stream),
-    }
-}
-
-fn json_response(value: Value) -> Response {
-    typed_response("application/json", value.to_string())
-}
-
-fn typed_response(content_type: &str, text: String) -> Response {
-    let mut response = Response::new(Body::from(text));
-    response.headers_mut().insert("content-type", content_type.parse().unwrap());
-    response
-}
-
-/// A tool's text as the formats carry it: a string, or parts with text.
-fn text_of(content: &Value) -> String {
-    match content {
-        Value::String(text) => text.clone(),
-        Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect::<Vec<_>>().join(""),
-        _ => String::new(),
     }
 }

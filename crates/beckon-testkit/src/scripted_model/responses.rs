@@ -5,7 +5,8 @@
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use super::{Turn, json_response, typed_response};
+use super::turn::Turn;
+use super::wire_bodies::{json_response, typed_response};
 
 pub(super) fn models() -> Response {
     json_response(json!({"object": "list", "data": [{"id": "fake-model", "object": "model",
