@@ -149,8 +149,10 @@ pub struct TokenRevoked {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MeView {
-    /// The person who runs this Beckon (its full token).
-    Person,
+    /// Whoever holds this Beckon's full token (the person who runs it; on a team server, the
+    /// admin token). Named `person` on the wire, as it always was.
+    #[serde(rename = "person")]
+    Owner,
     /// An ask-only token.
     AskOnly {
         /// Its name.

@@ -186,7 +186,7 @@ pub async fn export(
 /// The part of the trail `principal` reads.
 fn share_of(principal: &Principal) -> ApiResult<AuditShare> {
     match principal {
-        Principal::Person => Ok(AuditShare::Whole),
+        Principal::Owner => Ok(AuditShare::Whole),
         Principal::Member(member) if member.admin => Ok(AuditShare::Whole),
         Principal::Member(member) => {
             Ok(AuditShare::Person { subject: member.person.subject.clone(), groups: member.person.groups.clone() })

@@ -203,7 +203,7 @@ pub async fn me(
     headers: HeaderMap,
 ) -> Json<MeView> {
     Json(match principal {
-        Principal::Person => MeView::Person,
+        Principal::Owner => MeView::Owner,
         Principal::AskOnly { token } => MeView::AskOnly { token: token.name },
         Principal::Member(member) => MeView::Member {
             csrf_token: shared.cookies.read(&headers, Cookie::Session).map(|c| beckon_runtime::csrf_token(&c)),

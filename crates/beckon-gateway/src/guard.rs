@@ -113,9 +113,9 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
     let principal = match (given, cookie) {
         // The proof route is how a client checks the server before trusting it with the token.
         _ if is_proof => None,
-        (Some(token), _) if same(token.as_bytes(), shared.token.as_bytes()) => Some(Principal::Person),
+        (Some(token), _) if same(token.as_bytes(), shared.token.as_bytes()) => Some(Principal::Owner),
         // A team server's admin token acts for the person on every replica.
-        (Some(token), _) if shared.beckon.is_admin_token(token) => Some(Principal::Person),
+        (Some(token), _) if shared.beckon.is_admin_token(token) => Some(Principal::Owner),
         (Some(token), _) => match shared.beckon.token_holder(token) {
             Some(holder) => Some(Principal::AskOnly { token: holder }),
             // The desktop app, connected to a team inbox as a person (`/auth/app`).
@@ -306,7 +306,7 @@ fn forbidden(principal: &Principal) -> &'static str {
             "an ask-only token may ask questions and read or withdraw the ones it asked, nothing else; this needs the person's token"
         }
         Principal::Member(_) => "this route is for programs holding a token, not a signed-in browser",
-        Principal::Person => "signing out is for a signed-in browser; a token is revoked instead",
+        Principal::Owner => "signing out is for a signed-in browser; a token is revoked instead",
     }
 }
 

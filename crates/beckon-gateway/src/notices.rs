@@ -19,7 +19,7 @@ use crate::state::Shared;
 /// person's theirs, so neither can replace nor clear a notice someone else posted.
 fn kept_under(principal: &Principal, key: &str) -> String {
     match principal {
-        Principal::Person => key.to_owned(),
+        Principal::Owner => key.to_owned(),
         Principal::AskOnly { token } => format!("token-{}:{key}", token.id),
         Principal::Member(member) => format!("person-{}:{key}", member.person.subject),
     }

@@ -197,7 +197,7 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
         (Route::ReadQuestion(id) | Route::CancelQuestion(id), Principal::AskOnly { .. }) => {
             Access::OwnQuestion(id.clone())
         }
-        (Route::ReadQuestion(_) | Route::CancelQuestion(_), Principal::Person | Principal::Member(_)) => {
+        (Route::ReadQuestion(_) | Route::CancelQuestion(_), Principal::Owner | Principal::Member(_)) => {
             Access::Allowed
         }
         // A signed-in person answers and reads the inbox from their browser, and exports their
@@ -231,7 +231,7 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             if member.admin { Access::Allowed } else { Access::AdminsOnly }
         }
         (Route::TriggerAgent | Route::Mcp | Route::Unknown, Principal::Member(_)) => Access::Forbidden,
-        (Route::SignOut, Principal::Person | Principal::AskOnly { .. }) => Access::Forbidden,
+        (Route::SignOut, Principal::Owner | Principal::AskOnly { .. }) => Access::Forbidden,
         // Answering, allowing, seeing what others asked, and managing tokens: the person's.
         (
             Route::ListQuestions
@@ -254,7 +254,7 @@ pub fn decide(route: &Route, principal: &Principal) -> Access {
             | Route::Window(_)
             | Route::Mcp
             | Route::Unknown,
-            Principal::Person,
+            Principal::Owner,
         ) => Access::Allowed,
         (
             Route::ListQuestions
@@ -313,7 +313,7 @@ mod tests {
             let method = Method::from_bytes(method.to_ascii_uppercase().as_bytes()).unwrap();
             let route = Route::of(&method, &filled(path));
             assert_ne!(route, Route::Unknown, "{method} {path} is served but permissions do not know it");
-            assert_eq!(decide(&route, &Principal::Person), Access::Allowed, "{method} {path}");
+            assert_eq!(decide(&route, &Principal::Owner), Access::Allowed, "{method} {path}");
         }
         assert_eq!(Route::of(&Method::POST, MCP_PATH), Route::Mcp);
     }
@@ -373,7 +373,7 @@ mod tests {
         for path in ["/", "/index.html", "/assets/index-1a2b.js", "/inbox"] {
             let route = Route::of(&Method::GET, path);
             assert_eq!(route, Route::Page, "{path}");
-            for principal in [Principal::Person, ask_only(), member(false)] {
+            for principal in [Principal::Owner, ask_only(), member(false)] {
                 assert_eq!(decide(&route, &principal), Access::Allowed, "{path}");
             }
         }
@@ -435,7 +435,7 @@ mod tests {
         assert_eq!(window, Route::Window("answer".into()));
         assert_eq!(decide(&window, &member(false)), Access::Allowed);
         let sign_out = Route::of(&Method::POST, "/auth/logout");
-        assert_eq!(decide(&sign_out, &Principal::Person), Access::Forbidden);
+        assert_eq!(decide(&sign_out, &Principal::Owner), Access::Forbidden);
         assert_eq!(decide(&sign_out, &ask_only()), Access::Forbidden);
         assert_eq!(Route::of(&Method::GET, "/auth/callback"), Route::SignIn);
         assert_eq!(Route::of(&Method::POST, "/auth/callback"), Route::Unknown);

@@ -28,7 +28,7 @@ impl Caller {
     /// Whose share `principal`'s requests count in.
     pub fn of(principal: &Principal) -> Caller {
         match principal {
-            Principal::Person => Caller::Person,
+            Principal::Owner => Caller::Person,
             Principal::AskOnly { token } => Caller::Token(token.id.0),
             Principal::Member(member) => Caller::Member(member.person.subject.clone()),
         }

@@ -11,8 +11,9 @@ use beckon_store::SignedIn;
 /// Who a request acts for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Principal {
-    /// The person: the full token from `gateway.json`.
-    Person,
+    /// Whoever holds this Beckon's full token: the person who runs it (the token in
+    /// `gateway.json`), or on a team server the holder of its admin token.
+    Owner,
     /// An agent holding an ask-only token: it may ask, and read or withdraw what it asked.
     AskOnly {
         /// The token it holds.
@@ -56,7 +57,7 @@ impl Principal {
                 by: Some(member.person.answered_by()),
                 signed_in: Some(member.signed_in()),
             },
-            Principal::Person | Principal::AskOnly { .. } => Answerer::from(AnsweredVia::Http),
+            Principal::Owner | Principal::AskOnly { .. } => Answerer::from(AnsweredVia::Http),
         }
     }
 }

@@ -37,7 +37,7 @@ pub async fn create(
 ) -> ApiResult<(StatusCode, Json<QuestionCreated>)> {
     let mut ask = bodies::ask(&bytes)?;
     match principal {
-        Principal::Person => {}
+        Principal::Owner => {}
         Principal::AskOnly { token } => ask.asked_by = Some(token),
         // A person asking themselves is recorded and shown as the asker, and addresses only
         // themselves or their groups (the runtime's rule).
@@ -245,7 +245,7 @@ pub async fn cancel(
         (Principal::Member(member), Asker::Person(subject)) if member.person.subject == *subject => {
             Some(member.person.answered_by())
         }
-        (Principal::Person, Asker::Owner) => None,
+        (Principal::Owner, Asker::Owner) => None,
         _ => {
             return Err(ApiError::new(
                 ErrorKind::Forbidden,

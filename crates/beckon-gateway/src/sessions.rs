@@ -118,6 +118,6 @@ pub(crate) fn refuse_members_cancelling(principal: &Principal) -> ApiResult<()> 
             ErrorKind::Forbidden,
             "a session on a team server is its agent's to cancel; withdraw a question you asked instead",
         )),
-        Principal::Person | Principal::AskOnly { .. } => Ok(()),
+        Principal::Owner | Principal::AskOnly { .. } => Ok(()),
     }
 }
