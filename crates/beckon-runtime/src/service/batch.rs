@@ -1,21 +1,20 @@
 //! Deciding many questions at once from the inbox: deny (or allow once) a set of approvals, or
-//! decline a set of questions. Each question is checked as a single decision would be, and
-//! one that cannot be decided is reported without holding up the rest. Never "Allow always"
-//! in bulk: a remembered permission is chosen one call at a time.
+//! decline a set of questions. Each question is planned as a single decision is, and one that
+//! cannot be decided is reported without holding up the rest. Never "Allow always" in bulk: a
+//! remembered permission is chosen one call at a time.
 //!
 //! External agents' questions are resolved in one transaction — one sync to disk for the whole
 //! batch — each in its own savepoint; questions of sessions Beckon runs go to their sessions'
 //! tasks one by one, as [`Beckon::resolve`] does.
 
 use beckon_api::{BatchDecision, BatchFailure, BatchReceipt};
-use beckon_core::approval::{ALLOW, DENY};
 use beckon_core::conversation::SessionStatus;
 use beckon_core::outcome::check_reason;
-use beckon_core::{Answer, Answerer, Answers, Outcome, Problems, RequestId, SessionOrigin};
+use beckon_core::{Answerer, Outcome, Problems, RequestId};
 use beckon_store::{QuestionRecord, Resolution, Resolved};
 
-use super::answers::Found;
 use super::handle::Beckon;
+use super::plan::{Given, Plan, plan};
 use crate::api::ErrorBody;
 use crate::callbacks;
 use crate::error::{Error, Result};
@@ -38,7 +37,7 @@ fn settled(receipt: &mut BatchReceipt, request_id: RequestId, outcome: Result<Re
 
 impl Beckon {
     /// Decides every question of `ids` as `decision` says, on behalf of `by`. Each question is
-    /// checked as a single decision would be (an approval allowed only by a person, a reason
+    /// planned as a single decision is (an approval allowed only by a person, a reason
     /// within bounds); one that is unknown, of the wrong kind or already decided otherwise is
     /// listed in [`BatchReceipt::failed`] and the others go on. An id given twice counts once.
     pub async fn resolve_batch(
@@ -66,70 +65,27 @@ impl Beckon {
 
         let mut receipt = BatchReceipt::default();
         let mut external: Vec<(QuestionRecord, Outcome)> = Vec::new();
-        let mut in_app: Vec<(Found, Outcome)> = Vec::new();
+        let mut in_app: Vec<(RequestId, Plan)> = Vec::new();
+        let scripts_may_approve = self.scripts_may_approve();
         for (id, found) in self.questions_and_sessions(unique).await? {
-            let planned = found.and_then(|found| {
-                super::answers::check_audience(&found, &answerer)?;
-                let outcome = self.batch_outcome(&found.question, &decision, &answerer)?;
-                Ok((found, outcome))
-            });
-            let (found, outcome) = match planned {
-                Ok(planned) => planned,
-                Err(err) => {
-                    fail(&mut receipt, id, &err);
-                    continue;
-                }
-            };
-            if let Some(winner) = found.question.resolution() {
-                settled(&mut receipt, id, Resolved::again(winner, &outcome).map_err(Error::AlreadyResolved));
-            } else if found.session.origin == SessionOrigin::External {
-                external.push((found.question, outcome));
-            } else {
-                in_app.push((found, outcome));
+            let planned =
+                found.and_then(|found| plan(found, answerer.clone(), Given::Batch(&decision), scripts_may_approve));
+            match planned {
+                Ok(Plan::Repeat(resolved)) => settled(&mut receipt, id, Ok(resolved)),
+                Ok(Plan::Resolve { question, outcome, .. }) => external.push((*question, outcome)),
+                Ok(deliver @ Plan::Deliver { .. }) => in_app.push((id, deliver)),
+                Err(err) => fail(&mut receipt, id, &err),
             }
         }
+        // External agents' questions are written together, then the others go to their tasks.
         self.resolve_external(external, &answerer, &mut receipt).await?;
-        for (found, outcome) in in_app {
-            let id = found.question.id;
-            match self.settle(found, outcome, Some(answerer.clone())).await {
+        for (id, deliver) in in_app {
+            match self.settle(deliver).await {
                 Ok(answered) => receipt.resolved.push(answered.question),
                 Err(err) => fail(&mut receipt, id, &err),
             }
         }
         Ok(receipt)
-    }
-
-    /// The outcome `decision` gives `question`, checked as a single decision by `answerer`.
-    fn batch_outcome(
-        &self,
-        question: &QuestionRecord,
-        decision: &BatchDecision,
-        answerer: &Answerer,
-    ) -> Result<Outcome> {
-        let request = &question.request;
-        let wrong_kind =
-            |detail: &str| Error::InvalidInput(Problems::one("decision", format!("question {} {detail}", question.id)));
-        let answer = match (decision, request.approval()) {
-            // Declining leaves an approval to the agent's own prompt, as "Leave to the terminal"
-            // does; denying a question that asks no permission declines it with the message.
-            (BatchDecision::Decline { reason }, _) => return Ok(Outcome::Declined { reason: reason.clone() }),
-            (BatchDecision::Deny { message }, None) => return Ok(Outcome::Declined { reason: message.clone() }),
-            (BatchDecision::AllowOnce, None) => {
-                return Err(wrong_kind("is not a tool call waiting for permission; only approvals are allowed"));
-            }
-            (BatchDecision::Deny { message }, Some(_)) => {
-                let deny = Answer::select([DENY]);
-                match message.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
-                    Some(message) => deny.with_comment(message),
-                    None => deny,
-                }
-            }
-            (BatchDecision::AllowOnce, Some(_)) => Answer::select([ALLOW]),
-        };
-        let answers = Answers::new(vec![answer], request).map_err(Error::InvalidAnswer)?;
-        let outcome = Outcome::Answered { answers };
-        self.check_approver(question, &outcome, answerer.via)?;
-        Ok(outcome)
     }
 
     /// Resolves external agents' questions in one transaction, each in its own savepoint.

@@ -3,6 +3,7 @@
 //!
 //! - [`handle`]: starting, recovering and stopping a runtime;
 //! - [`answers`]: the one way a question is answered, declined or withdrawn;
+//! - [`plan`]: what one decision on one question will write, or why it is refused;
 //! - [`audiences`]: whose questions and sessions are on a team server;
 //! - [`audit`]: the audit trail of every decision;
 //! - [`channel_people`]: people on a team server pairing their own Slack member or Telegram chat;
@@ -26,12 +27,12 @@ mod handle;
 mod outside;
 mod pairing_guesses;
 mod people;
+mod plan;
 mod reads;
 mod rules;
 mod sessions;
 mod tokens;
 
-pub use answers::Decision;
 pub use audit::AUDIT_STREAM_CAPACITY;
 pub use batch::BATCH_MAX;
 pub use beckon_api::{
@@ -42,6 +43,7 @@ pub use channel_people::{ChannelPairing, pairing_code};
 pub use handle::Beckon;
 pub use pairing_guesses::WrongCodeLimit;
 pub use people::{OpenedSession, SIGN_IN_LIFETIME_MS, SignedInSession, csrf_token};
+pub use plan::Decision;
 pub use reads::StoreCounts;
 pub use sessions::Begun;
 pub use tokens::Asker;
