@@ -4,10 +4,7 @@
 //! a file that is not a socket is left alone; a data folder too long for a socket's path falls
 //! back to TCP; and the socket's connection cap is its own.
 
-#![cfg(unix)]
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod served;
+use crate::served;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

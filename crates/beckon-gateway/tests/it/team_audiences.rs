@@ -4,8 +4,6 @@
 //! groups or everyone; an approval addressed to one person cannot be seen or answered by
 //! another (the API answers as if it did not exist); an admin sees everything.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::time::Duration;
 
 use beckon_gateway::GatewayConfig;
@@ -14,7 +12,7 @@ use futures_util::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-mod served;
+use crate::served;
 
 use served::Served;
 use served::team::{self, Signed, person, sign_in_config, token_for};

@@ -1,9 +1,6 @@
 //! A runtime and the gateway in front of it on a loopback port, on a temporary data folder
 //! with a webhook agent (`hook`): what the gateway's HTTP suites share.
 
-// Each suite includes this and uses what it needs of it.
-#![allow(dead_code)]
-
 pub mod team;
 
 use std::path::PathBuf;

@@ -5,15 +5,13 @@
 //! token or from another site, a replayed or foreign callback, a forged, expired or misaddressed
 //! ID token, a `next` leading elsewhere, a non-admin managing tokens, a signed-out cookie.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_gateway::sign_in::OidcSettings;
 use beckon_gateway::{GatewayConfig, SignInConfig};
 use beckon_test_idp::{Browser, Client, Misbehaviour, Person, Provider};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-mod served;
+use crate::served;
 
 use served::Served;
 

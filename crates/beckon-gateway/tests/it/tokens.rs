@@ -4,8 +4,6 @@
 //! a revoked token is refused on its next request; the proof route proves knowing a token by
 //! its hint; and the gateway's own client works with an ask-only token.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::time::Duration;
 
 use beckon_gateway::client::Endpoint;
@@ -14,7 +12,7 @@ use beckon_runtime::api::ErrorKind;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-mod served;
+use crate::served;
 
 struct Setup {
     served: served::Served,

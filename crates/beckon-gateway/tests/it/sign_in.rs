@@ -3,8 +3,6 @@
 //! sign-in's verifier, and ID tokens forged, expired, for another client, with another nonce
 //! or from another issuer — and a rotated key taken up without a restart.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::collections::HashMap;
 
 use beckon_gateway::sign_in::{OidcSettings, PendingSignIn, RelyingParty};

@@ -1,14 +1,12 @@
 //! Approvals over real loopback HTTP: created, listed and answered through the same routes as
 //! questions; a script cannot allow one unless scripts may approve; the asker can withdraw it.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_core::AnsweredVia;
 use beckon_runtime::Decision;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-mod served;
+use crate::served;
 
 use served::Served;
 

@@ -5,15 +5,13 @@
 //! gets a code to pair their own Slack account. And the window's files: served only where people
 //! sign in, with a strict content policy, and nothing outside their folder.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_gateway::{GatewayConfig, GatewayError};
 use beckon_runtime::{AnswerReceipt, BatchReceipt, ChannelPairing, ChannelPairingCode, PairedChannel, WindowSnapshot};
 use beckon_test_idp::Provider;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-mod served;
+use crate::served;
 
 use served::Served;
 use served::team::{self, Signed, person, sign_in_config, token_for};

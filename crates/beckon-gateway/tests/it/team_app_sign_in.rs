@@ -5,8 +5,6 @@
 //! PKCE verifier and redirect URI; the session it gives acts as the person (as their browser
 //! does, without CSRF tokens: no page can send it) until the app signs out.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use beckon_gateway::GatewayConfig;
@@ -15,7 +13,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-mod served;
+use crate::served;
 
 use served::Served;
 use served::team::{self, person, sign_in_config, token_for};

@@ -2,8 +2,6 @@
 //! process it names is gone, and sends neither the token nor a question to a server that
 //! cannot prove it knows the token. An answer larger than any the gateway gives is not read.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::sync::{Arc, Mutex};
 
 use beckon_gateway::{ClientError, Discovery, GatewayClient, Locator, proof};

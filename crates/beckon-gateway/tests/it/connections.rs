@@ -2,9 +2,7 @@
 //! so they are capped, one that sends no request is closed after the header time limit, and a
 //! body that stops arriving is answered 408. Long-polls outlive the header limit.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod served;
+use crate::served;
 
 use std::time::Duration;
 

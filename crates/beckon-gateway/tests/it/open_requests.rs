@@ -2,9 +2,7 @@
 //! (a header it names itself with is no key), and long-polls, event streams and MCP sessions
 //! each have a bounded number of places, given back when one ends.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod served;
+use crate::served;
 
 use std::time::Duration;
 

@@ -3,8 +3,6 @@
 //! app's own loopback listener; then it reads the person's share, follows their events, answers
 //! as them, and after signing out is told to sign in again.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::time::Duration;
 
 use beckon_gateway::GatewayConfig;
@@ -17,7 +15,7 @@ use beckon_test_idp::{Browser, Provider, hidden_field};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-mod served;
+use crate::served;
 
 use served::Served;
 use served::team::{self, person, sign_in_config, token_for};

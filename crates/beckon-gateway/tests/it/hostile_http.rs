@@ -3,8 +3,6 @@
 //! refused request writes nothing, accepted hostile text comes back byte-for-byte, and the
 //! database file stays whole and consistent throughout.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use beckon_testkit::corpus;
 
 use std::collections::BTreeMap;
@@ -16,7 +14,7 @@ use serde_json::{Value, json};
 const UNKNOWN: &str = "0190f1d2-0000-7000-8000-00000000beef";
 const TABLES: [&str; 5] = ["sessions", "messages", "questions", "events", "outbox"];
 
-mod served;
+use crate::served;
 
 use served::Served as Gateway;
 
@@ -40,15 +38,15 @@ impl Gateway {
         self.http.request(method, format!("{}{path}", self.gateway.url)).bearer_auth(&self.gateway.token)
     }
 
-    async fn post(&self, path: &str, body: &Value) -> (StatusCode, Value) {
+    async fn post_reading(&self, path: &str, body: &Value) -> (StatusCode, Value) {
         let response = self.request(Method::POST, path).json(body).send().await.unwrap();
         let status = response.status();
         (status, response.json().await.unwrap())
     }
 
     /// Asks `body`'s question; (request id, session id).
-    async fn ask(&self, body: &Value) -> (String, String) {
-        let (status, created) = self.post("/v1/questions", body).await;
+    async fn ask_ids(&self, body: &Value) -> (String, String) {
+        let (status, created) = self.post_reading("/v1/questions", body).await;
         assert_eq!(status, StatusCode::CREATED, "{created}");
         (created["request_id"].as_str().unwrap().to_owned(), created["session_id"].as_str().unwrap().to_owned())
     }
@@ -211,7 +209,7 @@ async fn every_hostile_request_gets_a_clear_error_and_writes_nothing() {
     let cases = corpus::cases("http.json");
     for case in &cases {
         let name = corpus::name(case);
-        let (question, session) = g.ask(&fixture_question()).await;
+        let (question, session) = g.ask_ids(&fixture_question()).await;
         let before = g.counts();
         let path = corpus::text(&case["path"])
             .replace("{question}", &question)
@@ -274,7 +272,7 @@ async fn accepted_hostile_text_is_stored_and_returned_byte_for_byte() {
     let texts = corpus::texts("accepted");
     for (name, text) in &texts {
         let asked = question_with(text);
-        let (question, _) = g.ask(&asked).await;
+        let (question, _) = g.ask_ids(&asked).await;
         let stored = g.stored(&question, "request");
         assert_eq!(stored["questions"][0], asked["questions"][0], "{name}: stored as given");
         let response = g.request(Method::GET, &format!("/v1/questions/{question}")).send().await.unwrap();
@@ -282,14 +280,15 @@ async fn accepted_hostile_text_is_stored_and_returned_byte_for_byte() {
         assert_eq!(view["questions"]["questions"][0], asked["questions"][0], "{name}: read back as given");
 
         let answer = json!({"answers": [{"other": text, "comment": text}]});
-        let (status, answered) = g.post(&format!("/v1/questions/{question}/answer"), &answer).await;
+        let (status, answered) = g.post_reading(&format!("/v1/questions/{question}/answer"), &answer).await;
         assert_eq!(status, StatusCode::OK, "{name}: {answered}");
         assert_eq!(answered["result"]["answers"][text.as_str()], json!(text), "{name}: {answered}");
         assert_eq!(answered["result"]["annotations"][text.as_str()]["notes"], json!(text), "{name}: {answered}");
         assert_eq!(g.stored(&question, "outcome")["answers"][0], answer["answers"][0], "{name}");
 
-        let (declined, _) = g.ask(&fixture_question()).await;
-        let (status, body) = g.post(&format!("/v1/questions/{declined}/decline"), &json!({"reason": text})).await;
+        let (declined, _) = g.ask_ids(&fixture_question()).await;
+        let (status, body) =
+            g.post_reading(&format!("/v1/questions/{declined}/decline"), &json!({"reason": text})).await;
         if text.len() <= 1024 {
             assert_eq!(status, StatusCode::OK, "{name}: {body}");
             assert_eq!(g.stored(&declined, "outcome")["reason"], json!(text), "{name}");
@@ -307,7 +306,7 @@ async fn refused_characters_are_refused_in_every_text_field() {
     for entry in &refused {
         let (name, text) = (corpus::name(entry), corpus::text(&entry["text"]));
         let code_point = entry["code_point"].as_str().unwrap();
-        let (question, session) = g.ask(&fixture_question()).await;
+        let (question, session) = g.ask_ids(&fixture_question()).await;
         let before = g.counts();
         let mut attempts: Vec<(&str, String, Value)> = Vec::new();
         for (field, path) in [
@@ -326,7 +325,7 @@ async fn refused_characters_are_refused_in_every_text_field() {
         attempts.push(("reason", format!("/v1/questions/{question}/decline"), json!({"reason": text})));
         attempts.push(("reason", format!("/v1/sessions/{session}/cancel"), json!({"reason": text})));
         for (field, path, body) in attempts {
-            let (status, error) = g.post(&path, &body).await;
+            let (status, error) = g.post_reading(&path, &body).await;
             assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{name} in {field}: {error}");
             assert_eq!(error["error"]["field"], field, "{name}: {error}");
             let message = error["error"]["message"].as_str().unwrap();

@@ -1,7 +1,5 @@
 //! Every endpoint and every error path over real loopback HTTP.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -10,7 +8,7 @@ use futures_util::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-mod served;
+use crate::served;
 
 use served::Served as Setup;
 

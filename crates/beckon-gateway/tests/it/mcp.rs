@@ -1,8 +1,6 @@
 //! `/mcp` sits behind the same guard as the REST API. (The MCP protocol itself is driven by the
 //! official Python SDK in beckon-cli's `mcp_python` tests.)
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use beckon_gateway::{GatewayConfig, MCP_PATH, ROUTES};
 use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
 use reqwest::StatusCode;

@@ -2,8 +2,6 @@
 //! is told, the list holds it), replaced under the same key, cleared when it goes on, and a
 //! body that breaks the rules is refused with every problem named.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,7 +9,7 @@ use beckon_runtime::{Recorded, RecordingNotifier};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-mod served;
+use crate::served;
 
 use served::Served;
 
