@@ -2,7 +2,7 @@
 //! the handles it uses; the parts that run on their own (deadlines, the callback outbox,
 //! retention) are spawned here and stop with the runtime.
 
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use beckon_store::Store;
@@ -26,7 +26,7 @@ use crate::private_folder;
 use crate::providers::ProviderSet;
 use crate::public_url::PublicUrl;
 use crate::retention::{self, Retention};
-use crate::runtime::Runtime;
+use crate::runtime::{Approvals, CallbackLinks, Records, Runtime, Work};
 use crate::shared_log::{self, OutboxOnly};
 use crate::stop::StopSignal;
 
@@ -166,30 +166,20 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         text: hub.text.clone(),
         workspaces: config.workspaces_dir(),
         public_url: public_url.clone(),
+        http,
         stop: signal.subscribe(),
         leases: leases.clone(),
         _lock: lock.clone(),
     });
     let stop = signal.subscribe();
-    let scripts_may_approve = std::sync::atomic::AtomicBool::new(config.scripts_may_approve);
     let rt = Arc::new(Runtime {
+        approvals: Approvals::new(rules, config.scripts_may_approve),
         config,
-        scripts_may_approve,
         clock: clock.clone(),
-        db,
-        hub,
-        waiters,
-        outbox,
+        records: Records::new(db, hub, waiters, outbox),
+        callbacks: CallbackLinks::new(callback_secret, public_url),
         executor,
-        deadlines,
-        rules,
-        http,
-        callback_secret,
-        public_url,
-        signal,
-        leases,
-        workers: Mutex::new(Vec::new()),
-        _lock: lock,
+        work: Work::new(deadlines, leases, signal, lock),
     });
     // A due deadline expires its question; the runtime is not kept alive for it.
     let expiring: Weak<Runtime> = Arc::downgrade(&rt);
@@ -199,6 +189,6 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         }
     };
     workers.push(tokio::spawn(deadlines::run(clock, armed, due, stop)));
-    *rt.workers.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = workers;
+    rt.work.keep_all(workers);
     Ok((rt, options.notifier))
 }

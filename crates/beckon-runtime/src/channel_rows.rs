@@ -37,7 +37,7 @@ impl Beckon {
         let delay_ms = i64::try_from(delay.as_millis()).unwrap_or(i64::MAX);
         let channel = channel.to_owned();
         self.rt
-            .db
+            .records
             .call(move |store| {
                 let scope = ChannelScope {
                     asked_by_ms: now.saturating_sub(delay_ms),
@@ -54,20 +54,20 @@ impl Beckon {
     /// message (see [`beckon_store::Reader::channel_people_with_messages`]).
     pub async fn channel_people_with_messages(&self, channel: &str) -> Result<Vec<String>> {
         let channel = channel.to_owned();
-        self.rt.db.call(move |store| store.read().channel_people_with_messages(&channel)).await
+        self.rt.records.call(move |store| store.read().channel_people_with_messages(&channel)).await
     }
 
     /// A question's message on `channel`.
     pub async fn channel_message(&self, channel: &str, request_id: RequestId) -> Result<Option<ChannelMessage>> {
         let channel = channel.to_owned();
-        self.rt.db.call(move |store| store.read().channel_message(&channel, request_id)).await
+        self.rt.records.call(move |store| store.read().channel_message(&channel, request_id)).await
     }
 
     /// Records, durably, that a post of the question's message is about to be sent; false when
     /// it must not be sent (the question ended, or its message is posted or in doubt).
     pub async fn begin_channel_post(&self, channel: &str, request_id: RequestId, mark: &str) -> Result<bool> {
         let (channel, mark, now) = (channel.to_owned(), mark.to_owned(), self.now_ms());
-        self.rt.db.write(move |tx| tx.begin_channel_post(&channel, request_id, &mark, now)).await
+        self.rt.records.write(move |tx| tx.begin_channel_post(&channel, request_id, &mark, now)).await
     }
 
     /// Records where the question's message was posted.
@@ -80,7 +80,7 @@ impl Beckon {
     ) -> Result<()> {
         let (channel, conversation, message) = (channel.to_owned(), conversation.to_owned(), message.to_owned());
         let now = self.now_ms();
-        self.rt.db.write(move |tx| tx.channel_posted(&channel, request_id, &conversation, &message, now)).await
+        self.rt.records.write(move |tx| tx.channel_posted(&channel, request_id, &conversation, &message, now)).await
     }
 
     /// Records a failed attempt on the question's message, to try again after `retry_in`.
@@ -94,32 +94,35 @@ impl Beckon {
     ) -> Result<()> {
         let (channel, error, now) = (channel.to_owned(), error.to_owned(), self.now_ms());
         let retry_at = now.saturating_add(i64::try_from(retry_in.as_millis()).unwrap_or(i64::MAX));
-        self.rt.db.write(move |tx| tx.channel_attempt_failed(&channel, request_id, state, &error, retry_at, now)).await
+        self.rt
+            .records
+            .write(move |tx| tx.channel_attempt_failed(&channel, request_id, state, &error, retry_at, now))
+            .await
     }
 
     /// Records that the question's message shows how it ended.
     pub async fn channel_settled(&self, channel: &str, request_id: RequestId) -> Result<()> {
         let (channel, now) = (channel.to_owned(), self.now_ms());
-        self.rt.db.write(move |tx| tx.channel_settled(&channel, request_id, now)).await
+        self.rt.records.write(move |tx| tx.channel_settled(&channel, request_id, now)).await
     }
 
     /// Forgets a message that was never posted because its question ended first.
     pub async fn channel_abandon(&self, channel: &str, request_id: RequestId) -> Result<()> {
         let channel = channel.to_owned();
-        self.rt.db.write(move |tx| tx.channel_abandon(&channel, request_id)).await
+        self.rt.records.write(move |tx| tx.channel_abandon(&channel, request_id)).await
     }
 
     /// Records that the channel does not show this question (one only the person may answer,
     /// where the channel has no place only they read), so it is not offered to it again.
     pub async fn channel_pass_over(&self, channel: &str, request_id: RequestId) -> Result<()> {
         let (channel, now) = (channel.to_owned(), self.now_ms());
-        self.rt.db.write(move |tx| tx.channel_pass_over(&channel, request_id, now)).await
+        self.rt.records.write(move |tx| tx.channel_pass_over(&channel, request_id, now)).await
     }
 
     /// A channel's stored value under `key`.
     pub async fn channel_state(&self, key: &str) -> Result<Option<String>> {
         let key = format!("{STATE_PREFIX}{key}");
-        self.rt.db.call(move |store| store.read().setting(&key)).await
+        self.rt.records.call(move |store| store.read().setting(&key)).await
     }
 
     /// Stores a channel's value under `key`, durably.
@@ -131,6 +134,6 @@ impl Beckon {
             )));
         }
         let (key, value) = (format!("{STATE_PREFIX}{key}"), value.to_owned());
-        self.rt.db.write(move |tx| tx.set_setting(&key, &value)).await
+        self.rt.records.write(move |tx| tx.set_setting(&key, &value)).await
     }
 }

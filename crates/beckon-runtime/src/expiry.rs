@@ -14,7 +14,7 @@ use crate::runtime::Runtime;
 /// an external agent's question is resolved as expired (with its default answer when set).
 pub(crate) async fn expire(rt: &Arc<Runtime>, id: RequestId) {
     let found = rt
-        .db
+        .records
         .call(move |store| {
             let Some(question) = store.read().question(id)? else { return Ok(None) };
             let session = store.read().session(question.session_id)?;
@@ -35,7 +35,7 @@ pub(crate) async fn expire(rt: &Arc<Runtime>, id: RequestId) {
     if question.expires_at_ms.is_some_and(|at| at > rt.clock.now_ms()) {
         // Armed early (a restart or a clock change): try again when it is due.
         if let Some(at) = question.expires_at_ms {
-            rt.deadlines.arm(id, at);
+            rt.work.deadlines.arm(id, at);
         }
         return;
     }

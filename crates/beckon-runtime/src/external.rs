@@ -222,10 +222,10 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
         (None, None) => None,
     };
     let asker = asked_by.map(|holder| holder.id);
-    let public_url = rt.public_url.get();
+    let public_url = rt.callbacks.public_url();
     let by_rule = allowed_by_rule(rt, &request);
     let (session_id, rule) = match rt
-        .db
+        .records
         .write(move |tx| {
             let existing = match &key {
                 Some(key) => tx.read().session_by_external_key(&agent, key)?,
@@ -332,7 +332,7 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
         return Ok(ExternalAsked { request_id, session_id, expires_at_ms: None, allowed_by_rule: rule });
     }
     if let Some(at) = expires_at_ms {
-        rt.deadlines.arm(request_id, at);
+        rt.work.deadlines.arm(request_id, at);
     }
     Ok(ExternalAsked { request_id, session_id, expires_at_ms, allowed_by_rule: None })
 }
@@ -340,7 +340,7 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
 /// The live rule that allows `request` at once, with the allow it answers: only an approval,
 /// and never a destructive call (a rule's `covers` refuses those).
 fn allowed_by_rule(rt: &Runtime, request: &QuestionRequest) -> Option<(i64, Outcome)> {
-    let rule = rt.rules.covering(request.approval()?)?;
+    let rule = rt.approvals.rule_covering(request.approval()?)?;
     let answers = Answers::new(vec![Answer::select([ALLOW])], request).ok()?;
     Some((rule, Outcome::Answered { answers }))
 }
@@ -372,5 +372,5 @@ pub(crate) async fn resolve(
         session_status: Some(status),
         callbacks,
     };
-    rt.db.write(move |tx| tx.resolve(&resolution)).await
+    rt.records.write(move |tx| tx.resolve(&resolution)).await
 }

@@ -21,6 +21,8 @@ pub(crate) struct Executor {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) agents: Agents,
     pub(crate) providers: std::sync::RwLock<ProviderSet>,
+    /// The client the providers send with, kept to build them anew when the settings change.
+    pub(crate) http: reqwest::Client,
     /// The mailbox of every session whose task is alive.
     pub(crate) tasks: Registry,
     pub(crate) deadlines: Deadlines,

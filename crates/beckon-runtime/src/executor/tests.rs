@@ -67,6 +67,7 @@ fn rig() -> Rig {
         clock,
         agents: Agents::load(&config.agents_dir()),
         providers: std::sync::RwLock::new(ProviderSet::new(&config, &reqwest::Client::new())),
+        http: reqwest::Client::new(),
         tasks: Registry::default(),
         deadlines,
         text,

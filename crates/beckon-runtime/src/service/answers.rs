@@ -103,7 +103,7 @@ impl Beckon {
     pub(super) async fn questions_and_sessions(&self, ids: Vec<RequestId>) -> Result<Vec<(RequestId, Result<Found>)>> {
         let revisions = self.rt.executor.tasks.revisions().clone();
         self.rt
-            .db
+            .records
             .call(move |store| {
                 let mut out = Vec::with_capacity(ids.len());
                 for id in ids {

@@ -9,17 +9,17 @@ use crate::error::Result;
 impl Beckon {
     /// Whose question `request` is; `None` when it is everyone's (or there is none).
     pub async fn question_audience(&self, request: RequestId) -> Result<Option<Audience>> {
-        self.rt.db.call(move |store| store.read().question_audience(request)).await
+        self.rt.records.call(move |store| store.read().question_audience(request)).await
     }
 
     /// Whose session `session` is; `None` when it is everyone's (or there is none).
     pub async fn session_audience(&self, session: SessionId) -> Result<Option<Audience>> {
-        self.rt.db.call(move |store| store.read().session_audience(session)).await
+        self.rt.records.call(move |store| store.read().session_audience(session)).await
     }
 
     /// Who may see `session`: nobody (but an admin) when it does not exist, so that what
     /// outlives a session — an event read back after retention removed it — is no one's.
     pub async fn session_addressees(&self, session: SessionId) -> Result<Addressees> {
-        self.rt.db.call(move |store| store.read().session_addressees(session)).await
+        self.rt.records.call(move |store| store.read().session_addressees(session)).await
     }
 }

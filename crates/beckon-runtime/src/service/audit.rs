@@ -20,7 +20,7 @@ impl Beckon {
     /// pass the last row's id as `after_id` for the next page.
     pub async fn audit_page(&self, filter: AuditFilter, limit: usize) -> Result<Vec<AuditRow>> {
         let limit = limit.clamp(1, AUDIT_PAGE_MAX);
-        self.rt.db.call(move |store| store.read().audit(&filter, limit)).await
+        self.rt.records.call(move |store| store.read().audit(&filter, limit)).await
     }
 
     /// Every audit row matching `filter`: [`Beckon::audit_share`] of the whole trail.

@@ -118,7 +118,7 @@ impl Beckon {
             })
             .collect();
         let ids: Vec<RequestId> = resolutions.iter().map(|r| r.request_id).collect();
-        let outcomes = self.rt.db.write(move |tx| Ok(tx.resolve_each(&resolutions))).await?;
+        let outcomes = self.rt.records.write(move |tx| Ok(tx.resolve_each(&resolutions))).await?;
         for (id, outcome) in ids.into_iter().zip(outcomes) {
             settled(receipt, id, outcome.map_err(Error::from));
         }

@@ -83,7 +83,7 @@ impl Beckon {
         let (kept_channel, kept_account, state) = (channel.to_owned(), account.to_owned(), filed(channel, code));
         let outcome = self
             .rt
-            .db
+            .records
             .write(move |tx| {
                 let (channel, account) = (kept_channel.as_str(), kept_account.as_str());
                 let (account_since, channel_since) = pairing_guesses::counted_since(now_ms);
@@ -133,7 +133,7 @@ impl Beckon {
     /// Forgets the account `subject` paired on `channel`; whether there was one.
     pub async fn unpair_channel_person(&self, channel: &str, subject: &str) -> Result<bool> {
         let (channel, subject) = (channel.to_owned(), subject.to_owned());
-        self.rt.db.write(move |tx| tx.unpair_channel_person(&channel, &subject)).await
+        self.rt.records.write(move |tx| tx.unpair_channel_person(&channel, &subject)).await
     }
 
     /// The person paired with `account` on `channel`, while the pairing answers for them: they
@@ -141,7 +141,7 @@ impl Beckon {
     /// brings it back) but stands for no one.
     pub async fn channel_person(&self, channel: &str, account: &str) -> Result<Option<ChannelPerson>> {
         let (channel, account) = (channel.to_owned(), account.to_owned());
-        let paired = self.rt.db.call(move |store| store.read().channel_person(&channel, &account)).await?;
+        let paired = self.rt.records.call(move |store| store.read().channel_person(&channel, &account)).await?;
         Ok(paired.filter(|paired| self.pairing_answers(paired)))
     }
 
@@ -153,7 +153,7 @@ impl Beckon {
 
     /// Every pairing on every channel, as an admin lists them, whether it answers now or not.
     pub async fn all_channel_people(&self) -> Result<Vec<(ChannelPerson, bool)>> {
-        let all = self.rt.db.call(move |store| store.read().all_channel_people()).await?;
+        let all = self.rt.records.call(move |store| store.read().all_channel_people()).await?;
         Ok(all
             .into_iter()
             .map(|paired| {
@@ -166,13 +166,13 @@ impl Beckon {
     /// Forgets every account the person with `subject` paired, on every channel; how many.
     pub async fn unpair_person(&self, subject: &str) -> Result<usize> {
         let subject = subject.to_owned();
-        self.rt.db.write(move |tx| tx.unpair_person(&subject)).await
+        self.rt.records.write(move |tx| tx.unpair_person(&subject)).await
     }
 
     /// The account `subject` paired on `channel`.
     pub async fn channel_account(&self, channel: &str, subject: &str) -> Result<Option<ChannelPerson>> {
         let (channel, subject) = (channel.to_owned(), subject.to_owned());
-        self.rt.db.call(move |store| store.read().channel_account(&channel, &subject)).await
+        self.rt.records.call(move |store| store.read().channel_account(&channel, &subject)).await
     }
 
     /// Where `subject` stands on each of `channels`.
@@ -193,7 +193,7 @@ impl Beckon {
     /// [`Beckon::channel_person`]): their own messages get what is addressed to them.
     pub async fn channel_people(&self, channel: &str) -> Result<Vec<ChannelPerson>> {
         let channel = channel.to_owned();
-        let all = self.rt.db.call(move |store| store.read().channel_people(&channel)).await?;
+        let all = self.rt.records.call(move |store| store.read().channel_people(&channel)).await?;
         Ok(all.into_iter().filter(|paired| self.pairing_answers(paired)).collect())
     }
 }

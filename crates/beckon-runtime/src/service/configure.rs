@@ -2,7 +2,6 @@
 //! address, the callback secret.
 
 use std::path::Path;
-use std::sync::atomic::Ordering;
 
 use beckon_core::agent::ProviderKind;
 
@@ -14,12 +13,12 @@ use crate::providers::ProviderSet;
 impl Beckon {
     /// Lets HTTP, MCP and the CLI allow tool calls waiting for approval, or stops them.
     pub fn set_scripts_may_approve(&self, allowed: bool) {
-        self.rt.scripts_may_approve.store(allowed, Ordering::Relaxed);
+        self.rt.approvals.let_scripts_approve(allowed);
     }
 
     /// Whether HTTP, MCP and the CLI may allow tool calls waiting for approval.
     pub fn scripts_may_approve(&self) -> bool {
-        self.rt.scripts_may_approve.load(Ordering::Relaxed)
+        self.rt.approvals.scripts_may_approve()
     }
 
     /// Uses new provider settings from now on (sessions asking a model later pick them up).
@@ -33,13 +32,13 @@ impl Beckon {
         config.anthropic = anthropic;
         config.openai = openai;
         config.default_provider = default;
-        let providers = ProviderSet::new(&config, &self.rt.http);
+        let providers = ProviderSet::new(&config, &self.rt.executor.http);
         *self.rt.executor.providers.write().unwrap_or_else(std::sync::PoisonError::into_inner) = providers;
     }
 
     /// Tells the runtime where the gateway listens, so callbacks carry answer links.
     pub fn set_public_url(&self, url: Option<String>) {
-        self.rt.public_url.set(url);
+        self.rt.callbacks.set_public_url(url);
     }
 
     /// The data folder.
@@ -55,13 +54,13 @@ impl Beckon {
 
     /// The secret callbacks are signed with now (receivers verify `Beckon-Signature` with it).
     pub fn callback_secret(&self) -> String {
-        self.rt.callback_secret.current()
+        self.rt.callbacks.secret()
     }
 
     /// Replaces the callback secret with a new random one and returns it. It is stored before
     /// it is returned, and every callback sent from then on is signed with it; signatures made
     /// with the old one no longer verify against it.
     pub async fn rotate_callback_secret(&self) -> Result<String> {
-        self.rt.callback_secret.rotate(&self.rt.db).await
+        self.rt.callbacks.rotate_secret(self.rt.records.db()).await
     }
 }

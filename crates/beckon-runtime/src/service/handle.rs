@@ -36,13 +36,13 @@ impl Beckon {
     /// agents, and resumes whatever a previous run left in flight.
     pub async fn start(config: RuntimeConfig, options: StartOptions) -> Result<Beckon> {
         let (rt, notifier) = boot::boot(config, options).await?;
-        let records = rt.db.call(|store| store.read().tokens(false)).await?;
+        let records = rt.records.call(|store| store.read().tokens(false)).await?;
         let tokens = Arc::new(LiveTokens::load(records));
         let admin = match rt.config.database_url {
             Some(_) => {
-                let admin = team::admin_token(&rt.db).await?;
-                let reload = team::reload_tokens(rt.db.clone(), tokens.clone(), rt.signal.subscribe());
-                rt.workers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(tokio::spawn(reload));
+                let admin = team::admin_token(rt.records.db()).await?;
+                let reload = team::reload_tokens(rt.records.db().clone(), tokens.clone(), rt.work.stop_signal());
+                rt.work.keep(tokio::spawn(reload));
                 Some(Arc::new(Admin { hash: admin.hash, made: std::sync::Mutex::new(admin.made) }))
             }
             None => None,
@@ -56,20 +56,23 @@ impl Beckon {
     /// that passed while closed fires now), and lets callbacks go out.
     async fn recover(&self) -> Result<()> {
         let now = self.rt.clock.now_ms();
-        let (sessions, deadlines) =
-            self.rt.db.call(move |store| Ok((executor::unheld(store, now)?, store.read().deadlines(None)?))).await?;
+        let (sessions, deadlines) = self
+            .rt
+            .records
+            .call(move |store| Ok((executor::unheld(store, now)?, store.read().deadlines(None)?)))
+            .await?;
         executor::resume(&self.rt.executor, &sessions);
-        if self.rt.leases.shared() {
-            let adopt = executor::adopt(self.rt.executor.clone(), self.rt.signal.subscribe());
-            self.rt.workers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(tokio::spawn(adopt));
+        if self.rt.work.leases.shared() {
+            let adopt = executor::adopt(self.rt.executor.clone(), self.rt.work.stop_signal());
+            self.rt.work.keep(tokio::spawn(adopt));
         }
         for deadline in &deadlines {
-            self.rt.deadlines.arm(deadline.request_id, deadline.expires_at_ms);
+            self.rt.work.deadlines.arm(deadline.request_id, deadline.expires_at_ms);
         }
         if !sessions.is_empty() || !deadlines.is_empty() {
             tracing::info!(sessions = sessions.len(), deadlines = deadlines.len(), "recovered");
         }
-        self.rt.outbox.notify_one();
+        self.rt.records.wake_callbacks();
         Ok(())
     }
 
@@ -78,9 +81,8 @@ impl Beckon {
     /// once they have, the data folder's lock is released. Other handles to this runtime stop
     /// working.
     pub async fn shutdown(self) {
-        self.rt.signal.stop();
+        let workers = self.rt.work.stop();
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-        let workers = std::mem::take(&mut *self.rt.workers.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
         for worker in workers {
             if tokio::time::timeout_at(deadline, worker).await.is_err() {
                 tracing::warn!("a worker did not stop in time; it may still write to the store");
@@ -102,17 +104,17 @@ impl Beckon {
     /// it now (one replica at a time does it; another takes it up once this one's claim runs
     /// out). Always true for a lone Beckon.
     pub async fn keep_shared_work(&self, work: &str) -> bool {
-        self.rt.leases.keep(work).await
+        self.rt.work.leases.keep(work).await
     }
 
     /// Gives up this replica's claim on `work` so another may take it at once.
     pub async fn let_go_of_shared_work(&self, work: &str) {
-        self.rt.leases.give_back(work).await;
+        self.rt.work.leases.give_back(work).await;
     }
 
     /// How long a claim on shared work lasts unless renewed.
     pub fn lease(&self) -> Duration {
-        self.rt.leases.lease()
+        self.rt.work.leases.lease()
     }
 
     /// Whether `secret` is a team server's admin token (compared by hash, in constant time).

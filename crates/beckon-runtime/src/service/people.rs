@@ -56,7 +56,7 @@ impl Beckon {
         let at_ms = self.rt.clock.now_ms();
         let sign_in = NewSignIn { state, secret, next, at_ms, expires_at_ms: at_ms + SIGN_IN_LIFETIME_MS };
         self.rt
-            .db
+            .records
             .write(move |tx| {
                 tx.begin_sign_in(&sign_in)?;
                 tx.cap_sign_ins(MAX_PENDING_SIGN_INS)?;
@@ -70,7 +70,7 @@ impl Beckon {
     pub async fn take_sign_in(&self, state: &str) -> Result<Option<TakenSignIn>> {
         let now_ms = self.rt.clock.now_ms();
         let state = state.to_owned();
-        self.rt.db.write(move |tx| tx.take_sign_in(&state, now_ms)).await
+        self.rt.records.write(move |tx| tx.take_sign_in(&state, now_ms)).await
     }
 
     /// Opens a session for `person`, held by `kind` (a browser, or a connected app): the secret
@@ -85,7 +85,7 @@ impl Beckon {
         let id_hash = token_secret::hash(&cookie);
         let session = PersonSession { id_hash, person, created_at_ms, expires_at_ms };
         self.rt
-            .db
+            .records
             .write(move |tx| {
                 tx.open_person_session(&session)?;
                 tx.mark_person_session(&id_hash, &kind)
@@ -99,7 +99,7 @@ impl Beckon {
     /// sessions up in the database per request): how many there were.
     pub async fn end_person_sessions(&self, subject: &str) -> Result<usize> {
         let subject = subject.to_owned();
-        let ended = self.rt.db.write(move |tx| tx.end_person_sessions(&subject)).await?;
+        let ended = self.rt.records.write(move |tx| tx.end_person_sessions(&subject)).await?;
         tracing::info!(ended, "a person's sessions were ended");
         Ok(ended)
     }
@@ -107,14 +107,14 @@ impl Beckon {
     /// Every open session, as an admin lists them.
     pub async fn open_person_sessions(&self) -> Result<Vec<ListedSession>> {
         let now_ms = self.rt.clock.now_ms();
-        self.rt.db.call(move |store| store.read().open_person_sessions(now_ms)).await
+        self.rt.records.call(move |store| store.read().open_person_sessions(now_ms)).await
     }
 
     /// The open, unexpired browser session this cookie names.
     pub async fn person_session(&self, cookie: &str) -> Result<Option<SignedInSession>> {
         let hash = token_secret::hash(cookie);
         let now_ms = self.rt.clock.now_ms();
-        let session = self.rt.db.call(move |store| store.read().person_session(&hash, now_ms)).await?;
+        let session = self.rt.records.call(move |store| store.read().person_session(&hash, now_ms)).await?;
         Ok(session.map(|session| SignedInSession {
             person: session.person,
             csrf_token: csrf_token(cookie),
@@ -125,7 +125,7 @@ impl Beckon {
     /// Signs out the browser session this cookie names; whether there was one.
     pub async fn close_person_session(&self, cookie: &str) -> Result<bool> {
         let hash = token_secret::hash(cookie);
-        self.rt.db.write(move |tx| tx.close_person_session(&hash)).await
+        self.rt.records.write(move |tx| tx.close_person_session(&hash)).await
     }
 }
 

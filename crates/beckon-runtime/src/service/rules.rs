@@ -16,15 +16,15 @@ impl Beckon {
     /// Every rule, newest first, with how often each allowed; revoked ones too when
     /// `include_revoked` is set.
     pub async fn rules(&self, include_revoked: bool) -> Result<Vec<RuleRecord>> {
-        self.rt.db.call(move |store| store.read().rules(include_revoked)).await
+        self.rt.records.call(move |store| store.read().rules(include_revoked)).await
     }
 
     /// Makes a rule; it allows the approvals it covers from the moment this returns. When a
     /// live rule already has the same key, that rule is returned and nothing changes.
     pub async fn create_rule(&self, spec: RuleSpec, source: RuleSource) -> Result<RuleRecord> {
         let at_ms = self.rt.clock.now_ms();
-        let record = self.rt.db.write(move |tx| tx.create_rule(&spec, source, at_ms)).await?;
-        self.rt.rules.insert(&record);
+        let record = self.rt.records.write(move |tx| tx.create_rule(&spec, source, at_ms)).await?;
+        self.rt.approvals.rule_made(&record);
         tracing::info!(rule = record.id, source = source.as_str(), "rule made");
         Ok(record)
     }
@@ -33,10 +33,10 @@ impl Beckon {
     /// rule returns it unchanged.
     pub async fn revoke_rule(&self, id: i64) -> Result<RuleRecord> {
         let at_ms = self.rt.clock.now_ms();
-        let record = self.rt.db.write(move |tx| tx.revoke_rule(id, at_ms)).await?;
+        let record = self.rt.records.write(move |tx| tx.revoke_rule(id, at_ms)).await?;
         let record =
             record.ok_or_else(|| Error::InvalidInput(Problems::one("id", format!("there is no rule {id}"))))?;
-        self.rt.rules.remove(id);
+        self.rt.approvals.rule_revoked(id);
         tracing::info!(rule = id, "rule revoked");
         Ok(record)
     }
@@ -44,7 +44,7 @@ impl Beckon {
     /// The rules Beckon offers now: calls the person allowed at least [`OFFER_AFTER`] times
     /// that one rule would cover, with no live rule and not turned down; most allowed first.
     pub async fn rule_offers(&self) -> Result<Vec<RuleOffer>> {
-        self.rt.db.call(|store| store.read().rule_offers(OFFER_AFTER)).await
+        self.rt.records.call(|store| store.read().rule_offers(OFFER_AFTER)).await
     }
 
     /// Turns down the offer of the rule with `key`: it is not offered again.
@@ -56,6 +56,6 @@ impl Beckon {
             )));
         }
         let at_ms = self.rt.clock.now_ms();
-        self.rt.db.write(move |tx| tx.dismiss_rule_offer(&key, at_ms)).await
+        self.rt.records.write(move |tx| tx.dismiss_rule_offer(&key, at_ms)).await
     }
 }

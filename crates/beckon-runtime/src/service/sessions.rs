@@ -122,7 +122,7 @@ impl Beckon {
         };
         let begun = self
             .rt
-            .db
+            .records
             .write(move |tx| {
                 if let Some(key) = &session.external_key
                     && let Some(earlier) = tx.read().session_by_external_key(&session.agent, key)?
@@ -163,7 +163,7 @@ impl Beckon {
         if record.origin != SessionOrigin::External {
             return deliver(&self.rt.executor, session, Event::UserCancel { reason }, None).await.map(drop);
         }
-        let pending = self.rt.db.call(move |store| store.read().pending_question_of(session)).await?;
+        let pending = self.rt.records.call(move |store| store.read().pending_question_of(session)).await?;
         match pending {
             Some(question) => {
                 external::resolve(&self.rt, &question, Outcome::Cancelled { reason }, None, SessionStatus::Cancelled)
@@ -171,7 +171,7 @@ impl Beckon {
             }
             None => {
                 self.rt
-                    .db
+                    .records
                     .write({
                         let now = self.rt.clock.now_ms();
                         move |tx| tx.set_status(session, SessionStatus::Cancelled, reason.as_deref(), now)

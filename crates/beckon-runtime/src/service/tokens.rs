@@ -38,7 +38,7 @@ impl Beckon {
             owner,
             at_ms: self.rt.clock.now_ms(),
         };
-        let record = self.rt.db.write(move |tx| tx.create_token(&new)).await?;
+        let record = self.rt.records.write(move |tx| tx.create_token(&new)).await?;
         let token = token_view(&record);
         self.tokens.insert(record);
         tracing::info!(token = %token.name, "token made");
@@ -47,7 +47,7 @@ impl Beckon {
 
     /// The live tokens, newest first (revoked ones are not listed).
     pub async fn tokens(&self) -> Result<Vec<TokenView>> {
-        let records = self.rt.db.call(|store| store.read().tokens(false)).await?;
+        let records = self.rt.records.call(|store| store.read().tokens(false)).await?;
         Ok(records.iter().map(token_view).collect())
     }
 
@@ -58,7 +58,7 @@ impl Beckon {
         let held = self.tokens.remove(name);
         let at_ms = self.rt.clock.now_ms();
         let owned = name.to_owned();
-        match self.rt.db.write(move |tx| tx.revoke_token(&owned, at_ms)).await {
+        match self.rt.records.write(move |tx| tx.revoke_token(&owned, at_ms)).await {
             Ok(Some(record)) => {
                 tracing::info!(token = %record.name, "token revoked");
                 Ok(token_view(&record))
@@ -81,7 +81,7 @@ impl Beckon {
         let (holder, record_use) = self.tokens.check(secret, now_ms)?;
         if record_use {
             let id = holder.id;
-            self.rt.db.write_detached("token use", move |tx| tx.token_used(id, now_ms));
+            self.rt.records.write_detached("token use", move |tx| tx.token_used(id, now_ms));
         }
         Some(holder)
     }
@@ -97,7 +97,7 @@ impl Beckon {
     /// token, or Beckon itself); an unknown question was asked by no one.
     pub async fn asker(&self, id: RequestId) -> Result<Asker> {
         self.rt
-            .db
+            .records
             .call(move |store| {
                 let read = store.read();
                 Ok(match (read.asked_by(id)?, read.asking_person(id)?) {
@@ -116,7 +116,7 @@ impl Beckon {
 
     /// Whether token `token` asked question `id`. An unknown question was asked by no token.
     pub async fn asked_by_token(&self, id: RequestId, token: TokenId) -> Result<bool> {
-        let asker = self.rt.db.call(move |store| store.read().asked_by(id)).await?;
+        let asker = self.rt.records.call(move |store| store.read().asked_by(id)).await?;
         Ok(asker == Some(token))
     }
 }
