@@ -2,7 +2,8 @@
 //! window, HTTP and MCP. Errors with their closed list of kinds, questions and how they end,
 //! sessions and their pages, timeline entries, the kinds of event, figures, rules, the audit
 //! trail, tokens as listed, what deciding questions gives back, a person's paired channels, and
-//! the window's commands.
+//! the window's commands; and what a token's secret and its hash give both ends (the proof key
+//! and the hint).
 //!
 //! Nothing here does I/O or names the store or the runtime, so a client links only this and
 //! `beckon-core`. The store and the runtime re-export these types where they were first
@@ -18,6 +19,7 @@ mod questions;
 mod rules;
 mod sessions;
 mod timeline;
+pub mod token_secret;
 mod tokens;
 pub mod views;
 pub mod window;

@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use beckon_client::ClientError;
 use beckon_core::Problems;
-use beckon_gateway::{ClientError, GatewayError};
+use beckon_gateway::GatewayError;
 
 /// Why a command failed (exit 1).
 #[derive(Debug, thiserror::Error)]

@@ -10,10 +10,8 @@ pub mod audit;
 mod auth;
 pub mod bodies;
 mod body;
-pub mod client;
 mod connection_limits;
 mod cookies;
-pub mod discovery;
 mod error;
 mod events;
 pub mod fuzzing;
@@ -41,10 +39,12 @@ pub mod strangers;
 pub mod team_inbox;
 mod tls;
 mod tokens;
-pub mod trust;
 mod views;
 mod window;
 mod window_page;
+
+// The client moved to its own crate; these paths stay for the crates that named them here.
+pub use beckon_client::{client, discovery, trust};
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -5,65 +5,20 @@
 //! needs no token, and goes on only if the answer is the HMAC-SHA256 of that challenge keyed
 //! with the token it holds: only a server that has the token can make it, and the challenge
 //! reveals nothing of the token.
+//!
+//! The proof itself is made as `beckon_client` checks it; what is here is the server's side of
+//! reading a challenge.
 
-use hmac::{Hmac, KeyInit, Mac};
-use sha2::Sha256;
-
-/// The one route that needs no token: a client's challenge, answered with proof that this
-/// server knows the token.
-pub const PROOF_PATH: &str = "/v1/proof";
-
-/// What is signed before the challenge, so a proof cannot stand for any other signature made
-/// with the token.
-const DOMAIN: &[u8] = b"beckon-gateway-proof\n";
-/// A challenge's length in bytes (sent as twice as many hex digits).
-pub const CHALLENGE_BYTES: usize = 32;
-
-/// A fresh random challenge, as hex.
-pub fn challenge() -> String {
-    hex::encode(rand::random::<[u8; CHALLENGE_BYTES]>())
-}
+pub use beckon_client::proof::{CHALLENGE_BYTES, PROOF_PATH, challenge, proof, verify};
 
 /// Whether `text` is a challenge: exactly [`CHALLENGE_BYTES`] bytes as lowercase hex.
 pub fn is_challenge(text: &str) -> bool {
     text.len() == CHALLENGE_BYTES * 2 && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-/// The proof of knowing `token` for `challenge`, as hex.
-pub fn proof(token: &str, challenge: &str) -> String {
-    hex::encode(mac(token, challenge).finalize().into_bytes())
-}
-
-/// Whether `given` (hex) is the proof of knowing `token` for `challenge`, compared in
-/// constant time.
-pub fn verify(token: &str, challenge: &str, given: &str) -> bool {
-    hex::decode(given).is_ok_and(|bytes| mac(token, challenge).verify_slice(&bytes).is_ok())
-}
-
-fn mac(token: &str, challenge: &str) -> Hmac<Sha256> {
-    // HMAC takes keys of any length, so this cannot fail; an empty key stands in if it did.
-    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(token.as_bytes())
-        .unwrap_or_else(|_| <Hmac<Sha256> as KeyInit>::new_from_slice(&[]).unwrap_or_else(|_| unreachable!()));
-    mac.update(DOMAIN);
-    mac.update(challenge.as_bytes());
-    mac
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_the_token_makes_the_proof() {
-        let challenge = challenge();
-        assert!(is_challenge(&challenge));
-        let made = proof("token", &challenge);
-        assert!(verify("token", &challenge, &made));
-        assert!(!verify("other", &challenge, &made), "another token");
-        assert!(!verify("token", &super::challenge(), &made), "another challenge");
-        assert!(!verify("token", &challenge, "zz"), "not hex");
-        assert!(!verify("token", &challenge, ""), "empty");
-    }
 
     #[test]
     fn challenges_are_exactly_hex_of_their_length() {
@@ -72,5 +27,6 @@ mod tests {
         assert!(!is_challenge(&"a".repeat(63)));
         assert!(!is_challenge(&"g".repeat(64)));
         assert!(is_challenge(&"0a".repeat(32)));
+        assert!(is_challenge(&challenge()), "a client's challenge is one");
     }
 }

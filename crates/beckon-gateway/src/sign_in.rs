@@ -211,7 +211,7 @@ impl RelyingParty {
             .redirect(openidconnect::reqwest::redirect::Policy::none())
             .timeout(std::time::Duration::from_secs(10));
         let authorities =
-            crate::trust::authorities(settings.ca_file.as_deref()).map_err(|err| identity(&settings, err))?;
+            beckon_client::trust::authorities(settings.ca_file.as_deref()).map_err(|err| identity(&settings, err))?;
         for authority in authorities {
             builder = builder.add_root_certificate(authority);
         }
@@ -228,7 +228,7 @@ impl RelyingParty {
     /// by them from then on.
     pub async fn discover(&self) -> Result<(), GatewayError> {
         let metadata = Metadata::discover_async(self.issuer.clone(), &self.http).await.map_err(|err| {
-            identity(&self.settings, format!("discovery failed: {}", crate::trust::with_hint(causes(&err))))
+            identity(&self.settings, format!("discovery failed: {}", beckon_client::trust::with_hint(causes(&err))))
         })?;
         let end_session = metadata
             .additional_metadata()

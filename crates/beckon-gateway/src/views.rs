@@ -2,6 +2,7 @@
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
+use beckon_client::VERSION_HEADER;
 use beckon_core::conversation::Message;
 use beckon_core::{Outcome, render_tool_result};
 use beckon_runtime::SessionView;
@@ -10,9 +11,6 @@ use beckon_api::views::{QuestionView, SessionReport};
 use serde_json::Value;
 
 use crate::error::ApiError;
-
-/// The request header a client names the read shape it was written for with.
-pub const VERSION_HEADER: &str = "beckon-api-version";
 
 /// The shape a question is read in. A question's input — the AskUserQuestion input as the
 /// agent gave it: `questions` (the items), and `metadata`, `approval` or `person_only` when

@@ -29,8 +29,6 @@ mod live_tokens;
 mod lock;
 mod notices;
 mod notifier;
-pub mod private_file;
-pub mod private_folder;
 pub mod providers;
 mod public_url;
 mod retention;
@@ -40,10 +38,12 @@ pub mod settings;
 mod shared_log;
 mod stop;
 mod team;
-pub mod token_secret;
 pub mod tools;
 
-pub use beckon_api::window_commands;
+pub use beckon_api::{token_secret, window_commands};
+// Files only their owner may read are written the same by the server (gateway.json, settings)
+// and by clients (the connection file), so they live with the clients.
+pub use beckon_client::{private_file, private_folder};
 pub use boot::StartOptions;
 pub use clock::{Clock, ManualClock, Sleep, SystemClock, now_ms};
 pub use config::{

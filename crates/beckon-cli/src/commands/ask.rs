@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use beckon_core::QuestionRequest;
 
-use beckon_gateway::client::reattach::{Relocating, Wait};
+use beckon_client::client::reattach::{Relocating, Wait};
 use serde_json::{Value, json};
 
 use crate::cli::{AskArgs, Connection};

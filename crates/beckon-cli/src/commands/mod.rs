@@ -15,7 +15,7 @@ mod token;
 
 use std::path::PathBuf;
 
-use beckon_gateway::{ClientError, GatewayClient, Locator};
+use beckon_client::{ClientError, GatewayClient, Locator};
 
 use crate::cli::{Cli, Command, Connection};
 use crate::error::{CliResult, Exit};

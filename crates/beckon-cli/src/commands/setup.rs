@@ -17,8 +17,8 @@
 use std::path::{Path, PathBuf};
 
 use beckon_agents::{Connection as AgentConnection, Invocation, Place, State};
-use beckon_gateway::discovery::RemoteConnection;
-use beckon_gateway::{ClientError, Discovery};
+use beckon_client::discovery::RemoteConnection;
+use beckon_client::{ClientError, Discovery};
 
 use crate::cli::{Connection, Scope, SetupArgs};
 use crate::error::{CliError, CliResult, Exit};

@@ -20,12 +20,7 @@ pub use other::{LocalSocket, SocketFile};
 
 use std::path::Path;
 
-/// The socket's name in the data folder.
-pub const FILE: &str = "gateway.sock";
-
-/// The base URL of requests sent over the socket: the connection already says where they go,
-/// and HTTP still wants a host.
-pub const BASE_URL: &str = "http://localhost";
+pub use beckon_client::local_socket::{BASE_URL, FILE, client};
 
 /// The socket in `data_dir`, or none (said in the log, with why): local clients then use TCP.
 /// The gateway runs either way.

@@ -3,7 +3,6 @@
 
 use std::io;
 use std::path::Path;
-use std::time::Duration;
 
 use crate::serve::Listener;
 use crate::strangers::Peer;
@@ -30,11 +29,6 @@ impl LocalSocket {
     /// Its file.
     pub fn file(&self) -> SocketFile {
         match *self {}
-    }
-
-    /// No client can reach a socket here.
-    pub fn client(_path: &Path, _connect_timeout: Duration) -> Option<reqwest::Client> {
-        None
     }
 }
 

@@ -5,7 +5,6 @@ use std::fs;
 use std::io;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use tokio::net::{UnixListener, UnixStream};
 
@@ -55,7 +54,7 @@ impl LocalSocket {
         }
         let at = |err: io::Error| io::Error::new(err.kind(), format!("{}: {err}", path.display()));
         // Whoever can search the folder could reach the socket, whatever the socket's own mode.
-        beckon_runtime::private_folder::owner_alone(data_dir).map_err(at)?;
+        beckon_client::private_folder::owner_alone(data_dir).map_err(at)?;
         clear_stale(&path).await?;
         let listener = UnixListener::bind(&path).map_err(at)?;
         // The folder is the person's alone already, so the moment before this is no opening;
@@ -73,12 +72,6 @@ impl LocalSocket {
     /// Its file, to remove at stop.
     pub fn file(&self) -> SocketFile {
         self.file.clone()
-    }
-
-    /// An HTTP client whose every connection goes to the socket at `path` (none when one
-    /// cannot be set up: the caller uses TCP).
-    pub fn client(path: &Path, connect_timeout: Duration) -> Option<reqwest::Client> {
-        reqwest::Client::builder().unix_socket(path).connect_timeout(connect_timeout).build().ok()
     }
 }
 

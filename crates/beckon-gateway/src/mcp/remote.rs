@@ -1,17 +1,17 @@
 //! The backend in another process (`beckon mcp`): reaches the running Beckon through the
 //! gateway's HTTP API, finding it afresh for every call so a restarted app is picked up. A wait
 //! whose connection is lost re-attaches to its question within the time the call waits (see
-//! [`crate::client::reattach`]).
+//! [`beckon_client::client::reattach`]).
 
 use std::time::Duration;
 
+use beckon_client::client::reattach::{Relocating, Wait};
+use beckon_client::client::{ClientError, GatewayClient, Locator};
 use beckon_core::{Outcome, Problems, QuestionRequest, RequestId};
 use beckon_runtime::api::ErrorKind;
 use serde_json::{Value, json};
 
 use super::backend::{Backend, BackendError, McpAsk, QuestionState};
-use crate::client::reattach::{Relocating, Wait};
-use crate::client::{ClientError, GatewayClient, Locator};
 
 /// The longest one long-poll is held by the gateway.
 const MAX_POLL: Duration = Duration::from_secs(120);

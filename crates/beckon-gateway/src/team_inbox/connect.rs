@@ -12,13 +12,12 @@ use axum::response::Html;
 use axum::routing::get;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use beckon_client::client::{ClientError, ClientResult};
+use beckon_client::team_inbox::{TeamInbox, checked, transport};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
-
-use super::{TeamInbox, checked, transport};
-use crate::client::{ClientError, ClientResult};
 
 /// The path the browser comes back to.
 const CALLBACK: &str = "/callback";

@@ -10,8 +10,8 @@
 
 use beckon_agents::claude_code::hook as claude_code;
 use beckon_agents::claude_code::waiting;
-use beckon_gateway::GatewayClient;
-use beckon_runtime::api::ErrorKind;
+use beckon_api::ErrorKind;
+use beckon_client::GatewayClient;
 use serde_json::Value;
 
 use super::put::{ANSWERED_IN_TERMINAL, Put, change_notice, put, read_event};

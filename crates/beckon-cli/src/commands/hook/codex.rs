@@ -8,7 +8,7 @@
 //! they submit (the `UserPromptSubmit` hook) withdraws that session's approvals still pending.
 
 use beckon_agents::codex::hook::{self as codex, Asked};
-use beckon_gateway::GatewayClient;
+use beckon_client::GatewayClient;
 
 use super::put::{Put, put, read_event};
 use crate::cli::Connection;

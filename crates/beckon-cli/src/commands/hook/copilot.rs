@@ -8,7 +8,7 @@
 //! they submit, or the session's end, withdraws that session's approvals still pending.
 
 use beckon_agents::copilot::hook::{self as copilot, Asked};
-use beckon_gateway::GatewayClient;
+use beckon_client::GatewayClient;
 
 use super::put::{Put, put, read_event};
 use crate::cli::Connection;

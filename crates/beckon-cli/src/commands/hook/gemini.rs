@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use beckon_agents::gemini::notice;
 use beckon_agents::notice::NoticeChange;
-use beckon_gateway::ClientError;
+use beckon_client::ClientError;
 
 use super::put::read_event;
 use crate::cli::Connection;

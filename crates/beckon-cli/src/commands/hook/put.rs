@@ -1,14 +1,14 @@
 //! What every agent's hook does: read the agent's JSON event, put a question to the person and
 //! wait for it to be resolved, or withdraw it when the agent ends the hook first. A wait whose
 //! connection is lost re-attaches to the same question (see
-//! [`beckon_gateway::client::reattach`]), saying so on stderr: stdout is the agent's.
+//! [`beckon_client::client::reattach`]), saying so on stderr: stdout is the agent's.
 
 use std::io::Read;
 use std::time::Duration;
 
 use beckon_agents::notice::NoticeChange;
-use beckon_gateway::GatewayClient;
-use beckon_gateway::client::reattach::{Relocating, Wait};
+use beckon_client::GatewayClient;
+use beckon_client::client::reattach::{Relocating, Wait};
 use serde_json::Value;
 
 use crate::cli::Connection;

@@ -21,12 +21,12 @@ pub const NAME_MAX_CHARS: usize = 40;
 const HINT_DOMAIN: &[u8] = b"beckon-token-hint\n";
 
 /// A new secret from 32 random bytes.
-pub(crate) fn ask_only(random: [u8; 32]) -> String {
+pub fn ask_only(random: [u8; 32]) -> String {
     format!("{ASK_ONLY_PREFIX}{}", hex::encode(random))
 }
 
 /// A team server's new admin token from 32 random bytes.
-pub(crate) fn admin(random: [u8; 32]) -> String {
+pub fn admin(random: [u8; 32]) -> String {
     format!("{ADMIN_PREFIX}{}", hex::encode(random))
 }
 

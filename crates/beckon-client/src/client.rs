@@ -17,16 +17,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use beckon_api::token_secret;
+use beckon_api::{ErrorBody, ErrorKind};
 use beckon_core::RequestId;
-use beckon_runtime::api::{ErrorBody, ErrorKind};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tokio::sync::OnceCell;
 
-use beckon_runtime::token_secret;
-
 use crate::discovery::{Discovery, RemoteConnection};
-use crate::local_socket::{self, LocalSocket};
+use crate::local_socket;
 
 /// How long connecting may take: loopback or a local socket, so quick or not at all.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -320,7 +319,7 @@ impl GatewayClient {
         let local = endpoint
             .socket
             .as_ref()
-            .and_then(|socket| LocalSocket::client(socket, CONNECT_TIMEOUT).map(|client| (client, socket.clone())));
+            .and_then(|socket| local_socket::client(socket, CONNECT_TIMEOUT).map(|client| (client, socket.clone())));
         let (http, socket) = match local {
             Some((local, socket)) => (local, Some(socket)),
             None => (http, None),
@@ -444,7 +443,7 @@ impl GatewayClient {
         let response = request
             .bearer_auth(&self.endpoint.token)
             .header("x-beckon-client", &self.name)
-            .header(crate::views::VERSION_HEADER, "2")
+            .header(crate::VERSION_HEADER, "2")
             .send()
             .await
             .map_err(|err| self.transport(err))?;

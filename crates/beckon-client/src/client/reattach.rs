@@ -335,7 +335,7 @@ pub async fn wait_on<P: LongPoll>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use beckon_runtime::api::{ErrorBody, ErrorKind};
+    use beckon_api::{ErrorBody, ErrorKind};
     use serde_json::json;
 
     const ID: &str = "0190f1d2-0000-7000-8000-00000000beef";

@@ -2,8 +2,8 @@
 //! Each is kept as the JSON text it came as — a window applies it as the desktop's own events
 //! (the same `LiveEvent` shape) — with what the app itself acts on read out typed.
 
+use beckon_api::PendingQuestion;
 use beckon_core::{RequestId, SessionId};
-use beckon_store::PendingQuestion;
 use serde::Deserialize;
 
 use crate::client::{ClientError, ClientResult};

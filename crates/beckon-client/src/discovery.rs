@@ -49,7 +49,7 @@ impl Discovery {
     /// Writes the file atomically with mode 0600.
     pub fn write(&self, data_dir: &Path) -> std::io::Result<()> {
         let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        beckon_runtime::private_file::write(&Self::path(data_dir), text.as_bytes())
+        crate::private_file::write(&Self::path(data_dir), text.as_bytes())
     }
 
     /// Reads the file in `data_dir`.
@@ -112,7 +112,7 @@ impl RemoteConnection {
     /// Writes the file atomically with mode 0600.
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
         let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        beckon_runtime::private_file::write(path, text.as_bytes())
+        crate::private_file::write(path, text.as_bytes())
     }
 
     /// Reads the file at `path`, refusing one that anyone but its owner may read or write.
@@ -183,8 +183,7 @@ mod tests {
     fn a_connection_file_with_unknown_fields_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("remote.json");
-        beckon_runtime::private_file::write(&path, br#"{"url": "http://127.0.0.1:1", "token": "t", "tokn": "x"}"#)
-            .unwrap();
+        crate::private_file::write(&path, br#"{"url": "http://127.0.0.1:1", "token": "t", "tokn": "x"}"#).unwrap();
         assert_eq!(RemoteConnection::read(&path).unwrap_err().kind(), std::io::ErrorKind::InvalidData);
     }
 }
