@@ -37,7 +37,7 @@ pub struct QuestionView {
     pub result: Option<Value>,
     /// For an answered approval: `{"behavior": "allow", "updatedInput"}` or
     /// `{"behavior": "deny", "message"}`.
-    pub decision: Option<beckon_core::Decision>,
+    pub decision: Option<beckon_core::PermissionDecision>,
     /// When it was asked (Unix ms).
     pub created_at: i64,
     /// When it was resolved (Unix ms).

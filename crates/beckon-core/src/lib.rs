@@ -29,7 +29,7 @@ mod text;
 pub mod ts;
 
 pub use answer::{Answer, Answers};
-pub use approval::{Approval, Decision};
+pub use approval::{Approval, PermissionDecision};
 pub use audience::{Addressees, Audience};
 pub use error::{Error, Result};
 pub use ids::{RequestId, SessionId};

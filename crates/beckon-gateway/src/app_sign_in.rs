@@ -17,11 +17,11 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use beckon_api::views::{AppSession, PersonView};
 use beckon_runtime::SignedInSession;
 use beckon_runtime::api::ErrorKind;
 use beckon_store::{SessionKind, SignedIn};
 use serde::{Deserialize, Serialize};
-use beckon_api::views::{AppSession, PersonView};
 use sha2::{Digest, Sha256};
 
 use crate::auth::{escape, redirect};

@@ -10,10 +10,10 @@ use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
+use beckon_api::views::{MeView, SignedOut};
 use beckon_runtime::api::ErrorKind;
 use beckon_store::SessionKind;
 use serde::Deserialize;
-use beckon_api::views::{MeView, SignedOut};
 
 use crate::cookies::Cookie;
 use crate::error::{ApiError, ApiResult, GatewayError};

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use beckon_api::views::Refusal;
 use beckon_core::Problems;
 use beckon_runtime::api::{ErrorBody, ErrorKind};
-use beckon_api::views::Refusal;
 
 /// Why the gateway could not start. The app keeps running without it.
 #[derive(Debug, thiserror::Error)]

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
+use beckon_api::views::{Health, Proof};
 use beckon_core::Problems;
 use serde::Deserialize;
-use beckon_api::views::{Health, Proof};
 use serde_json::Value;
 
 use beckon_runtime::api::ErrorKind;

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::{Extension, Json};
-use beckon_store::TokenId;
 use beckon_api::views::{NoticeCleared, NoticeList};
 use beckon_core::Notice;
+use beckon_store::TokenId;
 
 use crate::bodies;
 use crate::error::ApiResult;

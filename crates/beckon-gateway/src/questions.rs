@@ -8,12 +8,12 @@ use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::{Extension, Json};
+use beckon_api::views::{QuestionCreated, QuestionList, QuestionView};
 use beckon_core::{AnsweredVia, Answerer, Problems, RequestId};
 use beckon_runtime::api::ErrorKind;
 use beckon_runtime::{AnswerReceipt, Asker, AskingPerson, Decision};
 use beckon_store::QuestionStatus;
 use serde::Deserialize;
-use beckon_api::views::{QuestionCreated, QuestionList, QuestionView};
 use serde_json::Value;
 
 use crate::addressed::Audiences;
@@ -141,7 +141,11 @@ pub async fn list(
 }
 
 /// What answering returns: the resolution and the result the agent receives.
-pub(crate) async fn receipt(shared: &Shared, receipt: AnswerReceipt, shape: ReadShape) -> ApiResult<Json<QuestionView>> {
+pub(crate) async fn receipt(
+    shared: &Shared,
+    receipt: AnswerReceipt,
+    shape: ReadShape,
+) -> ApiResult<Json<QuestionView>> {
     let record = shared.beckon.question(receipt.question.id).await?;
     let view = views::question(&shared.url, &record, shape);
     Ok(Json(QuestionView { repeat: Some(receipt.repeat), ..view }))

@@ -6,9 +6,9 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::{Extension, Json};
+use beckon_api::views::{QuestionView, SessionReport, SessionTriggered};
 use beckon_core::{Problems, SessionId};
 use beckon_runtime::api::ErrorKind;
-use beckon_api::views::{QuestionView, SessionReport, SessionTriggered};
 
 use crate::bodies::{self, SessionQuestion};
 use crate::error::{ApiError, ApiResult};

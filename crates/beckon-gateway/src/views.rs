@@ -2,12 +2,12 @@
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
+use beckon_api::views::{QuestionView, SessionReport};
 use beckon_client::VERSION_HEADER;
 use beckon_core::conversation::Message;
 use beckon_core::{Outcome, render_tool_result};
 use beckon_runtime::SessionView;
 use beckon_store::{QuestionRecord, QuestionStatus};
-use beckon_api::views::{QuestionView, SessionReport};
 use serde_json::Value;
 
 use crate::error::ApiError;

@@ -121,8 +121,8 @@ impl Entry {
         let message = match (&resolution.outcome, approval) {
             (Outcome::Answered { answers }, Some(approval)) => match answers.items().first() {
                 Some(answer) => match approval.decision(answer) {
-                    beckon_core::Decision::Deny { message } => Some(message),
-                    beckon_core::Decision::Allow { .. } => answer.comment.clone(),
+                    beckon_core::PermissionDecision::Deny { message } => Some(message),
+                    beckon_core::PermissionDecision::Allow { .. } => answer.comment.clone(),
                 },
                 None => None,
             },

@@ -14,7 +14,7 @@ pub const DEFAULT_DENIAL: &str = "The person denied this tool call.";
 /// `PermissionRequest` hook's `decision`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "behavior", rename_all = "lowercase")]
-pub enum Decision {
+pub enum PermissionDecision {
     /// Run the call, with this input (the original, or the person's edit).
     Allow {
         /// The input the tool runs with.
@@ -76,25 +76,25 @@ impl Approval {
 
     /// The decision an answer to this approval stands for. The answer must have passed
     /// [`check_answer`](Self::check_answer) (every stored answer has).
-    pub fn decision(&self, answer: &Answer) -> Decision {
+    pub fn decision(&self, answer: &Answer) -> PermissionDecision {
         let choice = answer.selected.first().map(String::as_str).unwrap_or(DENY);
         if choice != ALLOW && choice != ALLOW_ALWAYS {
             let message = answer.comment.as_deref().map(str::trim).filter(|c| !c.is_empty());
-            return Decision::Deny { message: message.unwrap_or(DEFAULT_DENIAL).to_owned() };
+            return PermissionDecision::Deny { message: message.unwrap_or(DEFAULT_DENIAL).to_owned() };
         }
         let mut updated_input = self.input.clone();
         if let (Some(field), Some(Value::String(text))) = (self.editable_field(), &answer.value) {
             updated_input.insert(field.to_owned(), Value::String(text.clone()));
         }
         let updated_permissions = if choice == ALLOW_ALWAYS { self.suggestions.clone() } else { Vec::new() };
-        Decision::Allow { updated_input, updated_permissions }
+        PermissionDecision::Allow { updated_input, updated_permissions }
     }
 }
 
-impl Decision {
+impl PermissionDecision {
     /// Whether the call may run.
     pub fn allows(&self) -> bool {
-        matches!(self, Decision::Allow { .. })
+        matches!(self, PermissionDecision::Allow { .. })
     }
 
     /// The decision as JSON.

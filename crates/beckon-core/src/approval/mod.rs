@@ -19,7 +19,7 @@ use crate::json_reader::{object, type_name};
 use crate::problem::Problems;
 use crate::text::{self, Lines};
 
-pub use decision::Decision;
+pub use decision::PermissionDecision;
 
 /// The option that allows the call once.
 pub const ALLOW: &str = "Allow";

@@ -175,7 +175,7 @@ fn decisions_carry_the_edit_the_rules_or_the_message() {
         json!({"behavior": "deny", "message": decision::DEFAULT_DENIAL})
     );
     let told = asked.decision(&Answer::select(["Deny"]).with_comment(" use /tmp "));
-    assert_eq!(told, Decision::Deny { message: "use /tmp".into() });
+    assert_eq!(told, PermissionDecision::Deny { message: "use /tmp".into() });
     assert!(!Approval::grants(&Answer::select(["Deny"])));
 }
 

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use beckon_core::{Decision, Outcome, QuestionRequest, render_tool_result};
+use beckon_core::{Outcome, PermissionDecision, QuestionRequest, render_tool_result};
 use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
 use serde_json::{Value, json};
@@ -83,16 +83,16 @@ pub fn decision_result(state: &QuestionState) -> CallToolResult {
     let decision = match (&state.outcome, state.request.approval()) {
         (Some(Outcome::Answered { answers }), Some(approval)) => match answers.items().first() {
             Some(answer) => approval.decision(answer),
-            None => Decision::Deny { message: "The person gave no decision.".into() },
+            None => PermissionDecision::Deny { message: "The person gave no decision.".into() },
         },
         (Some(Outcome::Declined { .. }), _) => {
-            Decision::Deny { message: "The person chose not to decide on this tool call in Beckon.".into() }
+            PermissionDecision::Deny { message: "The person chose not to decide on this tool call in Beckon.".into() }
         }
-        (Some(Outcome::Expired { .. }), _) => Decision::Deny { message: "Nobody decided on this tool call in time.".into() },
-        (Some(Outcome::Cancelled { reason }), _) => Decision::Deny {
+        (Some(Outcome::Expired { .. }), _) => PermissionDecision::Deny { message: "Nobody decided on this tool call in time.".into() },
+        (Some(Outcome::Cancelled { reason }), _) => PermissionDecision::Deny {
             message: format!("The request was withdrawn ({}).", reason.as_deref().unwrap_or("no reason given")),
         },
-        (Some(Outcome::Answered { .. }), None) | (None, _) => Decision::Deny {
+        (Some(Outcome::Answered { .. }), None) | (None, _) => PermissionDecision::Deny {
             message: "The person did not answer in Beckon in time; the call was not run. Ask again later if it is still needed."
                 .into(),
         },

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use beckon_core::approval::DENY;
-use beckon_core::{AnsweredVia, Answerer, Approval, Decision as ApprovalDecision, Outcome, QuestionRequest, RequestId};
+use beckon_core::{AnsweredVia, Answerer, Approval, Outcome, PermissionDecision, QuestionRequest, RequestId};
 use beckon_runtime::api::ErrorKind;
 use beckon_runtime::{BatchDecision, Beckon, Decision, ExternalAsk};
 use beckon_store::{AuditDecision, AuditFilter, QuestionStatus};
@@ -58,7 +58,7 @@ async fn five_hundred_denials_commit_once_and_each_asker_reads_its_own() {
         let Some(Outcome::Answered { answers }) = &read.outcome else { panic!("{:?}", read.outcome) };
         assert_eq!(answers.items()[0].selected, [DENY]);
         let decision = read.request.approval().unwrap().decision(&answers.items()[0]);
-        assert_eq!(decision, ApprovalDecision::Deny { message: "not during the freeze".into() });
+        assert_eq!(decision, PermissionDecision::Deny { message: "not during the freeze".into() });
         assert_eq!(read.answered_via, Some(AnsweredVia::Window));
     }
     let audit = beckon.audit_page(AuditFilter::default(), 1000).await.unwrap();
