@@ -10,6 +10,7 @@ pub mod cycles;
 pub mod fixtures;
 pub mod floor;
 pub mod gateway;
+pub mod hook;
 pub mod inbox_db;
 pub mod langgraph;
 pub mod latency;

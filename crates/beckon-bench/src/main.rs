@@ -10,8 +10,8 @@ use std::time::Duration;
 use beckon_bench::stats::ms;
 use beckon_bench::targets::Check;
 use beckon_bench::{
-    Failure, audit_db, audit_export, batch_deny, cycles, floor, gateway, inbox_db, langgraph, latency, rehydrate, rig,
-    serve_memory, team, waiting,
+    Failure, audit_db, audit_export, batch_deny, cycles, floor, gateway, hook, inbox_db, langgraph, latency, rehydrate,
+    rig, serve_memory, team, waiting,
 };
 use serde_json::{Value, json};
 
@@ -31,6 +31,8 @@ struct Sizes {
     /// The audit trails exported, smallest first: the largest is the promised one.
     audit_rows: [usize; 2],
     batch_approvals: usize,
+    /// Runs of each program the hook's cost is measured with.
+    hook_rounds: usize,
 }
 
 const FULL: Sizes = Sizes {
@@ -45,6 +47,7 @@ const FULL: Sizes = Sizes {
     langgraph_list: 10_000,
     audit_rows: [10_000, 100_000],
     batch_approvals: 500,
+    hook_rounds: 100,
 };
 
 const QUICK: Sizes = Sizes {
@@ -59,11 +62,12 @@ const QUICK: Sizes = Sizes {
     langgraph_list: 1_000,
     audit_rows: [1_000, 10_000],
     batch_approvals: 500,
+    hook_rounds: 30,
 };
 
 /// The parts of a run, as `--only` names them, in the order they run.
-const PARTS: [&str; 10] =
-    ["durable", "latency", "cycles", "team", "gateway", "rehydration", "memory", "langgraph", "audit", "batch"];
+const PARTS: [&str; 11] =
+    ["durable", "latency", "cycles", "team", "gateway", "hook", "rehydration", "memory", "langgraph", "audit", "batch"];
 
 /// The export's promised bound, for the client and for the server's growth (MiB).
 const AUDIT_BOUND_MIB: f64 = 64.0;
@@ -305,6 +309,21 @@ async fn main() -> Result<(), Failure> {
             (sizes.gateway_clients == 50).then_some(load.per_second >= 3_000.0),
         ));
         report.insert("gateway".into(), load.to_json());
+    }
+
+    if options.runs("hook") {
+        section(&format!("`beckon hook claude-code` per tool call: a fresh process, {} runs each", sizes.hook_rounds));
+        header();
+        let binary = serve_memory::beckon_binary()?;
+        let cost = hook::measure(&binary, &scratch.path().join("hook"), sizes.hook_rounds).await?;
+        let floor = cost.rows.iter().find(|(name, _)| name == "an empty Rust program").map(|(_, s)| s.median);
+        for (name, summary) in &cost.rows {
+            let over = floor.map_or_else(String::new, |floor| {
+                format!("{:+.3} ms over the empty program", ms(summary.median) - ms(floor))
+            });
+            row(name, summary.median, summary.p99, &over);
+        }
+        report.insert("hook".into(), cost.to_json());
     }
 
     let mut rehydration_figures = None;

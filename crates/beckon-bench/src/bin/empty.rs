@@ -1,0 +1,3 @@
+//! Does nothing: what starting a Rust program costs, for the hook's figures beside it.
+
+fn main() {}
