@@ -10,7 +10,7 @@ use beckon_store::{EventKind, EventPayload, StoredEvent};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, broadcast, oneshot};
 
-use crate::api::LiveEvent;
+use crate::api::{LiveEvent, live_event};
 use crate::db::{AfterCommit, Db};
 use crate::error::{Error, Result};
 use crate::notifier::{Notifier, PendingNotice, ResolvedNotice};
@@ -197,7 +197,7 @@ impl Subscription {
     pub async fn next(&mut self) -> Result<LiveEvent> {
         loop {
             let stored = self.next_stored().await?;
-            if let Some(event) = LiveEvent::from_stored(&stored) {
+            if let Some(event) = live_event(&stored) {
                 return Ok(event);
             }
         }
