@@ -133,6 +133,9 @@ impl DeliveryState {
     }
 }
 
+/// Where a page of due callbacks ends: the last one's `(next_attempt_at_ms, id)`.
+pub type DueCursor = (i64, i64);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +156,3 @@ mod tests {
         }
     }
 }
-
-/// Where a page of due callbacks ends: the last one's `(next_attempt_at_ms, id)`.
-pub type DueCursor = (i64, i64);
