@@ -39,8 +39,25 @@ fn init_logs(command: &Command) {
     tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(colour).init();
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
+/// The runtime `command` runs on: the long-running commands (`serve`, `mcp`) get a worker
+/// thread per core; every other command, a hook above all (it runs on every tool call of every
+/// agent), runs on this thread alone, without starting workers it would not use.
+fn runtime_for(command: &Command) -> std::io::Result<tokio::runtime::Runtime> {
+    match command {
+        Command::Serve(_) | Command::Mcp => tokio::runtime::Builder::new_multi_thread().enable_all().build(),
+        Command::Ask(_)
+        | Command::Pending(_)
+        | Command::Answer(_)
+        | Command::Status(_)
+        | Command::Hook(_)
+        | Command::Setup(_)
+        | Command::Token(_)
+        | Command::Remote(_)
+        | Command::Audit(_) => tokio::runtime::Builder::new_current_thread().enable_all().build(),
+    }
+}
+
+fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // clap would exit 2 on a usage error, which `beckon ask` means as "declined": a script
@@ -51,7 +68,14 @@ async fn main() -> ExitCode {
         }
     };
     init_logs(&cli.command);
-    match commands::run(cli).await {
+    let runtime = match runtime_for(&cli.command) {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("error: cannot start: {err}");
+            return Exit::Failed.into();
+        }
+    };
+    match runtime.block_on(commands::run(cli)) {
         Ok(exit) => exit.into(),
         Err(err) => {
             eprintln!("error: {}", err.to_string().trim_end());
