@@ -18,12 +18,11 @@ use tracing_subscriber::EnvFilter;
 use crate::cli::{Cli, Command};
 use crate::error::Exit;
 
-/// Logs go to stderr (stdout carries answers, or MCP for `beckon mcp`); `RUST_LOG` overrides the
-/// level. Only the long-running commands log.
-fn init_logs(command: &Command) {
-    let level = match command {
-        Command::Serve(_) => "info,rmcp=warn",
-        Command::Mcp => "warn",
+/// Whether `command` runs until it is stopped (`serve`, `mcp`), rather than doing one thing and
+/// exiting.
+fn long_running(command: &Command) -> bool {
+    match command {
+        Command::Serve(_) | Command::Mcp => true,
         Command::Ask(_)
         | Command::Pending(_)
         | Command::Answer(_)
@@ -32,28 +31,30 @@ fn init_logs(command: &Command) {
         | Command::Setup(_)
         | Command::Token(_)
         | Command::Remote(_)
-        | Command::Audit(_) => return,
-    };
+        | Command::Audit(_) => false,
+    }
+}
+
+/// Logs go to stderr (stdout carries answers, or MCP for `beckon mcp`); `RUST_LOG` overrides the
+/// level. Only the long-running commands log.
+fn init_logs(command: &Command) {
+    if !long_running(command) {
+        return;
+    }
+    let level = if matches!(command, Command::Serve(_)) { "info,rmcp=warn" } else { "warn" };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
     let colour = std::io::stderr().is_terminal();
     tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(colour).init();
 }
 
-/// The runtime `command` runs on: the long-running commands (`serve`, `mcp`) get a worker
-/// thread per core; every other command, a hook above all (it runs on every tool call of every
-/// agent), runs on this thread alone, without starting workers it would not use.
+/// The runtime `command` runs on: the long-running commands get a worker thread per core;
+/// every other command, a hook above all (it runs on every tool call of every agent), runs on
+/// this thread alone, without starting workers it would not use.
 fn runtime_for(command: &Command) -> std::io::Result<tokio::runtime::Runtime> {
-    match command {
-        Command::Serve(_) | Command::Mcp => tokio::runtime::Builder::new_multi_thread().enable_all().build(),
-        Command::Ask(_)
-        | Command::Pending(_)
-        | Command::Answer(_)
-        | Command::Status(_)
-        | Command::Hook(_)
-        | Command::Setup(_)
-        | Command::Token(_)
-        | Command::Remote(_)
-        | Command::Audit(_) => tokio::runtime::Builder::new_current_thread().enable_all().build(),
+    if long_running(command) {
+        tokio::runtime::Builder::new_multi_thread().enable_all().build()
+    } else {
+        tokio::runtime::Builder::new_current_thread().enable_all().build()
     }
 }
 
