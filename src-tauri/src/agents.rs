@@ -100,7 +100,7 @@ fn connection(agent: Agent) -> Result<Box<dyn Connection>, Box<AgentView>> {
     };
     let Some(found) = program() else {
         return Err(unavailable(
-            "the beckon command was found neither beside Beckon nor on PATH; install Beckon's package, or build it with cargo build -p beckon-cli".into(),
+            "the beckon command was found neither beside Beckon nor on PATH; install Beckon's package, or build it with cargo build -p beckon-cli -p beckon-server".into(),
             None,
         ));
     };

@@ -38,25 +38,27 @@ fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
-/// The `beckon` binary beside this one, built with the same profile when missing (needs to
-/// run under cargo).
+/// The `beckon` binary beside this one, with the `beckon-server` it hands `serve` to, both
+/// built with the same profile when missing (needs to run under cargo).
 pub fn beckon_binary() -> Result<PathBuf, Failure> {
     let exe = std::env::current_exe()?;
     let dir = exe.parent().ok_or("the bench has no folder")?;
     let binary = dir.join(format!("beckon{}", std::env::consts::EXE_SUFFIX));
-    if binary.exists() {
+    let server = dir.join(format!("beckon-server{}", std::env::consts::EXE_SUFFIX));
+    if binary.exists() && server.exists() {
         return Ok(binary);
     }
-    let cargo = std::env::var("CARGO")
-        .map_err(|_| format!("{} is missing: build it with `cargo build --release -p beckon-cli`", binary.display()))?;
-    eprintln!("building the beckon binary…");
+    let cargo = std::env::var("CARGO").map_err(|_| {
+        format!("{} is missing: build it with `cargo build --release -p beckon-cli -p beckon-server`", binary.display())
+    })?;
+    eprintln!("building the beckon and beckon-server binaries…");
     let mut build = Command::new(cargo);
-    build.args(["build", "-p", "beckon-cli", "--bin", "beckon"]);
+    build.args(["build", "-p", "beckon-cli", "-p", "beckon-server"]);
     if dir.file_name().is_some_and(|name| name == "release") {
         build.arg("--release");
     }
-    if !build.status()?.success() || !binary.exists() {
-        return Err("cannot build the beckon binary".into());
+    if !build.status()?.success() || !binary.exists() || !server.exists() {
+        return Err("cannot build the beckon and beckon-server binaries".into());
     }
     Ok(binary)
 }

@@ -1,11 +1,8 @@
 //! How a command ends: its exit code, and errors as one line on stderr.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use beckon_client::ClientError;
-use beckon_core::Problems;
-use beckon_gateway::GatewayError;
 
 /// Why a command failed (exit 1).
 #[derive(Debug, thiserror::Error)]
@@ -13,21 +10,6 @@ pub enum CliError {
     /// The gateway could not be reached or refused the request.
     #[error(transparent)]
     Gateway(#[from] ClientError),
-    /// The runtime could not start or stop (`beckon serve`).
-    #[error(transparent)]
-    Runtime(#[from] beckon_runtime::Error),
-    /// The gateway could not start (`beckon serve`).
-    #[error(transparent)]
-    GatewayStart(#[from] GatewayError),
-    /// The settings file holds values the window would refuse to save (`beckon serve`): each
-    /// problem on a line of its own, at its setting's path (`slack.person`).
-    #[error("{} holds settings Beckon refuses; fix them, then start again:\n{problems}", file.display())]
-    Settings {
-        /// The settings file.
-        file: PathBuf,
-        /// What is wrong with it.
-        problems: Problems,
-    },
     /// The gateway answered something this command does not understand.
     #[error("unexpected reply from Beckon: {0}")]
     Reply(String),
@@ -60,6 +42,9 @@ pub enum Exit {
     Cancelled,
     /// Ctrl-C (130).
     Interrupted,
+    /// What the program this command handed over to exited with, where it could not take this
+    /// process's place.
+    HandedOver(u8),
 }
 
 impl Exit {
@@ -72,6 +57,7 @@ impl Exit {
             Exit::Expired => 3,
             Exit::Cancelled => 4,
             Exit::Interrupted => 130,
+            Exit::HandedOver(code) => code,
         }
     }
 }

@@ -57,7 +57,7 @@ pub fn resolution(view: &Value, shown: Shown) -> Exit {
         Exit::Expired => eprintln!("Nobody answered before the deadline"),
         Exit::Cancelled => eprintln!("The question was cancelled{reason}"),
         Exit::Failed => eprintln!("The question is still {}", view["status"].as_str().unwrap_or("unknown")),
-        Exit::Success | Exit::Interrupted => {}
+        Exit::Success | Exit::Interrupted | Exit::HandedOver(_) => {}
     }
     exit
 }

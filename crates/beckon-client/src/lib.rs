@@ -8,8 +8,10 @@
 //! on every tool call links only this, `beckon-api` and `beckon-core`.
 
 pub mod client;
+pub mod data_dir;
 pub mod discovery;
 pub mod local_socket;
+mod now;
 pub mod private_file;
 pub mod private_folder;
 pub mod proof;
@@ -17,7 +19,9 @@ pub mod team_inbox;
 pub mod trust;
 
 pub use client::{ClientError, ClientResult, GatewayClient, Locator};
+pub use data_dir::{APP_ID, app_data_dir, default_data_dir};
 pub use discovery::Discovery;
+pub use now::now_ms;
 
 /// The request header a client names the read shape it was written for with (the gateway reads
 /// it; a missing one is version 1).

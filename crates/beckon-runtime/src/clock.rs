@@ -8,7 +8,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use beckon_core::{RequestId, SessionId};
 use tokio::sync::Notify;
@@ -25,10 +25,7 @@ pub trait Clock: Send + Sync + std::fmt::Debug {
     fn sleep_until(&self, at_ms: i64) -> Sleep;
 }
 
-/// Now, in Unix milliseconds, by the system's clock.
-pub fn now_ms() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or_default()
-}
+pub use beckon_client::now_ms;
 
 /// The system's clock.
 #[derive(Debug, Clone, Copy, Default)]

@@ -53,6 +53,7 @@ fn app_icons() -> Vec<(PathBuf, u32)> {
 fn expected_files() -> Vec<String> {
     let mut files = vec![
         "/usr/bin/beckon".to_owned(),
+        "/usr/bin/beckon-server".to_owned(),
         format!("/usr/bin/{APP}"),
         "/usr/share/applications/Beckon.desktop".to_owned(),
         "/usr/share/metainfo/dev.beckon.desktop.metainfo.xml".to_owned(),
@@ -120,6 +121,9 @@ fn the_deb_holds_the_app_the_command_the_icons_the_link_handler_and_the_metadata
     // The command runs from where the package puts it.
     let version = packages::run(Command::new(at("/usr/bin/beckon")).arg("--version"))?;
     assert_eq!(version.trim(), format!("beckon {}", packages::deb_field(&built.deb, "Version")?));
+    // `beckon serve` is the `beckon-server` installed beside it.
+    let serve = packages::run(Command::new(at("/usr/bin/beckon")).args(["serve", "--help"]))?;
+    assert!(serve.contains("Usage: beckon serve [OPTIONS]") && serve.contains("--listen"), "{serve}");
 
     // The systemd unit, as packaging/systemd has it, starting the command the package installs
     // (verified as installed below; crates/beckon-cli's tests verify it against a build).
@@ -230,6 +234,9 @@ async fn the_installed_deb_answers_through_the_beckon_command_and_uninstalls_cle
     assert_eq!(which.trim(), "/usr/bin/beckon");
     let version = packages::run(as_the_person(&home, &bus, "beckon").arg("--version"))?;
     assert_eq!(version.trim(), format!("beckon {}", packages::deb_field(&built.deb, "Version")?));
+    // `beckon serve` is the `beckon-server` installed beside it.
+    let serve = packages::run(Command::new(at("/usr/bin/beckon")).args(["serve", "--help"]))?;
+    assert!(serve.contains("Usage: beckon serve [OPTIONS]") && serve.contains("--listen"), "{serve}");
 
     // The installed app, from the menu's command, on a port of its own (7393 may be taken).
     let log = home.path().join("app.log");

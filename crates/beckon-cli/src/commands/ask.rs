@@ -96,7 +96,7 @@ fn read_input(path: &Path) -> CliResult<QuestionRequest> {
 }
 
 async fn until_resolved(waiter: &Relocating, created: &Value, id: &str) -> CliResult<Value> {
-    let wait = Wait::until_resolved(created, POLL, beckon_runtime::now_ms(), std::time::Instant::now());
+    let wait = Wait::until_resolved(created, POLL, beckon_client::now_ms(), std::time::Instant::now());
     Ok(waiter.wait_on(id, wait, |notice| eprintln!("beckon ask: {notice}")).await?)
 }
 

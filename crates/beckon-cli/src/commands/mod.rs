@@ -4,11 +4,9 @@ mod answer;
 mod ask;
 mod audit;
 mod hook;
-mod mcp;
 mod pending;
 mod remote;
-mod serve;
-mod serve_channels;
+mod server;
 mod setup;
 mod status;
 mod token;
@@ -31,20 +29,19 @@ pub async fn run(cli: Cli) -> CliResult<Exit> {
         Command::Pending(args) => pending::run(&connection, args).await,
         Command::Answer(args) => answer::run(&connection, args).await,
         Command::Status(args) => status::run(&connection, args).await,
-        Command::Serve(args) => serve::run(&connection, args).await,
-        Command::Mcp => mcp::run(&connection).await,
+        Command::Serve(_) | Command::Mcp(_) => server::hand_over(std::env::args_os().skip(1)),
         Command::Hook(args) => hook::run(&connection, args).await,
         Command::Setup(args) => setup::run(&connection, args).await,
         Command::Token(args) => token::run(&connection, args).await,
         Command::Remote(args) => remote::run(&connection, args).await,
-        Command::Audit(args) => audit::run(&connection, args, beckon_runtime::now_ms()).await,
+        Command::Audit(args) => audit::run(&connection, args, beckon_client::now_ms()).await,
     }
 }
 
 impl Connection {
     /// The data folder: `--data-dir`, `BECKON_DATA_DIR`, else the app's.
     pub fn data_dir(&self) -> PathBuf {
-        self.data_dir.clone().unwrap_or_else(beckon_runtime::default_data_dir)
+        self.data_dir.clone().unwrap_or_else(beckon_client::default_data_dir)
     }
 
     /// Where to find the gateway.

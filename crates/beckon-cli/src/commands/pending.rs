@@ -14,7 +14,7 @@ pub async fn run(connection: &Connection, args: PendingArgs) -> CliResult<Exit> 
     } else if questions.is_empty() {
         println!("No questions are waiting.");
     } else {
-        print!("{}", output::pending_table(&questions, beckon_runtime::now_ms()));
+        print!("{}", output::pending_table(&questions, beckon_client::now_ms()));
     }
     Ok(Exit::Success)
 }

@@ -82,7 +82,7 @@ impl Plan {
 BECKON_CONNECTION
 ) && chmod 600 "$dir/remote.json" && echo "wrote $dir/remote.json"
 "#,
-            app = beckon_runtime::APP_ID,
+            app = beckon_client::APP_ID,
         )
     }
 
@@ -120,7 +120,7 @@ fn name_for(host: &str) -> String {
     let name: String = host
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '-' })
-        .take(beckon_runtime::token_secret::NAME_MAX_CHARS)
+        .take(beckon_api::token_secret::NAME_MAX_CHARS)
         .collect();
     if name.is_empty() { "remote".to_owned() } else { name }
 }
@@ -217,7 +217,7 @@ mod tests {
         assert_eq!(name_for("x@"), "remote");
         assert_eq!(name_for(&"h".repeat(60)).len(), 40);
         for host in ["ada@devbox", "[::1]", "x@", "ünï", "a b"] {
-            assert!(beckon_runtime::token_secret::check_name(&name_for(host)).is_ok(), "{host}");
+            assert!(beckon_api::token_secret::check_name(&name_for(host)).is_ok(), "{host}");
         }
     }
 

@@ -95,7 +95,7 @@ pub async fn run(connection: &Connection, args: SetupArgs) -> CliResult<Exit> {
     let agent = args.agent.agent();
     let place = Place::from_environment()?;
     let data_dir = connection.data_dir();
-    let usual = beckon_runtime::app_data_dir(&place.home, None);
+    let usual = beckon_client::app_data_dir(&place.home, None);
     let beckon = Invocation::on_data_dir(this_program()?, &data_dir, &usual)?;
     let remote = Remote::given(connection, &data_dir)?;
     let files = beckon_agents::connection(agent, scope(args.scope), &place, &beckon)?;

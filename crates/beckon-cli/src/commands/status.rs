@@ -2,18 +2,23 @@
 //! command reached it through, when it did), and how many questions wait; with `--secret`, the
 //! callback signing secret.
 
-use std::path::PathBuf;
+use std::ffi::OsString;
 
 use serde_json::json;
 
 use crate::cli::{Connection, StatusArgs};
-use crate::error::{CliError, CliResult, Exit};
+use crate::error::{CliResult, Exit};
 
 /// Runs `beckon status`.
 pub async fn run(connection: &Connection, args: StatusArgs) -> CliResult<Exit> {
     let data_dir = connection.data_dir();
     if args.secret {
-        return print_secret(data_dir, args.json).await;
+        // Read from the database, which only `beckon-server` links.
+        let mut handed = vec![OsString::from("--data-dir"), data_dir.into_os_string(), "callback-secret".into()];
+        if args.json {
+            handed.push("--json".into());
+        }
+        return super::server::hand_over(handed);
     }
     let reached = match connection.client() {
         Ok(client) => client.health().await.map(|health| (client, health)),
@@ -48,29 +53,6 @@ pub async fn run(connection: &Connection, args: StatusArgs) -> CliResult<Exit> {
         }
         println!("Pending questions: {}", health["pending"]);
         println!("Data folder: {}", data_dir.display());
-    }
-    Ok(Exit::Success)
-}
-
-/// Prints the callback secret, read from the data folder's database. The gateway does not hand
-/// it out: the database is readable only by the person who owns the data folder, which is who
-/// may see it.
-async fn print_secret(data_dir: PathBuf, json: bool) -> CliResult<Exit> {
-    let folder = data_dir.clone();
-    let stored = tokio::task::spawn_blocking(move || beckon_runtime::callbacks::stored_secret(&folder))
-        .await
-        .map_err(|err| CliError::Io(format!("cannot read the callback secret: {err}")))??;
-    let Some(secret) = stored else {
-        return Err(beckon_runtime::Error::DataDir {
-            path: data_dir,
-            detail: "has no callback secret yet; start Beckon once to make one".into(),
-        }
-        .into());
-    };
-    if json {
-        println!("{}", serde_json::to_string_pretty(&json!({"callback_secret": secret})).unwrap_or_default());
-    } else {
-        println!("{secret}");
     }
     Ok(Exit::Success)
 }

@@ -2,7 +2,7 @@
 //! listed and revoked through the running Beckon with the person's token (an ask-only token is
 //! refused). A new token's secret goes to stdout, alone, once: Beckon keeps only its hash.
 
-use beckon_runtime::api::{TokenKind, TokenView};
+use beckon_api::{TokenKind, TokenView};
 use serde_json::{Value, json};
 
 use crate::cli::{Connection, TokenAction, TokenArgs, TokenCreateArgs, TokenListArgs, TokenRevokeArgs};
@@ -44,7 +44,7 @@ async fn list(connection: &Connection, args: TokenListArgs) -> CliResult<Exit> {
     } else if tokens.is_empty() {
         println!("No tokens. Make one with `beckon token create --name NAME --ask-only`.");
     } else {
-        print!("{}", table(&tokens, beckon_runtime::now_ms()));
+        print!("{}", table(&tokens, beckon_client::now_ms()));
     }
     Ok(Exit::Success)
 }

@@ -57,7 +57,7 @@ pub async fn put(
 ) -> Result<Put, String> {
     let created = client.ask(body).await.map_err(|err| err.to_string())?;
     let id = created["request_id"].as_str().ok_or("Beckon's reply has no request_id")?.to_owned();
-    let wait = Wait::until_resolved(&created, POLL, beckon_runtime::now_ms(), std::time::Instant::now());
+    let wait = Wait::until_resolved(&created, POLL, beckon_client::now_ms(), std::time::Instant::now());
     let waiter = Relocating::new(connection.locator(), client.clone());
     tokio::select! {
         view = waiter.wait_on(&id, wait, |notice| eprintln!("beckon hook: {notice}")) => {

@@ -9,16 +9,17 @@
 
 use std::sync::Arc;
 
+use beckon_cli::cli::Connection;
+use beckon_cli::error::Exit;
+use beckon_cli::signals::Signals;
 use beckon_gateway::sign_in::OidcSettings;
 use beckon_gateway::{GatewayConfig, PublicUrl, SignInConfig, Tls, TlsFiles};
 use beckon_runtime::callbacks::CallbackDestinations;
 use beckon_runtime::{Beckon, Notifier, PendingNotice, ResolvedNotice, Settings, StartOptions};
 
-use crate::cli::{Connection, ServeArgs};
-use crate::error::{CliError, CliResult, Exit};
-use crate::signals::Signals;
-
-use super::serve_channels::SharedChannels;
+use crate::cli::ServeArgs;
+use crate::error::{ServerError, ServerResult};
+use crate::serve_channels::SharedChannels;
 
 /// Who holds the data folder's lock, as a second Beckon on it is told.
 const HOLDER: &str = "beckon serve";
@@ -73,7 +74,7 @@ async fn pair_telegram(beckon: &Beckon, enabled: bool) {
 /// Where the gateway listens and is reached, from `--listen`, `--public-url`, `--tls-cert`,
 /// `--tls-key` and `--allow-plain-http`: plain HTTP beyond loopback only when asked for, with a
 /// warning.
-fn listen_on(config: &mut GatewayConfig, args: &ServeArgs) -> CliResult<()> {
+fn listen_on(config: &mut GatewayConfig, args: &ServeArgs) -> ServerResult<()> {
     if let (Some(certificate), Some(key)) = (&args.tls_cert, &args.tls_key) {
         let files = TlsFiles { certificate: certificate.clone(), key: key.clone() };
         config.tls = Some(Tls::load(&files)?);
@@ -81,7 +82,7 @@ fn listen_on(config: &mut GatewayConfig, args: &ServeArgs) -> CliResult<()> {
     if let Some(listen) = args.listen {
         let plain = config.tls.is_none() && !listen.is_loopback();
         if plain && !args.allow_plain_http {
-            return Err(CliError::Input(format!(
+            return Err(ServerError::Input(format!(
                 "--listen {listen} would serve plain HTTP beyond this machine: give --tls-cert and --tls-key, or keep 127.0.0.1 and put a TLS reverse proxy in front (with --public-url https://…), or pass --allow-plain-http on a network you trust"
             )));
         }
@@ -91,10 +92,10 @@ fn listen_on(config: &mut GatewayConfig, args: &ServeArgs) -> CliResult<()> {
         config.listen = listen;
     }
     if let Some(text) = &args.public_url {
-        let public = PublicUrl::parse(text).map_err(CliError::Input)?;
+        let public = PublicUrl::parse(text).map_err(ServerError::Input)?;
         if public.is_plain_beyond_loopback() {
             if !args.allow_plain_http {
-                return Err(CliError::Input(format!(
+                return Err(ServerError::Input(format!(
                     "--public-url {} is plain HTTP beyond this machine: use https:// (a TLS reverse proxy, or --tls-cert and --tls-key), or pass --allow-plain-http on a network you trust",
                     public.url
                 )));
@@ -121,16 +122,16 @@ const CLIENT_SECRET_ENV: &str = "BECKON_OIDC_CLIENT_SECRET";
 
 /// How people sign in, from `--oidc-issuer`, `--oidc-client-id`, the client secret (a file, or
 /// the environment) and `--oidc-admin-group`.
-fn sign_in(args: &ServeArgs, ca_file: Option<&std::path::Path>) -> CliResult<Option<SignInConfig>> {
+fn sign_in(args: &ServeArgs, ca_file: Option<&std::path::Path>) -> ServerResult<Option<SignInConfig>> {
     let (Some(issuer), Some(client_id)) = (&args.oidc_issuer, &args.oidc_client_id) else { return Ok(None) };
     let client_secret = match &args.oidc_client_secret_file {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|err| {
-                CliError::Input(format!("--oidc-client-secret-file {}: cannot read it: {err}", path.display()))
+                ServerError::Input(format!("--oidc-client-secret-file {}: cannot read it: {err}", path.display()))
             })?;
             let secret = text.trim().to_owned();
             if secret.is_empty() {
-                return Err(CliError::Input(format!("--oidc-client-secret-file {} is empty", path.display())));
+                return Err(ServerError::Input(format!("--oidc-client-secret-file {} is empty", path.display())));
             }
             Some(secret)
         }
@@ -150,9 +151,9 @@ fn sign_in(args: &ServeArgs, ca_file: Option<&std::path::Path>) -> CliResult<Opt
 }
 
 /// Runs `beckon serve`.
-pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
+pub async fn run(connection: &Connection, args: ServeArgs) -> ServerResult<Exit> {
     let data_dir = connection.data_dir();
-    let mut signals = Signals::listen().map_err(|err| CliError::Io(format!("cannot listen for signals: {err}")))?;
+    let mut signals = Signals::listen().map_err(|err| ServerError::Io(format!("cannot listen for signals: {err}")))?;
     // The same settings the window saves, with the environment over them.
     let settings = Settings::load(&data_dir);
     if let Some(problem) = settings.problem() {
@@ -160,7 +161,7 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> CliResult<Exit> {
     }
     // What the window would refuse to save is not run because it was written by hand: a
     // channel set wrong must not post questions where the person did not mean them to go.
-    settings.file().check().map_err(|problems| CliError::Settings { file: settings.path().to_owned(), problems })?;
+    settings.file().check().map_err(|problems| ServerError::Settings { file: settings.path().to_owned(), problems })?;
     let mut config = settings.runtime_config(HOLDER);
     config.database_url = match (&args.database, &connection.ca_file) {
         (Some(url), Some(ca_file)) => Some(beckon_store::trusting(url, ca_file)),

@@ -1,0 +1,65 @@
+//! `beckon-server`: Beckon without a window (`serve`) and the MCP server over stdio (`mcp`),
+//! with the command line `beckon` reads (it hands these commands here), so `beckon serve …`
+//! and `beckon-server serve …` are one command.
+
+mod callback_secret;
+mod cli;
+mod error;
+mod mcp;
+mod serve;
+mod serve_channels;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use beckon_cli::error::Exit;
+use clap::Parser;
+use tracing_subscriber::EnvFilter;
+
+use crate::cli::{Command, ServerCli};
+
+/// Logs go to stderr (stdout carries MCP for `mcp`, and the secret for `callback-secret`);
+/// `RUST_LOG` overrides the level.
+fn init_logs(command: &Command) {
+    let level = match command {
+        Command::Serve(_) => "info,rmcp=warn",
+        Command::Mcp | Command::CallbackSecret(_) => "warn",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
+    let colour = std::io::stderr().is_terminal();
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(colour).init();
+}
+
+fn main() -> ExitCode {
+    let cli = match ServerCli::try_parse() {
+        Ok(cli) => cli,
+        // As `beckon`: a usage error exits 1, never 2 (which `beckon ask` means as "declined").
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() { Exit::Failed } else { Exit::Success }.into();
+        }
+    };
+    init_logs(&cli.command);
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("error: cannot start: {err}");
+            return Exit::Failed.into();
+        }
+    };
+    let connection = cli.connection;
+    let ran = runtime.block_on(async {
+        match cli.command {
+            Command::Serve(args) => serve::run(&connection, *args).await,
+            Command::Mcp => mcp::run(&connection).await,
+            Command::CallbackSecret(args) => callback_secret::run(&connection, args).await,
+        }
+    });
+    match ran {
+        Ok(exit) => exit.into(),
+        Err(err) => {
+            eprintln!("error: {}", err.to_string().trim_end());
+            Exit::Failed.into()
+        }
+    }
+}
