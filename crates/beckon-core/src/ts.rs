@@ -38,6 +38,13 @@ pub struct ApprovalShape {
     session: Option<String>,
     #[ts(optional)]
     by: Option<String>,
+    /// The options the person may choose, in order ("Allow always" only when offered).
+    /// Absent from an approval written by a Beckon older than this field: offer Allow and Deny.
+    #[ts(optional)]
+    choices: Option<Vec<crate::approval::ApprovalChoice>>,
+    /// The input field the person may edit before allowing; absent when nothing may be.
+    #[ts(optional)]
+    editable_field: Option<crate::approval::EditableField>,
 }
 
 /// One question: with options, or free-form with a schema.

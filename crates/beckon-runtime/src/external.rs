@@ -5,12 +5,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_core::agent::OnTimeout;
-use beckon_core::approval::ALLOW;
+use beckon_core::approval::ApprovalChoice;
 use beckon_core::conversation::{ExpiryPolicy, Origin, SessionStatus, State};
 use beckon_core::outcome::check_reason;
 use beckon_core::{
-    Answer, AnsweredVia, Answerer, Answers, Audience, Outcome, Problems, QuestionRequest, RequestId, SessionId,
-    SessionOrigin, SignedInPerson, check_name,
+    AnsweredVia, Answerer, Answers, Audience, Outcome, Problems, QuestionRequest, RequestId, SessionId, SessionOrigin,
+    SignedInPerson, check_name,
 };
 use beckon_store::{NewQuestion, NewSession, QuestionRecord, Resolution, Resolved, rule_name};
 use serde::{Deserialize, Serialize};
@@ -341,7 +341,7 @@ pub(crate) async fn ask(rt: &Arc<Runtime>, ask: ExternalAsk) -> Result<ExternalA
 /// and never a destructive call (a rule's `covers` refuses those).
 fn allowed_by_rule(rt: &Runtime, request: &QuestionRequest) -> Option<(i64, Outcome)> {
     let rule = rt.approvals.rule_covering(request.approval()?)?;
-    let answers = Answers::new(vec![Answer::select([ALLOW])], request).ok()?;
+    let answers = Answers::new(vec![ApprovalChoice::Allow.answer()], request).ok()?;
     Some((rule, Outcome::Answered { answers }))
 }
 

@@ -3,7 +3,7 @@
 //! id — whole, or one signed-in person's share ([`AuditShare`]) — and pruned by age on its own
 //! schedule: the trail outlives the conversations it records.
 
-use beckon_core::approval::{ALLOW, ALLOW_ALWAYS};
+use beckon_core::approval::ApprovalChoice;
 use beckon_core::conversation::SessionStatus;
 use beckon_core::{Answer, Answers, Audience, Outcome, QuestionKind, QuestionRequest, RequestId};
 use serde_json::Value;
@@ -95,10 +95,11 @@ impl Entry {
             Outcome::Declined { .. } | Outcome::Expired { .. } | Outcome::Cancelled { .. } => None,
         };
         let decision = match (approval, first_answer) {
-            (Some(_), Some(answer)) => match answer.selected.first().map(String::as_str) {
-                Some(ALLOW) => AuditDecision::Allow,
-                Some(ALLOW_ALWAYS) => AuditDecision::AllowAlways,
-                _ => AuditDecision::Deny,
+            (Some(_), Some(answer)) => match ApprovalChoice::of(answer) {
+                Some(ApprovalChoice::Allow) => AuditDecision::Allow,
+                Some(ApprovalChoice::AllowAlways) => AuditDecision::AllowAlways,
+                // A stored answer passed the approval's checks, so none names no choice.
+                Some(ApprovalChoice::Deny) | None => AuditDecision::Deny,
             },
             _ => match QuestionStatus::from(resolution.outcome.kind()) {
                 QuestionStatus::Answered => AuditDecision::Answered,

@@ -11,7 +11,7 @@
 //!   window.
 //! - "Deny" and opening the window are always there.
 
-use beckon_core::approval::{ALLOW, DENY};
+use beckon_core::approval::ApprovalChoice;
 use beckon_core::{Approval, QuestionItem, QuestionRequest};
 use serde_json::Value;
 
@@ -50,16 +50,19 @@ pub fn notification(approval: &Approval, request: &QuestionRequest) -> ApprovalN
         body.push('\n');
         body.push_str(OPEN_TO_ALLOW);
     }
-    let option = |label: &str| match request.items() {
-        [QuestionItem::Choice(choice)] => choice.options.iter().position(|o| o.label == label),
+    let option = |wanted: ApprovalChoice| match request.items() {
+        [QuestionItem::Choice(choice)] => {
+            choice.options.iter().position(|o| ApprovalChoice::named(&o.label) == Some(wanted))
+        }
         _ => None,
     };
     let mut buttons = Vec::new();
-    if whole && let Some(allow) = option(ALLOW) {
-        buttons.push((format!("answer:{allow}"), ALLOW.to_owned()));
-    }
-    if let Some(deny) = option(DENY) {
-        buttons.push((format!("answer:{deny}"), DENY.to_owned()));
+    let offered =
+        if whole { [ApprovalChoice::Allow, ApprovalChoice::Deny].as_slice() } else { &[ApprovalChoice::Deny] };
+    for &choice in offered {
+        if let Some(index) = option(choice) {
+            buttons.push((format!("answer:{index}"), choice.label().to_owned()));
+        }
     }
     ApprovalNotification { body, buttons }
 }

@@ -13,7 +13,7 @@
 //! An approval whose call does not fit its section (a command padded past the cut would hide
 //! its tail) offers no Allow: only Deny, Skip and a line that sends the person to Beckon.
 
-use beckon_core::approval::{ALLOW, ALLOW_ALWAYS, DENY};
+use beckon_core::approval::ApprovalChoice;
 use beckon_core::{AnsweredVia, ChoiceQuestion, QuestionItem, QuestionRequest, RequestId};
 use beckon_store::QuestionStatus;
 use serde_json::{Value, json};
@@ -91,7 +91,7 @@ pub(super) fn question(posting: &Posting) -> Vec<Value> {
             let approval = request.approval().is_some();
             let whole = shows_whole(posting);
             for (index, option) in choice.options.iter().enumerate() {
-                if approval && !whole && option.label != DENY {
+                if approval && !whole && ApprovalChoice::named(&option.label) != Some(ApprovalChoice::Deny) {
                     continue;
                 }
                 let style = if approval { approval_style(&option.label) } else { None };
@@ -247,10 +247,9 @@ fn button(control: Button, label: &str, value: &str, style: Option<&str>) -> Val
 }
 
 fn approval_style(label: &str) -> Option<&'static str> {
-    match label {
-        ALLOW | ALLOW_ALWAYS => Some("primary"),
-        DENY => Some("danger"),
-        _ => None,
+    match ApprovalChoice::named(label)? {
+        ApprovalChoice::Allow | ApprovalChoice::AllowAlways => Some("primary"),
+        ApprovalChoice::Deny => Some("danger"),
     }
 }
 

@@ -8,7 +8,7 @@
 //! Submit reads the keyboard back from the press. Nothing about a half-filled form is kept on
 //! Beckon's side, so a restart loses nothing and there is nothing to clean up.
 
-use beckon_core::approval::DENY;
+use beckon_core::approval::ApprovalChoice;
 use beckon_core::{QuestionItem, RequestId};
 use serde::{Deserialize, Serialize};
 
@@ -153,7 +153,7 @@ pub(super) fn keyboard(posting: &Posting) -> InlineKeyboard {
             let cut = posting.request.approval().is_some() && !super::text::shows_whole(posting);
             if let Some(QuestionItem::Choice(choice)) = items.first() {
                 for (option, offered) in choice.options.iter().enumerate() {
-                    if cut && offered.label != DENY {
+                    if cut && ApprovalChoice::named(&offered.label) != Some(ApprovalChoice::Deny) {
                         continue;
                     }
                     rows.push(vec![button(&offered.label, ButtonData::Choose { request, option })]);

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{ALLOW, ALLOW_ALWAYS, Approval, DENY, INPUT_MAX_BYTES};
+use super::{Approval, ApprovalChoice, INPUT_MAX_BYTES};
 use crate::answer::Answer;
 use crate::problem::{Problems, join};
 
@@ -35,23 +35,23 @@ impl Approval {
     /// Checks an answer to this approval: exactly one of its options, no "Other" text, and an
     /// edited input (`value`, a string) only when allowing a call whose input may be edited.
     pub(crate) fn check_answer(&self, answer: &Answer, path: &str, problems: &mut Problems) {
-        let labels = self.labels();
+        let choices = self.choices();
+        let offered = || choices.iter().map(|choice| choice.label()).collect::<Vec<_>>().join(", ");
         if answer.other.is_some() {
-            problems
-                .push(join(path, "other"), format!("an approval takes one of {}, not other text", labels.join(", ")));
+            problems.push(join(path, "other"), format!("an approval takes one of {}, not other text", offered()));
         }
-        let choice = match answer.selected.as_slice() {
-            [one] if labels.contains(&one.as_str()) => one.as_str(),
+        let choice = match ApprovalChoice::of(answer) {
+            Some(choice) if choices.contains(&choice) => choice,
             _ => {
-                problems.push(join(path, "selected"), format!("choose exactly one of {}", labels.join(", ")));
+                problems.push(join(path, "selected"), format!("choose exactly one of {}", offered()));
                 return;
             }
         };
         let Some(value) = &answer.value else { return };
         let value_path = join(path, "value");
         match (choice, self.editable_field(), value) {
-            (DENY, _, _) => problems.push(value_path, "an edited input goes with Allow, not Deny"),
-            (_, None, _) => problems.push(
+            (ApprovalChoice::Deny, _, _) => problems.push(value_path, "an edited input goes with Allow, not Deny"),
+            (ApprovalChoice::Allow | ApprovalChoice::AllowAlways, None, _) => problems.push(
                 value_path,
                 format!("the input of {} cannot be edited here; allow or deny it as it is", self.tool_name),
             ),
@@ -64,29 +64,32 @@ impl Approval {
             (_, Some(_), Value::String(_)) => {}
             (_, Some(field), other) => problems.push(
                 value_path,
-                format!("must be the new {field} as a string, not {}", crate::json_reader::type_name(other)),
+                format!("must be the new {} as a string, not {}", field.key(), crate::json_reader::type_name(other)),
             ),
         }
     }
 
-    /// Whether `answer` lets the call run ("Allow" or "Allow always").
+    /// Whether `answer` lets the call run: it selects "Allow" or "Allow always". Any such
+    /// label counts, so an answer that was never checked is not taken for a refusal.
     pub fn grants(answer: &Answer) -> bool {
-        answer.selected.iter().any(|label| label == ALLOW || label == ALLOW_ALWAYS)
+        answer.selected.iter().filter_map(|label| ApprovalChoice::named(label)).any(ApprovalChoice::grants)
     }
 
     /// The decision an answer to this approval stands for. The answer must have passed
-    /// [`check_answer`](Self::check_answer) (every stored answer has).
+    /// [`check_answer`](Self::check_answer) (every stored answer has); any other is a refusal.
     pub fn decision(&self, answer: &Answer) -> PermissionDecision {
-        let choice = answer.selected.first().map(String::as_str).unwrap_or(DENY);
-        if choice != ALLOW && choice != ALLOW_ALWAYS {
-            let message = answer.comment.as_deref().map(str::trim).filter(|c| !c.is_empty());
-            return PermissionDecision::Deny { message: message.unwrap_or(DEFAULT_DENIAL).to_owned() };
-        }
+        let updated_permissions = match ApprovalChoice::of(answer).unwrap_or(ApprovalChoice::Deny) {
+            ApprovalChoice::Deny => {
+                let message = answer.comment.as_deref().map(str::trim).filter(|c| !c.is_empty());
+                return PermissionDecision::Deny { message: message.unwrap_or(DEFAULT_DENIAL).to_owned() };
+            }
+            ApprovalChoice::Allow => Vec::new(),
+            ApprovalChoice::AllowAlways => self.suggestions.clone(),
+        };
         let mut updated_input = self.input.clone();
         if let (Some(field), Some(Value::String(text))) = (self.editable_field(), &answer.value) {
-            updated_input.insert(field.to_owned(), Value::String(text.clone()));
+            updated_input.insert(field.key().to_owned(), Value::String(text.clone()));
         }
-        let updated_permissions = if choice == ALLOW_ALWAYS { self.suggestions.clone() } else { Vec::new() };
         PermissionDecision::Allow { updated_input, updated_permissions }
     }
 }

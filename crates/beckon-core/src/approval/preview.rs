@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{ALLOW, ALLOW_ALWAYS, Approval, DENY};
+use super::{Approval, ApprovalChoice};
 use crate::limits::{DESCRIPTION_MAX_BYTES, HEADER_MAX_CHARS, PREVIEW_MAX_BYTES};
 use crate::question::{ChoiceQuestion, QuestionOption};
 use crate::text::escape_refused;
@@ -19,12 +19,12 @@ impl Approval {
     /// The question the person is asked, with its options and the preview on "Allow".
     pub fn question(&self) -> ChoiceQuestion {
         let options = self
-            .labels()
+            .choices()
             .into_iter()
-            .map(|label| QuestionOption {
-                label: label.to_owned(),
-                description: Some(self.option_description(label)),
-                preview: (label == ALLOW).then(|| self.preview()),
+            .map(|choice| QuestionOption {
+                label: choice.label().to_owned(),
+                description: Some(self.option_description(choice)),
+                preview: (choice == ApprovalChoice::Allow).then(|| self.preview()),
             })
             .collect();
         ChoiceQuestion { question: self.question_text(), header: Some(self.header()), options, multi_select: false }
@@ -75,13 +75,14 @@ impl Approval {
         Some(short(&escape_refused(&text).replace(['\n', '\t'], " "), DESCRIPTION_MAX_BYTES / 4))
     }
 
-    fn option_description(&self, label: &str) -> String {
-        match label {
-            ALLOW => "Allow this call once".to_owned(),
-            ALLOW_ALWAYS => self.always_covers().unwrap_or_default(),
-            _ => format!(
-                "Refuse it; a comment is passed to {} as the reason ({DENY})",
-                self.by.as_deref().unwrap_or("Claude")
+    fn option_description(&self, choice: ApprovalChoice) -> String {
+        match choice {
+            ApprovalChoice::Allow => "Allow this call once".to_owned(),
+            ApprovalChoice::AllowAlways => self.always_covers().unwrap_or_default(),
+            ApprovalChoice::Deny => format!(
+                "Refuse it; a comment is passed to {} as the reason ({})",
+                self.by.as_deref().unwrap_or("Claude"),
+                choice.label()
             ),
         }
     }

@@ -47,13 +47,13 @@ fn bad_shapes_are_refused_at_their_paths() {
 #[test]
 fn always_is_offered_only_with_suggestions_and_says_what_it_covers() {
     let with = bash("echo hi > f.txt");
-    assert_eq!(with.labels(), vec![ALLOW, ALLOW_ALWAYS, DENY]);
+    assert_eq!(with.choices(), vec![ApprovalChoice::Allow, ApprovalChoice::AllowAlways, ApprovalChoice::Deny]);
     assert_eq!(
         with.always_covers().as_deref(),
         Some("Allow now, and allow Bash(echo:*) in this project (your local settings)")
     );
     let without = approval(json!({"tool_name": "Bash", "input": {"command": "ls"}}));
-    assert_eq!(without.labels(), vec![ALLOW, DENY]);
+    assert_eq!(without.choices(), vec![ApprovalChoice::Allow, ApprovalChoice::Deny]);
     assert_eq!(without.always_covers(), None);
     let dirs = approval(
         json!({"tool_name": "Read", "suggestions": [{"type": "addDirectories", "directories": ["/srv"], "destination": "session"}]}),
@@ -185,11 +185,73 @@ fn another_agents_approval_names_it_and_offers_no_edit() {
     assert_eq!(asked.question_text(), "Allow Copilot to run this command?");
     assert!(asked.preview().contains("npm test") && asked.preview().starts_with("```sh"), "{}", asked.preview());
     assert_eq!(asked.editable_field(), None, "Copilot takes no edited command back");
-    let deny = asked.question().options.into_iter().find(|o| o.label == DENY).unwrap();
+    let deny = asked.question().options.into_iter().find(|o| o.label == "Deny").unwrap();
     assert!(deny.description.unwrap().contains("passed to Copilot"));
     let claude = approval(json!({"tool_name": "Bash", "input": {"command": "npm test"}}));
     assert_eq!(claude.question_text(), "Allow Claude to run this command?");
-    assert_eq!(claude.editable_field(), Some("command"));
+    assert_eq!(claude.editable_field(), Some(EditableField::Command));
     let too_long = Approval::parse(&json!({"tool_name": "Bash", "input": {}, "by": "x".repeat(41)}), "approval");
     assert!(too_long.unwrap_err().to_string().contains("approval.by"));
+}
+
+#[test]
+fn a_choice_is_read_from_exactly_one_label_and_answers_with_it() {
+    for choice in [ApprovalChoice::Allow, ApprovalChoice::AllowAlways, ApprovalChoice::Deny] {
+        assert_eq!(ApprovalChoice::named(choice.label()), Some(choice));
+        assert_eq!(ApprovalChoice::of(&choice.answer()), Some(choice));
+        assert_eq!(serde_json::to_value(choice.answer()).unwrap(), json!({"selected": [choice.label()]}));
+        assert_eq!(serde_json::to_value(choice).unwrap(), json!(choice.label()));
+    }
+    assert_eq!(ApprovalChoice::named("allow"), None, "labels match exactly");
+    assert_eq!(ApprovalChoice::of(&Answer::select(["Allow", "Deny"])), None);
+    assert_eq!(ApprovalChoice::of(&Answer::other("sure")), None);
+    assert!(ApprovalChoice::Allow.grants() && ApprovalChoice::AllowAlways.grants() && !ApprovalChoice::Deny.grants());
+    assert!(Approval::grants(&Answer::select(["Deny", "Allow"])), "an unchecked answer that allows counts as allowing");
+}
+
+#[test]
+fn always_is_refused_when_it_is_not_offered() {
+    let request = QuestionRequest::for_approval(approval(json!({"tool_name": "Bash", "input": {"command": "ls"}})));
+    let refused = Answers::new(vec![ApprovalChoice::AllowAlways.answer()], &request).unwrap_err().to_string();
+    assert!(refused.contains("choose exactly one of Allow, Deny"), "{refused}");
+}
+
+#[test]
+fn the_approval_is_written_out_with_its_choices_and_editable_field() {
+    let cases = [
+        bash("echo hi > f.txt"),
+        approval(json!({"tool_name": "Bash", "input": {"command": "ls"}})),
+        approval(json!({"tool_name": "Write", "input": {"file_path": "a.txt", "content": "hi"}})),
+        approval(json!({"tool_name": "Write", "input": {"file_path": "a.txt", "content": 3}})),
+        approval(json!({"tool_name": "bash", "input": {"command": "npm test"}, "by": "Copilot"})),
+        approval(json!({"tool_name": "WebFetch", "input": {"url": "https://a.b"}})),
+    ];
+    for asked in cases {
+        let written = serde_json::to_value(&asked).unwrap();
+        assert_eq!(written["choices"], serde_json::to_value(asked.choices()).unwrap());
+        let labels: Vec<String> = asked.question().options.into_iter().map(|o| o.label).collect();
+        assert_eq!(written["choices"], json!(labels), "the choices are the question's options");
+        match asked.editable_field() {
+            Some(field) => assert_eq!(written["editable_field"], json!(field.key())),
+            None => assert!(written.get("editable_field").is_none(), "{written}"),
+        }
+        let sent = asked.to_value();
+        assert!(sent.get("choices").is_none() && sent.get("editable_field").is_none(), "{sent}");
+        assert_eq!(Approval::parse(&sent, "approval").unwrap(), asked);
+        assert_eq!(Approval::parse_stored(&written, "approval").unwrap(), asked);
+    }
+    let written = serde_json::to_value(bash("ls")).unwrap();
+    assert_eq!(written["editable_field"], "command");
+    assert_eq!(written["choices"], json!(["Allow", "Allow always", "Deny"]));
+}
+
+#[test]
+fn agents_cannot_send_what_beckon_adds_and_stored_values_are_worked_out_again() {
+    let sent = json!({"tool_name": "WebFetch", "input": {"url": "https://a.b"}, "editable_field": "command"});
+    assert_eq!(problems(sent.clone()).len(), 1, "editable_field is Beckon's to say");
+    let stored = Approval::parse_stored(&sent, "approval").unwrap();
+    assert_eq!(stored.editable_field(), None, "a stored claim is ignored");
+    let request = QuestionRequest::for_approval(bash("echo hi > f.txt"));
+    let read: QuestionRequest = serde_json::from_value(serde_json::to_value(&request).unwrap()).unwrap();
+    assert_eq!(read, request);
 }

@@ -169,7 +169,7 @@ impl QuestionRequest {
         let (items, metadata) = read_request(value, &STORED_FIELDS, &mut problems);
         let approval = match value.get("approval") {
             None => None,
-            Some(approval) => match Approval::parse(approval, "approval") {
+            Some(approval) => match Approval::parse_stored(approval, "approval") {
                 Ok(approval) => Some(Box::new(approval)),
                 Err(found) => {
                     problems.extend(found);

@@ -8,9 +8,9 @@
 //! may approve comes in as a fact.
 
 use beckon_api::BatchDecision;
-use beckon_core::approval::{ALLOW, DENY};
+use beckon_core::approval::ApprovalChoice;
 use beckon_core::outcome::check_reason;
-use beckon_core::{Answer, AnsweredVia, Answerer, Answers, Audience, Outcome, Problems, SessionOrigin};
+use beckon_core::{AnsweredVia, Answerer, Answers, Audience, Outcome, Problems, SessionOrigin};
 use beckon_store::{QuestionRecord, Resolved, SessionRecord};
 use serde_json::Value;
 
@@ -143,13 +143,13 @@ fn batch_outcome(question: &QuestionRecord, decision: &BatchDecision) -> Result<
             return Err(wrong_kind("is not a tool call waiting for permission; only approvals are allowed"));
         }
         (BatchDecision::Deny { message }, Some(_)) => {
-            let deny = Answer::select([DENY]);
+            let deny = ApprovalChoice::Deny.answer();
             match message.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
                 Some(message) => deny.with_comment(message),
                 None => deny,
             }
         }
-        (BatchDecision::AllowOnce, Some(_)) => Answer::select([ALLOW]),
+        (BatchDecision::AllowOnce, Some(_)) => ApprovalChoice::Allow.answer(),
     };
     let answers = Answers::new(vec![answer], request).map_err(Error::InvalidAnswer)?;
     Ok(Outcome::Answered { answers })
@@ -193,7 +193,7 @@ fn check_approver(
         return Ok(());
     }
     let (what, open) = match question.request.approval() {
-        Some(_) => ("asks permission for a tool call; only a person can allow it", "Deny"),
+        Some(_) => ("asks permission for a tool call; only a person can allow it", ApprovalChoice::Deny.label()),
         None => ("was asked of the person by the agent's own interface; only they can answer it", "Declining"),
     };
     Err(Error::PersonOnly(format!(

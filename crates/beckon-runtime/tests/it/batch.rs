@@ -4,7 +4,6 @@
 
 use std::time::Duration;
 
-use beckon_core::approval::DENY;
 use beckon_core::{AnsweredVia, Answerer, Approval, Outcome, PermissionDecision, QuestionRequest, RequestId};
 use beckon_runtime::api::ErrorKind;
 use beckon_runtime::{BatchDecision, Beckon, Decision, ExternalAsk};
@@ -56,7 +55,7 @@ async fn five_hundred_denials_commit_once_and_each_asker_reads_its_own() {
         let read = beckon.wait_for_resolution(id, Duration::from_secs(1)).await.unwrap();
         assert_eq!(read.status, QuestionStatus::Answered);
         let Some(Outcome::Answered { answers }) = &read.outcome else { panic!("{:?}", read.outcome) };
-        assert_eq!(answers.items()[0].selected, [DENY]);
+        assert_eq!(answers.items()[0].selected, ["Deny"], "the stored answer names the option");
         let decision = read.request.approval().unwrap().decision(&answers.items()[0]);
         assert_eq!(decision, PermissionDecision::Deny { message: "not during the freeze".into() });
         assert_eq!(read.answered_via, Some(AnsweredVia::Window));
