@@ -7,11 +7,11 @@ use crate::state::ChannelState;
 
 impl ChannelState for Beckon {
     async fn get(&self, key: &str) -> Result<Option<String>> {
-        Ok(self.channel_state(key).await?)
+        Ok(self.channel_outbox().state(key).await?)
     }
 
     async fn set(&self, key: &str, value: &str) -> Result<()> {
-        Ok(self.set_channel_state(key, value).await?)
+        Ok(self.channel_outbox().set_state(key, value).await?)
     }
 
     fn now_ms(&self) -> i64 {

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_core::{Answerer, RequestId, SignedInPerson};
-use beckon_runtime::{Beckon, ChannelPairing, Decision, Error as RuntimeError, WrongCodeLimit};
+use beckon_runtime::{Beckon, ChannelOutbox, ChannelPairing, Decision, Error as RuntimeError, WrongCodeLimit};
 use beckon_store::{ChannelMessageState, QuestionRecord};
 use rand::Rng;
 use tokio::sync::{mpsc, watch};
@@ -80,6 +80,8 @@ impl Default for Policy {
 /// A channel's worker and what it works with.
 struct Worker<C: Channel> {
     beckon: Beckon,
+    /// The channel's rows in the store.
+    outbox: ChannelOutbox,
     channel: Arc<C>,
     policy: Policy,
     /// True while do-not-disturb is on: nothing new is posted; messages are still settled.
@@ -97,7 +99,7 @@ pub async fn run<C: Channel>(
     let channel = Arc::new(channel);
     let (heard_in, heard) = mpsc::channel(HEARD_QUEUE);
     let listener = tokio::spawn(channel.clone().listen(heard_in, stop.clone()));
-    let worker = Worker { beckon, channel, policy, dnd };
+    let worker = Worker { outbox: beckon.channel_outbox(), beckon, channel, policy, dnd };
     worker.work(heard, &stop).await;
     stop.cancel();
     let _ = listener.await;
@@ -196,7 +198,7 @@ impl<C: Channel> Worker<C> {
         let mut due = self.pass_desk(&Desk::shared(name)).await?;
         let mut desks: Vec<Desk> =
             self.beckon.channel_people(name).await?.iter().map(|paired| Desk::person(name, paired)).collect();
-        for key in self.beckon.channel_people_with_messages(name).await? {
+        for key in self.outbox.people_with_messages(name).await? {
             if !desks.iter().any(|desk| desk.key == key) {
                 desks.push(Desk::former(&key));
             }
@@ -212,10 +214,7 @@ impl<C: Channel> Worker<C> {
     async fn pass_desk(&self, desk: &Desk) -> Result<Option<i64>, Error> {
         let name = self.name();
         let key = desk.key.as_str();
-        let work = self
-            .beckon
-            .channel_work(key, self.policy.delay, self.policy.agents.clone(), desk.audiences.clone())
-            .await?;
+        let work = self.outbox.work(key, self.policy.delay, self.policy.agents.clone(), desk.audiences.clone()).await?;
         let mut in_doubt = false;
         let now = self.beckon.now_ms();
         for (row, question) in &work.in_doubt {
@@ -237,7 +236,7 @@ impl<C: Channel> Worker<C> {
                         %audience,
                         "the question is addressed to someone; it goes only to their own messages"
                     );
-                    self.beckon.channel_pass_over(key, question.id).await?;
+                    self.outbox.pass_over(key, question.id).await?;
                     continue;
                 }
                 if !self.channel.shows(&posting(question, desk)) {
@@ -246,7 +245,7 @@ impl<C: Channel> Worker<C> {
                         request_id = %question.id,
                         "only the person may answer this question and the channel has no place only they read; not posted"
                     );
-                    self.beckon.channel_pass_over(key, question.id).await?;
+                    self.outbox.pass_over(key, question.id).await?;
                     continue;
                 }
                 if !self.post(desk, question).await? {
@@ -259,12 +258,12 @@ impl<C: Channel> Worker<C> {
             let Some(outcome) = settled(question) else { continue };
             let message = MessageRef { conversation: conversation.clone(), message: message.clone() };
             match self.channel.settle(&message, &posting(question, desk), &outcome).await {
-                Ok(()) => self.beckon.channel_settled(key, question.id).await?,
+                Ok(()) => self.outbox.settled(key, question.id).await?,
                 Err(err) => {
                     tracing::warn!(channel = name, request_id = %question.id, %err, "cannot show how the question ended");
                     let wait = backoff(self.policy.retry_base, row.attempts, &err);
-                    self.beckon
-                        .channel_attempt_failed(key, question.id, ChannelMessageState::Posted, &err.to_string(), wait)
+                    self.outbox
+                        .attempt_failed(key, question.id, ChannelMessageState::Posted, &err.to_string(), wait)
                         .await?;
                 }
             }
@@ -286,26 +285,20 @@ impl<C: Channel> Worker<C> {
         match self.channel.find_posted(&posting(question, desk), mark).await {
             Ok(Some(found)) => {
                 tracing::info!(channel = name, request_id = %question.id, "found the message of a post left in doubt");
-                self.beckon.channel_posted(key, question.id, &found.conversation, &found.message).await?;
+                self.outbox.posted(key, question.id, &found.conversation, &found.message).await?;
             }
             Ok(None) if question.outcome.is_none() => {
                 // Nothing was posted: post it again, at once.
-                self.beckon
-                    .channel_attempt_failed(
-                        key,
-                        question.id,
-                        ChannelMessageState::Waiting,
-                        "not posted",
-                        Duration::ZERO,
-                    )
+                self.outbox
+                    .attempt_failed(key, question.id, ChannelMessageState::Waiting, "not posted", Duration::ZERO)
                     .await?;
             }
-            Ok(None) => self.beckon.channel_abandon(key, question.id).await?,
+            Ok(None) => self.outbox.abandon(key, question.id).await?,
             Err(err) => {
                 tracing::warn!(channel = name, request_id = %question.id, %err, "cannot tell whether a post went out");
                 let wait = backoff(self.policy.retry_base, attempts, &err);
-                self.beckon
-                    .channel_attempt_failed(key, question.id, ChannelMessageState::Posting, &err.to_string(), wait)
+                self.outbox
+                    .attempt_failed(key, question.id, ChannelMessageState::Posting, &err.to_string(), wait)
                     .await?;
                 return Ok(false);
             }
@@ -324,13 +317,13 @@ impl<C: Channel> Worker<C> {
                 return Ok(false);
             }
         };
-        if !self.beckon.begin_channel_post(key, question.id, &mark).await? {
+        if !self.outbox.begin_post(key, question.id, &mark).await? {
             return Ok(true);
         }
-        let attempts = self.beckon.channel_message(key, question.id).await?.map_or(0, |row| row.attempts);
+        let attempts = self.outbox.message(key, question.id).await?.map_or(0, |row| row.attempts);
         match self.channel.post(&posting(question, desk)).await {
             Ok(message) => {
-                self.beckon.channel_posted(key, question.id, &message.conversation, &message.message).await?;
+                self.outbox.posted(key, question.id, &message.conversation, &message.message).await?;
                 tracing::debug!(channel = name, request_id = %question.id, "posted");
                 Ok(true)
             }
@@ -344,7 +337,7 @@ impl<C: Channel> Worker<C> {
                 };
                 tracing::warn!(channel = name, request_id = %question.id, %err, "cannot post the question");
                 let wait = backoff(self.policy.retry_base, attempts, &err);
-                self.beckon.channel_attempt_failed(key, question.id, state, &err.to_string(), wait).await?;
+                self.outbox.attempt_failed(key, question.id, state, &err.to_string(), wait).await?;
                 Ok(false)
             }
         }
@@ -388,7 +381,7 @@ impl<C: Channel> Worker<C> {
     /// presser's own messages.
     async fn shows_question(&self, desks: &[Desk], id: RequestId, message: &MessageRef) -> Result<bool, Error> {
         for desk in desks {
-            let row = self.beckon.channel_message(&desk.key, id).await?;
+            let row = self.outbox.message(&desk.key, id).await?;
             if row.is_some_and(|row| {
                 row.conversation.as_deref() == Some(message.conversation.as_str())
                     && row.message.as_deref() == Some(message.message.as_str())

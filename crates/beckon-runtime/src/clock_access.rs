@@ -13,4 +13,9 @@ impl Beckon {
     pub fn clock(&self) -> Arc<dyn Clock> {
         self.rt.clock.clone()
     }
+
+    /// The time now (Unix ms), from the clock the runtime started with.
+    pub fn now_ms(&self) -> i64 {
+        self.rt.clock.now_ms()
+    }
 }

@@ -11,7 +11,7 @@ pub mod agents;
 pub mod api;
 mod boot;
 pub mod callbacks;
-mod channel_rows;
+mod channel_outbox;
 mod clock;
 mod clock_access;
 mod config;
@@ -45,6 +45,7 @@ pub use beckon_api::{token_secret, window_commands};
 // and by clients (the connection file), so they live with the clients.
 pub use beckon_client::{private_file, private_folder};
 pub use boot::StartOptions;
+pub use channel_outbox::ChannelOutbox;
 pub use clock::{Clock, ManualClock, Sleep, SystemClock, now_ms};
 pub use config::{
     APP_ID, DATABASE_URL_ENV, DEFAULT_AUDIT_DAYS, ProviderSettings, RuntimeConfig, SCRIPTS_MAY_APPROVE_ENV,

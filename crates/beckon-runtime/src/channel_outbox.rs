@@ -1,12 +1,16 @@
 //! What channels (Slack, Telegram) keep in the store: each question's message as a row of the
 //! channel's outbox, and the channel's own small state (Telegram's update offset, its paired
-//! chat). The channels crate drives them; the rules of the rows live in the store.
+//! chat). The channels crate drives them through a [`ChannelOutbox`]; the rules of the rows live
+//! in the store.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use beckon_core::RequestId;
 use beckon_store::{ChannelMessage, ChannelMessageState, ChannelScope, ChannelWork};
 
+use crate::clock::Clock;
+use crate::db::Db;
 use crate::error::Result;
 use crate::service::Beckon;
 
@@ -17,16 +21,36 @@ const STATE_MAX_BYTES: usize = 64 * 1024;
 /// Rows of each kind read at a time.
 const WORK_PAGE: usize = 64;
 
+/// The channels' rows and state in the store: what a channel's worker reads and records, and
+/// nothing else of the runtime. Cheap to clone.
+#[derive(Clone)]
+pub struct ChannelOutbox {
+    db: Db,
+    clock: Arc<dyn Clock>,
+}
+
+impl std::fmt::Debug for ChannelOutbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChannelOutbox").finish_non_exhaustive()
+    }
+}
+
 impl Beckon {
-    /// The time now (Unix ms), from the clock the runtime started with.
-    pub fn now_ms(&self) -> i64 {
-        self.rt.clock.now_ms()
+    /// The channels' rows and state.
+    pub fn channel_outbox(&self) -> ChannelOutbox {
+        ChannelOutbox { db: self.rt.records.db().clone(), clock: self.rt.clock.clone() }
+    }
+}
+
+impl ChannelOutbox {
+    fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
     }
 
     /// What `channel` has to do now: posts left in doubt, pending questions to post (those
     /// asked at least `delay` ago, of `agents` when given, addressed to one of `audiences` when
     /// given), and messages to settle.
-    pub async fn channel_work(
+    pub async fn work(
         &self,
         channel: &str,
         delay: Duration,
@@ -36,8 +60,7 @@ impl Beckon {
         let now = self.now_ms();
         let delay_ms = i64::try_from(delay.as_millis()).unwrap_or(i64::MAX);
         let channel = channel.to_owned();
-        self.rt
-            .records
+        self.db
             .call(move |store| {
                 let scope = ChannelScope {
                     asked_by_ms: now.saturating_sub(delay_ms),
@@ -52,39 +75,33 @@ impl Beckon {
 
     /// The names people's own messages on `channel` are kept under that still have a posted
     /// message (see [`beckon_store::Reader::channel_people_with_messages`]).
-    pub async fn channel_people_with_messages(&self, channel: &str) -> Result<Vec<String>> {
+    pub async fn people_with_messages(&self, channel: &str) -> Result<Vec<String>> {
         let channel = channel.to_owned();
-        self.rt.records.call(move |store| store.read().channel_people_with_messages(&channel)).await
+        self.db.call(move |store| store.read().channel_people_with_messages(&channel)).await
     }
 
     /// A question's message on `channel`.
-    pub async fn channel_message(&self, channel: &str, request_id: RequestId) -> Result<Option<ChannelMessage>> {
+    pub async fn message(&self, channel: &str, request_id: RequestId) -> Result<Option<ChannelMessage>> {
         let channel = channel.to_owned();
-        self.rt.records.call(move |store| store.read().channel_message(&channel, request_id)).await
+        self.db.call(move |store| store.read().channel_message(&channel, request_id)).await
     }
 
     /// Records, durably, that a post of the question's message is about to be sent; false when
     /// it must not be sent (the question ended, or its message is posted or in doubt).
-    pub async fn begin_channel_post(&self, channel: &str, request_id: RequestId, mark: &str) -> Result<bool> {
+    pub async fn begin_post(&self, channel: &str, request_id: RequestId, mark: &str) -> Result<bool> {
         let (channel, mark, now) = (channel.to_owned(), mark.to_owned(), self.now_ms());
-        self.rt.records.write(move |tx| tx.begin_channel_post(&channel, request_id, &mark, now)).await
+        self.db.write(move |tx| tx.begin_channel_post(&channel, request_id, &mark, now)).await
     }
 
     /// Records where the question's message was posted.
-    pub async fn channel_posted(
-        &self,
-        channel: &str,
-        request_id: RequestId,
-        conversation: &str,
-        message: &str,
-    ) -> Result<()> {
+    pub async fn posted(&self, channel: &str, request_id: RequestId, conversation: &str, message: &str) -> Result<()> {
         let (channel, conversation, message) = (channel.to_owned(), conversation.to_owned(), message.to_owned());
         let now = self.now_ms();
-        self.rt.records.write(move |tx| tx.channel_posted(&channel, request_id, &conversation, &message, now)).await
+        self.db.write(move |tx| tx.channel_posted(&channel, request_id, &conversation, &message, now)).await
     }
 
     /// Records a failed attempt on the question's message, to try again after `retry_in`.
-    pub async fn channel_attempt_failed(
+    pub async fn attempt_failed(
         &self,
         channel: &str,
         request_id: RequestId,
@@ -94,39 +111,36 @@ impl Beckon {
     ) -> Result<()> {
         let (channel, error, now) = (channel.to_owned(), error.to_owned(), self.now_ms());
         let retry_at = now.saturating_add(i64::try_from(retry_in.as_millis()).unwrap_or(i64::MAX));
-        self.rt
-            .records
-            .write(move |tx| tx.channel_attempt_failed(&channel, request_id, state, &error, retry_at, now))
-            .await
+        self.db.write(move |tx| tx.channel_attempt_failed(&channel, request_id, state, &error, retry_at, now)).await
     }
 
     /// Records that the question's message shows how it ended.
-    pub async fn channel_settled(&self, channel: &str, request_id: RequestId) -> Result<()> {
+    pub async fn settled(&self, channel: &str, request_id: RequestId) -> Result<()> {
         let (channel, now) = (channel.to_owned(), self.now_ms());
-        self.rt.records.write(move |tx| tx.channel_settled(&channel, request_id, now)).await
+        self.db.write(move |tx| tx.channel_settled(&channel, request_id, now)).await
     }
 
     /// Forgets a message that was never posted because its question ended first.
-    pub async fn channel_abandon(&self, channel: &str, request_id: RequestId) -> Result<()> {
+    pub async fn abandon(&self, channel: &str, request_id: RequestId) -> Result<()> {
         let channel = channel.to_owned();
-        self.rt.records.write(move |tx| tx.channel_abandon(&channel, request_id)).await
+        self.db.write(move |tx| tx.channel_abandon(&channel, request_id)).await
     }
 
     /// Records that the channel does not show this question (one only the person may answer,
     /// where the channel has no place only they read), so it is not offered to it again.
-    pub async fn channel_pass_over(&self, channel: &str, request_id: RequestId) -> Result<()> {
+    pub async fn pass_over(&self, channel: &str, request_id: RequestId) -> Result<()> {
         let (channel, now) = (channel.to_owned(), self.now_ms());
-        self.rt.records.write(move |tx| tx.channel_pass_over(&channel, request_id, now)).await
+        self.db.write(move |tx| tx.channel_pass_over(&channel, request_id, now)).await
     }
 
     /// A channel's stored value under `key`.
-    pub async fn channel_state(&self, key: &str) -> Result<Option<String>> {
+    pub async fn state(&self, key: &str) -> Result<Option<String>> {
         let key = format!("{STATE_PREFIX}{key}");
-        self.rt.records.call(move |store| store.read().setting(&key)).await
+        self.db.call(move |store| store.read().setting(&key)).await
     }
 
     /// Stores a channel's value under `key`, durably.
-    pub async fn set_channel_state(&self, key: &str, value: &str) -> Result<()> {
+    pub async fn set_state(&self, key: &str, value: &str) -> Result<()> {
         if value.len() > STATE_MAX_BYTES {
             return Err(crate::error::Error::InvalidInput(beckon_core::Problems::one(
                 "value",
@@ -134,6 +148,6 @@ impl Beckon {
             )));
         }
         let (key, value) = (format!("{STATE_PREFIX}{key}"), value.to_owned());
-        self.rt.records.write(move |tx| tx.set_setting(&key, &value)).await
+        self.db.write(move |tx| tx.set_setting(&key, &value)).await
     }
 }
