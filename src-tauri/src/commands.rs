@@ -257,15 +257,15 @@ impl DesktopWindow for Desktop<'_> {
     }
 
     async fn tokens(&self, NoArgs {}: NoArgs) -> Reply<Vec<TokenView>> {
-        Ok(beckon(self.app)?.tokens().await?)
+        Ok(beckon(self.app)?.tokens().list().await?)
     }
 
     async fn create_token(&self, OfToken { name }: OfToken) -> Reply<NewToken> {
-        Ok(beckon(self.app)?.create_token(name.trim(), TokenKind::AskOnly).await?.into())
+        Ok(beckon(self.app)?.tokens().create(name.trim(), TokenKind::AskOnly).await?.into())
     }
 
     async fn revoke_token(&self, OfToken { name }: OfToken) -> Reply<TokenView> {
-        Ok(beckon(self.app)?.revoke_token(&name).await?)
+        Ok(beckon(self.app)?.tokens().revoke(&name).await?)
     }
 
     async fn start_at_login(&self, NoArgs {}: NoArgs) -> Reply<bool> {
@@ -294,24 +294,24 @@ impl DesktopWindow for Desktop<'_> {
     }
 
     async fn rules(&self, ListRules { include_revoked }: ListRules) -> Reply<Vec<RuleRecord>> {
-        Ok(beckon(self.app)?.rules(include_revoked).await?)
+        Ok(beckon(self.app)?.rules().list(include_revoked).await?)
     }
 
     async fn create_rule(&self, CreateRule { spec, source }: CreateRule) -> Reply<RuleRecord> {
         let spec = beckon_core::rules::RuleSpec::parse(&spec, "spec").map_err(beckon_runtime::Error::InvalidInput)?;
-        Ok(beckon(self.app)?.create_rule(spec, source).await?)
+        Ok(beckon(self.app)?.rules().create(spec, source).await?)
     }
 
     async fn revoke_rule(&self, OfRule { id }: OfRule) -> Reply<RuleRecord> {
-        Ok(beckon(self.app)?.revoke_rule(id).await?)
+        Ok(beckon(self.app)?.rules().revoke(id).await?)
     }
 
     async fn rule_offers(&self, NoArgs {}: NoArgs) -> Reply<Vec<RuleOffer>> {
-        Ok(beckon(self.app)?.rule_offers().await?)
+        Ok(beckon(self.app)?.rules().offers().await?)
     }
 
     async fn dismiss_rule_offer(&self, OfRuleOffer { key }: OfRuleOffer) -> Reply<()> {
-        Ok(beckon(self.app)?.dismiss_offer(key).await?)
+        Ok(beckon(self.app)?.rules().dismiss_offer(key).await?)
     }
 
     async fn export_audit(&self, ExportAudit { format }: ExportAudit) -> Reply<String> {

@@ -63,7 +63,7 @@ pub(crate) async fn export_audit(handle: &AppHandle, beckon: &Beckon, format: &s
     let folder = handle.path().download_dir().unwrap_or_else(|_| beckon.data_dir().to_path_buf());
     let now_ms = beckon.clock().now_ms();
     let file = folder.join(format!("beckon-audit-{}.{}", stamp(now_ms), format.as_str()));
-    let rows = beckon.audit(AuditFilter::default());
+    let rows = beckon.audit().export(AuditFilter::default());
     write_export(&file, format, rows).await.map_err(|err| {
         CommandError::new(ErrorKind::Internal, format!("could not write {}: {err}", file.display()), None)
     })?;

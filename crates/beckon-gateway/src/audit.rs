@@ -162,7 +162,7 @@ pub async fn export(
     let filter = AuditFilter { since_ms: query.since_ms, until_ms: query.until_ms, agent: query.agent, after_id: None };
     let encoder = AuditEncoder::new(format);
     let header = encoder.start().map_err(|err| ApiError::new(ErrorKind::Internal, err))?;
-    let rows = shared.beckon.audit_share(filter, share);
+    let rows = shared.beckon.audit().export_share(filter, share);
     let body = futures_util::stream::unfold(Some((rows, encoder, header)), |state| async move {
         let (mut rows, encoder, mut chunk) = state?;
         match fill(&mut rows, &encoder, &mut chunk).await {

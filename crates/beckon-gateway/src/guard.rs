@@ -115,8 +115,8 @@ pub async fn guard(State(shared): State<Arc<Shared>>, mut request: Request, next
         _ if is_proof => None,
         (Some(token), _) if same(token.as_bytes(), shared.token.as_bytes()) => Some(Principal::Owner),
         // A team server's admin token acts for the person on every replica.
-        (Some(token), _) if shared.beckon.is_admin_token(token) => Some(Principal::Owner),
-        (Some(token), _) => match shared.beckon.token_holder(token) {
+        (Some(token), _) if shared.beckon.tokens().is_admin(token) => Some(Principal::Owner),
+        (Some(token), _) => match shared.beckon.tokens().holder(token) {
             Some(holder) => Some(Principal::AskOnly { token: holder }),
             // The desktop app, connected to a team inbox as a person (`/auth/app`).
             None if shared.sign_in.is_some() => match app_member(&shared, peer, token).await {
@@ -315,7 +315,7 @@ fn forbidden(principal: &Principal) -> &'static str {
 async fn own_question(shared: &Shared, principal: &Principal, id: &str) -> Result<(), ApiError> {
     let Principal::AskOnly { token } = principal else { return Ok(()) };
     let id = parse_id(id)?;
-    if shared.beckon.asked_by_token(id, token.id).await? {
+    if shared.beckon.tokens().asked_by(id, token.id).await? {
         Ok(())
     } else {
         Err(ApiError::from(beckon_runtime::Error::QuestionNotFound(id)))

@@ -66,7 +66,7 @@ pub async fn prove(State(shared): State<Arc<Shared>>, Query(query): Query<Challe
     match query.challenge.as_deref() {
         Some(challenge) if crate::proof::is_challenge(challenge) => match query.token.as_deref() {
             None => Ok(Json(Proof { proof: crate::proof::proof(&shared.token, challenge) })),
-            Some(hint) => match shared.beckon.token_proof_key(hint) {
+            Some(hint) => match shared.beckon.tokens().proof_key(hint) {
                 Some(key) => Ok(Json(Proof { proof: crate::proof::proof(&key, challenge) })),
                 None => Err(ApiError::new(
                     ErrorKind::Unauthorized,

@@ -47,7 +47,7 @@ fn is_theirs(shared: &Shared, member: &Member, key: &str) -> bool {
     let Some(id) = key.strip_prefix("token-").and_then(|rest| rest.split_once(':')).map(|(id, _)| id) else {
         return false;
     };
-    let owner = id.parse().ok().and_then(|id| shared.beckon.token_owner(TokenId(id)));
+    let owner = id.parse().ok().and_then(|id| shared.beckon.tokens().owner(TokenId(id)));
     owner.is_some_and(|owner| owner.includes(&member.person.subject, &member.person.groups))
 }
 

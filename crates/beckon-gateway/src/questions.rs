@@ -241,7 +241,7 @@ pub async fn cancel(
     bytes: Bytes,
 ) -> ApiResult<Json<QuestionView>> {
     let id = parse_id(&id)?;
-    let asker = shared.beckon.asker(id).await?;
+    let asker = shared.beckon.tokens().asker(id).await?;
     let by = match (&principal, &asker) {
         (Principal::AskOnly { token }, Asker::Token(asking)) if token.id == *asking => {
             Some(format!("token {}", token.name))

@@ -18,17 +18,17 @@ use crate::state::Shared;
 /// `owner` (`person:<subject>` or `group:<name>`), what the token asks goes to them.
 pub async fn create(State(shared): State<Arc<Shared>>, bytes: Bytes) -> ApiResult<(StatusCode, Json<CreatedToken>)> {
     let (name, kind, owner) = bodies::token(&bytes)?;
-    let created = shared.beckon.create_owned_token(&name, kind, owner).await?;
+    let created = shared.beckon.tokens().create_owned(&name, kind, owner).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
 /// `GET /v1/tokens`: the live tokens, newest first, without their secrets.
 pub async fn list(State(shared): State<Arc<Shared>>) -> ApiResult<Json<TokenList>> {
-    Ok(Json(TokenList { tokens: shared.beckon.tokens().await? }))
+    Ok(Json(TokenList { tokens: shared.beckon.tokens().list().await? }))
 }
 
 /// `DELETE /v1/tokens/{name}`: revokes the live token of that name; requests carrying it are
 /// refused from now on.
 pub async fn revoke(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> ApiResult<Json<TokenRevoked>> {
-    Ok(Json(TokenRevoked { token: shared.beckon.revoke_token(&name).await? }))
+    Ok(Json(TokenRevoked { token: shared.beckon.tokens().revoke(&name).await? }))
 }

@@ -60,8 +60,8 @@ pub use lock::DataDirLock;
 pub use notices::MAX_LIVE_NOTICES;
 pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, ResolvedNotice, Silent};
 pub use service::{
-    AUDIT_STREAM_CAPACITY, AnswerReceipt, Asker, BATCH_MAX, BatchDecision, BatchFailure, BatchReceipt, Beckon, Begun,
-    ChannelPairing, ChannelPairingCode, Decision, OpenedSession, PairedChannel, SIGN_IN_LIFETIME_MS, SessionView,
-    SignedInSession, StoreCounts, WindowSnapshot, WrongCodeLimit, csrf_token, pairing_code,
+    AUDIT_STREAM_CAPACITY, AnswerReceipt, Asker, Audit, BATCH_MAX, BatchDecision, BatchFailure, BatchReceipt, Beckon,
+    Begun, ChannelPairing, ChannelPairingCode, Decision, OpenedSession, PairedChannel, Rules, SIGN_IN_LIFETIME_MS,
+    SessionView, SignedInSession, StoreCounts, Tokens, WindowSnapshot, WrongCodeLimit, csrf_token, pairing_code,
 };
 pub use settings::Settings;

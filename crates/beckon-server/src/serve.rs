@@ -188,7 +188,7 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> ServerResult<Exit>
         .collect();
     let options = StartOptions { notifier: Arc::new(LoggedNotices), ..StartOptions::default() };
     let beckon = Beckon::start(config, options).await?;
-    let shown = match beckon.take_new_admin_token() {
+    let shown = match beckon.tokens().take_new_admin() {
         // Standard output only, never the log: this is the one time the token is shown.
         Some(token) => Some(format!(
             "Admin token for this team server (shown once; every replica accepts it): {token}\nKeep it safe: `beckon --url <public URL> --token <it> token create --name <name> --ask-only [--for person:<subject>]` makes tokens for agents."

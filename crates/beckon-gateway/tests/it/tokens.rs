@@ -170,7 +170,7 @@ async fn tokens_are_the_persons_to_make_and_revoking_one_refuses_its_next_reques
     // Revoked from the runtime (as the window does): refused at once too.
     let ci = s.token("ci-2").await;
     assert_eq!(s.request(Method::GET, "/v1/health", &ci).send().await.unwrap().status(), StatusCode::OK);
-    s.served.beckon.revoke_token("ci-2").await.unwrap();
+    s.served.beckon.tokens().revoke("ci-2").await.unwrap();
     let next = s.request(Method::GET, "/v1/health", &ci).send().await.unwrap();
     assert_eq!(next.status(), StatusCode::UNAUTHORIZED);
 }
@@ -200,7 +200,7 @@ async fn the_gateways_client_proves_the_server_and_works_with_an_ask_only_token(
     let err = GatewayClient::new(reqwest::Client::new(), elsewhere, "remote-test").health().await.unwrap_err();
     assert!(matches!(&err, ClientError::Api { status: 401, .. }), "{err}");
 
-    s.served.beckon.revoke_token("devbox").await.unwrap();
+    s.served.beckon.tokens().revoke("devbox").await.unwrap();
     let fresh = GatewayClient::new(reqwest::Client::new(), endpoint, "remote-test");
     let err = fresh.health().await.unwrap_err();
     assert!(matches!(&err, ClientError::Api { status: 401, .. }), "{err}");

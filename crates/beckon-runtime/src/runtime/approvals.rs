@@ -16,6 +16,12 @@ pub(crate) struct Approvals {
     scripts_may_approve: AtomicBool,
 }
 
+impl std::fmt::Debug for Approvals {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Approvals").finish_non_exhaustive()
+    }
+}
+
 impl Approvals {
     pub(crate) fn new(rules: LiveRules, scripts_may_approve: bool) -> Approvals {
         Approvals { rules, scripts_may_approve: AtomicBool::new(scripts_may_approve) }

@@ -20,6 +20,12 @@ pub(crate) struct Records {
     outbox: Arc<Notify>,
 }
 
+impl std::fmt::Debug for Records {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Records").finish_non_exhaustive()
+    }
+}
+
 impl Records {
     pub(crate) fn new(db: Db, hub: Hub, waiters: Arc<Waiters>, outbox: Arc<Notify>) -> Records {
         Records { db, hub, waiters, outbox }

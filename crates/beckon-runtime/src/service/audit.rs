@@ -8,24 +8,41 @@ use beckon_store::{AUDIT_PAGE_MAX, AuditFilter, AuditRow, AuditShare, Store};
 use tokio::sync::mpsc;
 
 use super::handle::Beckon;
+use crate::config::RuntimeConfig;
 use crate::error::Result;
+use crate::runtime::Records;
 
 /// Rows read from the database at a time while streaming.
 const STREAM_PAGE: usize = 512;
 /// Rows waiting in the stream's channel for the reader: the most an export holds at once.
 pub const AUDIT_STREAM_CAPACITY: usize = 256;
 
+/// The audit trail: pages of it, and exports streamed from a connection of their own.
+#[derive(Debug)]
+pub struct Audit<'a> {
+    records: &'a Records,
+    /// Where the database is, for an export's own read-only connection.
+    config: &'a RuntimeConfig,
+}
+
 impl Beckon {
+    /// The audit trail.
+    pub fn audit(&self) -> Audit<'_> {
+        Audit { records: &self.rt.records, config: &self.rt.config }
+    }
+}
+
+impl Audit<'_> {
     /// Up to `limit` (1..=1000) audit rows matching `filter`, in the order they were written;
     /// pass the last row's id as `after_id` for the next page.
-    pub async fn audit_page(&self, filter: AuditFilter, limit: usize) -> Result<Vec<AuditRow>> {
+    pub async fn page(&self, filter: AuditFilter, limit: usize) -> Result<Vec<AuditRow>> {
         let limit = limit.clamp(1, AUDIT_PAGE_MAX);
-        self.rt.records.call(move |store| store.read().audit(&filter, limit)).await
+        self.records.call(move |store| store.read().audit(&filter, limit)).await
     }
 
-    /// Every audit row matching `filter`: [`Beckon::audit_share`] of the whole trail.
-    pub fn audit(&self, filter: AuditFilter) -> mpsc::Receiver<Result<AuditRow>> {
-        self.audit_share(filter, AuditShare::Whole)
+    /// Every audit row matching `filter`: [`Audit::export_share`] of the whole trail.
+    pub fn export(&self, filter: AuditFilter) -> mpsc::Receiver<Result<AuditRow>> {
+        self.export_share(filter, AuditShare::Whole)
     }
 
     /// Every audit row of `share` matching `filter`, in the order they were written, sent
@@ -36,9 +53,9 @@ impl Beckon {
     /// included when they match — on PostgreSQL only those numbered after the last page read, as
     /// ids there are taken before commit. A failure arrives as the last item; dropping the
     /// receiver stops the reading.
-    pub fn audit_share(&self, filter: AuditFilter, share: AuditShare) -> mpsc::Receiver<Result<AuditRow>> {
+    pub fn export_share(&self, filter: AuditFilter, share: AuditShare) -> mpsc::Receiver<Result<AuditRow>> {
         let (sender, receiver) = mpsc::channel(AUDIT_STREAM_CAPACITY);
-        let (url, path) = (self.rt.config.database_url.clone(), self.rt.config.database_path());
+        let (url, path) = (self.config.database_url.clone(), self.config.database_path());
         tokio::task::spawn_blocking(move || {
             let store = match reader(url.as_deref(), &path) {
                 Ok(store) => store,

@@ -27,8 +27,8 @@ pub struct Beckon {
 /// has shown it.
 #[derive(Debug)]
 pub(crate) struct Admin {
-    hash: [u8; 32],
-    made: std::sync::Mutex<Option<String>>,
+    pub(super) hash: [u8; 32],
+    pub(super) made: std::sync::Mutex<Option<String>>,
 }
 
 impl Beckon {
@@ -115,26 +115,5 @@ impl Beckon {
     /// How long a claim on shared work lasts unless renewed.
     pub fn lease(&self) -> Duration {
         self.rt.work.leases.lease()
-    }
-
-    /// Whether `secret` is a team server's admin token (compared by hash, in constant time).
-    pub fn is_admin_token(&self, secret: &str) -> bool {
-        let Some(admin) = &self.admin else { return false };
-        let hash = crate::token_secret::hash(secret);
-        hash.iter().zip(admin.hash.iter()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
-    }
-
-    /// The key the gateway proves it knows the admin token with, when `hint` names it (see
-    /// [`crate::token_secret`]): a client holding the admin token checks a replica with it
-    /// before sending it, as one holding an ask-only token does.
-    pub(crate) fn admin_proof_key(&self, hint: &str) -> Option<String> {
-        let admin = self.admin.as_ref()?;
-        (crate::token_secret::hint(&admin.hash) == hint).then(|| crate::token_secret::proof_key(&admin.hash))
-    }
-
-    /// The admin token this start made (the team server's first), once: it is kept nowhere
-    /// but in the hands of whoever is shown it.
-    pub fn take_new_admin_token(&self) -> Option<String> {
-        self.admin.as_ref()?.made.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take()
     }
 }

@@ -33,7 +33,7 @@ mod rules;
 mod sessions;
 mod tokens;
 
-pub use audit::AUDIT_STREAM_CAPACITY;
+pub use audit::{AUDIT_STREAM_CAPACITY, Audit};
 pub use batch::BATCH_MAX;
 pub use beckon_api::{
     AnswerReceipt, BatchDecision, BatchFailure, BatchReceipt, ChannelPairingCode, PairedChannel, SessionView,
@@ -45,5 +45,6 @@ pub use pairing_guesses::WrongCodeLimit;
 pub use people::{OpenedSession, SIGN_IN_LIFETIME_MS, SignedInSession, csrf_token};
 pub use plan::Decision;
 pub use reads::StoreCounts;
+pub use rules::Rules;
 pub use sessions::Begun;
-pub use tokens::Asker;
+pub use tokens::{Asker, Tokens};

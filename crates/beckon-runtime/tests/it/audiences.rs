@@ -36,9 +36,9 @@ fn yes() -> Decision {
 
 async fn asked_with(beckon: &Beckon, owner: Audience, named: Option<Audience>) -> Result<RequestId, Error> {
     let name = format!("t{}", rand_suffix());
-    let made = beckon.create_owned_token(&name, TokenKind::AskOnly, Some(owner.clone())).await.unwrap();
+    let made = beckon.tokens().create_owned(&name, TokenKind::AskOnly, Some(owner.clone())).await.unwrap();
     assert_eq!(made.token.owner, Some(owner.to_string()));
-    let holder = beckon.token_holder(&made.secret).unwrap();
+    let holder = beckon.tokens().holder(&made.secret).unwrap();
     assert_eq!(holder.owner, Some(owner));
     let asked = beckon.ask_external(ExternalAsk { asked_by: Some(holder), ..ask(named) }).await?;
     Ok(asked.request_id)

@@ -21,7 +21,7 @@ fn deploy() -> QuestionRequest {
 
 async fn exported(beckon: &Beckon, filter: AuditFilter) -> Vec<AuditRow> {
     let mut rows = Vec::new();
-    let mut stream = beckon.audit(filter);
+    let mut stream = beckon.audit().export(filter);
     while let Some(row) = stream.recv().await {
         rows.push(row.unwrap());
     }
@@ -61,7 +61,7 @@ async fn every_decision_is_exported_and_kept_for_its_own_period() {
         assert_eq!(row.what, "Deploy: Deploy to prod?");
         let deployer = AuditFilter { agent: Some("deployer".into()), ..AuditFilter::default() };
         assert_eq!(exported(&beckon, deployer).await.len(), 200);
-        let page = beckon.audit_page(AuditFilter { after_id: Some(rows[9].id), ..AuditFilter::default() }, 5).await;
+        let page = beckon.audit().page(AuditFilter { after_id: Some(rows[9].id), ..AuditFilter::default() }, 5).await;
         assert_eq!(
             page.unwrap().iter().map(|r| r.id).collect::<Vec<_>>(),
             rows[10..15].iter().map(|r| r.id).collect::<Vec<_>>()

@@ -60,7 +60,7 @@ async fn five_hundred_denials_commit_once_and_each_asker_reads_its_own() {
         assert_eq!(decision, PermissionDecision::Deny { message: "not during the freeze".into() });
         assert_eq!(read.answered_via, Some(AnsweredVia::Window));
     }
-    let audit = beckon.audit_page(AuditFilter::default(), 1000).await.unwrap();
+    let audit = beckon.audit().page(AuditFilter::default(), 1000).await.unwrap();
     assert_eq!(audit.len(), 500);
     assert!(
         audit
@@ -98,7 +98,7 @@ async fn each_question_is_checked_and_failures_do_not_stop_the_rest() {
         failed,
         [(question, ErrorKind::InvalidInput), (settled, ErrorKind::AlreadyResolved), (unknown, ErrorKind::NotFound)]
     );
-    let row = beckon.audit_page(AuditFilter::default(), 10).await.unwrap();
+    let row = beckon.audit().page(AuditFilter::default(), 10).await.unwrap();
     let row = row.iter().find(|r| r.request_id == first).unwrap();
     assert_eq!((row.decision, row.by.as_deref()), (AuditDecision::Allow, Some("slack:U1 (ada)")));
 

@@ -40,17 +40,17 @@ async fn an_offered_rule_allows_at_once_until_it_is_revoked() {
         let asked = ask(&beckon, "npm test").await;
         allow(&beckon, asked.request_id).await;
     }
-    assert!(beckon.rule_offers().await.unwrap().is_empty(), "two allows are not enough");
+    assert!(beckon.rules().offers().await.unwrap().is_empty(), "two allows are not enough");
     let third = ask(&beckon, "npm test -- --watch").await;
     allow(&beckon, third.request_id).await;
-    let offers = beckon.rule_offers().await.unwrap();
+    let offers = beckon.rules().offers().await.unwrap();
     assert_eq!(offers.len(), 1, "{offers:?}");
     assert_eq!((offers[0].allowed, offers[0].description.as_str()), (3, "`npm test` in shop"));
 
-    let rule = beckon.create_rule(offers[0].spec.clone(), RuleSource::Offered).await.unwrap();
+    let rule = beckon.rules().create(offers[0].spec.clone(), RuleSource::Offered).await.unwrap();
     assert_eq!(rule.key, offers[0].key);
-    assert!(beckon.rule_offers().await.unwrap().is_empty(), "a live rule is not offered again");
-    let same = beckon.create_rule(offers[0].spec.clone(), RuleSource::Hand).await.unwrap();
+    assert!(beckon.rules().offers().await.unwrap().is_empty(), "a live rule is not offered again");
+    let same = beckon.rules().create(offers[0].spec.clone(), RuleSource::Hand).await.unwrap();
     assert_eq!(same.id, rule.id, "one live rule per key");
 
     // The fourth is allowed by the rule before anyone sees it.
@@ -63,13 +63,13 @@ async fn an_offered_rule_allows_at_once_until_it_is_revoked() {
     let Some(Outcome::Answered { answers }) = &read.outcome else { panic!("{:?}", read.outcome) };
     assert!(read.request.approval().unwrap().decision(&answers.items()[0]).allows());
     assert!(beckon.pending().await.unwrap().is_empty(), "it never waited");
-    let rows = beckon.audit_page(AuditFilter::default(), 100).await.unwrap();
+    let rows = beckon.audit().page(AuditFilter::default(), 100).await.unwrap();
     let row = rows.iter().find(|r| r.request_id == fourth.request_id).unwrap();
     assert_eq!(
         (row.decision, row.via, row.by.clone(), row.rule_id),
         (AuditDecision::Allow, Some(AuditVia::Rule), Some(format!("rule {}", rule.id)), Some(rule.id))
     );
-    let listed = beckon.rules(false).await.unwrap();
+    let listed = beckon.rules().list(false).await.unwrap();
     assert_eq!((listed.len(), listed[0].fired), (1, 1));
     assert!(listed[0].last_fired_at_ms.is_some());
 
@@ -83,16 +83,16 @@ async fn an_offered_rule_allows_at_once_until_it_is_revoked() {
         .unwrap();
 
     // Revoked, the rule allows nothing more.
-    let revoked = beckon.revoke_rule(rule.id).await.unwrap();
+    let revoked = beckon.rules().revoke(rule.id).await.unwrap();
     assert!(revoked.revoked_at_ms.is_some());
     let fifth = ask(&beckon, "npm test").await;
     assert_eq!(fifth.allowed_by_rule, None);
     assert_eq!(beckon.question(fifth.request_id).await.unwrap().status, QuestionStatus::Pending);
     pending_in(&notifier, fifth.session_id).await;
     assert!(!notified(&notifier, fourth.request_id), "the rule's allow notified no one");
-    assert!(beckon.rules(false).await.unwrap().is_empty());
-    assert_eq!(beckon.rules(true).await.unwrap().len(), 1, "a revoked rule is kept");
-    assert!(beckon.revoke_rule(rule.id + 100).await.is_err());
+    assert!(beckon.rules().list(false).await.unwrap().is_empty());
+    assert_eq!(beckon.rules().list(true).await.unwrap().len(), 1, "a revoked rule is kept");
+    assert!(beckon.rules().revoke(rule.id + 100).await.is_err());
 }
 
 #[tokio::test]
@@ -108,18 +108,18 @@ async fn rules_last_across_restarts_and_a_dismissed_offer_stays_away() {
             let asked = ask(&beckon, "make lint").await;
             allow(&beckon, asked.request_id).await;
         }
-        let offers = beckon.rule_offers().await.unwrap();
+        let offers = beckon.rules().offers().await.unwrap();
         assert_eq!(offers.len(), 2, "{offers:?}");
         let lint = offers.iter().find(|o| o.description.contains("make lint")).unwrap();
-        beckon.dismiss_offer(lint.key.clone()).await.unwrap();
-        let offers = beckon.rule_offers().await.unwrap();
+        beckon.rules().dismiss_offer(lint.key.clone()).await.unwrap();
+        let offers = beckon.rules().offers().await.unwrap();
         assert_eq!(offers.len(), 1);
-        let rule = beckon.create_rule(offers[0].spec.clone(), RuleSource::Offered).await.unwrap();
+        let rule = beckon.rules().create(offers[0].spec.clone(), RuleSource::Offered).await.unwrap();
         beckon.shutdown().await;
         rule
     };
     let (beckon, _) = start(dir.path()).await;
     let asked = ask(&beckon, "cargo build --offline").await;
     assert_eq!(asked.allowed_by_rule, Some(rule.id), "rules are loaded at start");
-    assert!(beckon.rule_offers().await.unwrap().is_empty(), "the dismissed offer stays away");
+    assert!(beckon.rules().offers().await.unwrap().is_empty(), "the dismissed offer stays away");
 }
