@@ -23,6 +23,6 @@ impl ChannelState for Beckon {
     }
 
     async fn is_paired_account(&self, channel: &str, account: &str) -> Result<bool> {
-        Ok(self.channel_person(channel, account).await?.is_some())
+        Ok(self.pairings().person(channel, account).await?.is_some())
     }
 }

@@ -197,7 +197,7 @@ impl<C: Channel> Worker<C> {
         let name = self.name();
         let mut due = self.pass_desk(&Desk::shared(name)).await?;
         let mut desks: Vec<Desk> =
-            self.beckon.channel_people(name).await?.iter().map(|paired| Desk::person(name, paired)).collect();
+            self.beckon.pairings().people(name).await?.iter().map(|paired| Desk::person(name, paired)).collect();
         for key in self.outbox.people_with_messages(name).await? {
             if !desks.iter().any(|desk| desk.key == key) {
                 desks.push(Desk::former(&key));
@@ -361,7 +361,7 @@ impl<C: Channel> Worker<C> {
     /// page. Past the limit of wrong codes the code is not read, and Slack says so (Telegram
     /// says nothing to a code that does not pair).
     async fn pair(&self, person: &Person, code: &str) -> Response {
-        match self.beckon.pair_channel_person(self.name(), &person.id, code).await {
+        match self.beckon.pairings().pair(self.name(), &person.id, code).await {
             Ok(ChannelPairing::Paired(paired)) => {
                 let who = &paired.person;
                 let name = who.name.as_deref().or(who.email.as_deref()).unwrap_or(&who.subject);
@@ -395,7 +395,7 @@ impl<C: Channel> Worker<C> {
     async fn answer(&self, id: RequestId, message: &MessageRef, person: &Person, action: &Action) -> Response {
         let name = self.name();
         let looked_up = async {
-            let paired = self.beckon.channel_person(name, &person.id).await?;
+            let paired = self.beckon.pairings().person(name, &person.id).await?;
             let mut desks = vec![Desk::shared(name)];
             desks.extend(paired.iter().map(|paired| Desk::person(name, paired)));
             let own = self.shows_question(&desks, id, message).await?;

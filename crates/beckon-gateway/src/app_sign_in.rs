@@ -244,7 +244,7 @@ pub async fn consent(State(shared): State<Arc<Shared>>, headers: HeaderMap, Form
         Ok(kept) => kept,
         Err(err) => return ApiError::new(ErrorKind::Internal, format!("cannot keep the grant: {err}")).into_response(),
     };
-    if let Err(err) = shared.beckon.begin_sign_in(filed(&code), kept, CODE_NEXT.to_owned()).await {
+    if let Err(err) = shared.beckon.people().begin_sign_in(filed(&code), kept, CODE_NEXT.to_owned()).await {
         return ApiError::from(err).into_response();
     }
     tracing::info!(subject = %grant.subject, "the desktop app was connected");
@@ -262,7 +262,12 @@ pub async fn token(
     let refused = |why: &str| ApiError::bad_request(format!("the code was refused: {why}"));
     let code = request.code.ok_or_else(|| refused("no code"))?;
     // Taken at the first try, right or wrong: a code is never tried twice.
-    let taken = shared.beckon.take_sign_in(&filed(&code)).await?.ok_or_else(|| refused("unknown, spent or expired"))?;
+    let taken = shared
+        .beckon
+        .people()
+        .take_sign_in(&filed(&code))
+        .await?
+        .ok_or_else(|| refused("unknown, spent or expired"))?;
     let grant: Grant =
         serde_json::from_str(&taken.secret).map_err(|_| refused("kept in a form this server cannot read"))?;
     let verifier = request.code_verifier.ok_or_else(|| refused("no PKCE code_verifier"))?;
@@ -273,7 +278,7 @@ pub async fn token(
         return Err(refused("issued for another redirect_uri"));
     }
     let person = SignedIn { subject: grant.subject, email: grant.email, name: grant.name, groups: grant.groups };
-    let opened = shared.beckon.open_person_session(person.clone(), SessionKind::App { label: grant.label }).await?;
+    let opened = shared.beckon.people().open_session(person.clone(), SessionKind::App { label: grant.label }).await?;
     Ok(Json(AppSession {
         token: opened.cookie,
         expires_at_ms: opened.expires_at_ms,
@@ -289,7 +294,7 @@ fn filed(code: &str) -> String {
 /// The person signed in in this browser, or the way to sign in and come back to `request`.
 async fn signed_in(shared: &Shared, headers: &HeaderMap, request: &AppRequest) -> Result<SignedInSession, Response> {
     let Some(cookie) = shared.cookies.read(headers, Cookie::Session) else { return Err(to_sign_in(request)) };
-    match shared.beckon.person_session(&cookie).await {
+    match shared.beckon.people().session(&cookie).await {
         Ok(Some(session)) => Ok(session),
         Ok(None) => Err(to_sign_in(request)),
         Err(err) => Err(ApiError::from(err).into_response()),

@@ -79,7 +79,7 @@ async fn begin(shared: &Shared, query: LoginQuery) -> ApiResult<Response> {
     })?;
     let secret = serde_json::to_string(&start.pending)
         .map_err(|err| ApiError::new(ErrorKind::Internal, format!("cannot keep the sign-in: {err}")))?;
-    shared.beckon.begin_sign_in(start.pending.state.clone(), secret, next).await?;
+    shared.beckon.people().begin_sign_in(start.pending.state.clone(), secret, next).await?;
     let lifetime_s = beckon_runtime::SIGN_IN_LIFETIME_MS / 1000;
     Ok(redirect(&start.url, shared.cookies.set(Cookie::SignIn, &start.pending.state, lifetime_s), None))
 }
@@ -118,7 +118,7 @@ pub async fn callback(
     if !begun_here {
         return page(StatusCode::BAD_REQUEST, "This sign-in was not begun in this browser, or was already used.");
     }
-    let taken = match shared.beckon.take_sign_in(state).await {
+    let taken = match shared.beckon.people().take_sign_in(state).await {
         Ok(Some(taken)) => taken,
         Ok(None) => return page(StatusCode::BAD_REQUEST, "This sign-in expired or was already used."),
         Err(err) => return ApiError::from(err).into_response(),
@@ -134,7 +134,7 @@ pub async fn callback(
             return page(StatusCode::UNAUTHORIZED, &format!("The sign-in was refused: {err}."));
         }
     };
-    let opened = match shared.beckon.open_person_session(person, SessionKind::Browser).await {
+    let opened = match shared.beckon.people().open_session(person, SessionKind::Browser).await {
         Ok(opened) => opened,
         Err(err) => return ApiError::from(err).into_response(),
     };
@@ -167,11 +167,11 @@ pub async fn logout(
     if query.everywhere
         && let Principal::Member(member) = &principal
     {
-        shared.beckon.end_person_sessions(&member.person.subject).await?;
+        shared.beckon.people().end_sessions(&member.person.subject).await?;
     } else if let Some(cookie) = shared.cookies.read(&headers, Cookie::Session) {
-        shared.beckon.close_person_session(&cookie).await?;
+        shared.beckon.people().close_session(&cookie).await?;
     } else if let Some(secret) = crate::guard::bearer(&headers) {
-        shared.beckon.close_person_session(secret).await?;
+        shared.beckon.people().close_session(secret).await?;
     }
     let after = format!("{}{SIGNED_OUT_PATH}", shared.url.trim_end_matches('/'));
     let next = shared

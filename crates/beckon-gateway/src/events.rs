@@ -92,7 +92,7 @@ impl Checked {
         if self.at.is_some_and(|at| at.elapsed() < SIGN_IN_CHECK) {
             return true;
         }
-        match shared.beckon.person_session(secret).await {
+        match shared.beckon.people().session(secret).await {
             Ok(Some(_)) => {
                 self.at = Some(std::time::Instant::now());
                 true

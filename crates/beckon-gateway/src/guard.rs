@@ -237,7 +237,7 @@ async fn known_session(shared: &Shared, peer: Peer, secret: &str) -> Result<Opti
     if let Err(wait) = shared.strangers.ready(peer, Spending::FailedAuthentication, now) {
         return Err(ApiError::too_many(wait).into_response());
     }
-    match shared.beckon.person_session(secret).await {
+    match shared.beckon.people().session(secret).await {
         Ok(Some(session)) => Ok(Some(session)),
         Ok(None) => {
             shared.strangers.missed(secret, now);

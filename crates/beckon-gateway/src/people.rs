@@ -108,22 +108,22 @@ fn gathered(sessions: Vec<ListedSession>, pairings: Vec<(ChannelPerson, bool)>) 
 
 /// `GET /v1/people` (admins): every person with an open session or a pairing.
 pub async fn list(State(shared): State<Arc<Shared>>) -> ApiResult<Json<People>> {
-    let sessions = shared.beckon.open_person_sessions().await?;
-    let pairings = shared.beckon.all_channel_people().await?;
+    let sessions = shared.beckon.people().open_sessions().await?;
+    let pairings = shared.beckon.pairings().all().await?;
     Ok(Json(People { people: gathered(sessions, pairings) }))
 }
 
 /// `DELETE /v1/people/{subject}/sessions` (admins): ends every session of the person, browsers'
 /// and apps' alike, on every replica.
 pub async fn end_sessions(State(shared): State<Arc<Shared>>, Path(subject): Path<String>) -> ApiResult<Json<Ended>> {
-    let ended = shared.beckon.end_person_sessions(&subject).await?;
+    let ended = shared.beckon.people().end_sessions(&subject).await?;
     Ok(Json(Ended { subject, ended }))
 }
 
 /// `DELETE /v1/people/{subject}/pairings` (admins): forgets every Slack and Telegram account the
 /// person paired; presses from them answer nothing from now on.
 pub async fn unpair(State(shared): State<Arc<Shared>>, Path(subject): Path<String>) -> ApiResult<Json<Ended>> {
-    let ended = shared.beckon.unpair_person(&subject).await?;
+    let ended = shared.beckon.pairings().unpair_person(&subject).await?;
     Ok(Json(Ended { subject, ended }))
 }
 

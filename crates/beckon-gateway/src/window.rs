@@ -160,18 +160,18 @@ impl Window for TeamWindow<'_> {
 
     async fn paired_channels(&self, NoArgs {}: NoArgs) -> ApiResult<Vec<PairedChannel>> {
         let subject = &signed_in(self.principal)?.person.subject;
-        Ok(self.shared.beckon.paired_channels(subject, &self.shared.pairable_channels).await?)
+        Ok(self.shared.beckon.pairings().paired_channels(subject, &self.shared.pairable_channels).await?)
     }
 
     async fn pair_channel(&self, OfChannel { channel }: OfChannel) -> ApiResult<ChannelPairingCode> {
         let person = &signed_in(self.principal)?.person;
-        Ok(self.shared.beckon.new_channel_pairing_code(pairable(self.shared, &channel)?, person).await?)
+        Ok(self.shared.beckon.pairings().new_code(pairable(self.shared, &channel)?, person).await?)
     }
 
     async fn unpair_channel(&self, OfChannel { channel }: OfChannel) -> ApiResult<Vec<PairedChannel>> {
         let subject = &signed_in(self.principal)?.person.subject;
-        self.shared.beckon.unpair_channel_person(pairable(self.shared, &channel)?, subject).await?;
-        Ok(self.shared.beckon.paired_channels(subject, &self.shared.pairable_channels).await?)
+        self.shared.beckon.pairings().unpair(pairable(self.shared, &channel)?, subject).await?;
+        Ok(self.shared.beckon.pairings().paired_channels(subject, &self.shared.pairable_channels).await?)
     }
 }
 

@@ -272,7 +272,7 @@ impl World {
 
     /// Pairs `user` with `person` through a code from the person's page, sent as a DM.
     async fn pair(&self, user: (&str, &str), person: &SignedIn) {
-        let code = self.beckon.new_channel_pairing_code("slack", person).await.unwrap().code;
+        let code = self.beckon.pairings().new_code("slack", person).await.unwrap().code;
         self.slack.wait_connections(1).await;
         self.slack.send(&direct_message(self, user, &format!("pair {code}")));
         let name = person.name.clone().unwrap();
@@ -285,7 +285,7 @@ async fn each_person_pairs_their_own_slack_with_a_code_used_once() {
     let world = World::new().await;
     let channels = world.channels(None);
     let ada = signed_in("ada", "Ada Lovelace");
-    let code = world.beckon.new_channel_pairing_code("slack", &ada).await.unwrap();
+    let code = world.beckon.pairings().new_code("slack", &ada).await.unwrap();
     assert!(!format!("{code:?}").contains(&code.code), "a code is never in a log");
     world.slack.wait_connections(1).await;
     world.slack.send(&direct_message(&world, MALLORY, "pair ACDEFGHJ"));
@@ -293,7 +293,7 @@ async fn each_person_pairs_their_own_slack_with_a_code_used_once() {
     // The code alone is enough, in any case.
     world.slack.send(&direct_message(&world, ADA, &code.code.to_lowercase()));
     world.told("Paired with Ada Lovelace").await;
-    let paired = world.beckon.channel_person("slack", ADA.0).await.unwrap().unwrap();
+    let paired = world.beckon.pairings().person("slack", ADA.0).await.unwrap().unwrap();
     assert_eq!(
         (paired.person.subject.as_str(), paired.person.groups.as_slice()),
         ("ada", ["eng".to_owned()].as_slice())
@@ -306,9 +306,9 @@ async fn each_person_pairs_their_own_slack_with_a_code_used_once() {
             (r.ephemerals.iter().filter(|e| e.text.contains("pairs nothing")).count() == 2).then_some(())
         })
         .await;
-    assert_eq!(world.beckon.channel_person("slack", MALLORY.0).await.unwrap(), None);
+    assert_eq!(world.beckon.pairings().person("slack", MALLORY.0).await.unwrap(), None);
     // Pairing another account replaces the first.
-    let again = world.beckon.new_channel_pairing_code("slack", &ada).await.unwrap().code;
+    let again = world.beckon.pairings().new_code("slack", &ada).await.unwrap().code;
     world.slack.send(&direct_message(&world, BO, &format!("pair {again}")));
     world
         .slack
@@ -316,8 +316,8 @@ async fn each_person_pairs_their_own_slack_with_a_code_used_once() {
             (r.ephemerals.iter().filter(|e| e.text.contains("Paired with Ada")).count() == 2).then_some(())
         })
         .await;
-    assert_eq!(world.beckon.channel_person("slack", ADA.0).await.unwrap(), None);
-    assert_eq!(world.beckon.channel_account("slack", "ada").await.unwrap().unwrap().account, BO.0);
+    assert_eq!(world.beckon.pairings().person("slack", ADA.0).await.unwrap(), None);
+    assert_eq!(world.beckon.pairings().account("slack", "ada").await.unwrap().unwrap().account, BO.0);
     assert_eq!(world.told_times("Paired with"), 2);
     channels.stop().await;
 }
@@ -342,16 +342,16 @@ async fn after_five_wrong_codes_an_account_is_not_heard_even_with_a_right_one_an
         .await;
     // A right code from the same account (guessed at last, or read over a shoulder) is not even
     // looked up: the account is told to wait, and the code stays good.
-    let code = world.beckon.new_channel_pairing_code("slack", &ada).await.unwrap().code;
+    let code = world.beckon.pairings().new_code("slack", &ada).await.unwrap().code;
     world.slack.send(&direct_message(&world, MALLORY, &format!("pair {code}")));
     let told = world.told("Too many wrong codes").await;
     assert!(told.contains("not even a right one"), "{told}");
-    assert_eq!(world.beckon.channel_person("slack", MALLORY.0).await.unwrap(), None);
+    assert_eq!(world.beckon.pairings().person("slack", MALLORY.0).await.unwrap(), None);
     // Another account pairs with its own code, and Ada's own account with hers.
     world.pair(BO, &bo).await;
     world.slack.send(&direct_message(&world, ADA, &format!("pair {code}")));
     world.told("Paired with Ada Lovelace").await;
-    assert_eq!(world.beckon.channel_account("slack", "ada").await.unwrap().unwrap().account, ADA.0);
+    assert_eq!(world.beckon.pairings().account("slack", "ada").await.unwrap().unwrap().account, ADA.0);
     assert_eq!((world.told_times("pairs nothing"), world.told_times("Too many wrong codes")), (5, 1));
     channels.stop().await;
 }
@@ -428,7 +428,7 @@ async fn someone_who_leaves_the_group_is_sent_none_of_its_questions_after_signin
     world.pair(BO, &bo).await;
     // Bo signs in again and the provider no longer puts him in `eng`.
     let moved = SignedIn { groups: vec!["sales".into()], ..bo };
-    world.beckon.open_person_session(moved, beckon_store::SessionKind::Browser).await.unwrap();
+    world.beckon.people().open_session(moved, beckon_store::SessionKind::Browser).await.unwrap();
     let for_eng = ask_for(&world.beckon, Audience::Group("eng".into()), question()).await;
     let for_sales = ask_for(&world.beckon, Audience::Group("sales".into()), question()).await;
     assert_eq!(world.message(for_sales).await.channel, BO_DM);
@@ -446,7 +446,7 @@ async fn after_unpairing_nothing_more_comes_but_what_came_still_shows_how_it_end
     let first = ask_for(&world.beckon, Audience::Person("ada".into()), question()).await;
     let posted = world.message(first).await;
     assert_eq!(posted.channel, ADA_DM);
-    assert!(world.beckon.unpair_channel_person("slack", "ada").await.unwrap());
+    assert!(world.beckon.pairings().unpair("slack", "ada").await.unwrap());
     // A press on it from her account, no longer paired, answers nothing.
     world.slack.send(&world.slack.press_button(&posted.ts, "beckon.skip", ADA, json!({})));
     world.told("does not belong").await;

@@ -49,7 +49,7 @@ impl World {
 
     /// `chat` pairs as `person` with a code from the person's page.
     async fn pair(&self, chat: i64, person: &SignedIn) {
-        let code = self.beckon.new_channel_pairing_code("telegram", person).await.unwrap().code;
+        let code = self.beckon.pairings().new_code("telegram", person).await.unwrap().code;
         self.telegram.user_sends(chat, &format!("/start {code}"));
         let name = person.name.clone().unwrap();
         let reply = self
@@ -96,12 +96,12 @@ async fn after_five_wrong_codes_a_chat_is_not_heard_even_with_a_right_one_and_ot
         world.telegram.user_sends(MALLORY, &format!("/start {guess}"));
     }
     // A right code from the same chat is not even looked up.
-    let code = world.beckon.new_channel_pairing_code("telegram", &ada).await.unwrap().code;
+    let code = world.beckon.pairings().new_code("telegram", &ada).await.unwrap().code;
     world.telegram.user_sends(MALLORY, &format!("/start {code}"));
     // Updates are handled in order: once Bo's chat, which wrote after, has paired, every one of
     // Mallory's codes was heard.
     world.pair(BO, &bo).await;
-    assert_eq!(world.beckon.channel_person("telegram", &MALLORY.to_string()).await.unwrap(), None);
+    assert_eq!(world.beckon.pairings().person("telegram", &MALLORY.to_string()).await.unwrap(), None);
     assert!(world.telegram.bot_messages(MALLORY).is_empty(), "no reply, as to any code that does not pair");
     // The code is still good: Ada's own chat pairs with it.
     world.telegram.user_sends(ADA, &format!("/start {code}"));
@@ -112,7 +112,7 @@ async fn after_five_wrong_codes_a_chat_is_not_heard_even_with_a_right_one_and_ot
         })
         .await;
     assert!(reply.text.contains("Paired with Ada Lovelace"), "{}", reply.text);
-    assert_eq!(world.beckon.channel_account("telegram", "ada").await.unwrap().unwrap().account, ADA.to_string());
+    assert_eq!(world.beckon.pairings().account("telegram", "ada").await.unwrap().unwrap().account, ADA.to_string());
     world.stop().await;
 }
 
@@ -125,8 +125,8 @@ async fn a_question_addressed_to_people_goes_to_their_own_chats_and_is_answered_
     world.pair(ADA, &ada).await;
     world.pair(BO, &bo).await;
     assert!(world.telegram.bot_messages(MALLORY).is_empty(), "a wrong code gets no reply");
-    assert_eq!(world.beckon.channel_person("telegram", &MALLORY.to_string()).await.unwrap(), None);
-    assert_eq!(world.beckon.channel_account("telegram", "bo").await.unwrap().unwrap().account, BO.to_string());
+    assert_eq!(world.beckon.pairings().person("telegram", &MALLORY.to_string()).await.unwrap(), None);
+    assert_eq!(world.beckon.pairings().account("telegram", "bo").await.unwrap().unwrap().account, BO.to_string());
 
     let for_ada = ask_for(&world.beckon, Audience::Person("ada".into()), approval("terraform apply")).await;
     let for_eng = ask_for(&world.beckon, Audience::Group("eng".into()), question()).await;

@@ -206,13 +206,12 @@ async fn a_person_gets_a_code_to_pair_their_own_slack_and_sees_it_paired() {
     assert_eq!(code.code.len(), 8);
     assert!(code.expires_at_ms > s.beckon.now_ms());
     // What the bot does when Ada sends it from her Slack account.
-    let ChannelPairing::Paired(paired) = s.beckon.pair_channel_person("slack", "U0ADA", &code.code).await.unwrap()
-    else {
+    let ChannelPairing::Paired(paired) = s.beckon.pairings().pair("slack", "U0ADA", &code.code).await.unwrap() else {
         panic!("not paired");
     };
     assert_eq!(paired.person.subject, "ada");
     assert_eq!(paired.person.groups, ["eng"], "who she is, from her sign-in");
-    let again = s.beckon.pair_channel_person("slack", "U0MAL", &code.code).await.unwrap();
+    let again = s.beckon.pairings().pair("slack", "U0MAL", &code.code).await.unwrap();
     assert_eq!(again, ChannelPairing::NoSuchCode, "once");
     let (_, channels) = ada.call(&s, "paired_channels", json!({})).await;
     assert_eq!(channels[0]["account"], "U0ADA");
@@ -244,7 +243,7 @@ async fn a_person_gets_a_code_to_pair_their_own_slack_and_sees_it_paired() {
     let (status, channels) = ada.call(&s, "unpair_channel", json!({"channel": "slack"})).await;
     assert_eq!(status, StatusCode::OK, "{channels}");
     assert_eq!(channels[0]["account"], Value::Null);
-    assert_eq!(s.beckon.channel_person("slack", "U0ADA").await.unwrap(), None);
+    assert_eq!(s.beckon.pairings().person("slack", "U0ADA").await.unwrap(), None);
 }
 
 /// A window folder: its page, an asset, and a hidden file; a file beside the folder.

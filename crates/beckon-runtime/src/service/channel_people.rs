@@ -13,8 +13,11 @@ use serde::{Deserialize, Serialize};
 
 use super::handle::Beckon;
 use super::pairing_guesses::{self, Misses, WrongCodeLimit};
-use super::people::SIGN_IN_LIFETIME_MS;
+use super::people::{People, SIGN_IN_LIFETIME_MS};
+use crate::clock::Clock;
+use crate::config::RuntimeConfig;
 use crate::error::Result;
+use crate::runtime::Records;
 use crate::token_secret;
 
 /// Letters and digits no one confuses when copying (no 0/O, 1/I/L, 5/S, 2/Z, 8/B).
@@ -55,10 +58,26 @@ fn filed(channel: &str, code: &str) -> String {
     format!("pair:{channel}:{}", hex::encode(token_secret::hash(&code.trim().to_ascii_uppercase())))
 }
 
+/// People on a team server pairing their own accounts on Slack and Telegram.
+#[derive(Debug)]
+pub struct Pairings<'a> {
+    records: &'a Records,
+    clock: &'a dyn Clock,
+    /// How long a pairing answers for its person after they last signed in.
+    config: &'a RuntimeConfig,
+}
+
 impl Beckon {
+    /// People's pairings on the channels.
+    pub fn pairings(&self) -> Pairings<'_> {
+        Pairings { records: &self.rt.records, clock: &*self.rt.clock, config: &self.rt.config }
+    }
+}
+
+impl Pairings<'_> {
     /// A new code for `person` to pair their own account on `channel` with, good for
     /// [`SIGN_IN_LIFETIME_MS`].
-    pub async fn new_channel_pairing_code(&self, channel: &str, person: &SignedIn) -> Result<ChannelPairingCode> {
+    pub async fn new_code(&self, channel: &str, person: &SignedIn) -> Result<ChannelPairingCode> {
         let code = pairing_code();
         let asker = Asker {
             subject: person.subject.clone(),
@@ -68,8 +87,10 @@ impl Beckon {
         };
         // Plain strings: serialising cannot fail.
         let kept = serde_json::to_string(&asker).unwrap_or_default();
-        self.begin_sign_in(filed(channel, &code), kept, String::new()).await?;
-        let expires_at_ms = self.rt.clock.now_ms().saturating_add(SIGN_IN_LIFETIME_MS);
+        People { records: self.records, clock: self.clock, config: self.config }
+            .begin_sign_in(filed(channel, &code), kept, String::new())
+            .await?;
+        let expires_at_ms = self.clock.now_ms().saturating_add(SIGN_IN_LIFETIME_MS);
         Ok(ChannelPairingCode { channel: channel.to_owned(), code, expires_at_ms })
     }
 
@@ -78,11 +99,10 @@ impl Beckon {
     /// nothing is counted against the account and the channel; past their limits the code is
     /// not looked up. The counts, the code and the pairing are read and written in one
     /// transaction.
-    pub async fn pair_channel_person(&self, channel: &str, account: &str, code: &str) -> Result<ChannelPairing> {
-        let now_ms = self.rt.clock.now_ms();
+    pub async fn pair(&self, channel: &str, account: &str, code: &str) -> Result<ChannelPairing> {
+        let now_ms = self.clock.now_ms();
         let (kept_channel, kept_account, state) = (channel.to_owned(), account.to_owned(), filed(channel, code));
         let outcome = self
-            .rt
             .records
             .write(move |tx| {
                 let (channel, account) = (kept_channel.as_str(), kept_account.as_str());
@@ -131,29 +151,29 @@ impl Beckon {
     }
 
     /// Forgets the account `subject` paired on `channel`; whether there was one.
-    pub async fn unpair_channel_person(&self, channel: &str, subject: &str) -> Result<bool> {
+    pub async fn unpair(&self, channel: &str, subject: &str) -> Result<bool> {
         let (channel, subject) = (channel.to_owned(), subject.to_owned());
-        self.rt.records.write(move |tx| tx.unpair_channel_person(&channel, &subject)).await
+        self.records.write(move |tx| tx.unpair_channel_person(&channel, &subject)).await
     }
 
     /// The person paired with `account` on `channel`, while the pairing answers for them: they
     /// signed in within the server's pairing window. A pairing past it is kept (signing in again
     /// brings it back) but stands for no one.
-    pub async fn channel_person(&self, channel: &str, account: &str) -> Result<Option<ChannelPerson>> {
+    pub async fn person(&self, channel: &str, account: &str) -> Result<Option<ChannelPerson>> {
         let (channel, account) = (channel.to_owned(), account.to_owned());
-        let paired = self.rt.records.call(move |store| store.read().channel_person(&channel, &account)).await?;
+        let paired = self.records.call(move |store| store.read().channel_person(&channel, &account)).await?;
         Ok(paired.filter(|paired| self.pairing_answers(paired)))
     }
 
     /// Whether `paired`'s person signed in recently enough for the pairing to answer for them.
     fn pairing_answers(&self, paired: &ChannelPerson) -> bool {
-        let window = i64::try_from(self.rt.config.pairing_window.as_millis()).unwrap_or(i64::MAX);
-        paired.signed_in_at_ms >= self.rt.clock.now_ms().saturating_sub(window)
+        let window = i64::try_from(self.config.pairing_window.as_millis()).unwrap_or(i64::MAX);
+        paired.signed_in_at_ms >= self.clock.now_ms().saturating_sub(window)
     }
 
     /// Every pairing on every channel, as an admin lists them, whether it answers now or not.
-    pub async fn all_channel_people(&self) -> Result<Vec<(ChannelPerson, bool)>> {
-        let all = self.rt.records.call(move |store| store.read().all_channel_people()).await?;
+    pub async fn all(&self) -> Result<Vec<(ChannelPerson, bool)>> {
+        let all = self.records.call(move |store| store.read().all_channel_people()).await?;
         Ok(all
             .into_iter()
             .map(|paired| {
@@ -166,20 +186,20 @@ impl Beckon {
     /// Forgets every account the person with `subject` paired, on every channel; how many.
     pub async fn unpair_person(&self, subject: &str) -> Result<usize> {
         let subject = subject.to_owned();
-        self.rt.records.write(move |tx| tx.unpair_person(&subject)).await
+        self.records.write(move |tx| tx.unpair_person(&subject)).await
     }
 
     /// The account `subject` paired on `channel`.
-    pub async fn channel_account(&self, channel: &str, subject: &str) -> Result<Option<ChannelPerson>> {
+    pub async fn account(&self, channel: &str, subject: &str) -> Result<Option<ChannelPerson>> {
         let (channel, subject) = (channel.to_owned(), subject.to_owned());
-        self.rt.records.call(move |store| store.read().channel_account(&channel, &subject)).await
+        self.records.call(move |store| store.read().channel_account(&channel, &subject)).await
     }
 
     /// Where `subject` stands on each of `channels`.
     pub async fn paired_channels(&self, subject: &str, channels: &[String]) -> Result<Vec<PairedChannel>> {
         let mut paired = Vec::with_capacity(channels.len());
         for channel in channels {
-            let account = self.channel_account(channel, subject).await?;
+            let account = self.account(channel, subject).await?;
             paired.push(PairedChannel {
                 channel: channel.clone(),
                 paired_at_ms: account.as_ref().map(|account| account.paired_at_ms),
@@ -190,10 +210,10 @@ impl Beckon {
     }
 
     /// Everyone paired on `channel` whose pairing answers for them now (see
-    /// [`Beckon::channel_person`]): their own messages get what is addressed to them.
-    pub async fn channel_people(&self, channel: &str) -> Result<Vec<ChannelPerson>> {
+    /// [`Pairings::person`]): their own messages get what is addressed to them.
+    pub async fn people(&self, channel: &str) -> Result<Vec<ChannelPerson>> {
         let channel = channel.to_owned();
-        let all = self.rt.records.call(move |store| store.read().channel_people(&channel)).await?;
+        let all = self.records.call(move |store| store.read().channel_people(&channel)).await?;
         Ok(all.into_iter().filter(|paired| self.pairing_answers(paired)).collect())
     }
 }

@@ -39,10 +39,10 @@ pub use beckon_api::{
     AnswerReceipt, BatchDecision, BatchFailure, BatchReceipt, ChannelPairingCode, PairedChannel, SessionView,
     WindowSnapshot,
 };
-pub use channel_people::{ChannelPairing, pairing_code};
+pub use channel_people::{ChannelPairing, Pairings, pairing_code};
 pub use handle::Beckon;
 pub use pairing_guesses::WrongCodeLimit;
-pub use people::{OpenedSession, SIGN_IN_LIFETIME_MS, SignedInSession, csrf_token};
+pub use people::{OpenedSession, People, SIGN_IN_LIFETIME_MS, SignedInSession, csrf_token};
 pub use plan::Decision;
 pub use reads::StoreCounts;
 pub use rules::Rules;

@@ -7,7 +7,10 @@ use beckon_store::{ListedSession, NewSignIn, PersonSession, SessionKind, SignedI
 use sha2::{Digest, Sha256};
 
 use super::handle::Beckon;
+use crate::clock::Clock;
+use crate::config::RuntimeConfig;
 use crate::error::Result;
+use crate::runtime::Records;
 use crate::token_secret;
 
 /// How long a sign-in may take, from leaving for the provider to coming back.
@@ -49,14 +52,29 @@ pub fn csrf_token(cookie: &str) -> String {
     hex::encode(digest.finalize())
 }
 
+/// People signing in on a team server, and their sessions (a browser's, a connected app's).
+#[derive(Debug)]
+pub struct People<'a> {
+    pub(super) records: &'a Records,
+    pub(super) clock: &'a dyn Clock,
+    /// How long a session lasts.
+    pub(super) config: &'a RuntimeConfig,
+}
+
 impl Beckon {
+    /// People signing in, and their sessions.
+    pub fn people(&self) -> People<'_> {
+        People { records: &self.rt.records, clock: &*self.rt.clock, config: &self.rt.config }
+    }
+}
+
+impl People<'_> {
     /// Keeps a sign-in under way (its `secret` is what the gateway must have back) until the
     /// person returns, for [`SIGN_IN_LIFETIME_MS`]; `next` is where they go afterwards.
     pub async fn begin_sign_in(&self, state: String, secret: String, next: String) -> Result<()> {
-        let at_ms = self.rt.clock.now_ms();
+        let at_ms = self.clock.now_ms();
         let sign_in = NewSignIn { state, secret, next, at_ms, expires_at_ms: at_ms + SIGN_IN_LIFETIME_MS };
-        self.rt
-            .records
+        self.records
             .write(move |tx| {
                 tx.begin_sign_in(&sign_in)?;
                 tx.cap_sign_ins(MAX_PENDING_SIGN_INS)?;
@@ -68,24 +86,23 @@ impl Beckon {
     /// Takes back the sign-in under `state`, once: `None` when there is none, it was taken, or
     /// it expired.
     pub async fn take_sign_in(&self, state: &str) -> Result<Option<TakenSignIn>> {
-        let now_ms = self.rt.clock.now_ms();
+        let now_ms = self.clock.now_ms();
         let state = state.to_owned();
-        self.rt.records.write(move |tx| tx.take_sign_in(&state, now_ms)).await
+        self.records.write(move |tx| tx.take_sign_in(&state, now_ms)).await
     }
 
     /// Opens a session for `person`, held by `kind` (a browser, or a connected app): the secret
     /// to give it (a browser's cookie, an app's bearer token). It lasts the server's session
     /// lifetime.
-    pub async fn open_person_session(&self, person: SignedIn, kind: SessionKind) -> Result<OpenedSession> {
+    pub async fn open_session(&self, person: SignedIn, kind: SessionKind) -> Result<OpenedSession> {
         let cookie = hex::encode(rand::random::<[u8; 32]>());
-        let created_at_ms = self.rt.clock.now_ms();
-        let lifetime = i64::try_from(self.rt.config.person_session_lifetime.as_millis()).unwrap_or(i64::MAX);
+        let created_at_ms = self.clock.now_ms();
+        let lifetime = i64::try_from(self.config.person_session_lifetime.as_millis()).unwrap_or(i64::MAX);
         let expires_at_ms = created_at_ms.saturating_add(lifetime);
         let subject = person.subject.clone();
         let id_hash = token_secret::hash(&cookie);
         let session = PersonSession { id_hash, person, created_at_ms, expires_at_ms };
-        self.rt
-            .records
+        self.records
             .write(move |tx| {
                 tx.open_person_session(&session)?;
                 tx.mark_person_session(&id_hash, &kind)
@@ -97,24 +114,24 @@ impl Beckon {
 
     /// Ends every session of the person with `subject`, on every replica at once (each looks
     /// sessions up in the database per request): how many there were.
-    pub async fn end_person_sessions(&self, subject: &str) -> Result<usize> {
+    pub async fn end_sessions(&self, subject: &str) -> Result<usize> {
         let subject = subject.to_owned();
-        let ended = self.rt.records.write(move |tx| tx.end_person_sessions(&subject)).await?;
+        let ended = self.records.write(move |tx| tx.end_person_sessions(&subject)).await?;
         tracing::info!(ended, "a person's sessions were ended");
         Ok(ended)
     }
 
     /// Every open session, as an admin lists them.
-    pub async fn open_person_sessions(&self) -> Result<Vec<ListedSession>> {
-        let now_ms = self.rt.clock.now_ms();
-        self.rt.records.call(move |store| store.read().open_person_sessions(now_ms)).await
+    pub async fn open_sessions(&self) -> Result<Vec<ListedSession>> {
+        let now_ms = self.clock.now_ms();
+        self.records.call(move |store| store.read().open_person_sessions(now_ms)).await
     }
 
     /// The open, unexpired browser session this cookie names.
-    pub async fn person_session(&self, cookie: &str) -> Result<Option<SignedInSession>> {
+    pub async fn session(&self, cookie: &str) -> Result<Option<SignedInSession>> {
         let hash = token_secret::hash(cookie);
-        let now_ms = self.rt.clock.now_ms();
-        let session = self.rt.records.call(move |store| store.read().person_session(&hash, now_ms)).await?;
+        let now_ms = self.clock.now_ms();
+        let session = self.records.call(move |store| store.read().person_session(&hash, now_ms)).await?;
         Ok(session.map(|session| SignedInSession {
             person: session.person,
             csrf_token: csrf_token(cookie),
@@ -123,9 +140,9 @@ impl Beckon {
     }
 
     /// Signs out the browser session this cookie names; whether there was one.
-    pub async fn close_person_session(&self, cookie: &str) -> Result<bool> {
+    pub async fn close_session(&self, cookie: &str) -> Result<bool> {
         let hash = token_secret::hash(cookie);
-        self.rt.records.write(move |tx| tx.close_person_session(&hash)).await
+        self.records.write(move |tx| tx.close_person_session(&hash)).await
     }
 }
 
