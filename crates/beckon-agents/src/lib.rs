@@ -23,6 +23,8 @@ mod mcp_servers;
 pub mod notice;
 pub mod opencode;
 mod shell;
+#[cfg(test)]
+mod testing;
 
 pub use agent::{Agent, Approvals};
 pub use connect::{Change, Connection, Place, Report, Scope, State, connection};

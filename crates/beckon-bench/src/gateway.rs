@@ -42,8 +42,7 @@ async fn client_loop(client: GatewayClient, first: usize, count: usize) -> Resul
     for n in first..first + count {
         let started = Instant::now();
         let created = client.ask(&body(n)).await?;
-        let id = created["request_id"].as_str().ok_or("no request_id in the reply")?;
-        client.answer(id, &["Yes".to_owned()]).await?;
+        client.answer(&created.request_id.to_string(), &["Yes".to_owned()]).await?;
         samples.push(started.elapsed());
     }
     Ok(samples)

@@ -135,8 +135,7 @@ pub async fn measure(binary: &Path, data_dir: &Path, sessions: usize, idle: Dura
     let (server, client) = Server::start(binary, data_dir).await?;
     let pid = server.pid();
     let start = started.elapsed();
-    let health = client.health().await?;
-    let listed = health["pending"].as_u64().unwrap_or(0) as usize;
+    let listed = client.health().await?.pending;
     client.pending().await?;
     tokio::time::sleep(idle).await;
     Ok(ServeMemory {

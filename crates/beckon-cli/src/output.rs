@@ -1,6 +1,9 @@
 //! What commands print: answers for scripts on stdout, notes for people on stderr, and the
 //! pending table.
 
+use beckon_api::QuestionStatus;
+use beckon_api::views::QuestionView;
+use beckon_core::Outcome;
 use serde_json::Value;
 
 use crate::error::Exit;
@@ -18,13 +21,13 @@ pub enum Shown {
 
 /// Prints a resolved question (a gateway question view) as `shown` says, and says how the
 /// command exits.
-pub fn resolution(view: &Value, shown: Shown) -> Exit {
-    let exit = match view["status"].as_str() {
-        Some("answered") => Exit::Success,
-        Some("declined") => Exit::Declined,
-        Some("expired") => Exit::Expired,
-        Some("cancelled") => Exit::Cancelled,
-        _ => Exit::Failed,
+pub fn resolution(view: &QuestionView, shown: Shown) -> Exit {
+    let exit = match view.status {
+        QuestionStatus::Answered => Exit::Success,
+        QuestionStatus::Declined => Exit::Declined,
+        QuestionStatus::Expired => Exit::Expired,
+        QuestionStatus::Cancelled => Exit::Cancelled,
+        QuestionStatus::Pending => Exit::Failed,
     };
     match shown {
         Shown::View => {
@@ -32,12 +35,13 @@ pub fn resolution(view: &Value, shown: Shown) -> Exit {
             return exit;
         }
         Shown::Result => {
-            println!("{}", serde_json::to_string_pretty(&view["result"]).unwrap_or_default());
+            println!("{}", serde_json::to_string_pretty(&view.result).unwrap_or_default());
             return exit;
         }
         Shown::Answer => {}
     }
-    let result = &view["result"];
+    // The result the agent receives, as Claude Code's AskUserQuestion returns it.
+    let result = view.result.as_ref().unwrap_or(&Value::Null);
     if let Some(answers) = result["answers"].as_object() {
         for line in answer_lines(answers) {
             println!("{line}");
@@ -48,7 +52,11 @@ pub fn resolution(view: &Value, shown: Shown) -> Exit {
             eprintln!("Comment: {notes}");
         }
     }
-    let reason = view["outcome"]["reason"].as_str().map(|r| format!(": {r}")).unwrap_or_default();
+    let reason = match &view.outcome {
+        Some(Outcome::Declined { reason } | Outcome::Cancelled { reason }) => reason.as_deref(),
+        Some(Outcome::Answered { .. } | Outcome::Expired { .. }) | None => None,
+    };
+    let reason = reason.map(|r| format!(": {r}")).unwrap_or_default();
     match exit {
         Exit::Declined => eprintln!("The person declined to answer{reason}"),
         Exit::Expired if result["answers"].is_object() => {
@@ -56,7 +64,7 @@ pub fn resolution(view: &Value, shown: Shown) -> Exit {
         }
         Exit::Expired => eprintln!("Nobody answered before the deadline"),
         Exit::Cancelled => eprintln!("The question was cancelled{reason}"),
-        Exit::Failed => eprintln!("The question is still {}", view["status"].as_str().unwrap_or("unknown")),
+        Exit::Failed => eprintln!("The question is still {}", view.status),
         Exit::Success | Exit::Interrupted | Exit::HandedOver(_) => {}
     }
     exit
@@ -98,23 +106,24 @@ fn clip(text: &str, max: usize) -> String {
 }
 
 /// The pending questions as a table: id, who asks, how long it has waited, what it asks.
-pub fn pending_table(questions: &[Value], now_ms: i64) -> String {
+pub fn pending_table(questions: &[QuestionView], now_ms: i64) -> String {
     let header = ["ID", "FROM", "WAITING", "QUESTION"].map(String::from);
     let mut rows = vec![header];
     for question in questions {
-        let items = question["input"]["questions"].as_array().cloned().unwrap_or_default();
-        let first = items.first().cloned().unwrap_or(Value::Null);
-        let text = first["question"].as_str().unwrap_or_default();
-        let asked = match first["header"].as_str() {
-            Some(header) => format!("[{header}] {text}"),
-            None => text.to_owned(),
+        let items = question.input.items();
+        let asked = match items.first() {
+            Some(first) => match first.header() {
+                Some(header) => format!("[{header}] {}", first.question()),
+                None => first.question().to_owned(),
+            },
+            None => String::new(),
         };
         let more = if items.len() > 1 { format!(" (+{} more)", items.len() - 1) } else { String::new() };
-        let origin = question["origin"].as_str().or(question["agent"].as_str()).unwrap_or_default();
+        let origin = if question.origin.is_empty() { &question.agent } else { &question.origin };
         rows.push([
-            question["request_id"].as_str().unwrap_or_default().to_owned(),
+            question.request_id.to_string(),
             clip(origin, 30),
-            age(now_ms - question["created_at"].as_i64().unwrap_or(now_ms)),
+            age(now_ms - question.created_at),
             format!("{}{more}", clip(&asked, 70)),
         ]);
     }
@@ -154,9 +163,13 @@ mod tests {
 
     #[test]
     fn the_table_lines_up_and_clips_long_questions() {
-        let question = json!({"request_id": "0190f1d2-0000-7000-8000-00000000beef", "origin": "ci-bot",
-            "created_at": 1_000, "input": {"questions": [{"question": "Deploy?\nReally?", "header": "Deploy"},
-            {"question": "x".repeat(100)}]}});
+        let question = json!({"request_id": "0190f1d2-0000-7000-8000-00000000beef",
+            "session_id": "0190f1d2-0000-7000-8000-00000000cafe", "agent": "ci-bot", "origin": "ci-bot",
+            "status": "pending", "created_at": 1_000, "answer_url": "", "deep_link": "",
+            "input": {"questions": [
+                {"question": "Deploy?\nReally?", "header": "Deploy", "options": [{"label": "Yes"}, {"label": "No"}]},
+                {"question": "x".repeat(100), "schema": {"type": "string"}}]}});
+        let question: QuestionView = serde_json::from_value(question).unwrap();
         let table = pending_table(&[question], 61_000);
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(lines[0], "ID                                    FROM    WAITING  QUESTION");

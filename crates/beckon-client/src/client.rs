@@ -9,6 +9,10 @@
 //! clients out by holding the TCP port's connections. Otherwise (a Beckon older than the
 //! socket, a platform without one, or a URL given outright) requests go over TCP.
 //!
+//! Every request names version 2 of the read shape ([`crate::VERSION_HEADER`]), and every
+//! answer is read as the type the gateway writes it from ([`beckon_api::views`]): a field the
+//! two ends spell differently fails to compile, not to match.
+//!
 //! A wait on a question outlives the process that holds it: see [`reattach`].
 
 pub mod reattach;
@@ -17,10 +21,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use beckon_api::token_secret;
-use beckon_api::{ErrorBody, ErrorKind};
-use beckon_core::RequestId;
+use beckon_api::views::{
+    Health, NoticeCleared, Proof, QuestionCreated, QuestionList, QuestionView, Refusal, TokenList, TokenRevoked,
+};
+use beckon_api::{CreatedToken, ErrorBody, ErrorKind, QuestionStatus, TokenKind, TokenView, token_secret};
+use beckon_core::{Notice, RequestId};
 use reqwest::StatusCode;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::sync::OnceCell;
 
@@ -92,6 +99,14 @@ pub enum ClientError {
     Impostor {
         /// The address.
         url: String,
+    },
+    /// The gateway's answer is not what the route answers with: not JSON, or not its shape.
+    #[error("the gateway at {url} answered in a shape this client cannot read: {detail}")]
+    Unreadable {
+        /// The gateway's URL.
+        url: String,
+        /// What could not be read.
+        detail: String,
     },
     /// The gateway sent more than any answer of its can be.
     #[error("the gateway at {url} sent more than {limit} bytes; the answer was not read")]
@@ -400,13 +415,12 @@ impl GatewayClient {
         let response = request.timeout(REQUEST_MARGIN).send().await.map_err(|err| self.transport(err))?;
         let status = response.status();
         let bytes = self.read_bounded(response, PROOF_MAX_BYTES).await?;
-        let answer: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        match answer["proof"].as_str() {
-            Some(proof) if crate::proof::verify(&key, &challenge, proof) => Ok(()),
+        match serde_json::from_slice::<Proof>(&bytes) {
+            Ok(Proof { proof }) if crate::proof::verify(&key, &challenge, &proof) => Ok(()),
             // The token is not live there (revoked): nothing was sent, and the caller is told why.
             _ if hint.is_some() && status == StatusCode::UNAUTHORIZED => {
-                match serde_json::from_value::<ErrorBody>(answer["error"].clone()) {
-                    Ok(body) => Err(ClientError::Api { status: status.as_u16(), body: Box::new(body) }),
+                match serde_json::from_slice::<Refusal>(&bytes) {
+                    Ok(refusal) => Err(ClientError::Api { status: status.as_u16(), body: Box::new(refusal.error) }),
                     Err(_) => Err(ClientError::Impostor { url: self.address() }),
                 }
             }
@@ -430,10 +444,13 @@ impl GatewayClient {
         Ok(bytes)
     }
 
-    async fn send(&self, request: reqwest::RequestBuilder, timeout: Duration) -> ClientResult<Value> {
+    /// Sends `request` (see [`GatewayClient::respond`]) and reads its answer as `T`, the type
+    /// the route answers with.
+    async fn send<T: DeserializeOwned>(&self, request: reqwest::RequestBuilder, timeout: Duration) -> ClientResult<T> {
         let response = self.respond(request.timeout(timeout)).await?;
         let bytes = self.read_bounded(response, RESPONSE_MAX_BYTES).await?;
-        Ok(serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+        serde_json::from_slice(&bytes)
+            .map_err(|err| ClientError::Unreadable { url: self.address(), detail: err.to_string() })
     }
 
     /// Sends `request` with the token, once the server has proved itself, and hands back a
@@ -452,14 +469,14 @@ impl GatewayClient {
             return Ok(response);
         }
         let bytes = self.read_bounded(response, RESPONSE_MAX_BYTES).await?;
-        let value: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        let body = serde_json::from_value::<ErrorBody>(value["error"].clone()).unwrap_or_else(|_| ErrorBody {
-            kind: kind_for(status),
-            message: format!("the gateway answered {status}: {}", String::from_utf8_lossy(&bytes).trim()),
-            field: None,
-            problems: vec![],
-            winner: None,
-        });
+        let body =
+            serde_json::from_slice::<Refusal>(&bytes).map(|refusal| refusal.error).unwrap_or_else(|_| ErrorBody {
+                kind: kind_for(status),
+                message: format!("the gateway answered {status}: {}", String::from_utf8_lossy(&bytes).trim()),
+                field: None,
+                problems: vec![],
+                winner: None,
+            });
         Err(ClientError::Api { status: status.as_u16(), body: Box::new(body) })
     }
 
@@ -478,16 +495,16 @@ impl GatewayClient {
         format!("{base}{path}")
     }
 
-    /// `GET /v1/health`: `{status, version, pending}`.
-    pub async fn health(&self) -> ClientResult<Value> {
+    /// `GET /v1/health`: whether Beckon is up, and how many questions wait.
+    pub async fn health(&self) -> ClientResult<Health> {
         self.send(self.http.get(self.url("/v1/health")), REQUEST_MARGIN).await
     }
 
     /// `POST /v1/questions` with `body` (`agent`, `questions`, `session_key`, `timeout`, …):
-    /// the created question's `request_id`, `session_id`, `expires_at` and links. Sent once: a
-    /// connection that breaks after the request may have left the question asked, which is
+    /// the created question's id, session, deadline and links. Sent once: a connection that
+    /// breaks after the request may have left the question asked, which is
     /// [`ClientError::AskUnsure`], never a second ask.
-    pub async fn ask(&self, body: &Value) -> ClientResult<Value> {
+    pub async fn ask(&self, body: &Value) -> ClientResult<QuestionCreated> {
         // Proved first, so that a failure below is the ask's own.
         self.proved.get_or_try_init(|| self.check_server()).await?;
         let request = self.http.post(self.url("/v1/questions")).json(body);
@@ -499,7 +516,7 @@ impl GatewayClient {
     }
 
     /// `GET /v1/questions/{id}`, held up to `wait` (at most 120 s) until it resolves.
-    pub async fn question(&self, id: &str, wait: Duration) -> ClientResult<Value> {
+    pub async fn question(&self, id: &str, wait: Duration) -> ClientResult<QuestionView> {
         let mut request = self.http.get(self.url(&format!("/v1/questions/{}", request_id(id)?)));
         if !wait.is_zero() {
             request = request.query(&[("wait", wait.as_secs_f64())]);
@@ -508,14 +525,17 @@ impl GatewayClient {
     }
 
     /// `GET /v1/questions?status=pending`: every pending question, oldest first.
-    pub async fn pending(&self) -> ClientResult<Vec<Value>> {
-        let request = self.http.get(self.url("/v1/questions")).query(&[("status", "pending"), ("limit", "500")]);
-        let listed = self.send(request, REQUEST_MARGIN).await?;
-        Ok(listed["questions"].as_array().cloned().unwrap_or_default())
+    pub async fn pending(&self) -> ClientResult<Vec<QuestionView>> {
+        let request = self
+            .http
+            .get(self.url("/v1/questions"))
+            .query(&[("status", QuestionStatus::Pending.as_str()), ("limit", "500")]);
+        let listed: QuestionList = self.send(request, REQUEST_MARGIN).await?;
+        Ok(listed.questions)
     }
 
     /// `POST /v1/questions/{id}/answer` with one text per question (labels select options).
-    pub async fn answer(&self, id: &str, texts: &[String]) -> ClientResult<Value> {
+    pub async fn answer(&self, id: &str, texts: &[String]) -> ClientResult<QuestionView> {
         let request = self
             .http
             .post(self.url(&format!("/v1/questions/{}/answer", request_id(id)?)))
@@ -524,7 +544,7 @@ impl GatewayClient {
     }
 
     /// `POST /v1/questions/{id}/cancel`: withdraws a question this client asked.
-    pub async fn cancel(&self, id: &str, reason: &str) -> ClientResult<Value> {
+    pub async fn cancel(&self, id: &str, reason: &str) -> ClientResult<QuestionView> {
         let request = self
             .http
             .post(self.url(&format!("/v1/questions/{}/cancel", request_id(id)?)))
@@ -533,22 +553,22 @@ impl GatewayClient {
     }
 
     /// `PUT /v1/notices/{key}` with `body` (`agent`, `message`, `project`): tells the person an
-    /// agent waits for them.
-    pub async fn post_notice(&self, key: &str, body: &Value) -> ClientResult<Value> {
+    /// agent waits for them; the notice as shown.
+    pub async fn post_notice(&self, key: &str, body: &Value) -> ClientResult<Notice> {
         let request = self.http.put(self.url(&format!("/v1/notices/{}", path_segment(key)))).json(body);
         self.send(request, REQUEST_MARGIN).await
     }
 
-    /// `DELETE /v1/notices/{key}`: the agent went on.
-    pub async fn clear_notice(&self, key: &str) -> ClientResult<Value> {
+    /// `DELETE /v1/notices/{key}`: the agent went on; whether a notice was shown.
+    pub async fn clear_notice(&self, key: &str) -> ClientResult<NoticeCleared> {
         let request = self.http.delete(self.url(&format!("/v1/notices/{}", path_segment(key))));
         self.send(request, REQUEST_MARGIN).await
     }
 
-    /// `POST /v1/tokens`: makes an ask-only token named `name`; `{token, secret}`, the secret
-    /// shown this once. Needs the person's token.
-    pub async fn create_token(&self, name: &str, owner: Option<&str>) -> ClientResult<Value> {
-        let mut body = json!({"name": name, "kind": "ask_only"});
+    /// `POST /v1/tokens`: makes an ask-only token named `name`; the token and its secret, the
+    /// secret shown this once. Needs the person's token.
+    pub async fn create_token(&self, name: &str, owner: Option<&str>) -> ClientResult<CreatedToken> {
+        let mut body = json!({"name": name, "kind": TokenKind::AskOnly});
         if let Some(owner) = owner {
             body["owner"] = json!(owner);
         }
@@ -557,15 +577,16 @@ impl GatewayClient {
     }
 
     /// `GET /v1/tokens`: the live tokens, newest first.
-    pub async fn tokens(&self) -> ClientResult<Vec<Value>> {
-        let listed = self.send(self.http.get(self.url("/v1/tokens")), REQUEST_MARGIN).await?;
-        Ok(listed["tokens"].as_array().cloned().unwrap_or_default())
+    pub async fn tokens(&self) -> ClientResult<Vec<TokenView>> {
+        let listed: TokenList = self.send(self.http.get(self.url("/v1/tokens")), REQUEST_MARGIN).await?;
+        Ok(listed.tokens)
     }
 
-    /// `DELETE /v1/tokens/{name}`: revokes the live token of that name; `{token}` as revoked.
-    pub async fn revoke_token(&self, name: &str) -> ClientResult<Value> {
+    /// `DELETE /v1/tokens/{name}`: revokes the live token of that name; the token as revoked.
+    pub async fn revoke_token(&self, name: &str) -> ClientResult<TokenView> {
         let request = self.http.delete(self.url(&format!("/v1/tokens/{}", path_segment(name))));
-        self.send(request, REQUEST_MARGIN).await
+        let revoked: TokenRevoked = self.send(request, REQUEST_MARGIN).await?;
+        Ok(revoked.token)
     }
 
     /// `GET /v1/audit` with `query` (`since_ms`, `until_ms`, `agent`, `format`): the audit
@@ -588,7 +609,7 @@ impl GatewayClient {
     }
 
     /// `POST /v1/questions/{id}/decline`.
-    pub async fn decline(&self, id: &str, reason: Option<&str>) -> ClientResult<Value> {
+    pub async fn decline(&self, id: &str, reason: Option<&str>) -> ClientResult<QuestionView> {
         let request = self
             .http
             .post(self.url(&format!("/v1/questions/{}/decline", request_id(id)?)))

@@ -5,6 +5,8 @@
 //! accept. Any other form (a URL to open, more fields, other keywords) is left to Claude
 //! Code's own dialog.
 
+use beckon_api::views::QuestionView;
+use beckon_core::Outcome;
 use serde_json::{Map, Value, json};
 
 /// Most fields of a form Beckon asks (one question each).
@@ -45,20 +47,23 @@ pub fn questions(event: &Value) -> Option<(Value, Vec<String>)> {
     Some((json!({"questions": items, "metadata": metadata}), names))
 }
 
-/// The form's content from an answered question's `answers` (one per field, in order).
-pub fn content(outcome: &Value, names: &[String]) -> Option<Value> {
-    let answers = outcome.get("answers")?.as_array()?;
+/// The form's content from an answered question's answers (one per field, in order).
+pub fn content(outcome: &Outcome, names: &[String]) -> Option<Value> {
+    let answers = match outcome {
+        Outcome::Answered { answers } => answers.items(),
+        Outcome::Declined { .. } | Outcome::Expired { .. } | Outcome::Cancelled { .. } => return None,
+    };
     let mut content = Map::new();
     for (name, answer) in names.iter().zip(answers) {
-        content.insert(name.clone(), answer.get("value")?.clone());
+        content.insert(name.clone(), answer.value.clone()?);
     }
     (content.len() == names.len()).then_some(Value::Object(content))
 }
 
 /// Whether the pending question `view` asks the form an `ElicitationResult` event settled.
-pub fn settled_by(event: &Value, view: &Value) -> bool {
-    let metadata = &view["input"]["metadata"];
-    metadata["source"] == "mcp_elicitation"
+pub fn settled_by(event: &Value, view: &QuestionView) -> bool {
+    let Some(metadata) = view.input.metadata() else { return false };
+    metadata.get("source").and_then(Value::as_str) == Some("mcp_elicitation")
         && event.get("elicitation_id").is_some_and(|id| metadata.get("elicitation_id") == Some(id))
         && event.get("mcp_server_name") == metadata.get("mcp_server")
 }
@@ -120,9 +125,10 @@ mod tests {
     fn answers_become_the_content_and_the_result_settles_its_own_form() {
         let names = vec!["environment".to_owned(), "replicas".to_owned()];
         let outcome = json!({"outcome": "answered", "answers": [{"value": "staging"}, {"value": 3}]});
+        let outcome: Outcome = serde_json::from_value(outcome).unwrap();
         assert_eq!(content(&outcome, &names), Some(json!({"environment": "staging", "replicas": 3})));
         let (request, _) = questions(&form()).unwrap();
-        let view = json!({"input": request});
+        let view = crate::testing::view(json!({"input": request}));
         let done =
             json!({"hook_event_name": "ElicitationResult", "mcp_server_name": "deployer", "elicitation_id": "el-1"});
         assert!(settled_by(&done, &view));

@@ -18,6 +18,9 @@
 //! Anything else — an event this does not handle, a question Beckon refuses, an outcome other
 //! than an answer — yields no output, and Claude Code's own dialog decides.
 
+use beckon_api::QuestionStatus;
+use beckon_api::views::QuestionView;
+use beckon_core::{AnsweredVia, Outcome};
 use serde_json::{Map, Value, json};
 
 use super::elicitation;
@@ -95,31 +98,32 @@ pub fn ask(event: &Value) -> Option<(Value, Pending)> {
 /// The hook's output for a resolved question `view` (as `GET /v1/questions/{id}` returns it),
 /// or `None` when Claude Code should decide itself (an approval declined, anything expired or
 /// withdrawn). Claude Code's own question declined in Beckon goes back as unanswered.
-pub fn reply(pending: &Pending, view: &Value) -> Option<Value> {
-    let status = view.get("status")?.as_str()?;
-    match (pending, status) {
-        (Pending::Form { .. }, "declined") => {
+pub fn reply(pending: &Pending, view: &QuestionView) -> Option<Value> {
+    match (pending, view.status) {
+        (Pending::Form { .. }, QuestionStatus::Declined) => {
             return Some(json!({"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "decline"}}));
         }
-        (Pending::Question { event, input }, "declined") => {
+        (Pending::Question { event, input }, QuestionStatus::Declined) => {
             return Some(allow_question(event, unanswered(input, view)));
         }
-        (_, "answered") => {}
-        _ => return None,
+        (_, QuestionStatus::Answered) => {}
+        (Pending::Approval, QuestionStatus::Declined)
+        | (_, QuestionStatus::Pending | QuestionStatus::Expired | QuestionStatus::Cancelled) => return None,
     }
     match pending {
         Pending::Form { names } => {
-            let content = elicitation::content(view.get("outcome")?, names)?;
+            let content = elicitation::content(view.outcome.as_ref()?, names)?;
             Some(
                 json!({"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "accept", "content": content}}),
             )
         }
         Pending::Approval => {
-            let decision = view.get("decision").filter(|d| d.is_object())?;
+            let decision = view.decision.as_ref()?;
             Some(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}))
         }
         Pending::Question { event, input } => {
-            let result = view.get("result")?;
+            // The result the agent receives, as Claude Code's AskUserQuestion returns it.
+            let result = view.result.as_ref()?;
             let mut updated = input.clone();
             updated.insert("answers".into(), result.get("answers")?.clone());
             match result.get("annotations") {
@@ -151,9 +155,13 @@ fn allow_question(event: &str, updated: Value) -> Value {
 /// Beckon: `skipped` when they pressed Skip in the window, `dismissed` when they declined it
 /// anywhere else (a notification, Slack, Telegram, a script). Claude Code keeps the mark for
 /// its own records; the model reads the text in `answers`, which says so, with their reason.
-fn unanswered(input: &Map<String, Value>, view: &Value) -> Value {
-    let how = if view.get("answered_via").and_then(Value::as_str) == Some("window") { "skipped" } else { "dismissed" };
-    let reason = view.pointer("/outcome/reason").and_then(Value::as_str).map(str::trim).filter(|r| !r.is_empty());
+fn unanswered(input: &Map<String, Value>, view: &QuestionView) -> Value {
+    let how = if view.answered_via == Some(AnsweredVia::Window) { "skipped" } else { "dismissed" };
+    let reason = match &view.outcome {
+        Some(Outcome::Declined { reason } | Outcome::Cancelled { reason }) => reason.as_deref(),
+        Some(Outcome::Answered { .. } | Outcome::Expired { .. }) | None => None,
+    };
+    let reason = reason.map(str::trim).filter(|r| !r.is_empty());
     let mut text = match how {
         "skipped" => "The user skipped this question in Beckon without answering.".to_owned(),
         _ => "The user dismissed this question in Beckon without answering.".to_owned(),
@@ -186,8 +194,8 @@ pub fn is_settled_elsewhere(event: &Value) -> bool {
 /// Whether the pending question `view` (as `GET /v1/questions` lists it) is the one `event`
 /// settled: an approval of the same call in the same Claude Code session, or Claude Code's
 /// own question with the same texts.
-pub fn settles(event: &Value, view: &Value) -> bool {
-    if view.get("agent").and_then(Value::as_str) != Some(AGENT) {
+pub fn settles(event: &Value, view: &QuestionView) -> bool {
+    if view.agent != AGENT {
         return false;
     }
     if event.get("hook_event_name").and_then(Value::as_str) == Some("ElicitationResult") {
@@ -195,22 +203,20 @@ pub fn settles(event: &Value, view: &Value) -> bool {
     }
     let tool = event.get("tool_name").and_then(Value::as_str);
     let input = event.get("tool_input");
-    let asked = &view["input"];
-    match asked.get("approval") {
+    match view.input.approval() {
         Some(approval) => {
-            approval.get("tool_name").and_then(Value::as_str) == tool
-                && approval.get("input") == input
-                && approval.get("session") == event.get("session_id")
+            Some(approval.tool_name.as_str()) == tool
+                && input.and_then(Value::as_object) == Some(&approval.input)
+                && approval.session.as_deref() == event.get("session_id").and_then(Value::as_str)
         }
         None if tool == Some(ASK_TOOL) => {
-            let texts = |questions: Option<&Value>| -> Vec<String> {
-                questions
-                    .and_then(Value::as_array)
-                    .map(|items| items.iter().filter_map(|q| q["question"].as_str().map(str::to_owned)).collect())
-                    .unwrap_or_default()
-            };
-            let ours = texts(asked.get("questions"));
-            !ours.is_empty() && ours == texts(input.and_then(|i| i.get("questions")))
+            let ours: Vec<&str> = view.input.items().iter().map(|item| item.question()).collect();
+            let theirs: Vec<&str> = input
+                .and_then(|i| i.get("questions"))
+                .and_then(Value::as_array)
+                .map(|items| items.iter().filter_map(|q| q["question"].as_str()).collect())
+                .unwrap_or_default();
+            !ours.is_empty() && ours == theirs
         }
         None => false,
     }
@@ -228,6 +234,7 @@ pub(crate) fn session_key(event: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::view;
 
     fn permission(tool: &str, input: Value) -> Value {
         json!({"session_id": "5b0c-11", "transcript_path": "/t.jsonl", "cwd": "/home/ada/shop",
@@ -258,8 +265,8 @@ mod tests {
         assert_eq!(body["questions"], input);
         assert_eq!(body["person_only"], true, "Claude Code asked the person: only they answer");
         assert!(body.get("approval").is_none());
-        let view = json!({"status": "answered", "result": {"outcome": "answered", "questions": [],
-            "answers": {"Which color?": "Blue"}, "annotations": {"Which color?": {"notes": "darker"}}}});
+        let view = view(json!({"status": "answered", "result": {"outcome": "answered", "questions": [],
+            "answers": {"Which color?": "Blue"}, "annotations": {"Which color?": {"notes": "darker"}}}}));
         let out = reply(&pending, &view).unwrap();
         let decision = &out["hookSpecificOutput"]["decision"];
         assert_eq!(decision["behavior"], "allow");
@@ -282,7 +289,7 @@ mod tests {
         let input = json!({"questions": [{"question": "Which color?", "options": [{"label": "Red"}, {"label": "Blue"}]},
             {"question": "Which size?", "options": [{"label": "S"}, {"label": "L"}]}]});
         let (_, pending) = ask(&permission(ASK_TOOL, input.clone())).unwrap();
-        let skipped = json!({"status": "declined", "answered_via": "window", "outcome": {"outcome": "declined"}});
+        let skipped = view(json!({"status": "declined", "answered_via": "window", "outcome": {"outcome": "declined"}}));
         let out = reply(&pending, &skipped).unwrap();
         let updated = &out["hookSpecificOutput"]["decision"]["updatedInput"];
         assert_eq!(out["hookSpecificOutput"]["decision"]["behavior"], "allow");
@@ -293,26 +300,29 @@ mod tests {
         );
         assert!(updated["answers"]["Which size?"].as_str().unwrap().contains("skipped"), "{updated}");
 
-        let dismissed = json!({"status": "declined", "answered_via": "slack",
-            "outcome": {"outcome": "declined", "reason": " ask Bob "}});
+        let dismissed = view(json!({"status": "declined", "answered_via": "slack",
+            "outcome": {"outcome": "declined", "reason": " ask Bob "}}));
         let updated = reply(&pending, &dismissed).unwrap()["hookSpecificOutput"]["decision"]["updatedInput"].clone();
         assert_eq!(updated["annotations"]["Which color?"], json!({"unanswered": "dismissed"}));
         let text = updated["answers"]["Which color?"].as_str().unwrap();
         assert!(text.contains("dismissed") && text.ends_with("Their reason: ask Bob"), "{text}");
 
-        for status in ["expired", "cancelled"] {
-            assert_eq!(reply(&pending, &json!({"status": status})), None, "{status}: Claude Code's dialog decides");
+        for status in [QuestionStatus::Expired, QuestionStatus::Cancelled] {
+            let view = view(json!({"status": status}));
+            assert_eq!(reply(&pending, &view), None, "{status}: Claude Code's dialog decides");
         }
     }
 
     #[test]
     fn only_an_answer_speaks_and_other_events_are_left_to_claude_code() {
         let (_, pending) = ask(&permission("Bash", json!({"command": "ls"}))).unwrap();
-        for status in ["declined", "expired", "cancelled", "pending"] {
-            assert_eq!(reply(&pending, &json!({"status": status})), None, "{status}");
+        for status in
+            [QuestionStatus::Declined, QuestionStatus::Expired, QuestionStatus::Cancelled, QuestionStatus::Pending]
+        {
+            assert_eq!(reply(&pending, &view(json!({"status": status}))), None, "{status}");
         }
         let allowed =
-            json!({"status": "answered", "decision": {"behavior": "allow", "updatedInput": {"command": "ls"}}});
+            view(json!({"status": "answered", "decision": {"behavior": "allow", "updatedInput": {"command": "ls"}}}));
         assert_eq!(
             reply(&pending, &allowed).unwrap(),
             json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
@@ -339,7 +349,7 @@ mod tests {
     #[test]
     fn a_call_that_went_on_settles_only_its_own_pending_question() {
         let (body, _) = ask(&permission("Bash", json!({"command": "ls"}))).unwrap();
-        let approval = json!({"agent": "claude-code", "input": {"questions": [], "approval": body["approval"]}});
+        let approval = crate::testing::approval(AGENT, &body["approval"]);
         let ran = json!({"session_id": "5b0c-11", "hook_event_name": "PostToolUse", "tool_name": "Bash",
             "tool_input": {"command": "ls"}, "tool_use_id": "toolu_1"});
         assert!(is_settled_elsewhere(&ran) && settles(&ran, &approval));
@@ -349,11 +359,12 @@ mod tests {
         let other_session = json!({"session_id": "9", "hook_event_name": "PostToolUse", "tool_name": "Bash",
             "tool_input": {"command": "ls"}});
         assert!(!settles(&other_session, &approval));
-        let asked = json!({"agent": "claude-code", "input": {"questions": [{"question": "Which color?"}]}});
+        let asked = view(json!({"agent": "claude-code", "input": {"questions": [{"question": "Which color?",
+            "options": [{"label": "Red"}, {"label": "Blue"}]}]}}));
         let answered = json!({"hook_event_name": "PostToolUse", "tool_name": "AskUserQuestion",
             "tool_input": {"questions": [{"question": "Which color?", "options": []}]}});
         assert!(settles(&answered, &asked));
-        assert!(!settles(&answered, &json!({"agent": "cli", "input": asked["input"]})));
+        assert!(!settles(&answered, &QuestionView { agent: "cli".into(), ..asked }));
         assert!(!is_settled_elsewhere(&json!({"hook_event_name": "Stop"})));
     }
 }

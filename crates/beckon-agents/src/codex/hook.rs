@@ -13,6 +13,9 @@
 //! Beckon's own MCP tools are allowed at once: they put their question to the person
 //! themselves.
 
+use beckon_api::QuestionStatus;
+use beckon_api::views::QuestionView;
+use beckon_core::PermissionDecision;
 use serde_json::{Value, json};
 
 /// Who asks, as Beckon's inbox shows it.
@@ -66,9 +69,13 @@ pub fn went_on(event: &Value) -> Option<&str> {
 
 /// Whether the pending question `view` (as `GET /v1/questions` lists it) is an approval Codex
 /// asked for in `session`.
-pub fn settles(session: &str, view: &Value) -> bool {
-    view.get("agent").and_then(Value::as_str) == Some(AGENT)
-        && view["input"]["approval"].get("session").and_then(Value::as_str) == Some(session)
+pub fn settles(session: &str, view: &QuestionView) -> bool {
+    asked_in(AGENT, session, view)
+}
+
+/// Whether the pending question `view` is an approval `agent` asked for in `session`.
+pub(crate) fn asked_in(agent: &str, session: &str, view: &QuestionView) -> bool {
+    view.agent == agent && view.input.approval().and_then(|approval| approval.session.as_deref()) == Some(session)
 }
 
 /// The hook's output that allows the call.
@@ -78,7 +85,7 @@ pub fn allow() -> Value {
 
 /// The hook's output for a resolved approval `view` (as `GET /v1/questions/{id}` returns it),
 /// or `None` when Codex should decide itself.
-pub fn reply(view: &Value) -> Option<Value> {
+pub fn reply(view: &QuestionView) -> Option<Value> {
     decision(view).map(output)
 }
 
@@ -88,19 +95,16 @@ fn output(decision: Value) -> Value {
 
 /// The person's decision as `{"behavior": "allow"}` or `{"behavior": "deny", "message"}`, when
 /// the approval was answered. A decision Beckon keeps for later ("always") allows this call.
-pub(crate) fn decision(view: &Value) -> Option<Value> {
-    if view.get("status")?.as_str()? != "answered" {
+pub(crate) fn decision(view: &QuestionView) -> Option<Value> {
+    if view.status != QuestionStatus::Answered {
         return None;
     }
-    let decision = view.get("decision")?;
-    match decision.get("behavior")?.as_str()? {
-        "allow" => Some(json!({"behavior": "allow"})),
-        "deny" => {
-            let message =
-                decision.get("message").and_then(Value::as_str).filter(|m| !m.trim().is_empty()).unwrap_or(DENIED);
+    match view.decision.as_ref()? {
+        PermissionDecision::Allow { .. } => Some(json!({"behavior": "allow"})),
+        PermissionDecision::Deny { message } => {
+            let message = Some(message.as_str()).filter(|m| !m.trim().is_empty()).unwrap_or(DENIED);
             Some(json!({"behavior": "deny", "message": message}))
         }
-        _ => None,
     }
 }
 
@@ -141,6 +145,7 @@ fn session_key(agent: &str, id: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::view;
 
     /// As Codex 0.169.0 sends it (`codex exec --approve-for-me`, an escalated command).
     fn captured(tool: &str, input: Value) -> Value {
@@ -192,28 +197,31 @@ mod tests {
         assert_eq!(ask(&submitted), None);
         assert_eq!(went_on(&captured("Bash", json!({}))), None);
         let Some(Asked::Approval(body)) = ask(&captured("Bash", json!({"command": "ls"}))) else { panic!() };
-        let view = json!({"agent": "codex", "input": {"questions": [], "approval": body["approval"]}});
+        let view = crate::testing::approval(AGENT, &body["approval"]);
         let session = body["approval"]["session"].as_str().unwrap();
         assert!(settles(session, &view));
         assert!(!settles("s1", &view), "another session");
-        assert!(!settles(session, &json!({"agent": "claude-code", "input": view["input"]})));
+        assert!(!settles(session, &QuestionView { agent: "claude-code".into(), ..view }));
     }
 
     #[test]
     fn only_an_answer_speaks_and_a_denial_carries_its_message() {
-        let allowed = json!({"status": "answered", "decision": {"behavior": "allow",
-            "updatedPermissions": [{"type": "addRules"}]}});
+        let allowed = view(json!({"status": "answered", "decision": {"behavior": "allow", "updatedInput": {},
+            "updatedPermissions": [{"type": "addRules"}]}}));
         assert_eq!(reply(&allowed), Some(allow()), "allowed always is allowed");
-        let denied = json!({"status": "answered", "decision": {"behavior": "deny", "message": "Not on main"}});
+        let denied = view(json!({"status": "answered", "decision": {"behavior": "deny", "message": "Not on main"}}));
         assert_eq!(
             reply(&denied),
             Some(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
                 "decision": {"behavior": "deny", "message": "Not on main"}}}))
         );
-        let bare = json!({"status": "answered", "decision": {"behavior": "deny"}});
+        let bare = view(json!({"status": "answered", "decision": {"behavior": "deny", "message": " "}}));
         assert_eq!(reply(&bare).unwrap()["hookSpecificOutput"]["decision"]["message"], DENIED);
-        for status in ["declined", "expired", "cancelled", "pending"] {
-            assert_eq!(reply(&json!({"status": status, "decision": {"behavior": "allow"}})), None, "{status}");
+        for status in
+            [QuestionStatus::Declined, QuestionStatus::Expired, QuestionStatus::Cancelled, QuestionStatus::Pending]
+        {
+            let view = view(json!({"status": status, "decision": {"behavior": "allow", "updatedInput": {}}}));
+            assert_eq!(reply(&view), None, "{status}");
         }
     }
 }

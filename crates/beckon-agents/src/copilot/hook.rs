@@ -10,9 +10,10 @@
 //! outright, before it can withdraw its question. The next prompt they submit in that session,
 //! or its end ([`went_on`]), withdraws the session's approvals still pending ([`settles`]).
 
+use beckon_api::views::QuestionView;
 use serde_json::{Value, json};
 
-use crate::codex::hook::{approval_body, decision};
+use crate::codex::hook::{approval_body, asked_in, decision};
 
 /// Who asks, as Beckon's inbox shows it.
 pub const AGENT: &str = "copilot";
@@ -56,9 +57,8 @@ pub fn went_on(event: &Value) -> Option<&str> {
 
 /// Whether the pending question `view` (as `GET /v1/questions` lists it) is an approval
 /// Copilot asked for in `session`.
-pub fn settles(session: &str, view: &Value) -> bool {
-    view.get("agent").and_then(Value::as_str) == Some(AGENT)
-        && view["input"]["approval"].get("session").and_then(Value::as_str) == Some(session)
+pub fn settles(session: &str, view: &QuestionView) -> bool {
+    asked_in(AGENT, session, view)
 }
 
 /// The hook's output that allows the call.
@@ -68,13 +68,14 @@ pub fn allow() -> Value {
 
 /// The hook's output for a resolved approval `view` (as `GET /v1/questions/{id}` returns it),
 /// or `None` when Copilot should decide itself.
-pub fn reply(view: &Value) -> Option<Value> {
+pub fn reply(view: &QuestionView) -> Option<Value> {
     decision(view)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::view;
 
     /// As Copilot CLI 1.0.102 sends it (`copilot -p`, a shell command).
     fn captured(tool: &str, input: Value) -> Value {
@@ -117,19 +118,19 @@ mod tests {
         assert_eq!(ask(&submitted), None);
         assert_eq!(went_on(&captured("bash", json!({}))), None);
         let Some(Asked::Approval(body)) = ask(&captured("bash", json!({"command": "ls"}))) else { panic!() };
-        let view = json!({"agent": "copilot", "input": {"questions": [], "approval": body["approval"]}});
+        let view = crate::testing::approval(AGENT, &body["approval"]);
         let session = body["approval"]["session"].as_str().unwrap();
         assert!(settles(session, &view));
         assert!(!settles("s1", &view));
-        assert!(!settles(session, &json!({"agent": "codex", "input": view["input"]})));
+        assert!(!settles(session, &QuestionView { agent: "codex".into(), ..view }));
     }
 
     #[test]
     fn only_an_answer_speaks_and_a_denial_carries_its_message() {
-        let allowed = json!({"status": "answered", "decision": {"behavior": "allow"}});
+        let allowed = view(json!({"status": "answered", "decision": {"behavior": "allow", "updatedInput": {}}}));
         assert_eq!(reply(&allowed), Some(json!({"behavior": "allow"})));
-        let denied = json!({"status": "answered", "decision": {"behavior": "deny", "message": "Use /tmp"}});
+        let denied = view(json!({"status": "answered", "decision": {"behavior": "deny", "message": "Use /tmp"}}));
         assert_eq!(reply(&denied), Some(json!({"behavior": "deny", "message": "Use /tmp"})));
-        assert_eq!(reply(&json!({"status": "expired"})), None);
+        assert_eq!(reply(&view(json!({"status": "expired"}))), None);
     }
 }

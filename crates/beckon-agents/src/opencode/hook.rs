@@ -16,6 +16,9 @@
 //! Anything else, a question Beckon refuses, or an outcome other than an answer yields no
 //! output, and OpenCode's own prompt decides.
 
+use beckon_api::QuestionStatus;
+use beckon_api::views::QuestionView;
+use beckon_core::{Answer, Outcome, PermissionDecision};
 use serde_json::{Map, Value, json};
 
 /// Who asks, as Beckon's inbox shows it.
@@ -119,34 +122,29 @@ fn question(item: &Value) -> Option<Value> {
 /// The body the plugin posts to OpenCode for a resolved question `view` (as
 /// `GET /v1/questions/{id}` returns it), or `None` when OpenCode should decide itself
 /// (declined, expired, withdrawn).
-pub fn reply(pending: Pending, view: &Value) -> Option<Value> {
-    if view.get("status")?.as_str()? != "answered" {
+pub fn reply(pending: Pending, view: &QuestionView) -> Option<Value> {
+    if view.status != QuestionStatus::Answered {
         return None;
     }
-    let answers = view.get("outcome")?.get("answers")?.as_array()?;
+    let answers = match view.outcome.as_ref()? {
+        Outcome::Answered { answers } => answers.items(),
+        Outcome::Declined { .. } | Outcome::Expired { .. } | Outcome::Cancelled { .. } => return None,
+    };
     match pending {
-        Pending::Permission => {
-            let decision = view.get("decision")?;
-            match decision.get("behavior")?.as_str()? {
-                "allow" => {
-                    let always = decision
-                        .get("updatedPermissions")
-                        .and_then(Value::as_array)
-                        .is_some_and(|rules| !rules.is_empty());
-                    Some(json!({"reply": if always { "always" } else { "once" }}))
-                }
-                "deny" => {
-                    // Only a comment the person wrote goes to the model; without one OpenCode
-                    // stops, as when its own prompt is rejected.
-                    let commented = answers.first().and_then(|a| a.get("comment")).and_then(Value::as_str);
-                    match (commented, decision.get("message").and_then(Value::as_str)) {
-                        (Some(_), Some(message)) => Some(json!({"reply": "reject", "message": message})),
-                        _ => Some(json!({"reply": "reject"})),
-                    }
-                }
-                _ => None,
+        Pending::Permission => match view.decision.as_ref()? {
+            PermissionDecision::Allow { updated_permissions, .. } => {
+                let always = !updated_permissions.is_empty();
+                Some(json!({"reply": if always { "always" } else { "once" }}))
             }
-        }
+            PermissionDecision::Deny { message } => {
+                // Only a comment the person wrote goes to the model; without one OpenCode
+                // stops, as when its own prompt is rejected.
+                match answers.first().and_then(|answer| answer.comment.as_ref()) {
+                    Some(_) => Some(json!({"reply": "reject", "message": message})),
+                    None => Some(json!({"reply": "reject"})),
+                }
+            }
+        },
         Pending::Question => {
             let labels: Vec<Value> = answers.iter().map(labels).collect();
             Some(json!({"answers": labels}))
@@ -155,16 +153,9 @@ pub fn reply(pending: Pending, view: &Value) -> Option<Value> {
 }
 
 /// One answer as OpenCode takes it: the chosen labels, then the person's own text.
-fn labels(answer: &Value) -> Value {
-    let mut labels: Vec<Value> = answer
-        .get("selected")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter(|label| label.is_string())
-        .cloned()
-        .collect();
-    let typed = answer.get("other").or_else(|| answer.get("value")).and_then(Value::as_str);
+fn labels(answer: &Answer) -> Value {
+    let mut labels: Vec<Value> = answer.selected.iter().cloned().map(Value::String).collect();
+    let typed = answer.other.as_deref().or_else(|| answer.value.as_ref().and_then(Value::as_str));
     if let Some(text) = typed {
         labels.push(Value::String(text.to_owned()));
     }
@@ -192,6 +183,7 @@ fn short(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::view;
 
     /// OpenCode's `permission.asked`, as captured from the real server, as the plugin sends it.
     fn permission_asked() -> Value {
@@ -214,8 +206,9 @@ mod tests {
             "directory": "/home/ada/shop"})
     }
 
-    fn answered_approval(behavior: Value, answer: Value) -> Value {
-        json!({"status": "answered", "outcome": {"outcome": "answered", "answers": [answer]}, "decision": behavior})
+    fn answered_approval(behavior: Value, answer: Value) -> QuestionView {
+        view(json!({"status": "answered", "outcome": {"outcome": "answered", "answers": [answer]},
+            "decision": behavior}))
     }
 
     #[test]
@@ -279,8 +272,8 @@ mod tests {
                 "questions": [{"question": "Which color should I use?", "header": "Color", "multiSelect": false,
                     "options": [{"label": "Red", "description": "warm"}, {"label": "Blue", "description": "cool"}]}]})
         );
-        let view = json!({"status": "answered", "outcome": {"outcome": "answered",
-            "answers": [{"selected": ["Blue"]}, {"selected": ["A", "B"]}, {"other": "Teal, please"}]}});
+        let view = view(json!({"status": "answered", "outcome": {"outcome": "answered",
+            "answers": [{"selected": ["Blue"]}, {"selected": ["A", "B"]}, {"other": "Teal, please"}]}}));
         assert_eq!(reply(pending, &view), Some(json!({"answers": [["Blue"], ["A", "B"], ["Teal, please"]]})));
     }
 
@@ -296,8 +289,11 @@ mod tests {
 
     #[test]
     fn only_an_answer_speaks_and_other_events_are_left_to_opencode() {
-        for status in ["declined", "expired", "cancelled", "pending"] {
-            let view = json!({"status": status, "outcome": {"outcome": status}});
+        for status in
+            [QuestionStatus::Declined, QuestionStatus::Expired, QuestionStatus::Cancelled, QuestionStatus::Pending]
+        {
+            let outcome = (!matches!(status, QuestionStatus::Pending)).then(|| json!({"outcome": status}));
+            let view = view(json!({"status": status, "outcome": outcome}));
             assert_eq!(reply(Pending::Permission, &view), None, "{status}");
             assert_eq!(reply(Pending::Question, &view), None, "{status}");
         }

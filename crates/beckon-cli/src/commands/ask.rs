@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use beckon_core::QuestionRequest;
 
+use beckon_api::views::{QuestionCreated, QuestionView};
 use beckon_client::client::reattach::{Relocating, Wait};
 use serde_json::{Value, json};
 
@@ -95,7 +96,7 @@ fn read_input(path: &Path) -> CliResult<QuestionRequest> {
         .map_err(|problems| CliError::Input(format!("{name} is not a question Beckon can ask:\n{problems}")))
 }
 
-async fn until_resolved(waiter: &Relocating, created: &Value, id: &str) -> CliResult<Value> {
+async fn until_resolved(waiter: &Relocating, created: &QuestionCreated, id: &str) -> CliResult<QuestionView> {
     let wait = Wait::until_resolved(created, POLL, beckon_client::now_ms(), std::time::Instant::now());
     Ok(waiter.wait_on(id, wait, |notice| eprintln!("beckon ask: {notice}")).await?)
 }
@@ -106,10 +107,7 @@ pub async fn run(connection: &Connection, args: AskArgs) -> CliResult<Exit> {
     // Listen before asking, so a Ctrl-C at any moment after the question exists withdraws it.
     let mut signals = Signals::listen().map_err(|err| CliError::Io(format!("cannot listen for Ctrl-C: {err}")))?;
     let created = client.ask(&body(&args)?).await?;
-    let id = created["request_id"]
-        .as_str()
-        .ok_or_else(|| CliError::Reply("the created question has no request_id".into()))?
-        .to_owned();
+    let id = created.request_id.to_string();
     if std::io::stderr().is_terminal() {
         eprintln!("Waiting for an answer to {id} (Ctrl-C withdraws the question)…");
     }

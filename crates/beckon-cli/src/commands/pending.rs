@@ -1,6 +1,6 @@
 //! `beckon pending`: the inbox as a table.
 
-use serde_json::json;
+use beckon_api::views::QuestionList;
 
 use crate::cli::{Connection, PendingArgs};
 use crate::error::{CliResult, Exit};
@@ -10,7 +10,7 @@ use crate::output;
 pub async fn run(connection: &Connection, args: PendingArgs) -> CliResult<Exit> {
     let questions = connection.client()?.pending().await?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&json!({"questions": questions})).unwrap_or_default());
+        println!("{}", serde_json::to_string_pretty(&QuestionList { questions }).unwrap_or_default());
     } else if questions.is_empty() {
         println!("No questions are waiting.");
     } else {

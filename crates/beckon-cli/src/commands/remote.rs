@@ -47,8 +47,7 @@ async fn ssh(connection: &Connection, args: RemoteSshArgs) -> CliResult<Exit> {
     let port = port_of(&client.endpoint().url)?;
     let token_name = args.token_name.clone().unwrap_or_else(|| name_for(&args.host));
     let created = client.create_token(&token_name, None).await?;
-    let secret =
-        created["secret"].as_str().ok_or_else(|| CliError::Reply("the new token has no secret".into()))?.to_owned();
+    let secret = created.secret;
     let chosen = if args.agents.is_empty() { AgentName::value_variants().to_vec() } else { args.agents.clone() };
     let agents = chosen.iter().filter_map(|agent| agent.to_possible_value()).map(|value| value.get_name().to_owned());
     let plan = Plan { host: args.host, port, token_name, secret, agents: agents.collect() };

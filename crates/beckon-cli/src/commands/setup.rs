@@ -221,10 +221,7 @@ async fn reach(connection: &Connection, data_dir: &Path) -> Result<String, Strin
         Some(socket) => socket.display().to_string(),
         None => client.endpoint().url.clone(),
     };
-    match health["version"].as_str() {
-        Some(version) => Ok(format!("{at} (Beckon {version}, the token accepted)")),
-        None => Ok(format!("{at} (the token accepted)")),
-    }
+    Ok(format!("{at} (Beckon {}, the token accepted)", health.version))
 }
 
 /// Why Beckon could not be reached, named for someone connecting an agent.

@@ -40,8 +40,8 @@ pub async fn run(connection: &Connection, args: StatusArgs) -> CliResult<Exit> {
             "url": endpoint.url,
             "pid": endpoint.pid,
             "socket": client.socket(),
-            "version": health["version"],
-            "pending": health["pending"],
+            "version": health.version,
+            "pending": health.pending,
             "data_dir": data_dir,
         });
         println!("{}", serde_json::to_string_pretty(&status).unwrap_or_default());
@@ -51,7 +51,7 @@ pub async fn run(connection: &Connection, args: StatusArgs) -> CliResult<Exit> {
         if let Some(socket) = client.socket() {
             println!("Reached through: {}", socket.display());
         }
-        println!("Pending questions: {}", health["pending"]);
+        println!("Pending questions: {}", health.pending);
         println!("Data folder: {}", data_dir.display());
     }
     Ok(Exit::Success)

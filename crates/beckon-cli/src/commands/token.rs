@@ -2,11 +2,11 @@
 //! listed and revoked through the running Beckon with the person's token (an ask-only token is
 //! refused). A new token's secret goes to stdout, alone, once: Beckon keeps only its hash.
 
+use beckon_api::views::TokenList;
 use beckon_api::{TokenKind, TokenView};
-use serde_json::{Value, json};
 
 use crate::cli::{Connection, TokenAction, TokenArgs, TokenCreateArgs, TokenListArgs, TokenRevokeArgs};
-use crate::error::{CliError, CliResult, Exit};
+use crate::error::{CliResult, Exit};
 use crate::output;
 
 /// Runs `beckon token …`.
@@ -22,25 +22,23 @@ async fn create(connection: &Connection, args: TokenCreateArgs) -> CliResult<Exi
     // `--ask-only` is required by the command line: the only kind there is, said aloud.
     let TokenCreateArgs { name, ask_only: _, owner, json } = args;
     let created = connection.client()?.create_token(&name, owner.as_deref()).await?;
-    let token = view(&created["token"])?;
-    let secret = created["secret"].as_str().ok_or_else(|| CliError::Reply("the new token has no secret".into()))?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&json!({"token": token, "secret": secret})).unwrap_or_default());
+        println!("{}", serde_json::to_string_pretty(&created).unwrap_or_default());
     } else {
         eprintln!(
             "Made {} token {:?}. Its secret is below, shown this once (Beckon keeps only its hash):",
-            kind_name(token.kind),
-            token.name
+            kind_name(created.token.kind),
+            created.token.name
         );
-        println!("{secret}");
+        println!("{}", created.secret);
     }
     Ok(Exit::Success)
 }
 
 async fn list(connection: &Connection, args: TokenListArgs) -> CliResult<Exit> {
-    let tokens = connection.client()?.tokens().await?.iter().map(view).collect::<CliResult<Vec<_>>>()?;
+    let tokens = connection.client()?.tokens().await?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&json!({"tokens": tokens})).unwrap_or_default());
+        println!("{}", serde_json::to_string_pretty(&TokenList { tokens }).unwrap_or_default());
     } else if tokens.is_empty() {
         println!("No tokens. Make one with `beckon token create --name NAME --ask-only`.");
     } else {
@@ -50,14 +48,9 @@ async fn list(connection: &Connection, args: TokenListArgs) -> CliResult<Exit> {
 }
 
 async fn revoke(connection: &Connection, args: TokenRevokeArgs) -> CliResult<Exit> {
-    let revoked = connection.client()?.revoke_token(&args.name).await?;
-    let token = view(&revoked["token"])?;
+    let token = connection.client()?.revoke_token(&args.name).await?;
     println!("Revoked token {:?}: requests carrying it are refused from now on.", token.name);
     Ok(Exit::Success)
-}
-
-fn view(value: &Value) -> CliResult<TokenView> {
-    serde_json::from_value(value.clone()).map_err(|err| CliError::Reply(format!("a token Beckon sent: {err}")))
 }
 
 fn kind_name(kind: TokenKind) -> &'static str {

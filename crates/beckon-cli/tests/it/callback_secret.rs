@@ -65,7 +65,7 @@ async fn status_secret_prints_the_secret_that_verifies_callbacks() {
     .await;
     let (signed, body) = received.lock().unwrap()[0].clone();
     let sent: Value = serde_json::from_slice(&body).unwrap();
-    assert_eq!(sent["request_id"], asked["request_id"]);
+    assert_eq!(sent["request_id"], asked.request_id.to_string());
     let t: i64 = signed.trim_start_matches("t=").split(',').next().unwrap().parse().unwrap();
     assert_eq!(signed, signature(secret, t, &body), "the printed secret verifies the callback");
 

@@ -4,6 +4,8 @@
 use std::process::Output;
 use std::time::Duration;
 
+use beckon_api::QuestionStatus;
+use beckon_core::Outcome;
 use beckon_gateway::Discovery;
 use serde_json::{Value, json};
 use tokio::process::Child;
@@ -187,8 +189,8 @@ async fn ctrl_c_withdraws_the_question_as_cancelled_by_the_asker() {
     assert_eq!(asked.status.code(), Some(130), "{}", text(&asked.stderr));
     let view = served.client.question(&id(&question), Duration::ZERO).await.unwrap();
     // The asker went away; the person did not decline anything.
-    assert_eq!(view["status"], "cancelled");
-    assert_eq!(view["outcome"], json!({"outcome": "cancelled", "reason": "withdrawn by the asking script"}));
+    assert_eq!(view.status, QuestionStatus::Cancelled);
+    assert_eq!(view.outcome, Some(Outcome::Cancelled { reason: Some("withdrawn by the asking script".into()) }));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,6 +6,8 @@
 
 use std::time::Duration;
 
+use beckon_api::QuestionStatus;
+use beckon_core::Outcome;
 use beckon_gateway::ClientError;
 use serde_json::{Value, json};
 
@@ -65,10 +67,10 @@ async fn a_script_cannot_answer_a_form_or_claude_codes_own_question_but_can_decl
             other => panic!("not refused as person-only: {other}"),
         }
         let view = served.client.question(&id, Duration::ZERO).await.unwrap();
-        assert_eq!(view["status"], "pending", "a refused answer decides nothing");
+        assert_eq!(view.status, QuestionStatus::Pending, "a refused answer decides nothing");
         served.client.decline(&id, None).await.unwrap();
         let view = served.client.question(&id, Duration::ZERO).await.unwrap();
-        assert_eq!(view["status"], "declined");
+        assert_eq!(view.status, QuestionStatus::Declined);
         printed(child).await;
     }
 }
@@ -107,6 +109,6 @@ async fn a_declined_form_is_declined_and_one_answered_in_the_terminal_is_withdra
     assert_eq!(printed(hook(&served, &result).await).await, "");
     assert_eq!(printed(child).await, "", "the waiting hook leaves the form to Claude Code");
     let view = served.client.question(&id, Duration::ZERO).await.unwrap();
-    assert_eq!(view["status"], "cancelled");
-    assert_eq!(view["outcome"]["reason"], "answered in the terminal");
+    assert_eq!(view.status, QuestionStatus::Cancelled);
+    assert_eq!(view.outcome, Some(Outcome::Cancelled { reason: Some("answered in the terminal".into()) }));
 }

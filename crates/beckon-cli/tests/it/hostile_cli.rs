@@ -11,6 +11,7 @@ use std::os::unix::ffi::OsStringExt;
 use std::process::{Output, Stdio};
 use std::time::Duration;
 
+use beckon_api::QuestionStatus;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -24,7 +25,7 @@ impl Served {
     async fn question(&self) -> String {
         let body = json!({"agent": "fixture", "questions": [{"question": "Proceed?",
             "options": [{"label": "Yes"}, {"label": "No"}]}]});
-        self.client.ask(&body).await.unwrap()["request_id"].as_str().unwrap().to_owned()
+        self.client.ask(&body).await.unwrap().request_id.to_string()
     }
 
     fn counts(&self) -> BTreeMap<&'static str, i64> {
@@ -78,7 +79,7 @@ async fn hostile_arguments_exit_1_with_the_reason_and_write_nothing() {
         check_output(name, &case["expect"], &out);
         assert_eq!(served.counts(), before, "{name}: the database changed");
         let view = served.client.question(&question, Duration::ZERO).await.unwrap();
-        assert_eq!(view["status"], "pending", "{name}");
+        assert_eq!(view.status, QuestionStatus::Pending, "{name}");
     }
 }
 
@@ -100,8 +101,8 @@ async fn hostile_text_asked_and_answered_from_the_command_line_comes_back_byte_f
         let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         let id = loop {
             let pending = served.client.pending().await.unwrap();
-            if let Some(found) = pending.iter().find(|q| q["input"]["questions"][0]["question"] == *hostile) {
-                break found["request_id"].as_str().unwrap().to_owned();
+            if let Some(found) = pending.iter().find(|q| q.input.items()[0].question() == hostile) {
+                break found.request_id.to_string();
             }
             if let Some(status) = asking.try_wait().unwrap() {
                 panic!("{name}: beckon ask exited with {status} before its question was pending");
@@ -116,7 +117,8 @@ async fn hostile_text_asked_and_answered_from_the_command_line_comes_back_byte_f
         assert_eq!(asked.status.code(), Some(0), "{name}: {}", text(&asked.stderr));
         assert_eq!(asked.stdout, format!("{hostile}\n").into_bytes(), "{name}: printed exactly");
         let view = served.client.question(&id, Duration::ZERO).await.unwrap();
-        assert_eq!(view["outcome"]["answers"][0]["selected"], json!([hostile]), "{name}: stored as given");
+        let outcome = serde_json::to_value(&view.outcome).unwrap();
+        assert_eq!(outcome["answers"][0]["selected"], json!([hostile]), "{name}: stored as given");
     }
 }
 

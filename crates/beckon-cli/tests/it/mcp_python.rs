@@ -38,9 +38,9 @@ async fn answer(client: GatewayClient, instruction: Value) -> Value {
             let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
             loop {
                 let pending = client.pending().await.unwrap();
-                let found = pending.iter().find(|q| q["input"]["questions"][0]["question"] == text);
+                let found = pending.iter().find(|q| q.input.items()[0].question() == text);
                 if let Some(found) = found {
-                    break found["request_id"].as_str().unwrap().to_owned();
+                    break found.request_id.to_string();
                 }
                 assert!(tokio::time::Instant::now() < deadline, "{text:?} never became pending");
                 tokio::time::sleep(Duration::from_millis(50)).await;
@@ -48,7 +48,7 @@ async fn answer(client: GatewayClient, instruction: Value) -> Value {
         }
     };
     tokio::time::sleep(Duration::from_millis(instruction["after_ms"].as_u64().unwrap_or(0))).await;
-    client.answer(&id, &texts).await.unwrap()
+    serde_json::to_value(client.answer(&id, &texts).await.unwrap()).unwrap()
 }
 
 /// Runs the script in `mode`, answering what it asks; how many checks it made, and the views of

@@ -11,6 +11,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
+use beckon_api::QuestionStatus;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -179,10 +180,9 @@ async fn an_ask_only_token_is_refused_all_else_and_at_once_when_revoked_and_is_s
         .client
         .ask(&json!({"agent": "cli", "questions": [{"question": "Lunch?", "options": [{"label": "Yes"}, {"label": "No"}]}]}))
         .await
-        .unwrap()["request_id"]
-        .as_str()
         .unwrap()
-        .to_owned();
+        .request_id
+        .to_string();
 
     let forbidden = [
         (Method::POST, format!("/v1/questions/{mine}/answer"), json!({"answer": "Allow"})),
@@ -208,7 +208,11 @@ async fn an_ask_only_token_is_refused_all_else_and_at_once_when_revoked_and_is_s
         assert_eq!(refused, (StatusCode::NOT_FOUND, "not_found".into()), "{method} {path}");
     }
     for id in [&mine, &theirs] {
-        assert_eq!(served.client.question(id, Duration::ZERO).await.unwrap()["status"], "pending", "untouched");
+        assert_eq!(
+            served.client.question(id, Duration::ZERO).await.unwrap().status,
+            QuestionStatus::Pending,
+            "untouched"
+        );
     }
     // The CLI's token commands with the ask-only token are refused too.
     let output = served::output(

@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use beckon_core::PermissionDecision;
 use beckon_gateway::{Discovery, GatewayClient, Locator};
 use serde_json::json;
 use tokio::process::Child;
@@ -47,9 +48,8 @@ async fn serve_listens_where_the_window_saved_and_lets_scripts_approve_when_it_s
     let (_serve, found, client) = serve(dir.path()).await;
     assert_eq!(found.url, format!("http://127.0.0.1:{port}"));
     let asked = client.ask(&approval()).await.unwrap();
-    let id = asked["request_id"].as_str().unwrap();
-    let answered = client.answer(id, &["Allow".into()]).await.unwrap();
-    assert_eq!(answered["decision"]["behavior"], "allow", "{answered}");
+    let answered = client.answer(&asked.request_id.to_string(), &["Allow".into()]).await.unwrap();
+    assert!(matches!(answered.decision, Some(PermissionDecision::Allow { .. })), "{answered:?}");
 }
 
 #[tokio::test]
@@ -60,7 +60,7 @@ async fn without_those_settings_serve_keeps_scripts_from_approving() {
     let (_serve, found, client) = serve(dir.path()).await;
     assert!(!found.url.ends_with(":7393"), "port 0 from the settings picks a free one: {}", found.url);
     let asked = client.ask(&approval()).await.unwrap();
-    let refused = client.answer(asked["request_id"].as_str().unwrap(), &["Allow".into()]).await.unwrap_err();
+    let refused = client.answer(&asked.request_id.to_string(), &["Allow".into()]).await.unwrap_err();
     assert!(refused.to_string().contains("BECKON_SCRIPTS_MAY_APPROVE"), "{refused}");
 }
 

@@ -236,13 +236,13 @@ async fn pending_of(served: &served::Served, agent: &str) -> Value {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     loop {
         let pending = served.client.pending().await.unwrap();
-        if let Some(found) = pending.iter().find(|question| question["agent"] == agent) {
-            return found.clone();
+        if let Some(found) = pending.iter().find(|question| question.agent == agent) {
+            return serde_json::to_value(found).unwrap();
         }
         assert!(
             tokio::time::Instant::now() < deadline,
             "nothing of {agent}'s reached Beckon; pending: {:?}",
-            pending.iter().map(|q| q["agent"].clone()).collect::<Vec<_>>()
+            pending.iter().map(|q| q.agent.clone()).collect::<Vec<_>>()
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use beckon_api::views::{QuestionCreated, QuestionView};
 
 use super::{ClientError, ClientResult, GatewayClient, Locator};
 
@@ -62,6 +62,7 @@ pub fn lost_the_way(err: &ClientError) -> bool {
         | ClientError::InvalidId(_)
         | ClientError::Impostor { .. }
         | ClientError::TooLarge { .. }
+        | ClientError::Unreadable { .. }
         | ClientError::AskUnsure { .. }
         | ClientError::Certificate { .. }
         | ClientError::WaitLost { .. } => false,
@@ -103,9 +104,9 @@ impl Wait {
     /// deadline as `created` (what `POST /v1/questions` answered) states it, in Unix
     /// milliseconds; with no deadline, for as long as the caller waits. `now_ms` and `now` are
     /// the same moment on the two clocks.
-    pub fn until_resolved(created: &Value, poll: Duration, now_ms: i64, now: Instant) -> Wait {
+    pub fn until_resolved(created: &QuestionCreated, poll: Duration, now_ms: i64, now: Instant) -> Wait {
         // A deadline too far off for the clock to hold is no limit.
-        let reattach_until = created["expires_at"].as_i64().and_then(|expires_at| {
+        let reattach_until = created.expires_at.and_then(|expires_at| {
             let left = Duration::from_millis(expires_at.saturating_sub(now_ms).max(0).unsigned_abs());
             now.checked_add(left.saturating_add(AFTER_DEADLINE))
         });
@@ -162,7 +163,7 @@ pub enum Step {
         after: Duration,
     },
     /// The wait is over: the question as it stands.
-    Done(Value),
+    Done(Box<QuestionView>),
     /// The wait is over: why.
     Fail(ClientError),
 }
@@ -199,7 +200,7 @@ impl Waiting {
 
     /// A long-poll came back at `now` with `polled`: the next step, and what to tell, if
     /// anything. `jitter` (from 0 to 1) spreads the pause.
-    pub fn polled(&mut self, polled: ClientResult<Value>, now: Instant, jitter: f64) -> (Step, Option<Notice>) {
+    pub fn polled(&mut self, polled: ClientResult<QuestionView>, now: Instant, jitter: f64) -> (Step, Option<Notice>) {
         match polled {
             Ok(view) => {
                 self.failures = 0;
@@ -207,8 +208,8 @@ impl Waiting {
                     .lost_since
                     .take()
                     .map(|since| Notice::Back { id: self.id.clone(), after: now.saturating_duration_since(since) });
-                let over = view["status"] != "pending" || self.wait.ends.is_some_and(|ends| now >= ends);
-                let step = if over { Step::Done(view) } else { Step::Poll { after: Duration::ZERO } };
+                let over = !view.is_pending() || self.wait.ends.is_some_and(|ends| now >= ends);
+                let step = if over { Step::Done(Box::new(view)) } else { Step::Poll { after: Duration::ZERO } };
                 (step, notice)
             }
             Err(err) if !lost_the_way(&err) => (Step::Fail(err), None),
@@ -244,11 +245,11 @@ impl Waiting {
 /// Something that long-polls a question: the gateway's client, or a stand-in in tests.
 pub trait LongPoll: Sync {
     /// `GET /v1/questions/{id}`, held up to `wait` until it resolves.
-    fn long_poll(&self, id: &str, wait: Duration) -> impl Future<Output = ClientResult<Value>> + Send;
+    fn long_poll(&self, id: &str, wait: Duration) -> impl Future<Output = ClientResult<QuestionView>> + Send;
 }
 
 impl LongPoll for GatewayClient {
-    fn long_poll(&self, id: &str, wait: Duration) -> impl Future<Output = ClientResult<Value>> + Send {
+    fn long_poll(&self, id: &str, wait: Duration) -> impl Future<Output = ClientResult<QuestionView>> + Send {
         self.question(id, wait)
     }
 }
@@ -276,7 +277,7 @@ impl Relocating {
     }
 
     /// Waits on question `id` as `wait` says; see [`wait_on`].
-    pub async fn wait_on(&self, id: &str, wait: Wait, tell: impl FnMut(&Notice)) -> ClientResult<Value> {
+    pub async fn wait_on(&self, id: &str, wait: Wait, tell: impl FnMut(&Notice)) -> ClientResult<QuestionView> {
         wait_on(self, id, wait, tell).await
     }
 
@@ -293,7 +294,7 @@ impl Relocating {
 }
 
 impl LongPoll for Relocating {
-    async fn long_poll(&self, id: &str, wait: Duration) -> ClientResult<Value> {
+    async fn long_poll(&self, id: &str, wait: Duration) -> ClientResult<QuestionView> {
         let client = if self.lost.load(Ordering::Relaxed) { self.relocate() } else { Ok(self.client()) };
         let polled = match client {
             Ok(client) => client.question(id, wait).await,
@@ -312,7 +313,7 @@ pub async fn wait_on<P: LongPoll>(
     id: &str,
     wait: Wait,
     mut tell: impl FnMut(&Notice),
-) -> ClientResult<Value> {
+) -> ClientResult<QuestionView> {
     let mut waiting = Waiting::new(id, wait);
     let mut after = Duration::ZERO;
     loop {
@@ -326,7 +327,7 @@ pub async fn wait_on<P: LongPoll>(
         }
         match step {
             Step::Poll { after: next } => after = next,
-            Step::Done(view) => return Ok(view),
+            Step::Done(view) => return Ok(*view),
             Step::Fail(err) => return Err(err),
         }
     }
@@ -335,7 +336,7 @@ pub async fn wait_on<P: LongPoll>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use beckon_api::{ErrorBody, ErrorKind};
+    use beckon_api::{ErrorBody, ErrorKind, QuestionStatus};
     use serde_json::json;
 
     const ID: &str = "0190f1d2-0000-7000-8000-00000000beef";
@@ -350,8 +351,21 @@ mod tests {
         ClientError::Api { status, body: Box::new(body) }
     }
 
-    fn view(status: &str) -> Value {
-        json!({"request_id": ID, "status": status})
+    /// The question as the gateway shows it, as it stands.
+    fn view(status: QuestionStatus) -> QuestionView {
+        serde_json::from_value(json!({"request_id": ID, "session_id": "0190f1d2-0000-7000-8000-00000000cafe",
+            "agent": "cli", "origin": "cli", "status": status, "input": {"questions": [{"question": "Deploy?",
+            "options": [{"label": "Yes"}, {"label": "No"}]}]},
+            "created_at": 1_000, "answer_url": format!("http://127.0.0.1:7393/v1/questions/{ID}/answer"),
+            "deep_link": format!("beckon://question/{ID}")}))
+        .unwrap()
+    }
+
+    /// What `POST /v1/questions` answers, with its deadline.
+    fn created(expires_at: Option<i64>) -> QuestionCreated {
+        serde_json::from_value(json!({"request_id": ID, "session_id": "0190f1d2-0000-7000-8000-00000000cafe",
+            "status": "pending", "expires_at": expires_at, "answer_url": "", "status_url": "", "deep_link": ""}))
+        .unwrap()
     }
 
     #[test]
@@ -393,14 +407,12 @@ mod tests {
     #[test]
     fn a_question_s_deadline_bounds_re_attaching_with_a_margin_and_none_leaves_it_open() {
         let now = Instant::now();
-        let created = json!({"request_id": ID, "expires_at": 1_000_000 + 90_000});
-        let wait = Wait::until_resolved(&created, POLL, 1_000_000, now);
+        let wait = Wait::until_resolved(&created(Some(1_000_000 + 90_000)), POLL, 1_000_000, now);
         assert_eq!(wait.ends, None, "the wait itself lasts until the question is resolved");
         assert_eq!(wait.reattach_until, Some(now + Duration::from_secs(90) + AFTER_DEADLINE));
-        let past = json!({"expires_at": 1_000_000 - 5_000});
+        let past = created(Some(1_000_000 - 5_000));
         assert_eq!(Wait::until_resolved(&past, POLL, 1_000_000, now).reattach_until, Some(now + AFTER_DEADLINE));
-        let open = json!({"request_id": ID, "expires_at": null});
-        assert_eq!(Wait::until_resolved(&open, POLL, 1_000_000, now).reattach_until, None);
+        assert_eq!(Wait::until_resolved(&created(None), POLL, 1_000_000, now).reattach_until, None);
         let tool_call = Wait::at_most(Duration::from_secs(50), Duration::from_secs(120), now);
         assert_eq!((tool_call.ends, tool_call.reattach_until), (Some(now + Duration::from_secs(50)), tool_call.ends));
     }
@@ -423,7 +435,7 @@ mod tests {
         assert_eq!(notice, None, "one line per outage, not one per attempt");
 
         let back = start + Duration::from_millis(3_200);
-        let (step, notice) = waiting.polled(Ok(view("pending")), back, 0.0);
+        let (step, notice) = waiting.polled(Ok(view(QuestionStatus::Pending)), back, 0.0);
         assert!(matches!(step, Step::Poll { after } if after.is_zero()), "back, it waits on: {step:?}");
         assert_eq!(notice, Some(Notice::Back { id: ID.into(), after: Duration::from_millis(3_200) }));
         assert_eq!(notice.unwrap().to_string(), format!("re-attached to question {ID} after 3.2 s"));
@@ -433,8 +445,8 @@ mod tests {
         let (step, notice) = waiting.polled(Err(lost()), back, 1.0);
         assert!(matches!(step, Step::Poll { after } if after == FIRST_PAUSE), "{step:?}");
         assert!(notice.is_some());
-        let (step, _) = waiting.polled(Ok(view("answered")), back + Duration::from_secs(1), 0.0);
-        assert!(matches!(&step, Step::Done(done) if done["status"] == "answered"), "{step:?}");
+        let (step, _) = waiting.polled(Ok(view(QuestionStatus::Answered)), back + Duration::from_secs(1), 0.0);
+        assert!(matches!(&step, Step::Done(done) if done.status == QuestionStatus::Answered), "{step:?}");
     }
 
     #[test]
@@ -473,17 +485,17 @@ mod tests {
         assert_eq!(waiting.poll_length(start), Duration::from_secs(50));
         assert_eq!(waiting.poll_length(start + Duration::from_secs(49)), Duration::from_secs(1));
         assert_eq!(waiting.poll_length(start + Duration::from_secs(51)), Duration::ZERO);
-        let (step, _) = waiting.polled(Ok(view("pending")), start + Duration::from_secs(10), 0.0);
+        let (step, _) = waiting.polled(Ok(view(QuestionStatus::Pending)), start + Duration::from_secs(10), 0.0);
         assert!(matches!(step, Step::Poll { .. }), "{step:?}");
-        let (step, _) = waiting.polled(Ok(view("pending")), start + Duration::from_secs(50), 0.0);
-        assert!(matches!(&step, Step::Done(done) if done["status"] == "pending"), "{step:?}");
+        let (step, _) = waiting.polled(Ok(view(QuestionStatus::Pending)), start + Duration::from_secs(50), 0.0);
+        assert!(matches!(&step, Step::Done(done) if done.is_pending()), "{step:?}");
     }
 
     /// Answers each long-poll with the next of its results.
-    struct Scripted(std::sync::Mutex<Vec<ClientResult<Value>>>);
+    struct Scripted(std::sync::Mutex<Vec<ClientResult<QuestionView>>>);
 
     impl LongPoll for Scripted {
-        fn long_poll(&self, _id: &str, _wait: Duration) -> impl Future<Output = ClientResult<Value>> + Send {
+        fn long_poll(&self, _id: &str, _wait: Duration) -> impl Future<Output = ClientResult<QuestionView>> + Send {
             let next = self.0.lock().unwrap().remove(0);
             async move { next }
         }
@@ -491,11 +503,14 @@ mod tests {
 
     #[tokio::test]
     async fn the_loop_hands_back_what_the_steps_decide_and_tells_what_they_say() {
-        let answered = Scripted(std::sync::Mutex::new(vec![Ok(view("pending")), Ok(view("answered"))]));
+        let answered = Scripted(std::sync::Mutex::new(vec![
+            Ok(view(QuestionStatus::Pending)),
+            Ok(view(QuestionStatus::Answered)),
+        ]));
         let wait = Wait { poll: POLL, ends: None, reattach_until: None };
         let mut told = Vec::new();
         let done = wait_on(&answered, ID, wait, |notice| told.push(notice.clone())).await.unwrap();
-        assert_eq!((done["status"].as_str(), told.len()), (Some("answered"), 0));
+        assert_eq!((done.status, told.len()), (QuestionStatus::Answered, 0));
 
         let gone = Scripted(std::sync::Mutex::new(vec![Err(refused(401, ErrorKind::Unauthorized))]));
         let err = wait_on(&gone, ID, wait, |notice| told.push(notice.clone())).await.unwrap_err();

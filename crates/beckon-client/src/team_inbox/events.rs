@@ -1,8 +1,10 @@
 //! A team inbox's event stream (`GET /v1/events`, server-sent events), read event by event.
 //! Each is kept as the JSON text it came as — a window applies it as the desktop's own events
-//! (the same `LiveEvent` shape) — with what the app itself acts on read out typed.
+//! (the same `LiveEvent` shape) — with its kind typed, and what the app itself acts on read out
+//! typed. An event of a kind this client does not know (a newer server's) is passed over: the
+//! app acts on none of those.
 
-use beckon_api::PendingQuestion;
+use beckon_api::{EventKind, PendingQuestion};
 use beckon_core::{RequestId, SessionId};
 use serde::Deserialize;
 
@@ -64,8 +66,8 @@ fn block_end(buffer: &[u8]) -> Option<usize> {
 pub struct RemoteEvent {
     /// Its seq on the team server.
     pub seq: i64,
-    /// Its kind (`question_pending`, `question_resolved`, …).
-    pub kind: String,
+    /// Its kind: the `kind` its `LiveEvent` is tagged with.
+    pub kind: EventKind,
     /// The event as JSON (a `LiveEvent`).
     pub data: String,
 }
@@ -82,17 +84,30 @@ struct About {
 }
 
 impl RemoteEvent {
-    /// The question now waiting, for a `question_pending` event.
+    /// The question now waiting, for a [`EventKind::QuestionPending`] event.
     pub fn pending(&self) -> Option<PendingQuestion> {
-        (self.kind == "question_pending")
-            .then(|| serde_json::from_str::<Pending>(&self.data).ok())
-            .flatten()
-            .map(|p| p.question)
+        match self.kind {
+            EventKind::QuestionPending => serde_json::from_str::<Pending>(&self.data).ok().map(|p| p.question),
+            EventKind::SessionStarted
+            | EventKind::SessionStatus
+            | EventKind::MessageAppended
+            | EventKind::QuestionResolved
+            | EventKind::SessionResumed
+            | EventKind::SessionDeleted => None,
+        }
     }
 
-    /// The question settled, for a `question_resolved` event.
+    /// The question settled, for a [`EventKind::QuestionResolved`] event.
     pub fn resolved(&self) -> Option<RequestId> {
-        (self.kind == "question_resolved").then(|| serde_json::from_str::<About>(&self.data).ok()).flatten()?.request_id
+        match self.kind {
+            EventKind::QuestionResolved => serde_json::from_str::<About>(&self.data).ok()?.request_id,
+            EventKind::SessionStarted
+            | EventKind::SessionStatus
+            | EventKind::MessageAppended
+            | EventKind::QuestionPending
+            | EventKind::SessionResumed
+            | EventKind::SessionDeleted => None,
+        }
     }
 
     /// The session the event concerns, when it names one.
@@ -104,7 +119,8 @@ impl RemoteEvent {
     }
 }
 
-/// The event a block carries; none for a comment (keep-alive) or a block without data.
+/// The event a block carries; none for a comment (keep-alive), a block without data, or an
+/// event of a kind this client does not know.
 fn parse(block: &[u8]) -> ClientResult<Option<RemoteEvent>> {
     let text = String::from_utf8_lossy(block);
     let field = |name: &str| {
@@ -123,7 +139,7 @@ fn parse(block: &[u8]) -> ClientResult<Option<RemoteEvent>> {
     };
     let seq = field("id:").first().and_then(|id| id.trim().parse().ok()).ok_or_else(|| unreadable("an id"))?;
     let kind = field("event:").first().cloned().ok_or_else(|| unreadable("a kind"))?;
-    Ok(Some(RemoteEvent { seq, kind, data: data.join("\n") }))
+    Ok(EventKind::parse(kind.trim()).map(|kind| RemoteEvent { seq, kind, data: data.join("\n") }))
 }
 
 #[cfg(test)]
@@ -138,7 +154,8 @@ mod tests {
         assert!(parse(b": keep-alive\n\n").unwrap().is_none());
         assert!(parse(b"data: {}\n\n").is_err(), "no id");
         let event = parse(b"id: 7\nevent: question_resolved\ndata: {\"request_id\": null}\n\n").unwrap().unwrap();
-        assert_eq!((event.seq, event.kind.as_str()), (7, "question_resolved"));
+        assert_eq!((event.seq, event.kind), (7, EventKind::QuestionResolved));
         assert_eq!(event.resolved(), None);
+        assert!(parse(b"id: 8\nevent: session_renamed\ndata: {}\n\n").unwrap().is_none(), "a newer server's kind");
     }
 }

@@ -9,11 +9,11 @@ mod events;
 
 use std::time::Duration;
 
+use beckon_api::views::Refusal;
 use beckon_api::window::WindowCommand;
 use beckon_api::{ErrorBody, ErrorKind};
 use reqwest::StatusCode;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
 pub use events::{Events, RemoteEvent};
 
@@ -129,8 +129,7 @@ pub async fn checked(url: &str, response: reqwest::Response) -> ClientResult<req
         return Ok(response);
     }
     let bytes = read_bounded(url, response).await?;
-    let value: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    let body = serde_json::from_value::<ErrorBody>(value["error"].clone()).unwrap_or_else(|_| {
+    let body = serde_json::from_slice::<Refusal>(&bytes).map(|refusal| refusal.error).unwrap_or_else(|_| {
         let kind = if status == StatusCode::UNAUTHORIZED { ErrorKind::Unauthorized } else { ErrorKind::Internal };
         ErrorBody::new(kind, format!("the team server answered {status}"))
     });

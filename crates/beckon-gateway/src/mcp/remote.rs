@@ -5,11 +5,12 @@
 
 use std::time::Duration;
 
+use beckon_api::views::QuestionView;
 use beckon_client::client::reattach::{Relocating, Wait};
 use beckon_client::client::{ClientError, GatewayClient, Locator};
-use beckon_core::{Outcome, Problems, QuestionRequest, RequestId};
+use beckon_core::{Problems, RequestId};
 use beckon_runtime::api::ErrorKind;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::backend::{Backend, BackendError, McpAsk, QuestionState};
 
@@ -57,6 +58,7 @@ impl From<ClientError> for BackendError {
             | ClientError::Stale { .. }
             | ClientError::Impostor { .. }
             | ClientError::TooLarge { .. }
+            | ClientError::Unreadable { .. }
             | ClientError::Transport { .. }
             | ClientError::AskUnsure { .. }
             | ClientError::Certificate { .. }
@@ -65,19 +67,10 @@ impl From<ClientError> for BackendError {
     }
 }
 
-/// Reads a question view (`GET /v1/questions/{id}`).
-fn state(view: &Value) -> Result<QuestionState, BackendError> {
-    let unreadable =
-        |what: &str| BackendError::Failed(format!("the gateway sent a question with an unreadable {what}"));
-    let id = view["request_id"].as_str().and_then(|id| RequestId::parse(id).ok()).ok_or_else(|| unreadable("id"))?;
-    // Read as stored (an approval's request carries its approval), with the same checks.
-    let request =
-        serde_json::from_value::<QuestionRequest>(view["input"].clone()).map_err(|_| unreadable("request"))?;
-    let outcome = match &view["outcome"] {
-        Value::Null => None,
-        outcome => Some(serde_json::from_value::<Outcome>(outcome.clone()).map_err(|_| unreadable("outcome"))?),
-    };
-    Ok(QuestionState { id, request, outcome })
+/// What the MCP tools read of a question view (`GET /v1/questions/{id}`). Its input was read as
+/// stored (an approval's request carries its approval), with the same checks.
+fn state(view: QuestionView) -> QuestionState {
+    QuestionState { id: view.request_id, request: view.input, outcome: view.outcome }
 }
 
 impl Backend for Remote {
@@ -87,18 +80,14 @@ impl Backend for Remote {
             Some(approval) => body["approval"] = approval.to_value(),
             None => body["questions"] = ask.request.to_value(),
         }
-        let created = self.client()?.ask(&body).await?;
-        created["request_id"]
-            .as_str()
-            .and_then(|id| RequestId::parse(id).ok())
-            .ok_or_else(|| BackendError::Failed("the gateway did not say which question it created".into()))
+        Ok(self.client()?.ask(&body).await?.request_id)
     }
 
     async fn wait(&self, id: RequestId, wait: Duration) -> Result<QuestionState, BackendError> {
         let waiter = Relocating::new(self.locator.clone(), self.client()?);
         let wait = Wait::at_most(wait, MAX_POLL, std::time::Instant::now());
         let view = waiter.wait_on(&id.to_string(), wait, |notice| tracing::warn!(request_id = %id, "{notice}")).await?;
-        state(&view)
+        Ok(state(view))
     }
 
     async fn question(&self, id: RequestId) -> Result<QuestionState, BackendError> {

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use beckon_api::QuestionStatus;
 use beckon_core::{Outcome, PermissionDecision, QuestionRequest, render_tool_result};
 use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
@@ -118,7 +119,7 @@ fn resolved(request: &QuestionRequest, outcome: &Outcome) -> CallToolResult {
 fn pending(state: &QuestionState) -> CallToolResult {
     let id = state.id.to_string();
     let value = json!({
-        "outcome": "pending",
+        "outcome": QuestionStatus::Pending,
         "request_id": id,
         "message": format!(
             "The person has not answered yet; the question is still waiting in their Beckon inbox. Do not \

@@ -9,6 +9,7 @@ use crate::served;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use beckon_api::views::Health;
 use beckon_gateway::{ConnectionLimits, GatewayClient, GatewayConfig, Locator};
 use beckon_runtime::{Beckon, RuntimeConfig, StartOptions};
 use serde_json::Value;
@@ -42,7 +43,7 @@ fn health_head(host: &str, token: Option<&str>) -> String {
 }
 
 /// A client found as the `beckon` command finds one: through `gateway.json`.
-async fn found_health(dir: &Path) -> Result<Value, beckon_gateway::ClientError> {
+async fn found_health(dir: &Path) -> Result<Health, beckon_gateway::ClientError> {
     let endpoint = Locator::new(dir).locate()?;
     GatewayClient::new(GatewayClient::http().unwrap(), endpoint, "socket-test").health().await
 }
@@ -71,7 +72,7 @@ async fn own_clients_use_the_socket_while_tcp_is_full_and_tcp_where_there_is_non
     assert!(matches!(closed, Ok(Ok(0))), "TCP is full: one more connection is closed at once");
 
     let health = found_health(dir).await.unwrap();
-    assert_eq!(health["status"], "ok", "{health}");
+    assert_eq!(health.status, "ok", "{health:?}");
 
     // An older Beckon writes no socket into gateway.json: its clients use TCP, full for now.
     let mut older = discovery(dir);
@@ -183,7 +184,7 @@ async fn a_data_folder_too_long_for_a_socket_path_falls_back_to_tcp() {
     assert!(discovery(&long).get("socket").is_none());
     assert!(!socket_of(&long).exists());
     let health = found_health(&long).await.unwrap();
-    assert_eq!(health["status"], "ok", "reached over TCP: {health}");
+    assert_eq!(health.status, "ok", "reached over TCP: {health:?}");
     gateway.stop();
     beckon.shutdown().await;
 }

@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use beckon_api::QuestionStatus;
 use beckon_gateway::client::Endpoint;
 use beckon_gateway::{ClientError, GatewayClient};
 use beckon_runtime::api::ErrorKind;
@@ -182,15 +183,15 @@ async fn the_gateways_client_proves_the_server_and_works_with_an_ask_only_token(
     let endpoint =
         Endpoint { url: s.served.gateway.url.clone(), token: devbox.clone(), pid: None, socket: None, ca_file: None };
     let client = GatewayClient::new(reqwest::Client::new(), endpoint.clone(), "remote-test");
-    assert_eq!(client.health().await.unwrap()["status"], "ok");
+    assert_eq!(client.health().await.unwrap().status, "ok");
     let created = client
         .ask(
             &json!({"agent": "ci", "questions": [{"question": "Go?", "options": [{"label": "Yes"}, {"label": "No"}]}]}),
         )
         .await
         .unwrap();
-    let id = created["request_id"].as_str().unwrap();
-    assert_eq!(client.question(id, Duration::ZERO).await.unwrap()["status"], "pending");
+    let id = created.request_id.to_string();
+    assert_eq!(client.question(&id, Duration::ZERO).await.unwrap().status, QuestionStatus::Pending);
     let err = client.pending().await.unwrap_err();
     assert_eq!(err.kind(), Some(ErrorKind::Forbidden), "{err}");
 

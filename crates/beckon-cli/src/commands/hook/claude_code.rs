@@ -64,8 +64,8 @@ async fn withdraw_settled(client: &GatewayClient, event: &Value) -> Result<(), S
         Err(err) => return Err(err.to_string()),
     };
     for view in pending.iter().filter(|view| claude_code::settles(event, view)) {
-        let Some(id) = view["request_id"].as_str() else { continue };
-        client.cancel(id, ANSWERED_IN_TERMINAL).await.map_err(|err| format!("cannot withdraw {id}: {err}"))?;
+        let id = view.request_id.to_string();
+        client.cancel(&id, ANSWERED_IN_TERMINAL).await.map_err(|err| format!("cannot withdraw {id}: {err}"))?;
     }
     Ok(())
 }

@@ -49,8 +49,8 @@ const WENT_ON: &str = "the person went on in Codex";
 async fn withdraw_given_up(client: &GatewayClient, session: &str) -> Result<(), String> {
     let pending = client.pending().await.map_err(|err| err.to_string())?;
     for view in pending.iter().filter(|view| codex::settles(session, view)) {
-        let Some(id) = view["request_id"].as_str() else { continue };
-        client.cancel(id, WENT_ON).await.map_err(|err| format!("cannot withdraw {id}: {err}"))?;
+        let id = view.request_id.to_string();
+        client.cancel(&id, WENT_ON).await.map_err(|err| format!("cannot withdraw {id}: {err}"))?;
     }
     Ok(())
 }

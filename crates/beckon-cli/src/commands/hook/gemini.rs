@@ -42,8 +42,8 @@ async fn tell(connection: &Connection) -> Result<(), String> {
     let Ok(client) = connection.client() else { return Ok(()) };
     let changed = async {
         match &change {
-            NoticeChange::Post { key, body } => client.post_notice(key, body).await,
-            NoticeChange::Clear { key } => client.clear_notice(key).await,
+            NoticeChange::Post { key, body } => client.post_notice(key, body).await.map(|_| ()),
+            NoticeChange::Clear { key } => client.clear_notice(key).await.map(|_| ()),
         }
     };
     match tokio::time::timeout(NOTICE_TIMEOUT, changed).await {

@@ -7,6 +7,7 @@ use std::io::Read;
 use std::time::Duration;
 
 use beckon_agents::notice::NoticeChange;
+use beckon_api::views::QuestionView;
 use beckon_client::GatewayClient;
 use beckon_client::client::reattach::{Relocating, Wait};
 use serde_json::Value;
@@ -28,7 +29,7 @@ const POLL: Duration = Duration::from_secs(60);
 pub enum Put {
     /// It was resolved (answered, declined, expired, cancelled): its view, as
     /// `GET /v1/questions/{id}` returns it.
-    Resolved(Value),
+    Resolved(Box<QuestionView>),
     /// The agent ended the hook first (its own prompt was answered); the question was withdrawn.
     Withdrawn,
 }
@@ -56,12 +57,12 @@ pub async fn put(
     signals: &mut Signals,
 ) -> Result<Put, String> {
     let created = client.ask(body).await.map_err(|err| err.to_string())?;
-    let id = created["request_id"].as_str().ok_or("Beckon's reply has no request_id")?.to_owned();
+    let id = created.request_id.to_string();
     let wait = Wait::until_resolved(&created, POLL, beckon_client::now_ms(), std::time::Instant::now());
     let waiter = Relocating::new(connection.locator(), client.clone());
     tokio::select! {
         view = waiter.wait_on(&id, wait, |notice| eprintln!("beckon hook: {notice}")) => {
-            view.map(Put::Resolved).map_err(|err| err.to_string())
+            view.map(|view| Put::Resolved(Box::new(view))).map_err(|err| err.to_string())
         }
         _ = signals.stopped() => {
             let client = waiter.client();
@@ -74,8 +75,8 @@ pub async fn put(
 /// Shows or clears a session's notice.
 pub async fn change_notice(client: &GatewayClient, change: &NoticeChange) -> Result<(), String> {
     let done = match change {
-        NoticeChange::Post { key, body } => client.post_notice(key, body).await,
-        NoticeChange::Clear { key } => client.clear_notice(key).await,
+        NoticeChange::Post { key, body } => client.post_notice(key, body).await.map(|_| ()),
+        NoticeChange::Clear { key } => client.clear_notice(key).await.map(|_| ()),
     };
-    done.map(|_| ()).map_err(|err| format!("cannot change the notice: {err}"))
+    done.map_err(|err| format!("cannot change the notice: {err}"))
 }

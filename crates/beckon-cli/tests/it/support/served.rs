@@ -95,11 +95,13 @@ impl Served {
     }
 
     /// The first pending question `matches` accepts, once there is one; the test fails after
-    /// `within`, saying that `what` did not happen.
+    /// `within`, saying that `what` did not happen. Read as the wire's JSON, so a test may
+    /// look at any field as it was sent.
     pub async fn pending_where(&self, what: &str, within: Duration, matches: impl Fn(&Value) -> bool) -> Value {
         let matches = &matches;
         eventually(what, within, || async move {
-            self.client.pending().await.unwrap().into_iter().find(|question| matches(question))
+            let pending = self.client.pending().await.unwrap().into_iter();
+            pending.map(|question| serde_json::to_value(question).unwrap()).find(|question| matches(question))
         })
         .await
     }
