@@ -215,11 +215,11 @@ impl DesktopWindow for Desktop<'_> {
     }
 
     async fn callback_secret(&self, NoArgs {}: NoArgs) -> Reply<String> {
-        Ok(beckon(self.app)?.callback_secret())
+        Ok(beckon(self.app)?.configuration().callback_secret())
     }
 
     async fn rotate_callback_secret(&self, NoArgs {}: NoArgs) -> Reply<String> {
-        Ok(beckon(self.app)?.rotate_callback_secret().await?)
+        Ok(beckon(self.app)?.configuration().rotate_callback_secret().await?)
     }
 
     async fn telegram_pairing(&self, NoArgs {}: NoArgs) -> Reply<TelegramPairing> {

@@ -80,8 +80,8 @@ impl App {
             let before = (before.0.clone(), before.1.clone());
             current.apply(input)?;
             if let Ok(beckon) = &self.beckon {
-                beckon.configure_providers(current.anthropic(), current.openai(), current.default_provider());
-                beckon.set_scripts_may_approve(current.scripts_may_approve());
+                beckon.configuration().set_providers(current.anthropic(), current.openai(), current.default_provider());
+                beckon.configuration().set_scripts_may_approve(current.scripts_may_approve());
             }
             let after = current.channels();
             (current.view(), current.do_not_disturb(), current.reminder_minutes(), (&before.0, &before.1) != after)

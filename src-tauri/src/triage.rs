@@ -60,7 +60,7 @@ pub(crate) async fn answer_batch(app: &App, AnswerBatch { request_ids, decision 
 pub(crate) async fn export_audit(handle: &AppHandle, beckon: &Beckon, format: &str) -> Reply<String> {
     let format = AuditFormat::parse(format)
         .ok_or_else(|| CommandError::new(ErrorKind::InvalidInput, "format must be jsonl or csv", Some("format")))?;
-    let folder = handle.path().download_dir().unwrap_or_else(|_| beckon.data_dir().to_path_buf());
+    let folder = handle.path().download_dir().unwrap_or_else(|_| beckon.configuration().data_dir().to_path_buf());
     let now_ms = beckon.clock().now_ms();
     let file = folder.join(format!("beckon-audit-{}.{}", stamp(now_ms), format.as_str()));
     let rows = beckon.audit().export(AuditFilter::default());

@@ -317,7 +317,7 @@ pub async fn start(beckon: Beckon, config: GatewayConfig) -> Result<RunningGatew
         per_second: config.stranger_per_second,
         burst: config.stranger_burst,
     });
-    beckon.set_public_url(Some(base.clone()));
+    beckon.configuration().set_public_url(Some(base.clone()));
     let shared = Arc::new(Shared {
         beckon,
         token: token.clone(),

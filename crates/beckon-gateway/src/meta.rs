@@ -26,7 +26,7 @@ pub async fn health(State(shared): State<Arc<Shared>>) -> ApiResult<Json<Health>
     Ok(Json(Health {
         status: "ok".to_owned(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
-        database: shared.beckon.database().to_owned(),
+        database: shared.beckon.configuration().database().to_owned(),
         pending,
     }))
 }

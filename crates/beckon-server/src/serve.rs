@@ -220,7 +220,7 @@ pub async fn run(connection: &Connection, args: ServeArgs) -> ServerResult<Exit>
     tracing::info!(
         url = %gateway.url,
         data_dir = %data_dir.display(),
-        database = %beckon.database(),
+        database = %beckon.configuration().database(),
         "Beckon is serving; SIGINT or SIGTERM stops it"
     );
     let signal = signals.stopped().await;

@@ -86,7 +86,7 @@ async fn the_window_allows_with_an_edit_and_scripts_may_once_turned_on() {
         json!({"behavior": "allow", "updatedInput": {"command": "echo edited > g.txt", "description": "Write f.txt"}})
     );
 
-    s.beckon.set_scripts_may_approve(true);
+    s.beckon.configuration().set_scripts_may_approve(true);
     let second = ask(&s).await;
     let (status, allowed) =
         post(&s, &format!("/v1/questions/{second}/answer"), json!({"answer": "Allow always"})).await;

@@ -398,13 +398,14 @@ async fn the_openapi_document_describes_exactly_the_routes() {
 #[tokio::test]
 async fn gateway_json_is_private_and_a_taken_port_is_a_clear_error() {
     let s = setup().await;
-    let found = Discovery::read(s.beckon.data_dir()).unwrap();
+    let found = Discovery::read(s.beckon.configuration().data_dir()).unwrap();
     assert_eq!(found.url, s.gateway.url);
     assert_eq!(found.token, s.gateway.token);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(Discovery::path(s.beckon.data_dir())).unwrap().permissions().mode();
+        let mode =
+            std::fs::metadata(Discovery::path(s.beckon.configuration().data_dir())).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
     }
     let mut config = GatewayConfig::new(tempfile::tempdir().unwrap().path());
@@ -457,7 +458,10 @@ async fn external_callbacks_are_signed_and_retried_after_two_failures() {
     }
     for (signature, raw, value) in received.0.lock().unwrap().iter() {
         let t: i64 = signature.trim_start_matches("t=").split(',').next().unwrap().parse().unwrap();
-        assert_eq!(signature, &beckon_runtime::callbacks::signature(&s.beckon.callback_secret(), t, raw.as_bytes()));
+        assert_eq!(
+            signature,
+            &beckon_runtime::callbacks::signature(&s.beckon.configuration().callback_secret(), t, raw.as_bytes())
+        );
         assert_eq!(value["request_id"], created["request_id"]);
         assert_eq!(
             value["answer_url"],

@@ -16,6 +16,13 @@ pub(crate) struct CallbackLinks {
     public_url: PublicUrl,
 }
 
+impl std::fmt::Debug for CallbackLinks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the secret.
+        f.debug_struct("CallbackLinks").finish_non_exhaustive()
+    }
+}
+
 impl CallbackLinks {
     pub(crate) fn new(secret: Arc<CallbackSecret>, public_url: PublicUrl) -> CallbackLinks {
         CallbackLinks { secret, public_url }

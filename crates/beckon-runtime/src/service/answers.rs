@@ -40,7 +40,7 @@ impl Beckon {
             check_reason(reason.as_deref()).map_err(Error::InvalidInput)?;
         }
         let found = self.question_and_session(request).await?;
-        self.settle(plan(found, answerer, Given::One(decision), self.scripts_may_approve())?).await
+        self.settle(plan(found, answerer, Given::One(decision), self.rt.approvals.scripts_may_approve())?).await
     }
 
     /// Writes what `plan` says — the one place the two kinds of session part: an external

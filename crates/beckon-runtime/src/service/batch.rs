@@ -66,7 +66,7 @@ impl Beckon {
         let mut receipt = BatchReceipt::default();
         let mut external: Vec<(QuestionRecord, Outcome)> = Vec::new();
         let mut in_app: Vec<(RequestId, Plan)> = Vec::new();
-        let scripts_may_approve = self.scripts_may_approve();
+        let scripts_may_approve = self.rt.approvals.scripts_may_approve();
         for (id, found) in self.questions_and_sessions(unique).await? {
             let planned =
                 found.and_then(|found| plan(found, answerer.clone(), Given::Batch(&decision), scripts_may_approve));

@@ -40,6 +40,7 @@ pub use beckon_api::{
     WindowSnapshot,
 };
 pub use channel_people::{ChannelPairing, Pairings, pairing_code};
+pub use configure::Configuration;
 pub use handle::Beckon;
 pub use pairing_guesses::WrongCodeLimit;
 pub use people::{OpenedSession, People, SIGN_IN_LIFETIME_MS, SignedInSession, csrf_token};

@@ -79,7 +79,7 @@ async fn callbacks_are_signed_retried_and_carry_stable_keys() {
         let raw = serde_json::to_vec(body).unwrap();
         assert_eq!(
             sent,
-            signature(&beckon.callback_secret(), t, &raw),
+            signature(&beckon.configuration().callback_secret(), t, &raw),
             "the signature verifies with the install's secret"
         );
         assert_ne!(sent, signature("another secret", t, &raw));
@@ -108,7 +108,7 @@ async fn a_rotated_secret_signs_every_later_callback_and_the_old_one_stops_verif
     let (url, receiver) = receiver_refusing(0).await;
     asker_agent(dir.path(), "asker", &format!("callback_url: {url}"));
     let (beckon, notifier) = start(dir.path()).await;
-    let old = beckon.callback_secret();
+    let old = beckon.configuration().callback_secret();
 
     let first = beckon.start_session("asker", "go").await.unwrap();
     pending_in(&notifier, first).await;
@@ -116,10 +116,10 @@ async fn a_rotated_secret_signs_every_later_callback_and_the_old_one_stops_verif
     let (sent, t, raw) = signed(&calls[0].0, &calls[0].1);
     assert_eq!(sent, signature(&old, t, &raw), "before the rotation, the old secret signs");
 
-    let new = beckon.rotate_callback_secret().await.unwrap();
+    let new = beckon.configuration().rotate_callback_secret().await.unwrap();
     assert_ne!(new, old);
     assert_eq!(new.len(), 64, "32 random bytes, hex");
-    assert_eq!(beckon.callback_secret(), new);
+    assert_eq!(beckon.configuration().callback_secret(), new);
 
     let second = beckon.start_session("asker", "again").await.unwrap();
     pending_in(&notifier, second).await;
@@ -134,9 +134,9 @@ async fn a_rotated_secret_signs_every_later_callback_and_the_old_one_stops_verif
 async fn a_rotated_secret_outlives_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let (beckon, _) = start(dir.path()).await;
-    let first = beckon.callback_secret();
-    let rotated = beckon.rotate_callback_secret().await.unwrap();
-    let again = beckon.rotate_callback_secret().await.unwrap();
+    let first = beckon.configuration().callback_secret();
+    let rotated = beckon.configuration().rotate_callback_secret().await.unwrap();
+    let again = beckon.configuration().rotate_callback_secret().await.unwrap();
     assert_ne!(rotated, first);
     assert_ne!(again, rotated, "each rotation makes a new secret");
     assert_eq!(
@@ -147,7 +147,7 @@ async fn a_rotated_secret_outlives_a_restart() {
     beckon.shutdown().await;
 
     let (beckon, _) = start(dir.path()).await;
-    assert_eq!(beckon.callback_secret(), again, "the last rotation's secret is the one kept");
+    assert_eq!(beckon.configuration().callback_secret(), again, "the last rotation's secret is the one kept");
     beckon.shutdown().await;
 }
 

@@ -47,7 +47,7 @@ fn a_callback_urls_path_and_query_are_left_out() {
 async fn a_running_beckon_shows_no_secret() {
     let dir = tempfile::tempdir().unwrap();
     let (beckon, _) = start_with(configured(dir.path())).await;
-    let secret = beckon.rotate_callback_secret().await.unwrap();
+    let secret = beckon.configuration().rotate_callback_secret().await.unwrap();
     for shown in [format!("{beckon:?}"), format!("{beckon:#?}")] {
         assert!(!shown.contains(&secret), "{shown}");
         assert!(!shown.contains(ANTHROPIC_KEY) && !shown.contains(OPENAI_KEY), "{shown}");
