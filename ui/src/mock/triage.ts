@@ -1,3 +1,4 @@
+import type { EditableField } from "../bindings/EditableField";
 import type { ErrorBody } from "../bindings/ErrorBody";
 import type { QuestionRecord } from "../bindings/QuestionRecord";
 import type { QuestionRequest } from "../bindings/QuestionRequest";
@@ -13,8 +14,8 @@ export const TRIAGE_PROJECTS = ["/home/you/src/shop", "/home/you/src/api", "/hom
 export const TRIAGE_AGENTS = Array.from({ length: 20 }, (_, i) => `agent-${String(i + 1).padStart(2, "0")}`);
 const COMMANDS = ["npm test", "npm run build", "git push origin main", "cargo test", "rm -rf dist", "docker compose up", "make deploy"];
 
-/** An approval's request as Claude Code's hook sends it to Beckon. */
-export function approvalRequest(tool: string, input: Record<string, string>, project: string): QuestionRequest {
+/** An approval's request as Beckon serves it: with the choices it offers and the field that may be edited. */
+export function approvalRequest(tool: string, input: Record<string, string>, project: string, editable?: EditableField): QuestionRequest {
   const what = input.command ?? input.file_path ?? tool;
   return {
     questions: [
@@ -25,7 +26,13 @@ export function approvalRequest(tool: string, input: Record<string, string>, pro
         options: [{ label: "Allow", description: "Run it once", preview: `\`\`\`\n${what}\n\`\`\`` }, { label: "Allow always", description: `${tool} ${what} in this project` }, { label: "Deny" }],
       },
     ],
-    approval: { tool_name: tool, input, project },
+    approval: {
+      tool_name: tool,
+      input,
+      project,
+      choices: ["Allow", "Allow always", "Deny"],
+      ...(editable ? { editable_field: editable } : {}),
+    },
   };
 }
 
@@ -39,7 +46,7 @@ export function triageQuestion(n: number, sessionOf: (agent: string) => string, 
   const kind = n % 3;
   const request: QuestionRequest =
     kind === 0
-      ? approvalRequest("Bash", { command: `${COMMANDS[n % COMMANDS.length] ?? "npm test"} #${n}` }, project)
+      ? approvalRequest("Bash", { command: `${COMMANDS[n % COMMANDS.length] ?? "npm test"} #${n}` }, project, "command")
       : kind === 1
         ? { questions: [{ question: `Ship build ${n} to staging?`, header: "Release", multiSelect: false, options: [{ label: "Ship", description: "Now" }, { label: "Wait", description: "Later" }] }], metadata: { project } }
         : { questions: [{ question: `Estimate for ticket ${n}?`, header: "Estimate", schema: { type: "integer", minimum: 0 } }], metadata: { project } };

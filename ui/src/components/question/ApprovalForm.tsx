@@ -5,7 +5,7 @@ import type { ChoiceQuestion } from "../../bindings/ChoiceQuestion";
 import type { SubmitResult } from "../../state/types";
 import { Markdown } from "../common/Markdown";
 import { Spinner } from "../common/Spinner";
-import { ALLOW, ALLOW_ALWAYS, approvalAnswer, editableField, type ApprovalChoice } from "./approval";
+import { approvalAnswer, optionOf, type ApprovalDecision } from "./approval";
 
 type Busy = "allow" | "always" | "deny" | "skip" | null;
 
@@ -13,7 +13,8 @@ type Busy = "allow" | "always" | "deny" | "skip" | null;
  * A tool call waiting for permission: what it would do (a command, a diff, a file's content —
  * the preview Beckon made, rendered as Markdown with raw HTML off), where it comes from, and
  * Allow, Allow always (saying what it covers), or Deny with a message to the agent. A Bash
- * command or a written file's content can be edited before allowing.
+ * command or a written file's content can be edited before allowing. Which choices are offered
+ * and what may be edited are Beckon's to say; the approval carries both.
  */
 export function ApprovalForm({
   approval,
@@ -27,21 +28,21 @@ export function ApprovalForm({
   onDecline: () => Promise<SubmitResult>;
 }) {
   const id = useId();
-  const field = editableField(approval);
+  const field = approval.editable_field ?? null;
   const original = field === null ? "" : String(approval.input[field]);
   const [editing, setEditing] = useState(false);
   const [edited, setEdited] = useState(original);
   const [message, setMessage] = useState("");
   const [busy, setBusy] = useState<Busy>(null);
   const [error, setError] = useState<string | null>(null);
-  const preview = item.options.find((option) => option.label === ALLOW)?.preview;
-  const always = item.options.find((option) => option.label === ALLOW_ALWAYS);
+  const preview = optionOf(approval, item, "Allow")?.preview;
+  const always = optionOf(approval, item, "Allow always");
 
-  const send = async (which: Busy, choice: ApprovalChoice | null) => {
+  const send = async (which: Busy, decision: ApprovalDecision | null) => {
     if (busy) return;
     setBusy(which);
     setError(null);
-    const result = choice === null ? await onDecline() : await onAnswer([approvalAnswer(choice)]);
+    const result = decision === null ? await onDecline() : await onAnswer([approvalAnswer(decision)]);
     setBusy(null);
     if (!result.ok && result.error.kind !== "already_resolved") setError(result.error.message);
   };

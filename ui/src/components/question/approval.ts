@@ -1,28 +1,32 @@
 import type { Answer } from "../../bindings/Answer";
 import type { Approval } from "../../bindings/Approval";
+import type { ApprovalChoice } from "../../bindings/ApprovalChoice";
+import type { ChoiceQuestion } from "../../bindings/ChoiceQuestion";
+import type { QuestionOption } from "../../bindings/QuestionOption";
 
-export const ALLOW = "Allow";
-export const ALLOW_ALWAYS = "Allow always";
-export const DENY = "Deny";
+/** The choices Beckon offers for this approval, in order; Allow and Deny when it does not say (an approval written before it did). */
+export function choicesOf(approval: Approval): ApprovalChoice[] {
+  return approval.choices ?? ["Allow", "Deny"];
+}
 
-/** The input field the person may edit before allowing (as Beckon's core decides it: only Claude Code takes an edited input back). */
-export function editableField(approval: Approval): "command" | "content" | null {
-  if (approval.by !== undefined) return null;
-  const field = approval.tool_name === "Bash" ? "command" : approval.tool_name === "Write" ? "content" : null;
-  return field !== null && typeof approval.input[field] === "string" ? field : null;
+/** The question's option for `choice` (its description and preview), when the approval offers it. */
+export function optionOf(approval: Approval, item: ChoiceQuestion, choice: ApprovalChoice): QuestionOption | undefined {
+  return choicesOf(approval).includes(choice) ? item.options.find((option) => option.label === choice) : undefined;
 }
 
 /** What the person decided, as the answer Beckon checks. */
-export type ApprovalChoice =
+export type ApprovalDecision =
   | { kind: "allow"; always: boolean; edited: string | null }
   | { kind: "deny"; message: string };
 
-export function approvalAnswer(choice: ApprovalChoice): Answer {
-  if (choice.kind === "deny") {
-    const message = choice.message.trim();
-    return message === "" ? { selected: [DENY] } : { selected: [DENY], comment: message };
+export function approvalAnswer(decision: ApprovalDecision): Answer {
+  if (decision.kind === "deny") {
+    const deny: ApprovalChoice = "Deny";
+    const message = decision.message.trim();
+    return message === "" ? { selected: [deny] } : { selected: [deny], comment: message };
   }
-  const answer: Answer = { selected: [choice.always ? ALLOW_ALWAYS : ALLOW] };
-  if (choice.edited !== null) answer.value = choice.edited;
+  const allow: ApprovalChoice = decision.always ? "Allow always" : "Allow";
+  const answer: Answer = { selected: [allow] };
+  if (decision.edited !== null) answer.value = decision.edited;
   return answer;
 }
