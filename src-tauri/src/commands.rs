@@ -77,8 +77,8 @@ pub async fn window_command(
 #[tauri::command]
 pub async fn subscribe(app: State<'_, App>, webview: Webview, after_seq: i64, on_event: Channel<UiEvent>) -> Reply<()> {
     let beckon = beckon(&app)?.clone();
-    let events = beckon.subscribe(after_seq).await?;
-    let deltas = beckon.text_deltas();
+    let events = beckon.events().subscribe(after_seq).await?;
+    let deltas = beckon.events().text_deltas();
     let task = tokio::spawn(crate::forward::forward(events, deltas, move |event| on_event.send(event).is_ok()));
     if let Some(previous) = app.forwarders().insert(webview.label().to_owned(), task.abort_handle()) {
         previous.abort();
@@ -105,13 +105,13 @@ impl Window for Desktop<'_> {
     type Error = CommandError;
 
     async fn bootstrap(&self, NoArgs {}: NoArgs) -> Reply<WindowSnapshot> {
-        Ok(beckon(self.app)?.window_snapshot().await?)
+        Ok(beckon(self.app)?.inbox().snapshot().await?)
     }
 
     async fn list_sessions(&self, ListSessions { after, limit }: ListSessions) -> Reply<SessionPage> {
         let filter =
             SessionFilter { top_level_only: true, after, limit: limit.unwrap_or(100), ..SessionFilter::default() };
-        Ok(beckon(self.app)?.sessions(filter).await?)
+        Ok(beckon(self.app)?.inbox().sessions(filter).await?)
     }
 
     /// A session with its timeline and questions (a team inbox's, from its server).
@@ -120,7 +120,7 @@ impl Window for Desktop<'_> {
         if let Some(inbox) = self.app.teams.owner_of_session(id) {
             return team_call(&inbox, &WindowCommand::GetSession(args)).await;
         }
-        Ok(beckon(self.app)?.session(id).await?)
+        Ok(beckon(self.app)?.inbox().session(id).await?)
     }
 
     /// A question whole (a team inbox's comes from its server).
@@ -129,7 +129,7 @@ impl Window for Desktop<'_> {
         if let Some(inbox) = self.app.teams.owner_of(id) {
             return team_call(&inbox, &WindowCommand::GetQuestion(args)).await;
         }
-        Ok(beckon(self.app)?.question(id).await?)
+        Ok(beckon(self.app)?.inbox().question(id).await?)
     }
 
     /// Answers a question from the window (a team inbox's on its server, as the person).
@@ -160,7 +160,7 @@ impl Window for Desktop<'_> {
     }
 
     async fn metrics(&self, NoArgs {}: NoArgs) -> Reply<Metrics> {
-        Ok(beckon(self.app)?.metrics().await?)
+        Ok(beckon(self.app)?.inbox().metrics().await?)
     }
 
     async fn paired_channels(&self, NoArgs {}: NoArgs) -> Reply<Vec<PairedChannel>> {
@@ -181,14 +181,14 @@ impl DesktopWindow for Desktop<'_> {
 
     async fn start(&self, NoArgs {}: NoArgs) -> Reply<Bootstrap> {
         let (app, beckon) = (self.app, beckon(self.app)?);
-        let window = beckon.window_snapshot().await?;
+        let window = beckon.inbox().snapshot().await?;
         let settings = app.settings().view();
-        let default_agent = settings.default_agent.clone().unwrap_or_else(|| beckon.default_agent().to_owned());
+        let default_agent = settings.default_agent.clone().unwrap_or_else(|| beckon.agents().default().to_owned());
         let gateway = app.gateway();
         Ok(Bootstrap {
             window,
-            agents: beckon.agents(),
-            agent_problems: beckon.agent_problems(),
+            agents: beckon.agents().list(),
+            agent_problems: beckon.agents().problems(),
             default_agent,
             settings,
             data_dir: app.data_dir.display().to_string(),

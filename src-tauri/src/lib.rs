@@ -59,7 +59,7 @@ fn open_links(app: &AppHandle, urls: Vec<String>) {
 
 /// What was pending at start, as the attention worker knows it.
 async fn pending_notices(beckon: &Beckon) -> Vec<PendingNotice> {
-    let Ok(pending) = beckon.pending().await else { return Vec::new() };
+    let Ok(pending) = beckon.inbox().pending().await else { return Vec::new() };
     pending.into_iter().filter_map(|question| PendingNotice::try_from(question).ok()).collect()
 }
 

@@ -12,10 +12,10 @@ pub const EVENT: &str = "navigate";
 /// becomes a message instead.
 pub async fn checked(beckon: &Beckon, target: NavTarget) -> NavTarget {
     match &target {
-        NavTarget::Question { id } if beckon.question(*id).await.is_err() => {
+        NavTarget::Question { id } if beckon.inbox().question(*id).await.is_err() => {
             NavTarget::Problem { message: format!("There is no question {id} (it may have been deleted).") }
         }
-        NavTarget::Session { id } if beckon.session(*id).await.is_err() => {
+        NavTarget::Session { id } if beckon.inbox().session(*id).await.is_err() => {
             NavTarget::Problem { message: format!("There is no session {id} (it may have been deleted).") }
         }
         _ => target,

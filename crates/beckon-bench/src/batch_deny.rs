@@ -99,34 +99,34 @@ async fn run(beckon: &Beckon, approvals: usize) -> Result<BatchDeny, Failure> {
 
     // Each waiter reads its question, registers, and reads it again: two store jobs, the
     // second given only once it is registered.
-    let jobs_before = beckon.store_jobs();
+    let jobs_before = beckon.health().jobs();
     let waiters: Vec<_> = ids
         .iter()
         .map(|&id| {
             let beckon = beckon.clone();
             tokio::spawn(async move {
-                let record = beckon.wait_for_resolution(id, WAIT).await?;
+                let record = beckon.inbox().wait_for_resolution(id, WAIT).await?;
                 Ok::<_, beckon_runtime::Error>((record, Instant::now()))
             })
         })
         .collect();
     let parked_by = Instant::now() + Duration::from_secs(60);
-    while beckon.store_jobs() < jobs_before + 2 * approvals as u64 {
+    while beckon.health().jobs() < jobs_before + 2 * approvals as u64 {
         if Instant::now() > parked_by {
             return Err("the waiters did not all start waiting".into());
         }
         tokio::time::sleep(Duration::from_millis(1)).await;
     }
     // One more trip to the store, behind every waiter's second read.
-    beckon.last_seq().await?;
+    beckon.events().last_seq().await?;
 
-    let commits_before = beckon.commits().await?;
+    let commits_before = beckon.health().commits().await?;
     let started = Instant::now();
     let receipt = beckon
         .resolve_batch(ids.clone(), AnsweredVia::Window, BatchDecision::Deny { message: Some(MESSAGE.into()) })
         .await?;
     let commit = started.elapsed();
-    let commits = beckon.commits().await? - commits_before;
+    let commits = beckon.health().commits().await? - commits_before;
     if receipt.resolved.len() != approvals || !receipt.failed.is_empty() {
         return Err(format!(
             "the batch denied {} of {approvals}; {} failed",

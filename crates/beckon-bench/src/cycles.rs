@@ -59,14 +59,14 @@ struct StoreCount {
 impl StoreCount {
     async fn now(rig: &Rig) -> Result<StoreCount, Failure> {
         // Counting commits is itself a job; the jobs are read after it so it is not counted.
-        let commits = rig.beckon.commits().await?;
-        Ok(StoreCount { commits, jobs: rig.beckon.store_jobs() })
+        let commits = rig.beckon.health().commits().await?;
+        Ok(StoreCount { commits, jobs: rig.beckon.health().jobs() })
     }
 
     /// Commits and jobs since `self`.
     async fn since(self, rig: &Rig) -> Result<(u64, u64), Failure> {
-        let jobs = rig.beckon.store_jobs() - self.jobs;
-        Ok((rig.beckon.commits().await? - self.commits, jobs))
+        let jobs = rig.beckon.health().jobs() - self.jobs;
+        Ok((rig.beckon.health().commits().await? - self.commits, jobs))
     }
 }
 
@@ -139,11 +139,11 @@ mod tests {
         let at_once = concurrent(rig.clone(), 20).await.unwrap();
         assert_eq!(at_once.cycle.count, 20);
         let filter = beckon_store::SessionFilter { limit: 500, ..Default::default() };
-        let sessions = rig.beckon.sessions(filter).await.unwrap();
+        let sessions = rig.beckon.inbox().sessions(filter).await.unwrap();
         // 5 + 20, and the uncounted first cycle.
         assert_eq!(sessions.sessions.len(), 26);
         for summary in &sessions.sessions {
-            let view = rig.beckon.session(summary.id).await.unwrap();
+            let view = rig.beckon.inbox().session(summary.id).await.unwrap();
             assert_eq!(view.session.status, beckon_core::conversation::SessionStatus::Completed);
             let text = serde_json::to_string(&view.timeline).unwrap();
             assert!(text.contains("Decided: Ship."), "{text}");

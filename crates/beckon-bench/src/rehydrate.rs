@@ -48,12 +48,12 @@ pub async fn measure(data_dir: &Path, questions: usize, warm_rounds: usize) -> R
     let beckon = Beckon::start(RuntimeConfig::new(data_dir), StartOptions::default()).await?;
     let open_cold = started.elapsed();
     let started = Instant::now();
-    let first = beckon.pending().await?;
+    let first = beckon.inbox().pending().await?;
     let list_cold = started.elapsed();
     let mut warm = Vec::with_capacity(warm_rounds);
     for _ in 0..warm_rounds {
         let started = Instant::now();
-        let listed = beckon.pending().await?;
+        let listed = beckon.inbox().pending().await?;
         warm.push(started.elapsed());
         if listed.len() != first.len() {
             return Err("the listing changed between rounds".into());
@@ -65,7 +65,7 @@ pub async fn measure(data_dir: &Path, questions: usize, warm_rounds: usize) -> R
     let mut inbox_warm = Vec::with_capacity(warm_rounds);
     for _ in 0..warm_rounds {
         let started = Instant::now();
-        let lines = beckon.inbox().await?;
+        let lines = beckon.inbox().entries().await?;
         inbox_warm.push(started.elapsed());
         if lines.len() != first.len() {
             return Err("the inbox's lines and the pending questions differ".into());

@@ -95,7 +95,7 @@ impl Rig {
         let signals = Arc::new(Signals::default());
         let options = StartOptions { notifier: Arc::new(SignalNotifier(signals.clone())), ..StartOptions::default() };
         let beckon = Beckon::start(config, options).await?;
-        let mut events = beckon.subscribe(beckon.last_seq().await?).await?;
+        let mut events = beckon.events().subscribe(beckon.events().last_seq().await?).await?;
         let completed = signals.clone();
         let watcher = tokio::spawn(async move {
             while let Ok(event) = events.next().await {

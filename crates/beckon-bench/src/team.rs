@@ -104,7 +104,8 @@ async fn wake(a: &Beckon, b: &Beckon, rounds: usize) -> Result<Summary, Failure>
         let waiting = {
             let a = a.clone();
             tokio::spawn(async move {
-                a.wait_for_resolution(id, Duration::from_secs(30))
+                a.inbox()
+                    .wait_for_resolution(id, Duration::from_secs(30))
                     .await
                     .map(|_| Instant::now())
                     .map_err(|e| e.to_string())

@@ -187,8 +187,8 @@ impl<C: Channel> Worker<C> {
 
     /// Beckon's events from now on: each wakes a pass (none when Beckon is stopping).
     async fn follow(&self) -> Option<beckon_runtime::Subscription> {
-        let seq = self.beckon.last_seq().await.ok()?;
-        self.beckon.subscribe(seq).await.ok()
+        let seq = self.beckon.events().last_seq().await.ok()?;
+        self.beckon.events().subscribe(seq).await.ok()
     }
 
     /// Does what the store says the channel owes now, at its own place and at each paired
@@ -410,7 +410,7 @@ impl<C: Channel> Worker<C> {
             tracing::warn!(channel = name, request_id = %id, "a press named a question its message does not show; ignored");
             return Response::Refused("This message does not belong to that question.".into());
         }
-        let question = match self.beckon.question(id).await {
+        let question = match self.beckon.inbox().question(id).await {
             Ok(question) => question,
             Err(err) => return Response::Refused(format!("Beckon could not look this question up: {err}")),
         };

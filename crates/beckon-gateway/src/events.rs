@@ -37,7 +37,7 @@ pub async fn stream(
     let after = resume.or(query.after).unwrap_or(0);
     // Held by the stream, so the place is given back when the client goes away.
     let place = shared.event_streams.take(Caller::of(&principal))?;
-    let subscription = shared.beckon.subscribe(after).await?;
+    let subscription = shared.beckon.events().subscribe(after).await?;
     let member = match &principal {
         Principal::Member(member) if !member.admin => Some(member.clone()),
         _ => None,

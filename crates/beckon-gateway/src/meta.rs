@@ -22,7 +22,7 @@ pub const OPENAPI: &str = include_str!("openapi.json");
 /// Whether Beckon is up, where it keeps its data, and how many questions wait (read from the
 /// database, so an unreachable database answers with an error).
 pub async fn health(State(shared): State<Arc<Shared>>) -> ApiResult<Json<Health>> {
-    let pending = shared.beckon.pending().await?.len();
+    let pending = shared.beckon.inbox().pending().await?.len();
     Ok(Json(Health {
         status: "ok".to_owned(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -43,7 +43,7 @@ pub async fn live() -> &'static str {
 /// `GET /readyz`: this replica can serve — its database answers within two seconds and holds
 /// the schema it knows. `503` otherwise. Needs no token and tells nothing else.
 pub async fn ready(State(shared): State<Arc<Shared>>) -> (StatusCode, &'static str) {
-    match tokio::time::timeout(READY_WITHIN, shared.beckon.ready()).await {
+    match tokio::time::timeout(READY_WITHIN, shared.beckon.health().ready()).await {
         Ok(true) => (StatusCode::OK, "ready\n"),
         Ok(false) | Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "not ready\n"),
     }

@@ -81,12 +81,12 @@ pub async fn get(
             // Capped before converting: `from_secs_f64` panics on a number too large.
             let wait = Duration::from_secs_f64(wait.min(MAX_WAIT.as_secs_f64()));
             let _place = shared.long_polls.take(Caller::of(&principal))?;
-            shared.beckon.wait_for_resolution(id, wait).await?
+            shared.beckon.inbox().wait_for_resolution(id, wait).await?
         }
         Some(wait) if !wait.is_finite() || wait < 0.0 => {
             return Err(ApiError::invalid(Problems::one("wait", "must be a number of seconds from 0 to 120")));
         }
-        _ => shared.beckon.question(id).await?,
+        _ => shared.beckon.inbox().question(id).await?,
     };
     Ok(Json(views::question(&shared.url, &record, shape)))
 }
@@ -115,14 +115,14 @@ pub async fn list(
     let limit = query.limit.unwrap_or(100).clamp(1, 500);
     let records = if status == Some(QuestionStatus::Pending) {
         let mut records = Vec::new();
-        for item in shared.beckon.pending().await? {
-            records.push(shared.beckon.question(item.id).await?);
+        for item in shared.beckon.inbox().pending().await? {
+            records.push(shared.beckon.inbox().question(item.id).await?);
         }
         records
     } else {
         // A signed-in person's share is found among more than `limit`.
         let wanted = if matches!(principal, Principal::Member(_)) { 500 } else { limit };
-        shared.beckon.questions(status, wanted).await?
+        shared.beckon.inbox().questions(status, wanted).await?
     };
     let mut audiences = Audiences::default();
     let mut questions = Vec::with_capacity(records.len().min(limit));
@@ -146,7 +146,7 @@ pub(crate) async fn receipt(
     receipt: AnswerReceipt,
     shape: ReadShape,
 ) -> ApiResult<Json<QuestionView>> {
-    let record = shared.beckon.question(receipt.question.id).await?;
+    let record = shared.beckon.inbox().question(receipt.question.id).await?;
     let view = views::question(&shared.url, &record, shape);
     Ok(Json(QuestionView { repeat: Some(receipt.repeat), ..view }))
 }

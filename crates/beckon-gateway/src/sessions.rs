@@ -27,7 +27,7 @@ pub async fn get(
     Path(id): Path<String>,
     shape: ReadShape,
 ) -> ApiResult<Json<SessionReport>> {
-    let view = shared.beckon.session(parse_session(&id)?).await?;
+    let view = shared.beckon.inbox().session(parse_session(&id)?).await?;
     Ok(Json(views::session(&shared.url, &view, shape)))
 }
 
@@ -44,7 +44,7 @@ pub async fn answer(
     let body = bodies::session_answer(&bytes)?;
     let request_id = match body.question {
         SessionQuestion::Latest => {
-            let view = shared.beckon.session(session).await?;
+            let view = shared.beckon.inbox().session(session).await?;
             match view.pending.or_else(|| view.questions.last().cloned()) {
                 Some(question) => question.id,
                 None => {
@@ -53,7 +53,7 @@ pub async fn answer(
             }
         }
         SessionQuestion::Id(id) => {
-            let question = shared.beckon.question(id).await?;
+            let question = shared.beckon.inbox().question(id).await?;
             if question.session_id != session {
                 return Err(ApiError::new(ErrorKind::NotFound, format!("question {id} is not in session {session}")));
             }
@@ -75,7 +75,7 @@ pub async fn cancel(
     refuse_members_cancelling(&principal)?;
     let reason = bodies::reason(&bytes)?;
     shared.beckon.cancel(session, reason).await?;
-    let view = shared.beckon.session(session).await?;
+    let view = shared.beckon.inbox().session(session).await?;
     Ok(Json(views::session(&shared.url, &view, shape)))
 }
 

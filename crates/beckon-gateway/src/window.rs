@@ -102,14 +102,14 @@ impl Window for TeamWindow<'_> {
     async fn list_sessions(&self, ListSessions { after, limit }: ListSessions) -> ApiResult<SessionPage> {
         let limit = limit.unwrap_or(100).clamp(1, PAGE_MAX);
         let filter = SessionFilter { top_level_only: true, after, limit, ..SessionFilter::default() };
-        let page = self.shared.beckon.sessions(filter).await?;
+        let page = self.shared.beckon.inbox().sessions(filter).await?;
         visible_sessions(self.shared, self.member, page).await
     }
 
     async fn get_session(&self, OfSession { session_id }: OfSession) -> ApiResult<SessionView> {
         let shared = self.shared;
         let id = session(shared, self.member, &session_id).await?;
-        let mut view = shared.beckon.session(id).await?;
+        let mut view = shared.beckon.inbox().session(id).await?;
         if let Some(only_for) = not_theirs(self.principal, shared.beckon.session_audience(id).await?) {
             for record in view.pending.iter_mut().chain(view.questions.iter_mut()) {
                 record.only_for = Some(only_for.clone());
@@ -121,7 +121,7 @@ impl Window for TeamWindow<'_> {
     async fn get_question(&self, OfQuestion { request_id }: OfQuestion) -> ApiResult<QuestionRecord> {
         let shared = self.shared;
         let id = question(shared, self.member, &request_id).await?;
-        let mut record = shared.beckon.question(id).await?;
+        let mut record = shared.beckon.inbox().question(id).await?;
         record.only_for = not_theirs(self.principal, shared.beckon.question_audience(id).await?);
         Ok(record)
     }
@@ -212,7 +212,7 @@ fn pairable<'a>(shared: &Shared, channel: &'a str) -> ApiResult<&'a str> {
 /// What the window starts with, cut to what `member` may see (everything for the person and
 /// admins).
 async fn snapshot(shared: &Shared, member: Option<&Member>) -> ApiResult<WindowSnapshot> {
-    let mut snapshot = shared.beckon.window_snapshot().await?;
+    let mut snapshot = shared.beckon.inbox().snapshot().await?;
     let Some(member) = member else { return Ok(snapshot) };
     let mut audiences = Audiences::default();
     let mut pending = Vec::with_capacity(snapshot.pending.len());
@@ -230,8 +230,8 @@ async fn snapshot(shared: &Shared, member: Option<&Member>) -> ApiResult<WindowS
 /// The figures `member` may see: their share, or everyone's for the person and admins.
 async fn metrics(shared: &Shared, member: Option<&Member>) -> ApiResult<beckon_store::Metrics> {
     Ok(match member {
-        Some(member) => shared.beckon.metrics_seen_by(&member.signed_in()).await?,
-        None => shared.beckon.metrics().await?,
+        Some(member) => shared.beckon.inbox().metrics_seen_by(&member.signed_in()).await?,
+        None => shared.beckon.inbox().metrics().await?,
     })
 }
 

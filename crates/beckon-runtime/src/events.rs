@@ -277,25 +277,25 @@ mod tests {
         let beckon = Beckon::start(RuntimeConfig::new(dir.path()), StartOptions::default()).await.unwrap();
 
         let unknown = crate::clock::new_request_id();
-        let found = beckon.wait_for_resolution(unknown, Duration::from_secs(60)).await;
+        let found = beckon.inbox().wait_for_resolution(unknown, Duration::from_secs(60)).await;
         assert!(matches!(found, Err(Error::QuestionNotFound(id)) if id == unknown), "{found:?}");
         assert_eq!(beckon.waiters_registered(), 0, "a wait for an unknown id");
 
         let resolved = ask(&beckon).await;
         beckon.resolve(resolved, AnsweredVia::Window, Decision::Decline(None)).await.unwrap();
-        let found = beckon.wait_for_resolution(resolved, Duration::from_secs(60)).await.unwrap();
+        let found = beckon.inbox().wait_for_resolution(resolved, Duration::from_secs(60)).await.unwrap();
         assert_eq!(found.status, QuestionStatus::Declined);
         assert_eq!(beckon.waiters_registered(), 0, "a wait for a resolved id");
 
         let pending = ask(&beckon).await;
-        let found = beckon.wait_for_resolution(pending, Duration::from_millis(10)).await.unwrap();
+        let found = beckon.inbox().wait_for_resolution(pending, Duration::from_millis(10)).await.unwrap();
         assert_eq!(found.status, QuestionStatus::Pending);
         assert_eq!(beckon.waiters_registered(), 0, "a wait that timed out");
 
         // A wait whose caller goes away (a dropped connection): its future is dropped mid-wait.
         let waiting = tokio::spawn({
             let beckon = beckon.clone();
-            async move { beckon.wait_for_resolution(pending, Duration::from_secs(3600)).await }
+            async move { beckon.inbox().wait_for_resolution(pending, Duration::from_secs(3600)).await }
         });
         until_registered(&beckon, 1).await;
         waiting.abort();
@@ -306,7 +306,9 @@ mod tests {
         let woken: Vec<_> = (0..3)
             .map(|_| {
                 let beckon = beckon.clone();
-                tokio::spawn(async move { beckon.wait_for_resolution(pending, Duration::from_secs(3600)).await })
+                tokio::spawn(
+                    async move { beckon.inbox().wait_for_resolution(pending, Duration::from_secs(3600)).await },
+                )
             })
             .collect();
         until_registered(&beckon, 3).await;

@@ -60,9 +60,9 @@ pub use lock::DataDirLock;
 pub use notices::MAX_LIVE_NOTICES;
 pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, ResolvedNotice, Silent};
 pub use service::{
-    AUDIT_STREAM_CAPACITY, AnswerReceipt, Asker, Audit, BATCH_MAX, BatchDecision, BatchFailure, BatchReceipt, Beckon,
-    Begun, ChannelPairing, ChannelPairingCode, Configuration, Decision, OpenedSession, PairedChannel, Pairings, People,
-    Rules, SIGN_IN_LIFETIME_MS, SessionView, SignedInSession, StoreCounts, Tokens, WindowSnapshot, WrongCodeLimit,
-    csrf_token, pairing_code,
+    AUDIT_STREAM_CAPACITY, AgentRoster, AnswerReceipt, Asker, Audit, BATCH_MAX, BatchDecision, BatchFailure,
+    BatchReceipt, Beckon, Begun, ChannelPairing, ChannelPairingCode, Configuration, Decision, Events, Health, Inbox,
+    OpenedSession, PairedChannel, Pairings, People, Rules, SIGN_IN_LIFETIME_MS, SessionView, SignedInSession,
+    StoreCounts, Tokens, WindowSnapshot, WrongCodeLimit, csrf_token, pairing_code,
 };
 pub use settings::Settings;

@@ -235,7 +235,7 @@ async fn the_installed_deb_answers_through_the_beckon_command_and_uninstalls_cle
     let version = packages::run(as_the_person(&home, &bus, "beckon").arg("--version"))?;
     assert_eq!(version.trim(), format!("beckon {}", packages::deb_field(&built.deb, "Version")?));
     // `beckon serve` is the `beckon-server` installed beside it.
-    let serve = packages::run(Command::new(at("/usr/bin/beckon")).args(["serve", "--help"]))?;
+    let serve = packages::run(as_the_person(&home, &bus, "beckon").args(["serve", "--help"]))?;
     assert!(serve.contains("Usage: beckon serve [OPTIONS]") && serve.contains("--listen"), "{serve}");
 
     // The installed app, from the menu's command, on a port of its own (7393 may be taken).

@@ -120,7 +120,7 @@ impl World {
     async fn ask(&self) -> (SessionId, RequestId) {
         let session = self.beckon.start_session("builder", "build the shop").await.unwrap();
         let request = eventually("the question", PATIENCE, || async {
-            self.beckon.session(session).await.unwrap().pending.map(|question| question.id)
+            self.beckon.inbox().session(session).await.unwrap().pending.map(|question| question.id)
         })
         .await;
         (session, request)
@@ -143,7 +143,7 @@ impl World {
 
     async fn completed_with(&self, session: SessionId, words: &str) {
         eventually("the session to complete", PATIENCE, || async {
-            let view = self.beckon.session(session).await.unwrap();
+            let view = self.beckon.inbox().session(session).await.unwrap();
             (view.session.status == SessionStatus::Completed).then_some(())
         })
         .await;
@@ -163,7 +163,7 @@ async fn advancing_until(clock: &ManualClock, what: &str, done: impl Fn() -> boo
 }
 
 async fn last_words(beckon: &Beckon, session: SessionId) -> String {
-    let view = beckon.session(session).await.unwrap();
+    let view = beckon.inbox().session(session).await.unwrap();
     view.timeline
         .iter()
         .rev()
@@ -176,7 +176,7 @@ async fn last_words(beckon: &Beckon, session: SessionId) -> String {
 
 /// Every answer entry in a session's timeline.
 async fn answers_in(beckon: &Beckon, session: SessionId) -> usize {
-    let view = beckon.session(session).await.unwrap();
+    let view = beckon.inbox().session(session).await.unwrap();
     view.timeline.iter().filter(|entry| matches!(entry.message, Message::Answer { .. })).count()
 }
 
@@ -219,7 +219,7 @@ async fn a_slack_press_answers_the_agent_and_both_messages_show_the_outcome() {
     let press = world.slack.press_button(&message.ts, "beckon.option.1", ADA_ON_SLACK, json!({}));
     world.slack.send(&press);
     world.completed_with(session, "outcome=answered answer=SQLite").await;
-    let question = world.beckon.question(request).await.unwrap();
+    let question = world.beckon.inbox().question(request).await.unwrap();
     assert_eq!(question.answered_via, Some(AnsweredVia::Slack));
     assert_eq!(question.answered_by.as_deref(), Some("slack:U0ADA (ada)"));
 
@@ -258,7 +258,7 @@ async fn a_telegram_reply_answers_other_and_a_strangers_is_ignored() {
     world.telegram.user_sends(MALLORY, "/start 12345678");
     world.telegram.user_replies(MALLORY, message.id, "MongoDB");
     world.telegram.until_confirmed().await;
-    assert_eq!(world.beckon.question(request).await.unwrap().status, QuestionStatus::Pending);
+    assert_eq!(world.beckon.inbox().question(request).await.unwrap().status, QuestionStatus::Pending);
     assert!(world.telegram.bot_messages(MALLORY).is_empty(), "strangers get no reply");
 
     world.telegram.press_button(ADA, message.id, "Other…");
@@ -268,7 +268,7 @@ async fn a_telegram_reply_answers_other_and_a_strangers_is_ignored() {
         .await;
     world.telegram.user_replies(ADA, prompt.id, "CockroachDB");
     world.completed_with(session, "outcome=answered answer=CockroachDB").await;
-    let question = world.beckon.question(request).await.unwrap();
+    let question = world.beckon.inbox().question(request).await.unwrap();
     assert_eq!(question.answered_via, Some(AnsweredVia::Telegram));
     assert_eq!(question.answered_by.as_deref(), Some("telegram:4242 (@ada)"));
 
@@ -341,7 +341,7 @@ async fn an_answer_from_the_window_wins_and_late_presses_are_told_so() {
         .await;
     assert_eq!(answer.text.as_deref(), Some("already answered: Postgres"));
 
-    let question = world.beckon.question(request).await.unwrap();
+    let question = world.beckon.inbox().question(request).await.unwrap();
     assert_eq!(question.answered_via, Some(AnsweredVia::Window));
     assert_eq!(question.answered_by, None);
     assert_eq!(answers_in(&world.beckon, session).await, 1);
@@ -416,7 +416,7 @@ async fn a_dropped_socket_and_a_failing_long_poll_lose_and_double_nothing() {
 
     for (session, request) in [(first, first_request), (second, second_request)] {
         assert_eq!(answers_in(&world.beckon, session).await, 1, "one answer for {request}");
-        assert_eq!(world.beckon.question(request).await.unwrap().status, QuestionStatus::Answered);
+        assert_eq!(world.beckon.inbox().question(request).await.unwrap().status, QuestionStatus::Answered);
     }
     let replies: Vec<_> = world.slack.ephemerals().into_iter().map(|e| e.text).collect();
     assert!(replies.is_empty(), "the repeated envelope was not pressed again: {replies:?}");
@@ -448,7 +448,7 @@ async fn a_press_cannot_answer_a_question_its_message_does_not_show() {
     let told = world.slack.wait_for("the Slack reply", |recorded| recorded.ephemerals.first().cloned()).await;
     assert_eq!(told.text, "This message does not belong to that question.");
     for request in [first, second] {
-        assert_eq!(world.beckon.question(request).await.unwrap().status, QuestionStatus::Pending);
+        assert_eq!(world.beckon.inbox().question(request).await.unwrap().status, QuestionStatus::Pending);
     }
     channels.stop().await;
     world.beckon.shutdown().await;

@@ -68,7 +68,7 @@ impl World {
     }
 
     async fn status(&self, request: RequestId) -> QuestionStatus {
-        self.beckon.question(request).await.unwrap().status
+        self.beckon.inbox().question(request).await.unwrap().status
     }
 
     /// Waits for the press's ephemeral answer that contains `words`.
@@ -137,7 +137,7 @@ async fn an_approval_goes_to_the_persons_direct_messages_and_only_the_person_all
         assert!(tokio::time::Instant::now() < deadline, "the person's Allow did not count");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let allowed = world.beckon.question(approval).await.unwrap();
+    let allowed = world.beckon.inbox().question(approval).await.unwrap();
     assert_eq!(allowed.status, QuestionStatus::Answered);
     assert_eq!(
         (allowed.answered_via, allowed.answered_by.as_deref()),
@@ -152,7 +152,10 @@ async fn an_approval_goes_to_the_persons_direct_messages_and_only_the_person_all
         assert!(tokio::time::Instant::now() < deadline, "a channel member's answer did not count");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_eq!(world.beckon.question(database).await.unwrap().answered_by.as_deref(), Some("slack:U0MAL (mallory)"));
+    assert_eq!(
+        world.beckon.inbox().question(database).await.unwrap().answered_by.as_deref(),
+        Some("slack:U0MAL (mallory)")
+    );
 
     // Across the whole run, nothing that allows was ever posted to a channel.
     for message in world.slack.messages() {
@@ -399,7 +402,7 @@ async fn a_question_addressed_to_people_goes_to_their_own_direct_messages_and_is
             r.messages.iter().find(|m| m.ts == asked.ts && m.channel == ADA_DM && m.updates > 0).map(drop)
         })
         .await;
-    let allowed = world.beckon.question(for_ada).await.unwrap();
+    let allowed = world.beckon.inbox().question(for_ada).await.unwrap();
     assert_eq!(allowed.status, QuestionStatus::Answered);
     assert_eq!(allowed.answered_via, Some(AnsweredVia::Slack));
     assert_eq!(allowed.answered_by.as_deref(), Some("oidc:ada (Ada Lovelace <ada@example.com>)"));
@@ -413,7 +416,7 @@ async fn a_question_addressed_to_people_goes_to_their_own_direct_messages_and_is
             copies_of(&r.messages, for_eng).iter().all(|m| m.updates > 0).then_some(())
         })
         .await;
-    let answered = world.beckon.question(for_eng).await.unwrap();
+    let answered = world.beckon.inbox().question(for_eng).await.unwrap();
     assert_eq!(answered.answered_by.as_deref(), Some("oidc:bo (Bo Lindqvist <bo@example.com>)"));
     let in_adas = world.messages_of(for_eng).into_iter().find(|m| m.channel == ADA_DM).unwrap();
     assert!(in_adas.text.contains("SQLite"), "{}", in_adas.text);

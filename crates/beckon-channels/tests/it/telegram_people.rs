@@ -147,7 +147,7 @@ async fn a_question_addressed_to_people_goes_to_their_own_chats_and_is_answered_
         .until("Bo to be told", |fake| fake.callback_answers().into_iter().find(|answer| answer.query == query))
         .await;
     assert!(refusal.text.as_deref().unwrap_or_default().contains("does not belong"), "{refusal:?}");
-    assert_eq!(world.beckon.question(for_ada).await.unwrap().status, QuestionStatus::Pending);
+    assert_eq!(world.beckon.inbox().question(for_ada).await.unwrap().status, QuestionStatus::Pending);
 
     // Ada allows from her chat: the answer is hers, by the team's name for her.
     world.telegram.press_button(ADA, adas.id, "Allow");
@@ -157,7 +157,7 @@ async fn a_question_addressed_to_people_goes_to_their_own_chats_and_is_answered_
             fake.message(ADA, adas.id).filter(|m| m.reply_markup.is_none()).map(drop)
         })
         .await;
-    let allowed = world.beckon.question(for_ada).await.unwrap();
+    let allowed = world.beckon.inbox().question(for_ada).await.unwrap();
     assert_eq!(allowed.status, QuestionStatus::Answered);
     assert_eq!(allowed.answered_via, Some(AnsweredVia::Telegram));
     assert_eq!(allowed.answered_by.as_deref(), Some("oidc:ada (Ada Lovelace <ada@example.com>)"));
@@ -172,7 +172,7 @@ async fn a_question_addressed_to_people_goes_to_their_own_chats_and_is_answered_
                 .map(drop)
         })
         .await;
-    let answered = world.beckon.question(for_eng).await.unwrap();
+    let answered = world.beckon.inbox().question(for_eng).await.unwrap();
     assert_eq!(answered.answered_by.as_deref(), Some("oidc:bo (Bo Lindqvist <bo@example.com>)"));
     world.stop().await;
 }

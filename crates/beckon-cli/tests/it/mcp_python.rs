@@ -125,7 +125,7 @@ async fn python_sdk_over_streamable_http() {
     assert!(checks > 30, "{checks} checks");
     assert_eq!(views.len(), 5, "every question the script asked was answered");
     check_sessions(&views);
-    assert!(running.beckon.pending().await.unwrap().is_empty(), "nothing left waiting");
+    assert!(running.beckon.inbox().pending().await.unwrap().is_empty(), "nothing left waiting");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

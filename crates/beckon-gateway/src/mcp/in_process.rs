@@ -61,11 +61,11 @@ impl Backend for InProcess {
     }
 
     async fn wait(&self, id: RequestId, wait: Duration) -> Result<QuestionState, BackendError> {
-        Ok(state(self.beckon.wait_for_resolution(id, wait).await?))
+        Ok(state(self.beckon.inbox().wait_for_resolution(id, wait).await?))
     }
 
     async fn question(&self, id: RequestId) -> Result<QuestionState, BackendError> {
-        Ok(state(self.beckon.question(id).await?))
+        Ok(state(self.beckon.inbox().question(id).await?))
     }
 
     async fn withdraw(&self, id: RequestId, reason: &str) -> Result<(), BackendError> {

@@ -122,9 +122,9 @@ async fn follow_questions(beckon: Beckon, tally: Arc<Tally>, stop: CancellationT
         let subscribed = async {
             let from = match after {
                 Some(seq) => seq,
-                None => beckon.last_seq().await?,
+                None => beckon.events().last_seq().await?,
             };
-            beckon.subscribe(from).await
+            beckon.events().subscribe(from).await
         };
         let subscribed = tokio::select! {
             () = stop.cancelled() => return,
@@ -205,9 +205,9 @@ impl Snapshot {
     async fn gather(shared: &Shared) -> Snapshot {
         let beckon = &shared.beckon;
         let (ready, workload, commits) = tokio::join!(
-            tokio::time::timeout(DATABASE_WITHIN, beckon.ready()),
-            tokio::time::timeout(DATABASE_WITHIN, beckon.workload()),
-            tokio::time::timeout(DATABASE_WITHIN, beckon.commits())
+            tokio::time::timeout(DATABASE_WITHIN, beckon.health().ready()),
+            tokio::time::timeout(DATABASE_WITHIN, beckon.health().workload()),
+            tokio::time::timeout(DATABASE_WITHIN, beckon.health().commits())
         );
         let tally = &shared.tally;
         let door = |door: &'static str, counts: &DoorTally| {
@@ -225,7 +225,7 @@ impl Snapshot {
             responses: tally.responses(),
             sign_ins: tally.sign_ins(),
             questions: tally.questions(),
-            store_jobs: beckon.store_jobs(),
+            store_jobs: beckon.health().jobs(),
             store_commits: commits.ok().and_then(Result::ok),
         }
     }

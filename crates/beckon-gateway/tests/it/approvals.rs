@@ -64,7 +64,7 @@ async fn a_script_cannot_allow_but_can_deny_and_the_decision_carries_the_message
     let (status, _) = post(&s, &format!("/v1/questions/{id}/answer"), json!({"answer": "Allow always"})).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     // Nothing was decided by the refused answers.
-    assert_eq!(s.beckon.question(id.parse().unwrap()).await.unwrap().status.as_str(), "pending");
+    assert_eq!(s.beckon.inbox().question(id.parse().unwrap()).await.unwrap().status.as_str(), "pending");
     let deny = json!({"answers": [{"selected": ["Deny"], "comment": "Use a temp folder"}]});
     let (status, denied) = post(&s, &format!("/v1/questions/{id}/answer"), deny).await;
     assert_eq!(status, StatusCode::OK, "{denied}");

@@ -328,7 +328,7 @@ async fn events_stream_as_sse_and_resume_from_a_seq() {
         text.push_str(&String::from_utf8_lossy(&chunk));
     }
     assert!(text.contains("id: 1\n"), "{text}");
-    let last = s.beckon.last_seq().await.unwrap();
+    let last = s.beckon.events().last_seq().await.unwrap();
     s.ask(deploy()).await;
     let resumed = s.get("/v1/events").header("last-event-id", last.to_string()).send().await.unwrap();
     let mut stream = resumed.bytes_stream();

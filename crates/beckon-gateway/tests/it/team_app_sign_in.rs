@@ -201,7 +201,7 @@ async fn the_app_gets_a_session_only_by_the_persons_press_and_its_own_verifier()
         .await
         .unwrap();
     assert_eq!(allowed.status(), StatusCode::OK);
-    let stored = s.beckon.question(id.parse().unwrap()).await.unwrap();
+    let stored = s.beckon.inbox().question(id.parse().unwrap()).await.unwrap();
     assert_eq!(stored.answered_by.as_deref(), Some("oidc:ada (Ada <ada@example.com>)"));
 
     // Signing the app out ends its session, and says how to come back.

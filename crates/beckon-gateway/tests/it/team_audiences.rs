@@ -97,7 +97,7 @@ async fn each_person_sees_and_answers_only_what_is_addressed_to_them() {
         assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
         let (status, _) = other.post(&s, &format!("/v1/questions/{adas}/decline"), json!({})).await;
         assert_eq!(status, StatusCode::NOT_FOUND);
-        let session = s.beckon.question(adas.parse().unwrap()).await.unwrap().session_id;
+        let session = s.beckon.inbox().question(adas.parse().unwrap()).await.unwrap().session_id;
         let (status, _) = other.get(&s, &format!("/v1/sessions/{session}")).await;
         assert_eq!(status, StatusCode::NOT_FOUND);
         let (status, _) = other.post(&s, &format!("/v1/sessions/{session}/answer"), json!({"answer": "Allow"})).await;
@@ -110,12 +110,12 @@ async fn each_person_sees_and_answers_only_what_is_addressed_to_them() {
     let (status, refused) = root.post(&s, &format!("/v1/questions/{adas}/answer"), json!({"answer": "Allow"})).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
     assert!(refused["error"]["message"].as_str().unwrap().contains("addressed to person:ada"), "{refused}");
-    assert_eq!(s.beckon.question(adas.parse().unwrap()).await.unwrap().status.as_str(), "pending");
+    assert_eq!(s.beckon.inbox().question(adas.parse().unwrap()).await.unwrap().status.as_str(), "pending");
 
     // Bo's event stream carries nothing of Ada's or the group's sessions.
-    let adas_session = s.beckon.question(adas.parse().unwrap()).await.unwrap().session_id.to_string();
-    let engs_session = s.beckon.question(engs.parse().unwrap()).await.unwrap().session_id.to_string();
-    let everyones_session = s.beckon.question(everyones.parse().unwrap()).await.unwrap().session_id.to_string();
+    let adas_session = s.beckon.inbox().question(adas.parse().unwrap()).await.unwrap().session_id.to_string();
+    let engs_session = s.beckon.inbox().question(engs.parse().unwrap()).await.unwrap().session_id.to_string();
+    let everyones_session = s.beckon.inbox().question(everyones.parse().unwrap()).await.unwrap().session_id.to_string();
     let seen = events_until(&s, &bo, &everyones_session).await;
     assert!(!seen.contains(&adas_session) && !seen.contains(&engs_session), "{seen}");
     let seen = events_until(&s, &ada, &everyones_session).await;

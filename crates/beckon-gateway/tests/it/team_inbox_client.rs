@@ -87,7 +87,7 @@ async fn the_app_signs_in_through_the_browser_follows_its_share_and_answers_as_t
         json!({"agent": "claude-code", "approval": {"tool_name": "Bash", "input": {"command": "ls"}}}),
     )
     .await;
-    let bos_session = s.beckon.question(bos.parse().unwrap()).await.unwrap().session_id;
+    let bos_session = s.beckon.inbox().question(bos.parse().unwrap()).await.unwrap().session_id;
     let snapshot: WindowSnapshot = inbox.call(&WindowCommand::Bootstrap(NoArgs {})).await.unwrap();
     assert!(snapshot.pending.is_empty(), "Bo's approval is not Ada's");
 
@@ -112,7 +112,7 @@ async fn the_app_signs_in_through_the_browser_follows_its_share_and_answers_as_t
     // She answers from the app, as herself.
     let receipt: AnswerReceipt = inbox.call(&answer(&adas, "Yes")).await.unwrap();
     assert_eq!(receipt.question.status.as_str(), "answered");
-    let stored = s.beckon.question(adas.parse().unwrap()).await.unwrap();
+    let stored = s.beckon.inbox().question(adas.parse().unwrap()).await.unwrap();
     assert_eq!(stored.answered_by.as_deref(), Some("oidc:ada (ADA <ada@example.com>)"));
     // Bo's approval is not hers to answer.
     let refused = inbox.call::<Value>(&answer(&bos, "Allow")).await;

@@ -97,7 +97,7 @@ async fn ask_approval(s: &Served) -> String {
 }
 
 async fn status_of(s: &Served, id: &str) -> String {
-    s.beckon.question(id.parse().unwrap()).await.unwrap().status.as_str().to_owned()
+    s.beckon.inbox().question(id.parse().unwrap()).await.unwrap().status.as_str().to_owned()
 }
 
 #[tokio::test]

@@ -72,8 +72,8 @@ async fn each_persons_window_gets_the_desktops_types_cut_to_their_share() {
     let adas_token = token_for(&s, "ada-laptop", "person:ada").await;
     let adas = ask(&s, &adas_token, approval()).await;
     let everyones = ask(&s, &s.gateway.token, question()).await;
-    let adas_session = s.beckon.question(adas.parse().unwrap()).await.unwrap().session_id.to_string();
-    let everyones_session = s.beckon.question(everyones.parse().unwrap()).await.unwrap().session_id.to_string();
+    let adas_session = s.beckon.inbox().question(adas.parse().unwrap()).await.unwrap().session_id.to_string();
+    let everyones_session = s.beckon.inbox().question(everyones.parse().unwrap()).await.unwrap().session_id.to_string();
 
     let mut ada = Signed::sign_in(&s, "ada").await;
     let mut bo = Signed::sign_in(&s, "bo").await;
@@ -134,7 +134,7 @@ async fn each_persons_window_gets_the_desktops_types_cut_to_their_share() {
     assert_eq!(status, StatusCode::OK, "{receipt}");
     let receipt: AnswerReceipt = serde_json::from_value(receipt).unwrap();
     assert_eq!(receipt.question.status.as_str(), "answered");
-    let stored = s.beckon.question(adas.parse().unwrap()).await.unwrap();
+    let stored = s.beckon.inbox().question(adas.parse().unwrap()).await.unwrap();
     assert_eq!(stored.answered_by.as_deref(), Some("oidc:ada (ADA <ada@example.com>)"));
     assert_eq!(stored.answered_via, Some(beckon_core::AnsweredVia::Window));
     // The desktop app answering from its notification says so; a front end that is not one is refused.
@@ -142,7 +142,7 @@ async fn each_persons_window_gets_the_desktops_types_cut_to_their_share() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let (status, body) = ada.call(&s, "decline", json!({"requestId": everyones, "via": "notification"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let stored = s.beckon.question(everyones.parse().unwrap()).await.unwrap();
+    let stored = s.beckon.inbox().question(everyones.parse().unwrap()).await.unwrap();
     assert_eq!(stored.answered_via, Some(beckon_core::AnsweredVia::Notification));
     let (status, metrics) = ada.call(&s, "metrics", json!({})).await;
     assert_eq!(status, StatusCode::OK, "{metrics}");

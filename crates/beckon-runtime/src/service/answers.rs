@@ -76,7 +76,7 @@ impl Beckon {
             return Ok(AnswerReceipt { question: resolved, repeat: false });
         }
         // Not taken: the store says who won, if anyone did.
-        let now = self.question(id).await?;
+        let now = self.inbox().question(id).await?;
         match (delivered, now.resolution()) {
             (Err(Error::InvalidAnswer(problems)), _) => Err(Error::InvalidAnswer(problems)),
             (_, Some(winner)) => again(winner, &outcome),

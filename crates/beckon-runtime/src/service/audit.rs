@@ -18,7 +18,7 @@ const STREAM_PAGE: usize = 512;
 pub const AUDIT_STREAM_CAPACITY: usize = 256;
 
 /// The audit trail: pages of it, and exports streamed from a connection of their own.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct Audit<'a> {
     records: &'a Records,
     /// Where the database is, for an export's own read-only connection.
@@ -35,13 +35,13 @@ impl Beckon {
 impl Audit<'_> {
     /// Up to `limit` (1..=1000) audit rows matching `filter`, in the order they were written;
     /// pass the last row's id as `after_id` for the next page.
-    pub async fn page(&self, filter: AuditFilter, limit: usize) -> Result<Vec<AuditRow>> {
+    pub async fn page(self, filter: AuditFilter, limit: usize) -> Result<Vec<AuditRow>> {
         let limit = limit.clamp(1, AUDIT_PAGE_MAX);
         self.records.call(move |store| store.read().audit(&filter, limit)).await
     }
 
     /// Every audit row matching `filter`: [`Audit::export_share`] of the whole trail.
-    pub fn export(&self, filter: AuditFilter) -> mpsc::Receiver<Result<AuditRow>> {
+    pub fn export(self, filter: AuditFilter) -> mpsc::Receiver<Result<AuditRow>> {
         self.export_share(filter, AuditShare::Whole)
     }
 
@@ -53,7 +53,7 @@ impl Audit<'_> {
     /// included when they match — on PostgreSQL only those numbered after the last page read, as
     /// ids there are taken before commit. A failure arrives as the last item; dropping the
     /// receiver stops the reading.
-    pub fn export_share(&self, filter: AuditFilter, share: AuditShare) -> mpsc::Receiver<Result<AuditRow>> {
+    pub fn export_share(self, filter: AuditFilter, share: AuditShare) -> mpsc::Receiver<Result<AuditRow>> {
         let (sender, receiver) = mpsc::channel(AUDIT_STREAM_CAPACITY);
         let (url, path) = (self.config.database_url.clone(), self.config.database_path());
         tokio::task::spawn_blocking(move || {

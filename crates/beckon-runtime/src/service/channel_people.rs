@@ -59,7 +59,7 @@ fn filed(channel: &str, code: &str) -> String {
 }
 
 /// People on a team server pairing their own accounts on Slack and Telegram.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct Pairings<'a> {
     records: &'a Records,
     clock: &'a dyn Clock,
@@ -77,7 +77,7 @@ impl Beckon {
 impl Pairings<'_> {
     /// A new code for `person` to pair their own account on `channel` with, good for
     /// [`SIGN_IN_LIFETIME_MS`].
-    pub async fn new_code(&self, channel: &str, person: &SignedIn) -> Result<ChannelPairingCode> {
+    pub async fn new_code(self, channel: &str, person: &SignedIn) -> Result<ChannelPairingCode> {
         let code = pairing_code();
         let asker = Asker {
             subject: person.subject.clone(),
@@ -99,7 +99,7 @@ impl Pairings<'_> {
     /// nothing is counted against the account and the channel; past their limits the code is
     /// not looked up. The counts, the code and the pairing are read and written in one
     /// transaction.
-    pub async fn pair(&self, channel: &str, account: &str, code: &str) -> Result<ChannelPairing> {
+    pub async fn pair(self, channel: &str, account: &str, code: &str) -> Result<ChannelPairing> {
         let now_ms = self.clock.now_ms();
         let (kept_channel, kept_account, state) = (channel.to_owned(), account.to_owned(), filed(channel, code));
         let outcome = self
@@ -151,7 +151,7 @@ impl Pairings<'_> {
     }
 
     /// Forgets the account `subject` paired on `channel`; whether there was one.
-    pub async fn unpair(&self, channel: &str, subject: &str) -> Result<bool> {
+    pub async fn unpair(self, channel: &str, subject: &str) -> Result<bool> {
         let (channel, subject) = (channel.to_owned(), subject.to_owned());
         self.records.write(move |tx| tx.unpair_channel_person(&channel, &subject)).await
     }
@@ -159,20 +159,20 @@ impl Pairings<'_> {
     /// The person paired with `account` on `channel`, while the pairing answers for them: they
     /// signed in within the server's pairing window. A pairing past it is kept (signing in again
     /// brings it back) but stands for no one.
-    pub async fn person(&self, channel: &str, account: &str) -> Result<Option<ChannelPerson>> {
+    pub async fn person(self, channel: &str, account: &str) -> Result<Option<ChannelPerson>> {
         let (channel, account) = (channel.to_owned(), account.to_owned());
         let paired = self.records.call(move |store| store.read().channel_person(&channel, &account)).await?;
         Ok(paired.filter(|paired| self.pairing_answers(paired)))
     }
 
     /// Whether `paired`'s person signed in recently enough for the pairing to answer for them.
-    fn pairing_answers(&self, paired: &ChannelPerson) -> bool {
+    fn pairing_answers(self, paired: &ChannelPerson) -> bool {
         let window = i64::try_from(self.config.pairing_window.as_millis()).unwrap_or(i64::MAX);
         paired.signed_in_at_ms >= self.clock.now_ms().saturating_sub(window)
     }
 
     /// Every pairing on every channel, as an admin lists them, whether it answers now or not.
-    pub async fn all(&self) -> Result<Vec<(ChannelPerson, bool)>> {
+    pub async fn all(self) -> Result<Vec<(ChannelPerson, bool)>> {
         let all = self.records.call(move |store| store.read().all_channel_people()).await?;
         Ok(all
             .into_iter()
@@ -184,19 +184,19 @@ impl Pairings<'_> {
     }
 
     /// Forgets every account the person with `subject` paired, on every channel; how many.
-    pub async fn unpair_person(&self, subject: &str) -> Result<usize> {
+    pub async fn unpair_person(self, subject: &str) -> Result<usize> {
         let subject = subject.to_owned();
         self.records.write(move |tx| tx.unpair_person(&subject)).await
     }
 
     /// The account `subject` paired on `channel`.
-    pub async fn account(&self, channel: &str, subject: &str) -> Result<Option<ChannelPerson>> {
+    pub async fn account(self, channel: &str, subject: &str) -> Result<Option<ChannelPerson>> {
         let (channel, subject) = (channel.to_owned(), subject.to_owned());
         self.records.call(move |store| store.read().channel_account(&channel, &subject)).await
     }
 
     /// Where `subject` stands on each of `channels`.
-    pub async fn paired_channels(&self, subject: &str, channels: &[String]) -> Result<Vec<PairedChannel>> {
+    pub async fn paired_channels(self, subject: &str, channels: &[String]) -> Result<Vec<PairedChannel>> {
         let mut paired = Vec::with_capacity(channels.len());
         for channel in channels {
             let account = self.account(channel, subject).await?;
@@ -211,7 +211,7 @@ impl Pairings<'_> {
 
     /// Everyone paired on `channel` whose pairing answers for them now (see
     /// [`Pairings::person`]): their own messages get what is addressed to them.
-    pub async fn people(&self, channel: &str) -> Result<Vec<ChannelPerson>> {
+    pub async fn people(self, channel: &str) -> Result<Vec<ChannelPerson>> {
         let channel = channel.to_owned();
         let all = self.records.call(move |store| store.read().channel_people(&channel)).await?;
         Ok(all.into_iter().filter(|paired| self.pairing_answers(paired)).collect())

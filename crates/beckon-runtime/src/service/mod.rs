@@ -17,6 +17,7 @@
 //! - [`people`]: people signed in on a team server, and their browser sessions;
 //! - [`tokens`]: tokens for agents on other machines, and checking a request's token.
 
+mod agent_roster;
 mod answers;
 mod audiences;
 mod audit;
@@ -24,6 +25,8 @@ mod batch;
 mod channel_people;
 mod configure;
 mod handle;
+mod health;
+mod live_events;
 mod outside;
 mod pairing_guesses;
 mod people;
@@ -33,6 +36,7 @@ mod rules;
 mod sessions;
 mod tokens;
 
+pub use agent_roster::AgentRoster;
 pub use audit::{AUDIT_STREAM_CAPACITY, Audit};
 pub use batch::BATCH_MAX;
 pub use beckon_api::{
@@ -42,10 +46,12 @@ pub use beckon_api::{
 pub use channel_people::{ChannelPairing, Pairings, pairing_code};
 pub use configure::Configuration;
 pub use handle::Beckon;
+pub use health::{Health, StoreCounts};
+pub use live_events::Events;
 pub use pairing_guesses::WrongCodeLimit;
 pub use people::{OpenedSession, People, SIGN_IN_LIFETIME_MS, SignedInSession, csrf_token};
 pub use plan::Decision;
-pub use reads::StoreCounts;
+pub use reads::Inbox;
 pub use rules::Rules;
 pub use sessions::Begun;
 pub use tokens::{Asker, Tokens};

@@ -53,7 +53,7 @@ pub fn csrf_token(cookie: &str) -> String {
 }
 
 /// People signing in on a team server, and their sessions (a browser's, a connected app's).
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct People<'a> {
     pub(super) records: &'a Records,
     pub(super) clock: &'a dyn Clock,
@@ -71,7 +71,7 @@ impl Beckon {
 impl People<'_> {
     /// Keeps a sign-in under way (its `secret` is what the gateway must have back) until the
     /// person returns, for [`SIGN_IN_LIFETIME_MS`]; `next` is where they go afterwards.
-    pub async fn begin_sign_in(&self, state: String, secret: String, next: String) -> Result<()> {
+    pub async fn begin_sign_in(self, state: String, secret: String, next: String) -> Result<()> {
         let at_ms = self.clock.now_ms();
         let sign_in = NewSignIn { state, secret, next, at_ms, expires_at_ms: at_ms + SIGN_IN_LIFETIME_MS };
         self.records
@@ -85,7 +85,7 @@ impl People<'_> {
 
     /// Takes back the sign-in under `state`, once: `None` when there is none, it was taken, or
     /// it expired.
-    pub async fn take_sign_in(&self, state: &str) -> Result<Option<TakenSignIn>> {
+    pub async fn take_sign_in(self, state: &str) -> Result<Option<TakenSignIn>> {
         let now_ms = self.clock.now_ms();
         let state = state.to_owned();
         self.records.write(move |tx| tx.take_sign_in(&state, now_ms)).await
@@ -94,7 +94,7 @@ impl People<'_> {
     /// Opens a session for `person`, held by `kind` (a browser, or a connected app): the secret
     /// to give it (a browser's cookie, an app's bearer token). It lasts the server's session
     /// lifetime.
-    pub async fn open_session(&self, person: SignedIn, kind: SessionKind) -> Result<OpenedSession> {
+    pub async fn open_session(self, person: SignedIn, kind: SessionKind) -> Result<OpenedSession> {
         let cookie = hex::encode(rand::random::<[u8; 32]>());
         let created_at_ms = self.clock.now_ms();
         let lifetime = i64::try_from(self.config.person_session_lifetime.as_millis()).unwrap_or(i64::MAX);
@@ -114,7 +114,7 @@ impl People<'_> {
 
     /// Ends every session of the person with `subject`, on every replica at once (each looks
     /// sessions up in the database per request): how many there were.
-    pub async fn end_sessions(&self, subject: &str) -> Result<usize> {
+    pub async fn end_sessions(self, subject: &str) -> Result<usize> {
         let subject = subject.to_owned();
         let ended = self.records.write(move |tx| tx.end_person_sessions(&subject)).await?;
         tracing::info!(ended, "a person's sessions were ended");
@@ -122,13 +122,13 @@ impl People<'_> {
     }
 
     /// Every open session, as an admin lists them.
-    pub async fn open_sessions(&self) -> Result<Vec<ListedSession>> {
+    pub async fn open_sessions(self) -> Result<Vec<ListedSession>> {
         let now_ms = self.clock.now_ms();
         self.records.call(move |store| store.read().open_person_sessions(now_ms)).await
     }
 
     /// The open, unexpired browser session this cookie names.
-    pub async fn session(&self, cookie: &str) -> Result<Option<SignedInSession>> {
+    pub async fn session(self, cookie: &str) -> Result<Option<SignedInSession>> {
         let hash = token_secret::hash(cookie);
         let now_ms = self.clock.now_ms();
         let session = self.records.call(move |store| store.read().person_session(&hash, now_ms)).await?;
@@ -140,7 +140,7 @@ impl People<'_> {
     }
 
     /// Signs out the browser session this cookie names; whether there was one.
-    pub async fn close_session(&self, cookie: &str) -> Result<bool> {
+    pub async fn close_session(self, cookie: &str) -> Result<bool> {
         let hash = token_secret::hash(cookie);
         self.records.write(move |tx| tx.close_person_session(&hash)).await
     }

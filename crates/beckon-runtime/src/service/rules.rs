@@ -15,7 +15,7 @@ use crate::runtime::{Approvals, Records};
 const KEY_MAX_BYTES: usize = 8 * 1024;
 
 /// The person's rules: listing, making and revoking them, and the offers Beckon makes.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct Rules<'a> {
     records: &'a Records,
     clock: &'a dyn Clock,
@@ -33,13 +33,13 @@ impl Beckon {
 impl Rules<'_> {
     /// Every rule, newest first, with how often each allowed; revoked ones too when
     /// `include_revoked` is set.
-    pub async fn list(&self, include_revoked: bool) -> Result<Vec<RuleRecord>> {
+    pub async fn list(self, include_revoked: bool) -> Result<Vec<RuleRecord>> {
         self.records.call(move |store| store.read().rules(include_revoked)).await
     }
 
     /// Makes a rule; it allows the approvals it covers from the moment this returns. When a
     /// live rule already has the same key, that rule is returned and nothing changes.
-    pub async fn create(&self, spec: RuleSpec, source: RuleSource) -> Result<RuleRecord> {
+    pub async fn create(self, spec: RuleSpec, source: RuleSource) -> Result<RuleRecord> {
         let at_ms = self.clock.now_ms();
         let record = self.records.write(move |tx| tx.create_rule(&spec, source, at_ms)).await?;
         self.approvals.rule_made(&record);
@@ -49,7 +49,7 @@ impl Rules<'_> {
 
     /// Revokes rule `id`: from the moment this returns it allows nothing. Revoking a revoked
     /// rule returns it unchanged.
-    pub async fn revoke(&self, id: i64) -> Result<RuleRecord> {
+    pub async fn revoke(self, id: i64) -> Result<RuleRecord> {
         let at_ms = self.clock.now_ms();
         let record = self.records.write(move |tx| tx.revoke_rule(id, at_ms)).await?;
         let record =
@@ -61,12 +61,12 @@ impl Rules<'_> {
 
     /// The rules Beckon offers now: calls the person allowed at least [`OFFER_AFTER`] times
     /// that one rule would cover, with no live rule and not turned down; most allowed first.
-    pub async fn offers(&self) -> Result<Vec<RuleOffer>> {
+    pub async fn offers(self) -> Result<Vec<RuleOffer>> {
         self.records.call(|store| store.read().rule_offers(OFFER_AFTER)).await
     }
 
     /// Turns down the offer of the rule with `key`: it is not offered again.
-    pub async fn dismiss_offer(&self, key: String) -> Result<()> {
+    pub async fn dismiss_offer(self, key: String) -> Result<()> {
         if key.is_empty() || key.len() > KEY_MAX_BYTES {
             return Err(Error::InvalidInput(Problems::one(
                 "key",

@@ -10,7 +10,7 @@ use beckon_store::{NewSession, title_from};
 use serde_json::Value;
 
 use super::handle::Beckon;
-use crate::agents::{Agent, AgentInfo, AgentProblem};
+use crate::agents::Agent;
 use crate::clock::new_session_id;
 use crate::error::{Error, Result};
 use crate::executor::{self, Facts, Preread, deliver};
@@ -29,25 +29,6 @@ pub struct Begun {
 }
 
 impl Beckon {
-    /// The agents, by name.
-    pub fn agents(&self) -> Vec<AgentInfo> {
-        self.rt.executor.agents.infos()
-    }
-
-    /// Agent files that could not be loaded.
-    pub fn agent_problems(&self) -> Vec<AgentProblem> {
-        self.rt.executor.agents.problems().to_vec()
-    }
-
-    /// The agent a new chat uses when none is picked: the poet demo when no provider key is set.
-    pub fn default_agent(&self) -> &'static str {
-        if self.rt.executor.providers().any_configured() && self.rt.executor.agents.get("assistant").is_some() {
-            "assistant"
-        } else {
-            "poet"
-        }
-    }
-
     fn agent(&self, name: &str) -> Result<Arc<Agent>> {
         self.rt
             .executor

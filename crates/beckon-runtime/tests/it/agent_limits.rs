@@ -14,14 +14,14 @@ fn write(path: &str, content: &str) -> Value {
 
 async fn failure(beckon: &Beckon, session: SessionId) -> String {
     wait_status(beckon, session, SessionStatus::Failed).await;
-    match beckon.session(session).await.unwrap().session.state {
+    match beckon.inbox().session(session).await.unwrap().session.state {
         State::Failed { reason } => reason,
         other => panic!("not failed: {other:?}"),
     }
 }
 
 async fn tool_uses(beckon: &Beckon, session: SessionId) -> usize {
-    let view = beckon.session(session).await.unwrap();
+    let view = beckon.inbox().session(session).await.unwrap();
     view.timeline.iter().filter(|e| matches!(e.message, Message::ToolUse { .. })).count()
 }
 
@@ -43,7 +43,7 @@ async fn a_looping_model_stops_at_max_turns_and_a_message_gives_it_a_new_budget(
     // The first failure's events are still there to see: wait for the second one's work.
     tokio::time::timeout(PATIENCE, async {
         while tool_uses(&beckon, session).await < 6
-            || beckon.session(session).await.unwrap().session.status != SessionStatus::Failed
+            || beckon.inbox().session(session).await.unwrap().session.status != SessionStatus::Failed
         {
             tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         }

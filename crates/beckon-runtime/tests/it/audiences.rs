@@ -71,10 +71,10 @@ async fn a_persons_question_is_answered_only_by_them() {
     let batch =
         beckon.resolve_batch(vec![id], signed_in("bo", &[]), BatchDecision::Decline { reason: None }).await.unwrap();
     assert_eq!((batch.resolved.len(), batch.failed.len()), (0, 1), "{batch:?}");
-    assert_eq!(beckon.question(id).await.unwrap().status.as_str(), "pending");
+    assert_eq!(beckon.inbox().question(id).await.unwrap().status.as_str(), "pending");
     // Ada herself.
     beckon.resolve(id, signed_in("ada", &[]), yes()).await.unwrap();
-    assert_eq!(beckon.question(id).await.unwrap().answered_by.as_deref(), Some("oidc:ada (ada)"));
+    assert_eq!(beckon.inbox().question(id).await.unwrap().answered_by.as_deref(), Some("oidc:ada (ada)"));
 
     // Naming someone else than the token's owner is refused before anything is asked.
     let refused = asked_with(&beckon, ada, Some(Audience::Group("eng".into()))).await.unwrap_err();

@@ -78,11 +78,11 @@ async fn every_decision_is_exported_and_kept_for_its_own_period() {
     {
         let (beckon, _) = start_on(config, Arc::new(later)).await;
         let deadline = tokio::time::Instant::now() + PATIENCE;
-        while beckon.question(asked[599]).await.is_ok() {
+        while beckon.inbox().question(asked[599]).await.is_ok() {
             assert!(tokio::time::Instant::now() < deadline, "the finished sessions were not pruned");
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        assert!(matches!(beckon.question(asked[0]).await, Err(Error::QuestionNotFound(_))));
+        assert!(matches!(beckon.inbox().question(asked[0]).await, Err(Error::QuestionNotFound(_))));
         assert_eq!(exported(&beckon, AuditFilter::default()).await.len(), 600, "the audit outlives the sessions");
         beckon.shutdown().await;
     }

@@ -42,17 +42,17 @@ async fn five_hundred_denials_commit_once_and_each_asker_reads_its_own() {
     for i in 0..500 {
         ids.push(ask_approval(&beckon, &format!("cargo run --bin job-{i}")).await);
     }
-    let before = beckon.store_counts().await.unwrap();
+    let before = beckon.health().counts().await.unwrap();
     let message = BatchDecision::Deny { message: Some("not during the freeze".into()) };
     let receipt = beckon.resolve_batch(ids.clone(), AnsweredVia::Window, message).await.unwrap();
-    let after = beckon.store_counts().await.unwrap();
+    let after = beckon.health().counts().await.unwrap();
     assert!(receipt.failed.is_empty(), "{:?}", receipt.failed);
     assert_eq!(receipt.resolved.len(), 500);
     assert_eq!(after.commits - before.commits, 1, "one transaction for the whole batch");
     assert_eq!(after.resolutions - before.resolutions, 500);
 
     for id in ids {
-        let read = beckon.wait_for_resolution(id, Duration::from_secs(1)).await.unwrap();
+        let read = beckon.inbox().wait_for_resolution(id, Duration::from_secs(1)).await.unwrap();
         assert_eq!(read.status, QuestionStatus::Answered);
         let Some(Outcome::Answered { answers }) = &read.outcome else { panic!("{:?}", read.outcome) };
         assert_eq!(answers.items()[0].selected, ["Deny"], "the stored answer names the option");
@@ -85,7 +85,7 @@ async fn each_question_is_checked_and_failures_do_not_stop_the_rest() {
     let refused = beckon.resolve_batch(ids.clone(), AnsweredVia::Http, BatchDecision::AllowOnce).await.unwrap();
     assert!(refused.resolved.is_empty());
     assert!(refused.failed.iter().all(|f| f.error.kind == ErrorKind::PersonOnly), "{:?}", refused.failed);
-    assert_eq!(beckon.question(first).await.unwrap().status, QuestionStatus::Pending);
+    assert_eq!(beckon.inbox().question(first).await.unwrap().status, QuestionStatus::Pending);
 
     // The person allows once, from the window: the approvals go; the rest is reported.
     let ids = vec![first, question, second, settled, unknown, first];
@@ -111,7 +111,7 @@ async fn each_question_is_checked_and_failures_do_not_stop_the_rest() {
     assert_eq!(receipt.resolved.iter().map(|r| r.id).collect::<Vec<_>>(), [question, again]);
     assert!(receipt.failed.is_empty(), "{:?}", receipt.failed);
     for id in [question, again] {
-        let declined = beckon.question(id).await.unwrap();
+        let declined = beckon.inbox().question(id).await.unwrap();
         assert_eq!(declined.outcome, Some(Outcome::Declined { reason: Some("later".into()) }));
     }
 
@@ -127,9 +127,9 @@ async fn each_question_is_checked_and_failures_do_not_stop_the_rest() {
         .await
         .unwrap();
     assert_eq!((receipt.resolved.len(), receipt.failed.len()), (2, 0), "{:?}", receipt.failed);
-    let declined = beckon.question(other).await.unwrap();
+    let declined = beckon.inbox().question(other).await.unwrap();
     assert_eq!(declined.outcome, Some(Outcome::Declined { reason: Some("not today".into()) }));
-    let denied = beckon.question(tool_call).await.unwrap();
+    let denied = beckon.inbox().question(tool_call).await.unwrap();
     assert!(matches!(denied.outcome, Some(Outcome::Answered { .. })), "{:?}", denied.outcome);
 
     // Repeating a batch that already won is a success for each question.

@@ -11,7 +11,7 @@ use crate::support::*;
 async fn the_poet_asks_waits_and_writes_the_poem_with_the_answer() {
     let dir = tempfile::tempdir().unwrap();
     let (beckon, notifier) = start(dir.path()).await;
-    assert_eq!(beckon.default_agent(), "poet");
+    assert_eq!(beckon.agents().default(), "poet");
     let session = beckon.start_session("poet", "Write a poem about the sea").await.unwrap();
 
     let notice = pending_in(&notifier, session).await;
@@ -19,7 +19,7 @@ async fn the_poet_asks_waits_and_writes_the_poem_with_the_answer() {
     assert_eq!(notice.request.items().len(), 2);
     assert_eq!(notice.request.items()[0].question(), "Which style should the poem about the sea take?");
     wait_status(&beckon, session, SessionStatus::WaitingForInput).await;
-    let pending = beckon.pending().await.unwrap();
+    let pending = beckon.inbox().pending().await.unwrap();
     assert_eq!(pending.len(), 1);
     assert_eq!(pending[0].id, notice.request_id);
 
@@ -29,7 +29,7 @@ async fn the_poet_asks_waits_and_writes_the_poem_with_the_answer() {
     assert!(!receipt.repeat);
     wait_status(&beckon, session, SessionStatus::Completed).await;
 
-    let view = beckon.session(session).await.unwrap();
+    let view = beckon.inbox().session(session).await.unwrap();
     let messages: Vec<&Message> = view.timeline.iter().map(|e| &e.message).collect();
     let ask_id = messages
         .iter()
@@ -62,7 +62,7 @@ async fn the_poet_asks_waits_and_writes_the_poem_with_the_answer() {
             .unwrap();
     assert!(poem.starts_with("# the sea\n\nthe sea at first light,\na warm, hopeful hush"), "{poem}");
     assert!(view.pending.is_none());
-    assert_eq!(beckon.pending().await.unwrap(), vec![]);
+    assert_eq!(beckon.inbox().pending().await.unwrap(), vec![]);
 }
 
 #[tokio::test]
@@ -76,7 +76,7 @@ async fn declining_the_poet_still_gets_a_poem() {
         .await
         .unwrap();
     wait_status(&beckon, session, SessionStatus::Completed).await;
-    let view = beckon.session(session).await.unwrap();
+    let view = beckon.inbox().session(session).await.unwrap();
     let last = view.timeline.iter().rev().find_map(|e| match &e.message {
         Message::Assistant { text } => Some(text.clone()),
         _ => None,

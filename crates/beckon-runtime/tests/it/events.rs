@@ -24,14 +24,14 @@ async fn a_subscriber_sees_the_backlog_then_live_events_without_gaps() {
     for _ in 0..3 {
         beckon.ask_external(ask()).await.unwrap();
     }
-    let snapshot = beckon.last_seq().await.unwrap();
+    let snapshot = beckon.events().last_seq().await.unwrap();
     assert!(snapshot >= 9);
-    let mut from_start = beckon.subscribe(0).await.unwrap();
-    let mut from_snapshot = beckon.subscribe(snapshot).await.unwrap();
+    let mut from_start = beckon.events().subscribe(0).await.unwrap();
+    let mut from_snapshot = beckon.events().subscribe(snapshot).await.unwrap();
     for _ in 0..3 {
         beckon.ask_external(ask()).await.unwrap();
     }
-    let last = beckon.last_seq().await.unwrap();
+    let last = beckon.events().last_seq().await.unwrap();
     for seq in 1..=last {
         let event = tokio::time::timeout(Duration::from_secs(5), from_start.next()).await.unwrap().unwrap();
         assert_eq!(event.seq(), seq);
@@ -47,12 +47,12 @@ async fn a_subscriber_sees_the_backlog_then_live_events_without_gaps() {
 async fn a_subscriber_that_falls_far_behind_catches_up_from_the_store() {
     let dir = tempfile::tempdir().unwrap();
     let (beckon, _) = start(dir.path()).await;
-    let mut slow = beckon.subscribe(0).await.unwrap();
+    let mut slow = beckon.events().subscribe(0).await.unwrap();
     // More events than the live buffer holds, while the subscriber reads nothing.
-    while beckon.last_seq().await.unwrap() < 4_500 {
+    while beckon.events().last_seq().await.unwrap() < 4_500 {
         beckon.ask_external(ask()).await.unwrap();
     }
-    let last = beckon.last_seq().await.unwrap();
+    let last = beckon.events().last_seq().await.unwrap();
     let mut expected = 1;
     while expected <= last {
         let event = tokio::time::timeout(Duration::from_secs(10), slow.next()).await.unwrap().unwrap();
@@ -74,7 +74,7 @@ async fn a_resolution_event_carries_the_whole_question_as_stored() {
     let session = beckon.start_session("asker", "go").await.unwrap();
     let in_app = pending_in(&notifier, session).await.request_id;
     beckon.resolve(in_app, beckon_core::AnsweredVia::Window, Decision::Decline(Some("not now".into()))).await.unwrap();
-    let mut events = beckon.subscribe(0).await.unwrap();
+    let mut events = beckon.events().subscribe(0).await.unwrap();
     for asked in [external.request_id, in_app] {
         let carried = tokio::time::timeout(Duration::from_secs(5), async {
             loop {
@@ -88,7 +88,7 @@ async fn a_resolution_event_carries_the_whole_question_as_stored() {
         })
         .await
         .unwrap();
-        let stored = beckon.question(asked).await.unwrap();
+        let stored = beckon.inbox().question(asked).await.unwrap();
         assert_eq!(carried.as_deref(), Some(&stored), "the event's question is the stored record");
         assert!(stored.outcome.is_some() && stored.resolved_at_ms.is_some() && !stored.tool_use_id.is_empty());
     }

@@ -26,21 +26,21 @@ async fn an_external_question_waits_and_a_long_poll_wakes_on_the_answer() {
     let asked = beckon.ask_external(ask("ci-bot")).await.unwrap();
     let notice = pending_in(&notifier, asked.session_id).await;
     assert_eq!(notice.agent, "ci-bot");
-    let view = beckon.session(asked.session_id).await.unwrap();
+    let view = beckon.inbox().session(asked.session_id).await.unwrap();
     assert_eq!(view.session.origin, SessionOrigin::External);
     assert_eq!(view.session.status, SessionStatus::WaitingForInput);
 
     let waiter = {
         let beckon = beckon.clone();
-        tokio::spawn(async move { beckon.wait_for_resolution(asked.request_id, Duration::from_secs(30)).await })
+        tokio::spawn(async move { beckon.inbox().wait_for_resolution(asked.request_id, Duration::from_secs(30)).await })
     };
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(!waiter.is_finished(), "the long-poll waits for the person");
     beckon.resolve(asked.request_id, AnsweredVia::Cli, Decision::AnswerTexts(vec!["No".into()])).await.unwrap();
     let resolved = tokio::time::timeout(Duration::from_secs(5), waiter).await.unwrap().unwrap().unwrap();
     assert_eq!(resolved.status, QuestionStatus::Answered);
-    assert_eq!(beckon.session(asked.session_id).await.unwrap().session.status, SessionStatus::Completed);
-    let quick = beckon.wait_for_resolution(asked.request_id, Duration::from_secs(30)).await.unwrap();
+    assert_eq!(beckon.inbox().session(asked.session_id).await.unwrap().session.status, SessionStatus::Completed);
+    let quick = beckon.inbox().wait_for_resolution(asked.request_id, Duration::from_secs(30)).await.unwrap();
     assert_eq!(quick.status, QuestionStatus::Answered, "an already resolved question returns at once");
 }
 
@@ -49,7 +49,7 @@ async fn a_long_poll_returns_the_pending_question_when_it_times_out() {
     let dir = tempfile::tempdir().unwrap();
     let (beckon, _) = start(dir.path()).await;
     let asked = beckon.ask_external(ask("ci-bot")).await.unwrap();
-    let still = beckon.wait_for_resolution(asked.request_id, Duration::from_millis(150)).await.unwrap();
+    let still = beckon.inbox().wait_for_resolution(asked.request_id, Duration::from_millis(150)).await.unwrap();
     assert_eq!(still.status, QuestionStatus::Pending);
 }
 
@@ -65,7 +65,7 @@ async fn a_session_key_groups_questions_one_at_a_time() {
     beckon.resolve(first.request_id, AnsweredVia::Http, Decision::AnswerTexts(vec!["Yes".into()])).await.unwrap();
     let second = beckon.ask_external(keyed()).await.unwrap();
     assert_eq!(second.session_id, first.session_id);
-    assert_eq!(beckon.session(first.session_id).await.unwrap().questions.len(), 2);
+    assert_eq!(beckon.inbox().session(first.session_id).await.unwrap().questions.len(), 2);
     let other =
         beckon.ask_external(ExternalAsk { external_key: Some("run-43".into()), ..ask("ci-bot") }).await.unwrap();
     assert_ne!(other.session_id, first.session_id);
@@ -92,13 +92,13 @@ async fn external_expiry_uses_the_default_answer_or_fails() {
         })
         .await
         .unwrap();
-    let expired = beckon.wait_for_resolution(with_default.request_id, PATIENCE).await.unwrap();
+    let expired = beckon.inbox().wait_for_resolution(with_default.request_id, PATIENCE).await.unwrap();
     assert_eq!(expired.status, QuestionStatus::Expired);
     let Some(Outcome::Expired { default_answer: Some(answers) }) = expired.outcome else { panic!("{expired:?}") };
     assert_eq!(answers.items()[0].selected, ["No"]);
-    let failed = beckon.wait_for_resolution(failing.request_id, PATIENCE).await.unwrap();
+    let failed = beckon.inbox().wait_for_resolution(failing.request_id, PATIENCE).await.unwrap();
     assert_eq!(failed.status, QuestionStatus::Expired);
-    assert_eq!(beckon.session(failing.session_id).await.unwrap().session.status, SessionStatus::Failed);
+    assert_eq!(beckon.inbox().session(failing.session_id).await.unwrap().session.status, SessionStatus::Failed);
 }
 
 #[tokio::test]
@@ -107,8 +107,8 @@ async fn cancelling_an_external_session_cancels_its_question() {
     let (beckon, _) = start(dir.path()).await;
     let asked = beckon.ask_external(ask("ci-bot")).await.unwrap();
     beckon.cancel(asked.session_id, Some("pipeline aborted".into())).await.unwrap();
-    assert_eq!(beckon.question(asked.request_id).await.unwrap().status, QuestionStatus::Cancelled);
-    assert_eq!(beckon.session(asked.session_id).await.unwrap().session.status, SessionStatus::Cancelled);
+    assert_eq!(beckon.inbox().question(asked.request_id).await.unwrap().status, QuestionStatus::Cancelled);
+    assert_eq!(beckon.inbox().session(asked.session_id).await.unwrap().session.status, SessionStatus::Cancelled);
     let err = beckon.send_message(asked.session_id, "hello").await.unwrap_err();
     assert!(matches!(err, Error::WrongState { .. }));
 }

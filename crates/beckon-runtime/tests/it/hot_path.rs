@@ -14,7 +14,7 @@ async fn wait_for_commits(beckon: &Beckon, commits: u64) -> u64 {
     tokio::time::timeout(PATIENCE, async {
         loop {
             looks += 1;
-            if beckon.commits().await.unwrap() >= commits {
+            if beckon.health().commits().await.unwrap() >= commits {
                 return;
             }
             tokio::task::yield_now().await;
@@ -32,8 +32,8 @@ async fn a_cycle_is_four_commits_and_one_read() {
     let (beckon, notifier) = start(dir.path()).await;
     // The first round also counts the callback worker's first looks at its outbox.
     for round in 0..4 {
-        let commits = beckon.commits().await.unwrap();
-        let jobs = beckon.store_jobs();
+        let commits = beckon.health().commits().await.unwrap();
+        let jobs = beckon.health().jobs();
         let session = beckon.start_session("asker", &format!("go {round}")).await.unwrap();
         let notice = pending_in(&notifier, session).await;
         beckon
@@ -41,7 +41,7 @@ async fn a_cycle_is_four_commits_and_one_read() {
             .await
             .unwrap();
         let looks = wait_for_commits(&beckon, commits + 4).await;
-        let cycle = beckon.store_jobs() - jobs - looks;
+        let cycle = beckon.health().jobs() - jobs - looks;
         // The session's start, the model's question, the answer, the model's last words; and
         // the answer's one read of its question, session and conversation.
         if round > 0 {

@@ -53,7 +53,7 @@ async fn a_turn_interrupted_by_sigkill_completes_after_restart() {
     wait_status(&beckon, session, SessionStatus::Completed).await;
     assert_eq!(fake.received().len(), 3, "the interrupted request was issued again, once");
     assert_every_tool_use_answered_once(&beckon, session).await;
-    let view = beckon.session(session).await.unwrap();
+    let view = beckon.inbox().session(session).await.unwrap();
     let writes = view
         .timeline
         .iter()

@@ -43,14 +43,14 @@ async fn a_waiting_session_survives_a_restart_and_resumes_when_answered() {
     };
     // The first runtime is gone: its lock is released and nothing of it runs.
     let (beckon, _) = start(dir.path()).await;
-    assert_eq!(beckon.pending().await.unwrap()[0].id, request_id);
-    let question = beckon.question(request_id).await.unwrap();
+    assert_eq!(beckon.inbox().pending().await.unwrap()[0].id, request_id);
+    let question = beckon.inbox().question(request_id).await.unwrap();
     let answers = Answers::new(vec![Answer::select(["Yes"])], &question.request).unwrap();
     beckon.resolve(request_id, AnsweredVia::Cli, Decision::Answer(answers)).await.unwrap();
     wait_status(&beckon, session, SessionStatus::Completed).await;
     assert_eq!(last_words(&beckon, session).await, "outcome=answered answer=Yes");
     assert_every_tool_use_answered_once(&beckon, session).await;
-    assert_eq!(beckon.question(request_id).await.unwrap().answered_via, Some(AnsweredVia::Cli));
+    assert_eq!(beckon.inbox().question(request_id).await.unwrap().answered_via, Some(AnsweredVia::Cli));
 }
 
 #[tokio::test]
@@ -124,7 +124,7 @@ async fn an_invalid_answer_is_refused_with_paths_and_changes_nothing() {
         .unwrap_err();
     let Error::InvalidAnswer(problems) = err else { panic!("{err}") };
     assert_eq!(problems.first_path(), Some("answers[0].selected[0]"));
-    assert_eq!(beckon.question(notice.request_id).await.unwrap().status, QuestionStatus::Pending);
+    assert_eq!(beckon.inbox().question(notice.request_id).await.unwrap().status, QuestionStatus::Pending);
     assert!(matches!(
         beckon
             .resolve(
@@ -146,7 +146,7 @@ async fn cancelling_a_waiting_session_cancels_its_question_and_closes_the_call()
     let notice = pending_in(&notifier, session).await;
     beckon.cancel(session, Some("changed my mind".into())).await.unwrap();
     wait_status(&beckon, session, SessionStatus::Cancelled).await;
-    assert_eq!(beckon.question(notice.request_id).await.unwrap().status, QuestionStatus::Cancelled);
+    assert_eq!(beckon.inbox().question(notice.request_id).await.unwrap().status, QuestionStatus::Cancelled);
     assert_every_tool_use_answered_once(&beckon, session).await;
     let err = beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(yes(&notice))).await.unwrap_err();
     assert!(matches!(err, Error::AlreadyResolved(_)), "{err}");
@@ -167,13 +167,17 @@ async fn expire_with(extra: &str) -> (String, QuestionStatus, SessionStatus) {
     assert_eq!(notice.expires_at_ms, Some(START_MS + 3_600_000));
     clock.advance(Duration::from_secs(59 * 60));
     tokio::time::sleep(Duration::from_millis(50)).await;
-    assert_eq!(beckon.question(notice.request_id).await.unwrap().status, QuestionStatus::Pending, "not yet due");
+    assert_eq!(
+        beckon.inbox().question(notice.request_id).await.unwrap().status,
+        QuestionStatus::Pending,
+        "not yet due"
+    );
     clock.advance(Duration::from_secs(60));
     let wanted = if extra.contains("fail") { SessionStatus::Failed } else { SessionStatus::Completed };
     wait_status(&beckon, session, wanted).await;
     assert_every_tool_use_answered_once(&beckon, session).await;
-    let status = beckon.question(notice.request_id).await.unwrap().status;
-    (last_words(&beckon, session).await, status, beckon.session(session).await.unwrap().session.status)
+    let status = beckon.inbox().question(notice.request_id).await.unwrap().status;
+    (last_words(&beckon, session).await, status, beckon.inbox().session(session).await.unwrap().session.status)
 }
 
 #[tokio::test]
@@ -247,17 +251,18 @@ async fn unknown_agents_and_sessions_are_typed_errors() {
     assert!(err.to_string().contains("poet"), "lists the agents: {err}");
     let missing = beckon_core::SessionId::parse("0190f1d2-0000-7000-8000-000000000abc").unwrap();
     assert!(matches!(beckon.cancel(missing, None).await, Err(Error::SessionNotFound(_))));
-    assert!(matches!(beckon.session(missing).await, Err(Error::SessionNotFound(_))));
+    assert!(matches!(beckon.inbox().session(missing).await, Err(Error::SessionNotFound(_))));
 }
 
 #[tokio::test]
 async fn an_agent_without_a_configured_provider_fails_with_a_clear_reason() {
     let dir = tempfile::tempdir().unwrap();
     let (beckon, _) = start(dir.path()).await;
-    assert_eq!(beckon.default_agent(), "poet", "with no key the demo agent is the default");
+    assert_eq!(beckon.agents().default(), "poet", "with no key the demo agent is the default");
     let session = beckon.start_session("assistant", "hello").await.unwrap();
     wait_status(&beckon, session, SessionStatus::Failed).await;
-    let beckon_core::conversation::State::Failed { reason } = beckon.session(session).await.unwrap().session.state
+    let beckon_core::conversation::State::Failed { reason } =
+        beckon.inbox().session(session).await.unwrap().session.state
     else {
         panic!()
     };

@@ -132,7 +132,7 @@ async fn the_whole_loop(wire: Wire) {
     assert_eq!(requests.len(), 2);
     let results = tool_results(&requests[1]);
     assert_eq!(results.len(), 3, "every tool_use got its result before the model was asked again: {results:?}");
-    let view = beckon.session(session).await.unwrap();
+    let view = beckon.inbox().session(session).await.unwrap();
     let ask_id = view.questions[0].tool_use_id.clone();
     let (id, content, is_error) = &results[1];
     assert_eq!(id, &ask_id, "the answer is the result of that exact tool call");
@@ -175,7 +175,7 @@ async fn resolve_and_read(
     let end = if extra.contains("fail") { SessionStatus::Failed } else { SessionStatus::Completed };
     wait_status(&beckon, session, end).await;
     assert_every_tool_use_answered_once(&beckon, session).await;
-    let view = beckon.session(session).await.unwrap();
+    let view = beckon.inbox().session(session).await.unwrap();
     let result = view
         .timeline
         .iter()
@@ -229,7 +229,7 @@ async fn cancel_records_an_error_result_and_asks_nothing_more() {
     beckon.cancel(session, None).await.unwrap();
     wait_status(&beckon, session, SessionStatus::Cancelled).await;
     assert_every_tool_use_answered_once(&beckon, session).await;
-    let view = beckon.session(session).await.unwrap();
+    let view = beckon.inbox().session(session).await.unwrap();
     let errors = view
         .timeline
         .iter()
@@ -313,7 +313,8 @@ async fn a_bad_key_fails_the_session_with_a_clear_reason() {
     });
     let session = beckon.start_session("deployer", "go").await.unwrap();
     wait_status(&beckon, session, SessionStatus::Failed).await;
-    let beckon_core::conversation::State::Failed { reason } = beckon.session(session).await.unwrap().session.state
+    let beckon_core::conversation::State::Failed { reason } =
+        beckon.inbox().session(session).await.unwrap().session.state
     else {
         panic!()
     };
@@ -329,7 +330,8 @@ async fn a_malformed_stream_fails_the_session_with_a_readable_reason() {
         fake.push(Reply::Malformed);
         let session = beckon.start_session("deployer", "go").await.unwrap();
         wait_status(&beckon, session, SessionStatus::Failed).await;
-        let beckon_core::conversation::State::Failed { reason } = beckon.session(session).await.unwrap().session.state
+        let beckon_core::conversation::State::Failed { reason } =
+            beckon.inbox().session(session).await.unwrap().session.state
         else {
             panic!()
         };

@@ -40,17 +40,17 @@ async fn finished_sessions_go_and_waiting_ones_stay() {
     config.retention_days = Some(1);
     let (beckon, _) = start_on(config, Arc::new(later)).await;
     let deadline = tokio::time::Instant::now() + PATIENCE;
-    while beckon.session(done).await.is_ok() {
+    while beckon.inbox().session(done).await.is_ok() {
         assert!(tokio::time::Instant::now() < deadline, "the finished session was not pruned");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert!(matches!(beckon.session(done).await, Err(Error::SessionNotFound(_))));
-    assert_eq!(beckon.session(waiting).await.unwrap().session.status, SessionStatus::WaitingForInput);
+    assert!(matches!(beckon.inbox().session(done).await, Err(Error::SessionNotFound(_))));
+    assert_eq!(beckon.inbox().session(waiting).await.unwrap().session.status, SessionStatus::WaitingForInput);
     let deadline = tokio::time::Instant::now() + PATIENCE;
     while workspace(done).exists() {
         assert!(tokio::time::Instant::now() < deadline, "the removed session's workspace stayed");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert!(workspace(waiting).join("drafts/poem.md").exists(), "a waiting session keeps its files");
-    assert_eq!(beckon.pending().await.unwrap().len(), 1);
+    assert_eq!(beckon.inbox().pending().await.unwrap().len(), 1);
 }

@@ -56,13 +56,13 @@ async fn an_offered_rule_allows_at_once_until_it_is_revoked() {
     // The fourth is allowed by the rule before anyone sees it.
     let fourth = ask(&beckon, "npm test").await;
     assert_eq!(fourth.allowed_by_rule, Some(rule.id));
-    let read = beckon.wait_for_resolution(fourth.request_id, Duration::from_secs(1)).await.unwrap();
+    let read = beckon.inbox().wait_for_resolution(fourth.request_id, Duration::from_secs(1)).await.unwrap();
     assert_eq!(read.status, QuestionStatus::Answered);
     assert_eq!(read.answered_via, Some(AnsweredVia::Rule));
     assert_eq!(read.answered_by, Some(format!("rule {}", rule.id)));
     let Some(Outcome::Answered { answers }) = &read.outcome else { panic!("{:?}", read.outcome) };
     assert!(read.request.approval().unwrap().decision(&answers.items()[0]).allows());
-    assert!(beckon.pending().await.unwrap().is_empty(), "it never waited");
+    assert!(beckon.inbox().pending().await.unwrap().is_empty(), "it never waited");
     let rows = beckon.audit().page(AuditFilter::default(), 100).await.unwrap();
     let row = rows.iter().find(|r| r.request_id == fourth.request_id).unwrap();
     assert_eq!(
@@ -76,7 +76,7 @@ async fn an_offered_rule_allows_at_once_until_it_is_revoked() {
     // Chained with something destructive, the call goes to the person.
     let destructive = ask(&beckon, "npm test && rm -rf /").await;
     assert_eq!(destructive.allowed_by_rule, None);
-    assert_eq!(beckon.question(destructive.request_id).await.unwrap().status, QuestionStatus::Pending);
+    assert_eq!(beckon.inbox().question(destructive.request_id).await.unwrap().status, QuestionStatus::Pending);
     beckon
         .resolve(destructive.request_id, AnsweredVia::Window, Decision::AnswerTexts(vec!["Deny".into()]))
         .await
@@ -87,7 +87,7 @@ async fn an_offered_rule_allows_at_once_until_it_is_revoked() {
     assert!(revoked.revoked_at_ms.is_some());
     let fifth = ask(&beckon, "npm test").await;
     assert_eq!(fifth.allowed_by_rule, None);
-    assert_eq!(beckon.question(fifth.request_id).await.unwrap().status, QuestionStatus::Pending);
+    assert_eq!(beckon.inbox().question(fifth.request_id).await.unwrap().status, QuestionStatus::Pending);
     pending_in(&notifier, fifth.session_id).await;
     assert!(!notified(&notifier, fourth.request_id), "the rule's allow notified no one");
     assert!(beckon.rules().list(false).await.unwrap().is_empty());

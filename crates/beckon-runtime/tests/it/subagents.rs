@@ -35,7 +35,7 @@ async fn a_sub_agent_asks_through_the_same_inbox_and_reports_back() {
     assert_eq!(notice.origin.to_string(), "research › summariser");
     assert_ne!(notice.session_id, parent);
     wait_status(&beckon, parent, SessionStatus::WaitingForInput).await;
-    let child = beckon.session(notice.session_id).await.unwrap();
+    let child = beckon.inbox().session(notice.session_id).await.unwrap();
     assert_eq!(child.session.parent, Some(parent));
     assert_eq!(child.session.title, "Summarise the tides");
 
@@ -44,7 +44,7 @@ async fn a_sub_agent_asks_through_the_same_inbox_and_reports_back() {
     wait_status(&beckon, notice.session_id, SessionStatus::Completed).await;
     wait_status(&beckon, parent, SessionStatus::Completed).await;
     assert_eq!(last_words(&beckon, parent).await, "Research done.");
-    let view = beckon.session(parent).await.unwrap();
+    let view = beckon.inbox().session(parent).await.unwrap();
     let result = view.timeline.iter().find_map(|e| match &e.message {
         Message::ToolResult { result } => Some(result.clone()),
         _ => None,
@@ -70,7 +70,10 @@ async fn cancelling_the_parent_cancels_the_waiting_sub_agent() {
     beckon.cancel(parent, None).await.unwrap();
     wait_status(&beckon, parent, SessionStatus::Cancelled).await;
     wait_status(&beckon, notice.session_id, SessionStatus::Cancelled).await;
-    assert_eq!(beckon.question(notice.request_id).await.unwrap().status, beckon_store::QuestionStatus::Cancelled);
+    assert_eq!(
+        beckon.inbox().question(notice.request_id).await.unwrap().status,
+        beckon_store::QuestionStatus::Cancelled
+    );
     assert_every_tool_use_answered_once(&beckon, parent).await;
 }
 
@@ -130,8 +133,9 @@ async fn a_sub_agent_has_no_tool_and_no_question_its_parent_lacks() {
         "the sub-agent asked the person though its parent may not"
     );
     let filter = beckon_store::SessionFilter { limit: 100, ..Default::default() };
-    let child = beckon.sessions(filter).await.unwrap().sessions.into_iter().find(|s| s.agent == "writer").unwrap();
-    let view = beckon.session(child.id).await.unwrap();
+    let child =
+        beckon.inbox().sessions(filter).await.unwrap().sessions.into_iter().find(|s| s.agent == "writer").unwrap();
+    let view = beckon.inbox().session(child.id).await.unwrap();
     let refusals: Vec<String> = view
         .timeline
         .iter()

@@ -41,8 +41,8 @@ pub async fn pending_in(notifier: &RecordingNotifier, session: SessionId) -> Pen
 
 /// Waits until `session` reaches `status` (from its events), returning how it got there.
 pub async fn wait_status(beckon: &Beckon, session: SessionId, status: SessionStatus) {
-    let mut events = beckon.subscribe(0).await.unwrap();
-    let current = beckon.session(session).await.unwrap().session.status;
+    let mut events = beckon.events().subscribe(0).await.unwrap();
+    let current = beckon.inbox().session(session).await.unwrap().session.status;
     if current == status {
         return;
     }
@@ -59,7 +59,7 @@ pub async fn wait_status(beckon: &Beckon, session: SessionId, status: SessionSta
     })
     .await
     .unwrap_or_else(|_| panic!("session {session} did not become {status} within {PATIENCE:?}"));
-    assert_eq!(beckon.session(session).await.unwrap().session.status, status);
+    assert_eq!(beckon.inbox().session(session).await.unwrap().session.status, status);
 }
 
 /// Writes an agent on the scripted provider into `dir/agents`: `{name}.md` with `front` lines
@@ -89,7 +89,7 @@ pub fn asker_agent(dir: &Path, name: &str, extra: &str) {
 
 /// The last thing the assistant said in a session.
 pub async fn last_words(beckon: &Beckon, session: SessionId) -> String {
-    let view = beckon.session(session).await.unwrap();
+    let view = beckon.inbox().session(session).await.unwrap();
     view.timeline
         .iter()
         .rev()
@@ -102,7 +102,7 @@ pub async fn last_words(beckon: &Beckon, session: SessionId) -> String {
 
 /// A session's tool results, in order: whether each is an error, and its text.
 pub async fn tool_results(beckon: &Beckon, session: SessionId) -> Vec<(bool, String)> {
-    let view = beckon.session(session).await.unwrap();
+    let view = beckon.inbox().session(session).await.unwrap();
     view.timeline
         .iter()
         .filter_map(|e| match &e.message {
@@ -117,7 +117,7 @@ pub async fn tool_results(beckon: &Beckon, session: SessionId) -> Vec<(bool, Str
 /// Every tool_use in a session has exactly one tool_result, in order.
 pub async fn assert_every_tool_use_answered_once(beckon: &Beckon, session: SessionId) {
     use beckon_core::conversation::Message;
-    let view = beckon.session(session).await.unwrap();
+    let view = beckon.inbox().session(session).await.unwrap();
     let uses: Vec<String> = view
         .timeline
         .iter()
