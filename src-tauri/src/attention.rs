@@ -2,6 +2,7 @@
 //! do not disturb, withdrawal), shows them, keeps the tray's count and menu current, and acts
 //! on notification buttons through the runtime like any other front end.
 
+use beckon_core::GivenAnswers;
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -219,7 +220,11 @@ impl Attention {
             }
             return;
         }
-        match self.beckon.resolve(id, AnsweredVia::Notification, Decision::AnswerTexts(vec![label.clone()])).await {
+        match self
+            .beckon
+            .resolve(id, AnsweredVia::Notification, Decision::Answer(GivenAnswers::Texts(vec![label.clone()])))
+            .await
+        {
             Ok(receipt) => tracing::info!(%id, %label, repeat = receipt.repeat, "answered from a notification"),
             Err(Error::AlreadyResolved(_)) => crate::navigate::go(&self.app, NavTarget::Question { id }),
             Err(err) => {

@@ -4,6 +4,7 @@
 //! asked of its server with the same command. Errors reach the window as
 //! `{kind, message, field?, problems?, winner?}`. Events stream through `subscribe`.
 
+use beckon_core::GivenAnswers;
 use beckon_core::{AnsweredVia, Answers, RequestId, SessionId};
 use beckon_runtime::api::window::{
     AnswerBatch, AnswerQuestion, CancelSession, DeclineQuestion, ListSessions, NoArgs, OfChannel, OfQuestion,
@@ -138,7 +139,7 @@ impl Window for Desktop<'_> {
         if let Some(inbox) = self.app.teams.owner_of(id) {
             return team_call(&inbox, &WindowCommand::Answer(args)).await;
         }
-        let decision = Decision::Answer(Answers::unchecked(args.answers));
+        let decision = Decision::Answer(GivenAnswers::Typed(Answers::unchecked(args.answers)));
         Ok(beckon(self.app)?.resolve(id, AnsweredVia::Window, decision).await?)
     }
 

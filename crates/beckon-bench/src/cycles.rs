@@ -1,6 +1,7 @@
 //! The whole loop, as an agent lives it: a session starts and stops on its question (pause),
 //! the person answers and the session resumes into that tool call and completes (resume).
 
+use beckon_core::GivenAnswers;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -45,7 +46,9 @@ pub(crate) async fn one(rig: &Rig, n: usize) -> Result<(Duration, Duration), Fai
     let session = rig.beckon.start_session(AGENT, &format!("Release build {n}")).await?;
     let (question, pending_at) = rig.pending(session).await?;
     let answering = Instant::now();
-    rig.beckon.resolve(question, AnsweredVia::Window, Decision::AnswerTexts(vec![ANSWER.to_owned()])).await?;
+    rig.beckon
+        .resolve(question, AnsweredVia::Window, Decision::Answer(GivenAnswers::Texts(vec![ANSWER.to_owned()])))
+        .await?;
     let completed_at = rig.completed(session).await?;
     Ok((pending_at.saturating_duration_since(started), completed_at.saturating_duration_since(answering)))
 }

@@ -2,6 +2,7 @@
 //! model as the next request to a provider on loopback (a fake speaking Anthropic's real
 //! streaming wire format).
 
+use beckon_core::GivenAnswers;
 use std::time::{Duration, Instant};
 
 use beckon_core::{AnsweredVia, QuestionRequest};
@@ -78,7 +79,9 @@ pub async fn measure(data_dir: &std::path::Path, rounds: usize) -> Result<Latenc
         fake.push(Reply::text("Deployed."));
         let before = fake.received_count();
         let answering = Instant::now();
-        rig.beckon.resolve(request_id, AnsweredVia::Window, Decision::AnswerTexts(vec!["us-east".to_owned()])).await?;
+        rig.beckon
+            .resolve(request_id, AnsweredVia::Window, Decision::Answer(GivenAnswers::Texts(vec!["us-east".to_owned()])))
+            .await?;
         let received = fake.wait_for(before + 1, Duration::from_secs(30)).await;
         resume.push(received[before].at.saturating_duration_since(answering));
         rig.completed(session).await?;

@@ -4,6 +4,7 @@
 //! PostgreSQL is a cluster of the bench's own (Debian's, `synchronous_commit` on, fsync on), on
 //! the same machine.
 
+use beckon_core::GivenAnswers;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -114,7 +115,8 @@ async fn wake(a: &Beckon, b: &Beckon, rounds: usize) -> Result<Summary, Failure>
         // Let the long-poll settle into waiting.
         tokio::time::sleep(Duration::from_millis(5)).await;
         let answered = Instant::now();
-        b.resolve(id, beckon_core::AnsweredVia::Http, Decision::AnswerTexts(vec!["Yes".into()])).await?;
+        b.resolve(id, beckon_core::AnsweredVia::Http, Decision::Answer(GivenAnswers::Texts(vec!["Yes".into()])))
+            .await?;
         let woke = waiting.await??;
         samples.push(woke.saturating_duration_since(answered));
     }

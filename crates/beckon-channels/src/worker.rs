@@ -23,6 +23,7 @@
 //! `<channel>:<subject>` with the same crash-safe rows; a press from a paired account is that
 //! person's answer, held to the same audience rules as their window.
 
+use beckon_core::GivenAnswers;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -452,7 +453,7 @@ impl<C: Channel> Worker<C> {
                     tracing::warn!(channel = name, request_id = %id, "Allow pressed on a message that shows the call cut; refused");
                     return Response::Refused(CUT_SHORT.into());
                 }
-                Ok(answers) => self.beckon.resolve(id, answerer, Decision::Answer(answers)).await,
+                Ok(answers) => self.beckon.resolve(id, answerer, Decision::Answer(GivenAnswers::Typed(answers))).await,
                 Err(problems) => Err(RuntimeError::InvalidAnswer(problems)),
             },
             Action::Decline => self.beckon.resolve(id, answerer, Decision::Decline(None)).await,

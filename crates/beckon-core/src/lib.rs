@@ -28,7 +28,7 @@ mod text;
 #[cfg(feature = "ts")]
 pub mod ts;
 
-pub use answer::{Answer, Answers};
+pub use answer::{Answer, Answers, GivenAnswers};
 pub use approval::{Approval, PermissionDecision};
 pub use audience::{Addressees, Audience};
 pub use error::{Error, Result};

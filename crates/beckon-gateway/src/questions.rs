@@ -1,6 +1,7 @@
 //! `/v1/questions`: ask on behalf of an external agent, read (and long-poll), list, answer,
 //! decline.
 
+use beckon_core::GivenAnswers;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -160,7 +161,7 @@ pub(crate) async fn answer_with(
     given: Value,
     shape: ReadShape,
 ) -> ApiResult<Json<QuestionView>> {
-    let done = settle(shared, principal, id, Decision::AnswerJson(given)).await?;
+    let done = settle(shared, principal, id, Decision::Answer(GivenAnswers::Json(given))).await?;
     receipt(shared, done, shape).await
 }
 

@@ -4,6 +4,7 @@
 //! groups or everyone, and answers as themselves. Not a public API: agents and scripts use the
 //! routes in the OpenAPI document.
 
+use beckon_core::GivenAnswers;
 use std::sync::Arc;
 
 use axum::Extension;
@@ -129,7 +130,7 @@ impl Window for TeamWindow<'_> {
     async fn answer(&self, AnswerQuestion { request_id, answers, via }: AnswerQuestion) -> ApiResult<AnswerReceipt> {
         // Whether the person may answer it is the runtime's rule, as for every answer.
         let id = parse_id(&request_id)?;
-        let decision = Decision::Answer(Answers::unchecked(answers));
+        let decision = Decision::Answer(GivenAnswers::Typed(Answers::unchecked(answers)));
         settle_as(self.shared, self.principal, answerer(self.principal, via), id, decision).await
     }
 

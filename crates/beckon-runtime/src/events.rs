@@ -246,6 +246,7 @@ impl Hub {
 
 #[cfg(test)]
 mod tests {
+    use beckon_core::GivenAnswers;
     use std::time::Duration;
 
     use beckon_core::{AnsweredVia, QuestionRequest, RequestId};
@@ -312,7 +313,10 @@ mod tests {
             })
             .collect();
         until_registered(&beckon, 3).await;
-        beckon.resolve(pending, AnsweredVia::Window, Decision::AnswerTexts(vec!["Yes".into()])).await.unwrap();
+        beckon
+            .resolve(pending, AnsweredVia::Window, Decision::Answer(GivenAnswers::Texts(vec!["Yes".into()])))
+            .await
+            .unwrap();
         for waiting in woken {
             assert_eq!(waiting.await.unwrap().unwrap().status, QuestionStatus::Answered);
         }

@@ -5,6 +5,7 @@
 //! nothing; dropped sockets and failing long polls lose and double nothing; a question waits
 //! the minutes set, by the runtime's clock, before it is posted.
 
+use beckon_core::GivenAnswers;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -305,7 +306,11 @@ async fn an_answer_from_the_window_wins_and_late_presses_are_told_so() {
 
     // The press Ada makes on the message as her screen still shows it.
     let late_press = world.slack.press_button(&slack.ts, "beckon.option.2", ADA_ON_SLACK, json!({}));
-    world.beckon.resolve(request, AnsweredVia::Window, Decision::AnswerTexts(vec!["Postgres".into()])).await.unwrap();
+    world
+        .beckon
+        .resolve(request, AnsweredVia::Window, Decision::Answer(GivenAnswers::Texts(vec!["Postgres".into()])))
+        .await
+        .unwrap();
     world.completed_with(session, "outcome=answered answer=Postgres").await;
     let updated = world
         .slack
@@ -468,7 +473,11 @@ async fn do_not_disturb_holds_posts_until_it_is_turned_off() {
     // The pass that shows the earlier question's end on its messages reads the new question
     // too, and would post it first were posting allowed: once both messages are settled, the
     // channels have passed over the new question.
-    world.beckon.resolve(earlier, AnsweredVia::Window, Decision::AnswerTexts(vec!["SQLite".into()])).await.unwrap();
+    world
+        .beckon
+        .resolve(earlier, AnsweredVia::Window, Decision::Answer(GivenAnswers::Texts(vec!["SQLite".into()])))
+        .await
+        .unwrap();
     world
         .slack
         .wait_for("the Slack message updated", |recorded| {
@@ -515,7 +524,11 @@ async fn a_question_is_posted_once_it_is_unanswered_for_the_minutes_set() {
 
     // The pass that shows the first question's end reads the second too, three minutes short of
     // its five, and would post it first were it due: once the message is updated, it was not.
-    world.beckon.resolve(first, AnsweredVia::Window, Decision::AnswerTexts(vec!["SQLite".into()])).await.unwrap();
+    world
+        .beckon
+        .resolve(first, AnsweredVia::Window, Decision::Answer(GivenAnswers::Texts(vec!["SQLite".into()])))
+        .await
+        .unwrap();
     world
         .slack
         .wait_for("the Slack message updated", |recorded| {

@@ -7,6 +7,7 @@
 //! of those it is addressed to, and a press there is that person's answer. An account that sent
 //! five wrong codes is not heard for a while, not even with a right one, and is told so.
 
+use beckon_core::GivenAnswers;
 use std::time::Duration;
 
 use beckon_channels::Channels;
@@ -462,7 +463,11 @@ async fn after_unpairing_nothing_more_comes_but_what_came_still_shows_how_it_end
         signed_in: Some(beckon_core::SignedInPerson { subject: "ada".into(), groups: vec!["eng".into()] }),
     };
     let answers = beckon_core::Answers::new(vec![beckon_core::Answer::select(["SQLite"])], &question()).unwrap();
-    world.beckon.resolve(first, answerer, beckon_runtime::Decision::Answer(answers)).await.unwrap();
+    world
+        .beckon
+        .resolve(first, answerer, beckon_runtime::Decision::Answer(GivenAnswers::Typed(answers)))
+        .await
+        .unwrap();
     world
         .slack
         .wait_for("the message to show the answer", |r| {

@@ -1,7 +1,10 @@
 //! What a person answers: one [`Answer`] per question of a request, checked against it.
 
 mod from_text;
+mod given;
 mod validate;
+
+pub use given::GivenAnswers;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -2,6 +2,7 @@
 //! questions; a script cannot allow one unless scripts may approve; the asker can withdraw it.
 
 use beckon_core::AnsweredVia;
+use beckon_core::GivenAnswers;
 use beckon_runtime::Decision;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -77,7 +78,10 @@ async fn the_window_allows_with_an_edit_and_scripts_may_once_turned_on() {
     let s = served::serve(|_| {}).await;
     let id = ask(&s).await;
     let edited = json!([{"selected": ["Allow"], "value": "echo edited > g.txt"}]);
-    s.beckon.resolve(id.parse().unwrap(), AnsweredVia::Window, Decision::AnswerJson(edited)).await.unwrap();
+    s.beckon
+        .resolve(id.parse().unwrap(), AnsweredVia::Window, Decision::Answer(GivenAnswers::Json(edited)))
+        .await
+        .unwrap();
     let response =
         s.http.get(format!("{}/v1/questions/{id}", s.gateway.url)).bearer_auth(&s.gateway.token).send().await.unwrap();
     let answered: Value = response.json().await.unwrap();
@@ -103,8 +107,10 @@ async fn the_asker_withdraws_its_approval_and_a_late_answer_learns_it() {
     assert_eq!(status, StatusCode::OK, "{withdrawn}");
     assert_eq!(withdrawn["status"], "cancelled");
     assert_eq!(withdrawn["outcome"]["reason"], "answered in the terminal");
-    let late =
-        s.beckon.resolve(id.parse().unwrap(), AnsweredVia::Window, Decision::AnswerTexts(vec!["Deny".into()])).await;
+    let late = s
+        .beckon
+        .resolve(id.parse().unwrap(), AnsweredVia::Window, Decision::Answer(GivenAnswers::Texts(vec!["Deny".into()])))
+        .await;
     assert!(matches!(late, Err(beckon_runtime::Error::AlreadyResolved(_))), "{late:?}");
 }
 

@@ -10,9 +10,8 @@
 use beckon_api::BatchDecision;
 use beckon_core::approval::ApprovalChoice;
 use beckon_core::outcome::check_reason;
-use beckon_core::{AnsweredVia, Answerer, Answers, Audience, Outcome, Problems, SessionOrigin};
+use beckon_core::{AnsweredVia, Answerer, Answers, Audience, GivenAnswers, Outcome, Problems, SessionOrigin};
 use beckon_store::{QuestionRecord, Resolved, SessionRecord};
-use serde_json::Value;
 
 use crate::config::SCRIPTS_MAY_APPROVE_ENV;
 use crate::error::{Error, Result};
@@ -21,14 +20,9 @@ use crate::executor::Preread;
 /// What is done with a question.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Decision {
-    /// Answers it with answers already in their typed form.
-    Answer(Answers),
-    /// Answers it with answers given as JSON (an array, one entry per question; a plain string
-    /// entry is read as a label or "Other" text); problems are reported by path.
-    AnswerJson(Value),
-    /// Answers it with one text per question (the CLI's and notification buttons' form):
-    /// labels select options, other text becomes the "Other" answer.
-    AnswerTexts(Vec<String>),
+    /// Answers it, with answers as the front end received them (read against the question
+    /// when it is planned).
+    Answer(GivenAnswers),
     /// Declines it, with an optional reason: the agent goes on without an answer.
     Decline(Option<String>),
     /// Withdraws an external agent's question, with an optional reason (the agent no longer
@@ -115,14 +109,8 @@ pub(super) fn plan(found: Found, answerer: Answerer, given: Given<'_>, scripts_m
 /// The outcome one question's own decision gives it, its answers read against it.
 fn outcome(decision: Decision, question: &QuestionRecord) -> Result<Outcome> {
     Ok(match decision {
-        Decision::Answer(answers) => Outcome::Answered { answers },
-        Decision::AnswerJson(given) => {
-            let answers = Answers::parse(&given, &question.request).map_err(Error::InvalidAnswer)?;
-            Outcome::Answered { answers }
-        }
-        Decision::AnswerTexts(texts) => {
-            let answers = Answers::from_texts(&question.request, &texts).map_err(Error::InvalidAnswer)?;
-            Outcome::Answered { answers }
+        Decision::Answer(given) => {
+            Outcome::Answered { answers: given.read(&question.request).map_err(Error::InvalidAnswer)? }
         }
         Decision::Decline(reason) => Outcome::Declined { reason },
         Decision::Withdraw(reason) => Outcome::Cancelled { reason },

@@ -3,6 +3,7 @@
 //! person, or in that group, may answer or decline it — from any front end, one by one or in a
 //! batch — and to anyone else it is as if there were no such question.
 
+use beckon_core::GivenAnswers;
 use std::sync::Arc;
 
 use beckon_core::{AnsweredVia, Answerer, Audience, QuestionRequest, RequestId, SignedInPerson};
@@ -31,7 +32,7 @@ fn signed_in(subject: &str, groups: &[&str]) -> Answerer {
 }
 
 fn yes() -> Decision {
-    Decision::AnswerTexts(vec!["Yes".into()])
+    Decision::Answer(GivenAnswers::Texts(vec!["Yes".into()]))
 }
 
 async fn asked_with(beckon: &Beckon, owner: Audience, named: Option<Audience>) -> Result<RequestId, Error> {

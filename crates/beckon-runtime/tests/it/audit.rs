@@ -2,6 +2,7 @@
 //! all, sessions pruned by retention keep their rows, and rows go after their own period even
 //! with session retention off.
 
+use beckon_core::GivenAnswers;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -48,7 +49,7 @@ async fn every_decision_is_exported_and_kept_for_its_own_period() {
             let ask = ExternalAsk { agent: agent.into(), request: Some(deploy()), ..ExternalAsk::default() };
             let id = beckon.ask_external(ask).await.unwrap().request_id;
             let slack = Answerer { via: AnsweredVia::Slack, by: Some("slack:U1 (ada)".into()), signed_in: None };
-            beckon.resolve(id, slack, Decision::AnswerTexts(vec!["Yes".into()])).await.unwrap();
+            beckon.resolve(id, slack, Decision::Answer(GivenAnswers::Texts(vec!["Yes".into()]))).await.unwrap();
             asked.push(id);
         }
         let rows = exported(&beckon, AuditFilter::default()).await;

@@ -2,6 +2,7 @@
 //! asker reads its own decision, and what cannot be decided is reported without stopping the
 //! rest.
 
+use beckon_core::GivenAnswers;
 use std::time::Duration;
 
 use beckon_core::{AnsweredVia, Answerer, Approval, Outcome, PermissionDecision, QuestionRequest, RequestId};
@@ -77,7 +78,10 @@ async fn each_question_is_checked_and_failures_do_not_stop_the_rest() {
     let second = ask_approval(&beckon, "npm run lint").await;
     let question = ask_question(&beckon).await;
     let settled = ask_approval(&beckon, "npm run build").await;
-    beckon.resolve(settled, AnsweredVia::Window, Decision::AnswerTexts(vec!["Deny".into()])).await.unwrap();
+    beckon
+        .resolve(settled, AnsweredVia::Window, Decision::Answer(GivenAnswers::Texts(vec!["Deny".into()])))
+        .await
+        .unwrap();
     let unknown = RequestId::from_uuid(uuid::Uuid::now_v7());
 
     // A script cannot allow, even in bulk; nothing is decided.

@@ -2,6 +2,7 @@
 //! failures with the same idempotency key, and report the resolution too; a rotated secret
 //! signs every later callback and outlives a restart.
 
+use beckon_core::GivenAnswers;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -85,7 +86,10 @@ async fn callbacks_are_signed_retried_and_carry_stable_keys() {
         assert_ne!(sent, signature("another secret", t, &raw));
     }
 
-    beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::AnswerTexts(vec!["Yes".into()])).await.unwrap();
+    beckon
+        .resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(GivenAnswers::Texts(vec!["Yes".into()])))
+        .await
+        .unwrap();
     let calls = wait_calls(&receiver, 4).await;
     assert_eq!(calls.len(), 4);
     let (headers, body) = &calls[3];
@@ -184,7 +188,10 @@ async fn a_slack_compatible_webhook_gets_the_question_and_then_its_outcome_as_sl
     assert_eq!(button["url"], format!("beckon://question/{}", notice.request_id));
     assert!(message.get("request_id").is_none(), "a Slack message, not Beckon's JSON payload");
 
-    beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::AnswerTexts(vec!["No".into()])).await.unwrap();
+    beckon
+        .resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(GivenAnswers::Texts(vec!["No".into()])))
+        .await
+        .unwrap();
     let calls = wait_calls(&receiver, 2).await;
     let (headers, resolved) = &calls[1];
     assert_eq!(headers["beckon-event"], "question_answered");

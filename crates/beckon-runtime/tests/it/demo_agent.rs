@@ -1,5 +1,6 @@
 //! The built-in demo agent runs the whole loop offline: ask, stop, answer, resume, finish.
 
+use beckon_core::GivenAnswers;
 use beckon_core::conversation::{ASK_USER_QUESTION, Message, SessionStatus};
 use beckon_core::{Answer, AnsweredVia, Answers};
 use beckon_runtime::Decision;
@@ -25,7 +26,10 @@ async fn the_poet_asks_waits_and_writes_the_poem_with_the_answer() {
 
     let answers =
         Answers::new(vec![Answer::select(["Haiku"]), Answer::select(["Warm", "Hopeful"])], &notice.request).unwrap();
-    let receipt = beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(answers)).await.unwrap();
+    let receipt = beckon
+        .resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(GivenAnswers::Typed(answers)))
+        .await
+        .unwrap();
     assert!(!receipt.repeat);
     wait_status(&beckon, session, SessionStatus::Completed).await;
 

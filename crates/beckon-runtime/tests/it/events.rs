@@ -1,6 +1,7 @@
 //! Following events: a subscriber gets every event after its seq exactly once, in order, live
 //! or after falling behind.
 
+use beckon_core::GivenAnswers;
 use std::time::Duration;
 
 use beckon_core::QuestionRequest;
@@ -68,7 +69,11 @@ async fn a_resolution_event_carries_the_whole_question_as_stored() {
     let (beckon, notifier) = start(dir.path()).await;
     let external = beckon.ask_external(ask()).await.unwrap();
     beckon
-        .resolve(external.request_id, beckon_core::AnsweredVia::Cli, Decision::AnswerTexts(vec!["No".to_owned()]))
+        .resolve(
+            external.request_id,
+            beckon_core::AnsweredVia::Cli,
+            Decision::Answer(GivenAnswers::Texts(vec!["No".to_owned()])),
+        )
         .await
         .unwrap();
     let session = beckon.start_session("asker", "go").await.unwrap();

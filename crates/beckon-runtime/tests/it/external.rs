@@ -1,5 +1,6 @@
 //! Questions from agents Beckon does not run: asked, grouped, answered, waited on, expired.
 
+use beckon_core::GivenAnswers;
 use std::time::Duration;
 
 use beckon_core::agent::OnTimeout;
@@ -36,7 +37,10 @@ async fn an_external_question_waits_and_a_long_poll_wakes_on_the_answer() {
     };
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(!waiter.is_finished(), "the long-poll waits for the person");
-    beckon.resolve(asked.request_id, AnsweredVia::Cli, Decision::AnswerTexts(vec!["No".into()])).await.unwrap();
+    beckon
+        .resolve(asked.request_id, AnsweredVia::Cli, Decision::Answer(GivenAnswers::Texts(vec!["No".into()])))
+        .await
+        .unwrap();
     let resolved = tokio::time::timeout(Duration::from_secs(5), waiter).await.unwrap().unwrap().unwrap();
     assert_eq!(resolved.status, QuestionStatus::Answered);
     assert_eq!(beckon.inbox().session(asked.session_id).await.unwrap().session.status, SessionStatus::Completed);
@@ -62,7 +66,10 @@ async fn a_session_key_groups_questions_one_at_a_time() {
     let err = beckon.ask_external(keyed()).await.unwrap_err();
     assert!(matches!(&err, Error::WrongState { .. }), "{err}");
     assert!(err.to_string().contains(&first.request_id.to_string()), "{err}");
-    beckon.resolve(first.request_id, AnsweredVia::Http, Decision::AnswerTexts(vec!["Yes".into()])).await.unwrap();
+    beckon
+        .resolve(first.request_id, AnsweredVia::Http, Decision::Answer(GivenAnswers::Texts(vec!["Yes".into()])))
+        .await
+        .unwrap();
     let second = beckon.ask_external(keyed()).await.unwrap();
     assert_eq!(second.session_id, first.session_id);
     assert_eq!(beckon.inbox().session(first.session_id).await.unwrap().questions.len(), 2);

@@ -2,6 +2,7 @@
 //! memory, and an answer reads its question, session and conversation in one job.
 
 use beckon_core::AnsweredVia;
+use beckon_core::GivenAnswers;
 use beckon_core::conversation::SessionStatus;
 use beckon_runtime::{Beckon, Decision};
 
@@ -37,7 +38,11 @@ async fn a_cycle_is_four_commits_and_one_read() {
         let session = beckon.start_session("asker", &format!("go {round}")).await.unwrap();
         let notice = pending_in(&notifier, session).await;
         beckon
-            .resolve(notice.request_id, AnsweredVia::Window, Decision::AnswerTexts(vec!["Yes".to_owned()]))
+            .resolve(
+                notice.request_id,
+                AnsweredVia::Window,
+                Decision::Answer(GivenAnswers::Texts(vec!["Yes".to_owned()])),
+            )
             .await
             .unwrap();
         let looks = wait_for_commits(&beckon, commits + 4).await;

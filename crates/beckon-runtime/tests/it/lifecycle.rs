@@ -1,6 +1,7 @@
 //! Sessions across answers, declines, expiries, cancels, restarts and conflicts, through the
 //! service API, on a real data folder.
 
+use beckon_core::GivenAnswers;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -46,7 +47,7 @@ async fn a_waiting_session_survives_a_restart_and_resumes_when_answered() {
     assert_eq!(beckon.inbox().pending().await.unwrap()[0].id, request_id);
     let question = beckon.inbox().question(request_id).await.unwrap();
     let answers = Answers::new(vec![Answer::select(["Yes"])], &question.request).unwrap();
-    beckon.resolve(request_id, AnsweredVia::Cli, Decision::Answer(answers)).await.unwrap();
+    beckon.resolve(request_id, AnsweredVia::Cli, Decision::Answer(GivenAnswers::Typed(answers))).await.unwrap();
     wait_status(&beckon, session, SessionStatus::Completed).await;
     assert_eq!(last_words(&beckon, session).await, "outcome=answered answer=Yes");
     assert_every_tool_use_answered_once(&beckon, session).await;
@@ -60,13 +61,22 @@ async fn a_repeat_answer_is_idempotent_and_a_different_one_conflicts() {
     let (beckon, notifier) = start(dir.path()).await;
     let session = beckon.start_session("asker", "go").await.unwrap();
     let notice = pending_in(&notifier, session).await;
-    let first = beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(yes(&notice))).await.unwrap();
+    let first = beckon
+        .resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(GivenAnswers::Typed(yes(&notice))))
+        .await
+        .unwrap();
     assert!(!first.repeat);
-    let again = beckon.resolve(notice.request_id, AnsweredVia::Http, Decision::Answer(yes(&notice))).await.unwrap();
+    let again = beckon
+        .resolve(notice.request_id, AnsweredVia::Http, Decision::Answer(GivenAnswers::Typed(yes(&notice))))
+        .await
+        .unwrap();
     assert!(again.repeat);
     assert_eq!(again.question.answered_via, Some(AnsweredVia::Window), "the first answer's record stands");
     let no = Answers::new(vec![Answer::select(["No"])], &notice.request).unwrap();
-    let err = beckon.resolve(notice.request_id, AnsweredVia::Http, Decision::Answer(no)).await.unwrap_err();
+    let err = beckon
+        .resolve(notice.request_id, AnsweredVia::Http, Decision::Answer(GivenAnswers::Typed(no)))
+        .await
+        .unwrap_err();
     let Error::AlreadyResolved(winner) = err else { panic!("{err}") };
     assert_eq!(winner.outcome, Outcome::Answered { answers: yes(&notice) });
     let err = beckon.resolve(notice.request_id, AnsweredVia::Tray, Decision::Decline(None)).await.unwrap_err();
@@ -88,7 +98,12 @@ async fn concurrent_answers_have_one_winner_and_the_session_resumes_once() {
         let label = if i % 2 == 0 { "Yes" } else { "No" };
         handles.push(tokio::spawn(async move {
             let answers = Answers::new(vec![Answer::select([label])], &request).unwrap();
-            (label, beckon.resolve(notice.request_id, AnsweredVia::Http, Decision::Answer(answers)).await)
+            (
+                label,
+                beckon
+                    .resolve(notice.request_id, AnsweredVia::Http, Decision::Answer(GivenAnswers::Typed(answers)))
+                    .await,
+            )
         }));
     }
     let mut winners = Vec::new();
@@ -118,7 +133,7 @@ async fn an_invalid_answer_is_refused_with_paths_and_changes_nothing() {
         .resolve(
             notice.request_id,
             AnsweredVia::Http,
-            Decision::AnswerJson(serde_json::json!([{"selected": ["Maybe"]}])),
+            Decision::Answer(GivenAnswers::Json(serde_json::json!([{"selected": ["Maybe"]}]))),
         )
         .await
         .unwrap_err();
@@ -130,7 +145,7 @@ async fn an_invalid_answer_is_refused_with_paths_and_changes_nothing() {
             .resolve(
                 RequestId::parse("0190f1d2-0000-7000-8000-0000000000ff").unwrap(),
                 AnsweredVia::Http,
-                Decision::AnswerJson(serde_json::json!(["Yes"]))
+                Decision::Answer(GivenAnswers::Json(serde_json::json!(["Yes"])))
             )
             .await,
         Err(Error::QuestionNotFound(_))
@@ -148,7 +163,10 @@ async fn cancelling_a_waiting_session_cancels_its_question_and_closes_the_call()
     wait_status(&beckon, session, SessionStatus::Cancelled).await;
     assert_eq!(beckon.inbox().question(notice.request_id).await.unwrap().status, QuestionStatus::Cancelled);
     assert_every_tool_use_answered_once(&beckon, session).await;
-    let err = beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(yes(&notice))).await.unwrap_err();
+    let err = beckon
+        .resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(GivenAnswers::Typed(yes(&notice))))
+        .await
+        .unwrap_err();
     assert!(matches!(err, Error::AlreadyResolved(_)), "{err}");
     let err = beckon.cancel(session, None).await.unwrap_err();
     assert!(matches!(err, Error::WrongState { .. }), "{err}");

@@ -2,6 +2,7 @@
 //! ask → the session stops (nothing more reaches the server) → answer → the next request
 //! carries the tool_result for that exact tool_use_id → remaining calls run → completion.
 
+use beckon_core::GivenAnswers;
 use std::time::Duration;
 
 use beckon_core::conversation::SessionStatus;
@@ -126,7 +127,10 @@ async fn the_whole_loop(wire: Wire) {
 
     let answers =
         Answers::new(vec![Answer::select(["us-east"]).with_comment("closer to users")], &notice.request).unwrap();
-    beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(answers)).await.unwrap();
+    beckon
+        .resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(GivenAnswers::Typed(answers)))
+        .await
+        .unwrap();
     wait_status(&beckon, session, SessionStatus::Completed).await;
     let requests = fake.wait_for(2, PATIENCE).await;
     assert_eq!(requests.len(), 2);
@@ -240,7 +244,7 @@ async fn cancel_records_an_error_result_and_asks_nothing_more() {
     assert_eq!(fake.received().len(), 1);
     let stale = Answers::new(vec![Answer::select(["eu-west"])], &notice.request).unwrap();
     assert!(matches!(
-        beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(stale)).await,
+        beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(GivenAnswers::Typed(stale))).await,
         Err(beckon_runtime::Error::AlreadyResolved(_))
     ));
 }

@@ -3,6 +3,7 @@
 //! recorded as the rule's doing — until the rule is revoked. A destructive variant is always
 //! put to the person.
 
+use beckon_core::GivenAnswers;
 use std::time::Duration;
 
 use beckon_core::{AnsweredVia, Approval, Outcome, QuestionRequest, RequestId};
@@ -25,7 +26,7 @@ async fn ask(beckon: &Beckon, command: &str) -> beckon_runtime::ExternalAsked {
 }
 
 async fn allow(beckon: &Beckon, id: RequestId) {
-    beckon.resolve(id, AnsweredVia::Window, Decision::AnswerTexts(vec!["Allow".into()])).await.unwrap();
+    beckon.resolve(id, AnsweredVia::Window, Decision::Answer(GivenAnswers::Texts(vec!["Allow".into()]))).await.unwrap();
 }
 
 fn notified(notifier: &RecordingNotifier, id: RequestId) -> bool {
@@ -78,7 +79,11 @@ async fn an_offered_rule_allows_at_once_until_it_is_revoked() {
     assert_eq!(destructive.allowed_by_rule, None);
     assert_eq!(beckon.inbox().question(destructive.request_id).await.unwrap().status, QuestionStatus::Pending);
     beckon
-        .resolve(destructive.request_id, AnsweredVia::Window, Decision::AnswerTexts(vec!["Deny".into()]))
+        .resolve(
+            destructive.request_id,
+            AnsweredVia::Window,
+            Decision::Answer(GivenAnswers::Texts(vec!["Deny".into()])),
+        )
         .await
         .unwrap();
 

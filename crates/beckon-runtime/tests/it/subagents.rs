@@ -1,6 +1,7 @@
 //! A sub-agent's question goes to the same inbox, labelled with its origin; the parent shows
 //! waiting while it waits, and gets the sub-agent's final words as its tool result.
 
+use beckon_core::GivenAnswers;
 use beckon_core::conversation::{Message, SessionStatus};
 use beckon_core::{Answer, AnsweredVia, Answers};
 use beckon_runtime::Decision;
@@ -40,7 +41,10 @@ async fn a_sub_agent_asks_through_the_same_inbox_and_reports_back() {
     assert_eq!(child.session.title, "Summarise the tides");
 
     let answers = Answers::new(vec![Answer::select(["Yes"])], &notice.request).unwrap();
-    beckon.resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(answers)).await.unwrap();
+    beckon
+        .resolve(notice.request_id, AnsweredVia::Window, Decision::Answer(GivenAnswers::Typed(answers)))
+        .await
+        .unwrap();
     wait_status(&beckon, notice.session_id, SessionStatus::Completed).await;
     wait_status(&beckon, parent, SessionStatus::Completed).await;
     assert_eq!(last_words(&beckon, parent).await, "Research done.");
@@ -94,7 +98,10 @@ async fn a_sub_agent_waiting_across_a_restart_still_reports_to_its_parent() {
         (parent, notice.request_id)
     };
     let (beckon, _) = start(dir.path()).await;
-    beckon.resolve(request_id, AnsweredVia::Window, Decision::AnswerTexts(vec!["No".into()])).await.unwrap();
+    beckon
+        .resolve(request_id, AnsweredVia::Window, Decision::Answer(GivenAnswers::Texts(vec!["No".into()])))
+        .await
+        .unwrap();
     wait_status(&beckon, parent, SessionStatus::Completed).await;
     assert_every_tool_use_answered_once(&beckon, parent).await;
 }
