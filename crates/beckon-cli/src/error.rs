@@ -16,6 +16,17 @@ pub enum CliError {
     /// An agent's configuration could not be read or written (`beckon setup`).
     #[error(transparent)]
     Agent(#[from] beckon_agents::Error),
+    /// A question could not be withdrawn (a hook whose agent went on without it).
+    #[error("cannot withdraw {id}: {source}")]
+    Withdraw {
+        /// The question.
+        id: String,
+        /// Why.
+        source: ClientError,
+    },
+    /// A session's notice could not be shown or cleared (a hook).
+    #[error("cannot change the notice: {0}")]
+    Notice(#[source] ClientError),
     /// Local I/O failed (signals, stdio).
     #[error("{0}")]
     Io(String),

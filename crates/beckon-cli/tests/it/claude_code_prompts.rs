@@ -240,12 +240,12 @@ async fn a_permission_prompt_allowed_in_beckon_runs_the_command() {
     let answered = rig.answer(id, json!({"answer": "Allow"})).await;
     assert_eq!(answered["status"], "answered");
     let file = rig.project.join("f.txt");
+    // The shell creates the file before it writes to it: wait for what it writes.
     let deadline = Instant::now() + Duration::from_secs(60);
-    while !file.exists() {
+    while std::fs::read_to_string(&file).ok().as_deref() != Some("hi\n") {
         assert!(Instant::now() < deadline, "f.txt was not written; Claude Code shows:\n{}", rig.screen());
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), "hi\n");
     rig.wait_for_screen("word of the hook's decision", Duration::from_secs(30), |screen| {
         screen.contains("PermissionRequest hook")
     });

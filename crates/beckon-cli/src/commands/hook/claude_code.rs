@@ -16,13 +16,15 @@ use serde_json::Value;
 
 use super::put::{ANSWERED_IN_TERMINAL, Put, change_notice, put, read_event};
 use crate::cli::Connection;
+use crate::error::{CliError, CliResult};
 use crate::signals::Signals;
 
 /// Runs `beckon hook claude-code`.
-pub async fn run(connection: &Connection) -> Result<(), String> {
+pub async fn run(connection: &Connection) -> CliResult<()> {
     // Listen first, so that Claude Code ending the hook at any moment after the question
     // exists withdraws it.
-    let mut signals = Signals::listen_with_hangup().map_err(|err| format!("cannot listen for signals: {err}"))?;
+    let mut signals =
+        Signals::listen_with_hangup().map_err(|err| CliError::Io(format!("cannot listen for signals: {err}")))?;
     let event = read_event()?;
     let change = waiting::notice_change(&event);
     let settled = claude_code::is_settled_elsewhere(&event);
@@ -34,7 +36,7 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
         (Ok(client), _) => client,
         // No Beckon: nobody to tell and nothing to withdraw.
         (Err(_), None) => return Ok(()),
-        (Err(err), Some(_)) => return Err(err.to_string()),
+        (Err(err), Some(_)) => return Err(err.into()),
     };
     if let Some(change) = change {
         // A notice is a courtesy: failing to change it must not stop what follows.
@@ -55,17 +57,20 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
 }
 
 /// Withdraws the pending questions about a call that went on without Beckon.
-async fn withdraw_settled(client: &GatewayClient, event: &Value) -> Result<(), String> {
+async fn withdraw_settled(client: &GatewayClient, event: &Value) -> CliResult<()> {
     let pending = match client.pending().await {
         Ok(pending) => pending,
         // An ask-only token (an agent on another machine) lists nothing: its question, if the
         // terminal answered it, is withdrawn when Claude Code ends the hook that waits on it.
         Err(err) if err.kind() == Some(ErrorKind::Forbidden) => return Ok(()),
-        Err(err) => return Err(err.to_string()),
+        Err(err) => return Err(err.into()),
     };
     for view in pending.iter().filter(|view| claude_code::settles(event, view)) {
         let id = view.request_id.to_string();
-        client.cancel(&id, ANSWERED_IN_TERMINAL).await.map_err(|err| format!("cannot withdraw {id}: {err}"))?;
+        client
+            .cancel(&id, ANSWERED_IN_TERMINAL)
+            .await
+            .map_err(|source| CliError::Withdraw { id: id.clone(), source })?;
     }
     Ok(())
 }

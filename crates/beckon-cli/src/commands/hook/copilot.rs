@@ -12,13 +12,15 @@ use beckon_client::GatewayClient;
 
 use super::put::{Put, put, read_event};
 use crate::cli::Connection;
+use crate::error::{CliError, CliResult};
 use crate::signals::Signals;
 
 /// Runs `beckon hook copilot`.
-pub async fn run(connection: &Connection) -> Result<(), String> {
+pub async fn run(connection: &Connection) -> CliResult<()> {
     // Listen first, so that Copilot ending the hook at any moment after the question exists
     // withdraws it.
-    let mut signals = Signals::listen_with_hangup().map_err(|err| format!("cannot listen for signals: {err}"))?;
+    let mut signals =
+        Signals::listen_with_hangup().map_err(|err| CliError::Io(format!("cannot listen for signals: {err}")))?;
     let event = read_event()?;
     if let Some(session) = copilot::went_on(&event) {
         // No Beckon: nothing to withdraw.
@@ -33,7 +35,7 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
         }
         Some(Asked::Approval(body)) => body,
     };
-    let client = connection.client().map_err(|err| err.to_string())?;
+    let client = connection.client()?;
     if let Put::Resolved(view) = put(connection, &client, &body, &mut signals).await?
         && let Some(output) = copilot::reply(&view)
     {
@@ -46,11 +48,11 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
 const WENT_ON: &str = "the person went on in Copilot CLI";
 
 /// Withdraws `session`'s approvals still pending: Copilot gave up waiting for them.
-async fn withdraw_given_up(client: &GatewayClient, session: &str) -> Result<(), String> {
-    let pending = client.pending().await.map_err(|err| err.to_string())?;
+async fn withdraw_given_up(client: &GatewayClient, session: &str) -> CliResult<()> {
+    let pending = client.pending().await?;
     for view in pending.iter().filter(|view| copilot::settles(session, view)) {
         let id = view.request_id.to_string();
-        client.cancel(&id, WENT_ON).await.map_err(|err| format!("cannot withdraw {id}: {err}"))?;
+        client.cancel(&id, WENT_ON).await.map_err(|source| CliError::Withdraw { id: id.clone(), source })?;
     }
     Ok(())
 }

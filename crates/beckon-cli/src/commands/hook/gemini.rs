@@ -18,12 +18,13 @@ use beckon_client::ClientError;
 
 use super::put::read_event;
 use crate::cli::Connection;
+use crate::error::{CliError, CliResult};
 
 /// How long telling Beckon may take: Gemini waits for this hook before it shows its prompt.
 const NOTICE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Runs `beckon hook gemini`.
-pub async fn run(connection: &Connection) -> Result<(), String> {
+pub async fn run(connection: &Connection) -> CliResult<()> {
     let told = tell(connection).await;
     if told.is_err() {
         // What `beckon hook` then says on stderr must not be read as an answer. A closed stdout
@@ -34,7 +35,7 @@ pub async fn run(connection: &Connection) -> Result<(), String> {
 }
 
 /// Tells Beckon of the event, if it is one Beckon shows and Beckon is running.
-async fn tell(connection: &Connection) -> Result<(), String> {
+async fn tell(connection: &Connection) -> CliResult<()> {
     let event = read_event()?;
     let project_dir = std::env::var("GEMINI_PROJECT_DIR").ok();
     let Some(change) = notice::notice_change(&event, project_dir.as_deref()) else { return Ok(()) };
@@ -51,7 +52,7 @@ async fn tell(connection: &Connection) -> Result<(), String> {
         // Nothing answers where Beckon was (it stopped, or the tunnel to it is down): nobody to
         // tell, as when it is not running at all.
         Ok(Err(ClientError::NotRunning { .. })) => Ok(()),
-        Ok(Err(err)) => Err(format!("cannot change the notice: {err}")),
-        Err(_) => Err(format!("Beckon did not take the notice within {NOTICE_TIMEOUT:?}")),
+        Ok(Err(err)) => Err(CliError::Notice(err)),
+        Err(_) => Err(CliError::Io(format!("Beckon did not take the notice within {NOTICE_TIMEOUT:?}"))),
     }
 }

@@ -11,22 +11,26 @@ use beckon_agents::opencode::hook as opencode;
 
 use super::put::{Put, put, read_event};
 use crate::cli::Connection;
+use crate::error::{CliError, CliResult};
 use crate::signals::Signals;
 
 /// Runs `beckon hook opencode`.
-pub async fn run(connection: &Connection) -> Result<(), String> {
+pub async fn run(connection: &Connection) -> CliResult<()> {
     // Listen first, so that the plugin stopping the hook at any moment after the question
     // exists withdraws it.
-    let mut signals = Signals::listen_with_hangup().map_err(|err| format!("cannot listen for signals: {err}"))?;
+    let mut signals =
+        Signals::listen_with_hangup().map_err(|err| CliError::Io(format!("cannot listen for signals: {err}")))?;
     let event = read_event()?;
     let Some((body, pending)) = opencode::ask(&event) else { return Ok(()) };
-    let client = connection.client().map_err(|err| err.to_string())?;
+    let client = connection.client()?;
     if let Put::Resolved(view) = put(connection, &client, &body, &mut signals).await?
         && let Some(reply) = opencode::reply(pending, &view)
     {
         // The plugin may be gone (OpenCode quit); then nobody reads this.
         let mut out = std::io::stdout().lock();
-        writeln!(out, "{reply}").and_then(|()| out.flush()).map_err(|err| format!("cannot print the reply: {err}"))?;
+        writeln!(out, "{reply}")
+            .and_then(|()| out.flush())
+            .map_err(|err| CliError::Io(format!("cannot print the reply: {err}")))?;
     }
     Ok(())
 }

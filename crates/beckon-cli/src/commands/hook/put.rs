@@ -13,6 +13,7 @@ use beckon_client::client::reattach::{Relocating, Wait};
 use serde_json::Value;
 
 use crate::cli::Connection;
+use crate::error::{CliError, CliResult};
 use crate::signals::Signals;
 
 /// The reason a question is withdrawn with when the agent ends the hook (its own prompt was
@@ -35,16 +36,16 @@ pub enum Put {
 }
 
 /// Reads the hook's JSON event from stdin.
-pub fn read_event() -> Result<Value, String> {
+pub fn read_event() -> CliResult<Value> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .take(INPUT_MAX_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|err| format!("cannot read the hook's input: {err}"))?;
+        .map_err(|err| CliError::Io(format!("cannot read the hook's input: {err}")))?;
     if bytes.len() as u64 > INPUT_MAX_BYTES {
-        return Err(format!("the hook's input is larger than {INPUT_MAX_BYTES} bytes"));
+        return Err(CliError::Input(format!("the hook's input is larger than {INPUT_MAX_BYTES} bytes")));
     }
-    serde_json::from_slice(&bytes).map_err(|err| format!("the hook's input is not JSON: {err}"))
+    serde_json::from_slice(&bytes).map_err(|err| CliError::Input(format!("the hook's input is not JSON: {err}")))
 }
 
 /// Asks `body` (a `POST /v1/questions` body) through `client`, found through `connection`, and
@@ -55,28 +56,28 @@ pub async fn put(
     client: &GatewayClient,
     body: &Value,
     signals: &mut Signals,
-) -> Result<Put, String> {
-    let created = client.ask(body).await.map_err(|err| err.to_string())?;
+) -> CliResult<Put> {
+    let created = client.ask(body).await?;
     let id = created.request_id.to_string();
     let wait = Wait::until_resolved(&created, POLL, beckon_client::now_ms(), std::time::Instant::now());
     let waiter = Relocating::new(connection.locator(), client.clone());
     tokio::select! {
         view = waiter.wait_on(&id, wait, |notice| eprintln!("beckon hook: {notice}")) => {
-            view.map(|view| Put::Resolved(Box::new(view))).map_err(|err| err.to_string())
+            view.map(|view| Put::Resolved(Box::new(view))).map_err(CliError::from)
         }
         _ = signals.stopped() => {
             let client = waiter.client();
-            client.cancel(&id, ANSWERED_IN_TERMINAL).await.map_err(|err| format!("cannot withdraw {id}: {err}"))?;
+            client.cancel(&id, ANSWERED_IN_TERMINAL).await.map_err(|source| CliError::Withdraw { id: id.clone(), source })?;
             Ok(Put::Withdrawn)
         }
     }
 }
 
 /// Shows or clears a session's notice.
-pub async fn change_notice(client: &GatewayClient, change: &NoticeChange) -> Result<(), String> {
+pub async fn change_notice(client: &GatewayClient, change: &NoticeChange) -> CliResult<()> {
     let done = match change {
         NoticeChange::Post { key, body } => client.post_notice(key, body).await.map(|_| ()),
         NoticeChange::Clear { key } => client.clear_notice(key).await.map(|_| ()),
     };
-    done.map_err(|err| format!("cannot change the notice: {err}"))
+    done.map_err(CliError::Notice)
 }
