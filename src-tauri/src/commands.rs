@@ -63,13 +63,15 @@ pub async fn window_command(
     let unreadable = |err: serde_json::Error| {
         CommandError::new(ErrorKind::BadRequest, format!("the arguments of {command} cannot be read: {err}"), None)
     };
-    if let Some(shared) = WindowCommand::read(&command, args.clone()).map_err(unreadable)? {
-        return Ok(Replied::Window(shared.dispatch(&desktop).await?));
+    // The name says which list the command is on, so its arguments are read once.
+    if WindowCommand::reads(&command).is_some() {
+        if let Some(shared) = WindowCommand::read(&command, args).map_err(unreadable)? {
+            return Ok(Replied::Window(shared.dispatch(&desktop).await?));
+        }
+    } else if let Some(own) = DesktopCommand::read(&command, args).map_err(unreadable)? {
+        return Ok(Replied::Desktop(own.dispatch(&desktop).await?));
     }
-    match DesktopCommand::read(&command, args).map_err(unreadable)? {
-        Some(own) => Ok(Replied::Desktop(own.dispatch(&desktop).await?)),
-        None => Err(CommandError::new(ErrorKind::NotFound, format!("the window has no command {command:?}"), None)),
-    }
+    Err(CommandError::new(ErrorKind::NotFound, format!("the window has no command {command:?}"), None))
 }
 
 /// Streams every event after `after_seq`, then live ones, and assistant text as it streams,
