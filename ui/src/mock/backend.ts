@@ -49,6 +49,11 @@ function fail(kind: ErrorKind, message: string, extra: Partial<ErrorBody> = {}):
   throw new Failure({ kind, message, ...extra });
 }
 
+/** The desktop app's refusal of the pairing commands, as it words it: people pair their own accounts on a team server. */
+function pairedOnATeamServer(): never {
+  return fail("not_found", "people pair their own accounts on a team server, not in the desktop app");
+}
+
 const DEMO_QUESTION: QuestionRequest = {
   questions: [
     {
@@ -269,9 +274,9 @@ export class MockBackend {
       confirm_telegram_chat: ({ chat }) => this.settleTelegramChat(chat, true),
       refuse_telegram_chat: ({ chat }) => this.settleTelegramChat(chat, false),
       // Pairing a person's own account is a team server's.
-      paired_channels: () => fail("not_found", "people pair their own accounts on a team server, not in the desktop app"),
-      pair_channel: () => fail("not_found", "people pair their own accounts on a team server, not in the desktop app"),
-      unpair_channel: () => fail("not_found", "people pair their own accounts on a team server, not in the desktop app"),
+      paired_channels: pairedOnATeamServer,
+      pair_channel: pairedOnATeamServer,
+      unpair_channel: pairedOnATeamServer,
     };
   }
 
