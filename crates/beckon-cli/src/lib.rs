@@ -5,12 +5,14 @@
 //! it, so that a hook, run on every tool call of every agent, links only the client.
 //!
 //! `beckon-server` reads the same command line: it shares [`cli::Connection`] (how a command
-//! finds Beckon), [`error::Exit`] (how it ends) and [`signals`] with this crate.
+//! finds Beckon), [`error::Exit`] and [`process`] (how it starts and ends) and [`signals`] with
+//! this crate.
 
 pub mod cli;
 mod commands;
 pub mod error;
 mod output;
+pub mod process;
 pub mod signals;
 
 pub use commands::run;

@@ -4,31 +4,12 @@
 use std::process::ExitCode;
 
 use beckon_cli::cli::Cli;
-use beckon_cli::error::Exit;
-use clap::Parser;
+use beckon_cli::process;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match process::parse::<Cli>() {
         Ok(cli) => cli,
-        // clap would exit 2 on a usage error, which `beckon ask` means as "declined": a script
-        // must not take a typo (or an argument that is not UTF-8) for a person's decision.
-        Err(err) => {
-            let _ = err.print();
-            return if err.use_stderr() { Exit::Failed } else { Exit::Success }.into();
-        }
+        Err(exit) => return exit.into(),
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-        Ok(runtime) => runtime,
-        Err(err) => {
-            eprintln!("error: cannot start: {err}");
-            return Exit::Failed.into();
-        }
-    };
-    match runtime.block_on(beckon_cli::run(cli)) {
-        Ok(exit) => exit.into(),
-        Err(err) => {
-            eprintln!("error: {}", err.to_string().trim_end());
-            Exit::Failed.into()
-        }
-    }
+    process::run(tokio::runtime::Builder::new_current_thread().enable_all().build(), beckon_cli::run(cli))
 }

@@ -12,8 +12,7 @@ mod serve_channels;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use beckon_cli::error::Exit;
-use clap::Parser;
+use beckon_cli::process;
 use tracing_subscriber::EnvFilter;
 
 use crate::cli::{Command, ServerCli};
@@ -31,35 +30,17 @@ fn init_logs(command: &Command) {
 }
 
 fn main() -> ExitCode {
-    let cli = match ServerCli::try_parse() {
+    let cli = match process::parse::<ServerCli>() {
         Ok(cli) => cli,
-        // As `beckon`: a usage error exits 1, never 2 (which `beckon ask` means as "declined").
-        Err(err) => {
-            let _ = err.print();
-            return if err.use_stderr() { Exit::Failed } else { Exit::Success }.into();
-        }
+        Err(exit) => return exit.into(),
     };
     init_logs(&cli.command);
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(runtime) => runtime,
-        Err(err) => {
-            eprintln!("error: cannot start: {err}");
-            return Exit::Failed.into();
-        }
-    };
     let connection = cli.connection;
-    let ran = runtime.block_on(async {
+    process::run(tokio::runtime::Builder::new_multi_thread().enable_all().build(), async move {
         match cli.command {
             Command::Serve(args) => serve::run(&connection, *args).await,
             Command::Mcp => mcp::run(&connection).await,
             Command::CallbackSecret(args) => callback_secret::run(&connection, args).await,
         }
-    });
-    match ran {
-        Ok(exit) => exit.into(),
-        Err(err) => {
-            eprintln!("error: {}", err.to_string().trim_end());
-            Exit::Failed.into()
-        }
-    }
+    })
 }
