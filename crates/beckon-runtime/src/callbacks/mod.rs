@@ -66,7 +66,7 @@ fn answer_url(base: Option<&str>, id: RequestId) -> Option<String> {
 pub(crate) fn for_pending(public_url: Option<&str>, url: Option<&str>, question: &NewQuestion) -> Vec<NewCallback> {
     let Some(url) = url else { return Vec::new() };
     let payload = json!({
-        "event": "question_pending",
+        "event": CallbackKind::Pending.name(),
         "request_id": question.id,
         "session_id": question.session_id,
         "agent": question.agent,
