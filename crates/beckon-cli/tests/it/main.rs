@@ -16,6 +16,7 @@ mod chaos;
 mod claude_code;
 mod claude_code_prompts;
 mod cli;
+mod docs;
 mod hand_over;
 mod hook_claude_code;
 mod hostile_cli;

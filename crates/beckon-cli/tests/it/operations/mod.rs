@@ -130,7 +130,7 @@ async fn psql(url: &str, sql: &str) -> String {
 async fn documented(lines: &str, env: &[(&str, &str)], dir: &Path) -> String {
     // Compared line by line without indentation: a block inside a list is indented.
     let unindented = |text: &str| text.lines().map(str::trim_start).collect::<Vec<_>>().join("\n");
-    let notes = unindented(&std::fs::read_to_string(repo().join("docs/team-server.md")).unwrap());
+    let notes = unindented(&std::fs::read_to_string(repo().join("docs/src/team-server/operations.md")).unwrap());
     assert!(notes.contains(&unindented(lines)), "docs/team-server.md does not give these commands:\n{lines}");
     let mut bash = Command::new("bash");
     bash.args(["-euo", "pipefail", "-c", lines]).current_dir(dir);
@@ -143,7 +143,7 @@ async fn documented(lines: &str, env: &[(&str, &str)], dir: &Path) -> String {
 /// The fenced block of docs/team-server.md whose first line is `first` (a file's name in a
 /// comment), that line included.
 fn notes_block(first: &str) -> String {
-    let notes = std::fs::read_to_string(repo().join("docs/team-server.md")).unwrap();
+    let notes = std::fs::read_to_string(repo().join("docs/src/team-server/operations.md")).unwrap();
     let start = notes.find(&format!("\n{first}\n")).unwrap_or_else(|| panic!("no block starts with {first}")) + 1;
     let end = notes[start..].find("\n```").unwrap() + start;
     notes[start..=end].to_owned()
