@@ -10,6 +10,7 @@
 //! holds the book to them.
 
 mod check;
+mod cli_reference;
 mod planted;
 
 use std::path::{Path, PathBuf};
