@@ -8,16 +8,14 @@
 //! `--remove` gives the file back byte for byte.
 
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use beckon_gateway::Discovery;
-use beckon_testkit::scripted_model::{Request, Script, ScriptedModel, Turn};
+use beckon_testkit::scripted_model::{Request, Script, Turn};
 use serde_json::{Value, json};
-use tokio::process::Command;
 
-use crate::support::questions;
+use crate::support::agent_home::{Agent, AgentHome};
 use crate::support::served;
 
 /// The person's own configuration, with comments and settings setup must keep.
@@ -26,38 +24,20 @@ model_provider = \"fake\"\ncheck_for_update_on_startup = false\n\n\
 [model_providers.fake]\nname = \"Fake\"\nbase_url = \"MODEL_URL\"\nwire_api = \"responses\"\nenv_key = \"FAKE_API_KEY\"\n\n\
 [features]\nplugins = false # no background clone\n\n[analytics]\nenabled = false\n";
 
-fn codex() -> PathBuf {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/agents/node_modules/.bin/codex");
-    assert!(path.exists(), "no Codex CLI at {}: run `npm ci` in tests/agents", path.display());
-    path
-}
+const CODEX: Agent = Agent {
+    name: "codex",
+    title: "Codex",
+    folder: ".codex",
+    folder_var: "CODEX_HOME",
+    model_env: |_| vec![("FAKE_API_KEY", "sk-fake".into())],
+};
 
-/// A temporary home with Codex's folder, a project, and Beckon's data folder; outside the
-/// system's temporary folder, where Codex will not put its sandbox helper.
-struct Rig {
-    root: tempfile::TempDir,
-    serve: Option<tokio::process::Child>,
-    gateway: Option<Discovery>,
-    http: reqwest::Client,
-    model: ScriptedModel,
-}
+/// Codex's home with the person's configuration in it, pointing Codex at the scripted model.
+struct Rig(AgentHome);
 
 impl Rig {
     async fn start(script: Script, with_beckon: bool) -> Rig {
-        let root = tempfile::Builder::new().prefix("codex-").tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-        let model = ScriptedModel::start(script).await;
-        std::fs::create_dir_all(root.path().join("home/.codex")).unwrap();
-        std::fs::create_dir_all(root.path().join("shop")).unwrap();
-        let (serve, gateway) = if with_beckon {
-            // Where `beckon` finds it from this home: Codex starts MCP servers with a filtered
-            // environment, so `beckon mcp` finds Beckon by HOME, as a person's would.
-            let data = root.path().join("home/.local/share/dev.beckon.desktop");
-            let (serve, gateway) = served::serve_approving(&data).await;
-            (Some(serve), Some(gateway))
-        } else {
-            (None, None)
-        };
-        let rig = Rig { root, serve, gateway, http: reqwest::Client::new(), model };
+        let rig = Rig(AgentHome::start(&CODEX, script, with_beckon).await);
         std::fs::write(rig.config(), rig.theirs()).unwrap();
         rig
     }
@@ -67,100 +47,29 @@ impl Rig {
         THEIRS.replace("MODEL_URL", &self.model.v1_url())
     }
 
-    fn home(&self) -> PathBuf {
-        self.root.path().join("home")
-    }
-
-    fn codex_home(&self) -> PathBuf {
-        self.home().join(".codex")
+    /// The project (its real path) and [`THEIRS`] with the project trusted, as Codex records
+    /// a person's trust.
+    fn theirs_trusting_the_project(&self) -> (PathBuf, String) {
+        let project = self.project().canonicalize().unwrap();
+        let theirs = format!("{}\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n", self.theirs(), project.display());
+        (project, theirs)
     }
 
     fn config(&self) -> PathBuf {
-        self.codex_home().join("config.toml")
-    }
-
-    fn project(&self) -> PathBuf {
-        self.root.path().join("shop")
-    }
-
-    /// `beckon setup codex <args>` as the person runs it; its output.
-    async fn setup(&self, args: &[&str]) -> String {
-        let output = served::output(
-            Command::new(env!("CARGO_BIN_EXE_beckon"))
-                .args(["setup", "codex"])
-                .args(args)
-                .current_dir(self.project())
-                .env("HOME", self.home())
-                .env("CODEX_HOME", self.codex_home())
-                .stdin(Stdio::null()),
-        )
-        .await;
-        let stdout = served::text(&output.stdout);
-        // `--check` also reaches Beckon, and fails where none runs for this home.
-        assert!(output.status.success() || args.contains(&"--check"), "{stdout}{}", served::text(&output.stderr));
-        stdout
-    }
-
-    /// The real Codex with this rig's home, Beckon and model.
-    fn codex(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(codex());
-        command
-            .args(args)
-            .current_dir(self.project())
-            .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", self.home())
-            .env("CODEX_HOME", self.codex_home())
-            .env("FAKE_API_KEY", "sk-fake")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true);
-        command
+        self.agent_home().join("config.toml")
     }
 
     /// `codex exec --approve-for-me` on `prompt`, started.
     fn exec(&self, prompt: &str) -> tokio::process::Child {
-        self.codex(&["exec", "--approve-for-me", "--skip-git-repo-check", prompt]).spawn().unwrap()
-    }
-
-    fn gateway(&self) -> &Discovery {
-        self.gateway.as_ref().expect("this rig runs Beckon")
-    }
-
-    /// The first pending question in Beckon, once there is one.
-    async fn pending(&self) -> Value {
-        let url = format!("{}/v1/questions?status=pending", self.gateway().url);
-        questions::first_listed(&self.http, &url, &self.gateway().token, Duration::from_secs(30), |_| {
-            format!("nothing reached Beckon; the model saw {:?}", self.bodies())
-        })
-        .await
-    }
-
-    async fn answer(&self, id: &str, body: Value) {
-        let url = format!("{}/v1/questions/{id}/answer", self.gateway().url);
-        let response = self.http.post(url).bearer_auth(&self.gateway().token).json(&body).send().await.unwrap();
-        assert!(response.status().is_success(), "{}", response.status());
-    }
-
-    fn bodies(&self) -> Vec<Value> {
-        self.model.requests().into_iter().map(|r| r.body).collect()
+        self.cli(&["exec", "--approve-for-me", "--skip-git-repo-check", prompt]).spawn().unwrap()
     }
 }
 
-impl Drop for Rig {
-    fn drop(&mut self) {
-        if let Some(serve) = &mut self.serve {
-            let _ = serve.start_kill();
-        }
-    }
-}
+impl std::ops::Deref for Rig {
+    type Target = AgentHome;
 
-/// Waits for `child` to end, a limit on the whole run.
-async fn finish(child: tokio::process::Child, limit: Duration) -> Output {
-    match tokio::time::timeout(limit, child.wait_with_output()).await {
-        Ok(output) => output.unwrap(),
-        Err(_) => panic!("codex did not finish within {limit:?}"),
+    fn deref(&self) -> &AgentHome {
+        &self.0
     }
 }
 
@@ -196,7 +105,7 @@ fn escalated(command: &str) -> Value {
 /// Codex's own view of its hooks (`codex app-server`, `hooks/list`): each hook's key and trust.
 async fn listed_hooks(rig: &Rig) -> Vec<Value> {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-    let mut server = rig.codex(&["app-server"]).stdin(Stdio::piped()).spawn().unwrap();
+    let mut server = rig.cli(&["app-server"]).stdin(Stdio::piped()).spawn().unwrap();
     let mut stdin = server.stdin.take().unwrap();
     let cwd = rig.project().display().to_string();
     for message in [
@@ -242,10 +151,10 @@ async fn setup_keeps_the_persons_file_codex_reads_and_trusts_it_and_remove_gives
 
     // Codex reads what setup wrote: the server, and the hook as trusted.
     let beckon = Path::new(env!("CARGO_BIN_EXE_beckon")).canonicalize().unwrap();
-    let got = rig.codex(&["mcp", "get", "beckon"]).output().await.unwrap();
+    let got = rig.cli(&["mcp", "get", "beckon"]).output().await.unwrap();
     let got = served::text(&got.stdout);
     assert!(got.contains(&beckon.display().to_string()) && got.contains("mcp"), "{got}");
-    let listed = rig.codex(&["mcp", "list"]).output().await.unwrap();
+    let listed = rig.cli(&["mcp", "list"]).output().await.unwrap();
     assert!(served::text(&listed.stdout).contains("beckon"), "{}", served::text(&listed.stdout));
     let hooks = listed_hooks(&rig).await;
     let events: Vec<&str> = hooks.iter().filter_map(|hook| hook["eventName"].as_str()).collect();
@@ -262,14 +171,7 @@ async fn setup_keeps_the_persons_file_codex_reads_and_trusts_it_and_remove_gives
 
     // A file that is not TOML is refused and left as it is.
     std::fs::write(rig.config(), "model = [unclosed\n").unwrap();
-    let refused = served::output(
-        Command::new(env!("CARGO_BIN_EXE_beckon"))
-            .args(["setup", "codex"])
-            .current_dir(rig.project())
-            .env("HOME", rig.home())
-            .env("CODEX_HOME", rig.codex_home()),
-    )
-    .await;
+    let refused = served::output(&mut rig.setup_command(&[])).await;
     assert!(!refused.status.success());
     assert!(served::text(&refused.stderr).contains("not valid TOML"), "{}", served::text(&refused.stderr));
     assert_eq!(std::fs::read_to_string(rig.config()).unwrap(), "model = [unclosed\n");
@@ -288,7 +190,7 @@ async fn a_question_over_mcp_reaches_the_person_and_their_answer_the_model() {
     assert_eq!(asked["input"]["questions"][0]["question"], "Which color should the banner be?", "{asked}");
     assert_eq!(asked["agent"], "codex", "the name its approvals carry, not its MCP client's");
     rig.answer(asked["request_id"].as_str().unwrap(), json!({"answer": "Blue"})).await;
-    let output = finish(run, Duration::from_secs(30)).await;
+    let output = rig.finish(run, Duration::from_secs(30)).await;
     assert!(output.status.success(), "{}", served::text(&output.stderr));
     let result = rig.model.tool_result("call_ask").expect("the model got the tool's result");
     let result = result.find('{').map(|at| &result[at..]).unwrap_or(&result);
@@ -310,7 +212,7 @@ async fn a_command_allowed_in_beckon_runs_through_the_hook_setup_trusted() {
     assert_eq!(approval["input"]["approval"]["input"]["command"], "echo hi > made.txt");
     assert_eq!(approval["input"]["approval"]["project"], rig.project().display().to_string());
     rig.answer(approval["request_id"].as_str().unwrap(), json!({"answer": "Allow"})).await;
-    let output = finish(run, Duration::from_secs(30)).await;
+    let output = rig.finish(run, Duration::from_secs(30)).await;
     assert!(output.status.success(), "{}", served::text(&output.stderr));
     assert_eq!(std::fs::read_to_string(rig.project().join("made.txt")).unwrap(), "hi\n");
     assert!(rig.model.requests().iter().all(|r| !r.reviewer), "the hook decided; Codex's reviewer was not asked");
@@ -325,7 +227,7 @@ async fn a_command_denied_in_beckon_does_not_run_and_the_model_reads_why() {
     let approval = rig.pending().await;
     let answer = json!({"answers": [{"selected": ["Deny"], "comment": "Write it under build/ instead"}]});
     rig.answer(approval["request_id"].as_str().unwrap(), answer).await;
-    let output = finish(run, Duration::from_secs(30)).await;
+    let output = rig.finish(run, Duration::from_secs(30)).await;
     assert!(output.status.success(), "{}", served::text(&output.stderr));
     let result = rig.model.tool_result("call_sh").expect("the model got the call's result");
     assert!(result.contains("Write it under build/ instead"), "{result}");
@@ -340,22 +242,7 @@ async fn with_beckon_not_running_the_hook_steps_aside_and_codex_decides_at_once(
     let event = json!({"session_id": "s1", "cwd": rig.project(), "hook_event_name": "PermissionRequest",
         "tool_name": "Bash", "tool_input": {"command": "ls"}});
     let started = Instant::now();
-    let mut hook = Command::new(env!("CARGO_BIN_EXE_beckon"))
-        .args(["hook", "codex"])
-        .env("HOME", rig.home())
-        .env_remove("BECKON_DATA_DIR")
-        .env_remove("BECKON_URL")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use tokio::io::AsyncWriteExt;
-        let mut stdin = hook.stdin.take().unwrap();
-        stdin.write_all(event.to_string().as_bytes()).await.unwrap();
-    }
-    let output = tokio::time::timeout(Duration::from_secs(5), hook.wait_with_output()).await.unwrap().unwrap();
+    let output = rig.hook(&event).await;
     let took = started.elapsed();
     assert!(output.status.success());
     assert!(output.stdout.is_empty(), "{}", served::text(&output.stdout));
@@ -363,7 +250,7 @@ async fn with_beckon_not_running_the_hook_steps_aside_and_codex_decides_at_once(
 
     // Codex itself goes on to its own reviewer, which refuses here, without waiting.
     let started = Instant::now();
-    let output = finish(rig.exec("Write the file please"), Duration::from_secs(20)).await;
+    let output = rig.finish(rig.exec("Write the file please"), Duration::from_secs(20)).await;
     assert!(output.status.success(), "{}", served::text(&output.stderr));
     assert!(rig.model.requests().iter().any(|r| r.reviewer), "Codex's reviewer decided");
     let result = rig.model.tool_result("call_sh").expect("the model got the call's result");
@@ -376,14 +263,13 @@ async fn with_beckon_not_running_the_hook_steps_aside_and_codex_decides_at_once(
 async fn the_project_scope_writes_the_projects_file_and_trusts_its_hook_for_the_person() {
     let rig = Rig::start(calling("call_none", "exec_command", None, json!({})), false).await;
     // Codex reads a project's file only in a project the person trusts.
-    let project = rig.project().canonicalize().unwrap();
-    let theirs = format!("{}\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n", rig.theirs(), project.display());
+    let (project, theirs) = rig.theirs_trusting_the_project();
     std::fs::write(rig.config(), &theirs).unwrap();
 
     let added = rig.setup(&["--scope", "project"]).await;
     assert!(added.contains(&project.join(".codex/config.toml").display().to_string()), "{added}");
     assert!(rig.setup(&["--scope", "project", "--check"]).await.contains("connected"));
-    let listed = rig.codex(&["mcp", "list"]).output().await.unwrap();
+    let listed = rig.cli(&["mcp", "list"]).output().await.unwrap();
     assert!(served::text(&listed.stdout).contains("beckon"), "{}", served::text(&listed.stdout));
     let hooks = listed_hooks(&rig).await;
     assert_eq!(hooks.len(), 2, "{hooks:?}");
@@ -398,77 +284,25 @@ async fn the_project_scope_writes_the_projects_file_and_trusts_its_hook_for_the_
     assert_eq!(std::fs::read_to_string(rig.config()).unwrap(), theirs, "the person's file byte for byte as before");
 }
 
-/// Runs tmux on a server of the test's own.
-fn tmux(socket: &str, args: &[&str]) -> std::process::Output {
-    std::process::Command::new("tmux").arg("-L").arg(socket).args(args).stdin(Stdio::null()).output().unwrap()
-}
-
-/// Ends the test's tmux server however the test ends.
-struct TmuxServer(String);
-
-impl Drop for TmuxServer {
-    fn drop(&mut self) {
-        tmux(&self.0, &["kill-server"]);
-    }
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn interrupting_codex_while_beckon_asks_withdraws_the_approval_at_the_next_prompt() {
     let rig = Rig::start(calling("call_sh", "exec_command", None, escalated("echo hi > made.txt")), true).await;
-    let project = rig.project().canonicalize().unwrap();
-    let theirs = format!("{}\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n", rig.theirs(), project.display());
+    let (project, theirs) = rig.theirs_trusting_the_project();
     std::fs::write(rig.config(), theirs).unwrap();
     rig.setup(&[]).await;
-    let socket = TmuxServer(format!("beckon-codex-{}", std::process::id()));
-    let env: Vec<String> = [
-        ("PATH", std::env::var("PATH").unwrap_or_default()),
-        ("TERM", "xterm-256color".into()),
-        ("HOME", rig.home().display().to_string()),
-        ("CODEX_HOME", rig.codex_home().display().to_string()),
-        ("FAKE_API_KEY", "sk-fake".into()),
-    ]
-    .into_iter()
-    .map(|(name, value)| format!("{name}={value}"))
-    .collect();
-    let codex = codex().display().to_string();
-    let project_dir = project.display().to_string();
-    let mut args = vec!["new-session", "-d", "-s", "cx", "-x", "160", "-y", "45", "-c", &project_dir, "env", "-i"];
-    args.extend(env.iter().map(String::as_str));
-    args.extend([codex.as_str(), "--no-daemon", "--no-alt-screen", "-a", "on-request", "-s", "workspace-write"]);
-    args.push("Write the file please");
-    assert!(tmux(&socket.0, &args).status.success(), "tmux did not start");
+    let args = ["--no-daemon", "--no-alt-screen", "-a", "on-request", "-s", "workspace-write", "Write the file please"];
+    let terminal = rig.terminal("cx", &project, &args);
 
     let approval = rig.pending().await;
     let id = approval["request_id"].as_str().unwrap().to_owned();
     // The person interrupts the turn in the terminal; Codex kills the waiting hook outright.
-    assert!(tmux(&socket.0, &["send-keys", "-t", "cx", "Escape"]).status.success());
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let screen = served::text(&tmux(&socket.0, &["capture-pane", "-p", "-t", "cx"]).stdout);
-        if screen.contains("interrupted") {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the turn was not interrupted:\n{screen}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let url = format!("{}/v1/questions/{id}", rig.gateway().url);
-    let view: Value = rig.http.get(&url).bearer_auth(&rig.gateway().token).send().await.unwrap().json().await.unwrap();
+    terminal.keys(&["Escape"]);
+    terminal.until_shown("interrupted", Duration::from_secs(20), "the turn was not interrupted").await;
+    let view = rig.question(&id).await;
     assert_eq!(view["status"], "pending", "nothing withdrew it yet: {view}");
     // Their next prompt in that session withdraws it.
-    assert!(tmux(&socket.0, &["send-keys", "-t", "cx", "-l", "Never mind"]).status.success());
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    assert!(tmux(&socket.0, &["send-keys", "-t", "cx", "Enter"]).status.success());
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let view = loop {
-        let view: Value =
-            rig.http.get(&url).bearer_auth(&rig.gateway().token).send().await.unwrap().json().await.unwrap();
-        if view["status"] != "pending" {
-            break view;
-        }
-        let screen = served::text(&tmux(&socket.0, &["capture-pane", "-p", "-t", "cx"]).stdout);
-        assert!(Instant::now() < deadline, "the approval stayed pending; Codex shows:\n{screen}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    terminal.type_prompt("Never mind").await;
+    let view = rig.settled(&id, &terminal).await;
     assert_eq!(view["status"], "cancelled", "{view}");
     assert_eq!(view["outcome"]["reason"], "the person went on in Codex", "{view}");
     assert!(!rig.project().join("made.txt").exists());
