@@ -4,35 +4,22 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use beckon_core::conversation::{ToolCall, ToolResult};
-use beckon_runtime::providers::{
-    Anthropic, AnthropicConfig, Block, LlmReply, LlmRequest, NoText, Provider, ProviderError, ProviderErrorKind,
-    ToolSpec, Turn,
-};
+use beckon_core::conversation::ToolCall;
+use beckon_runtime::providers::{Anthropic, AnthropicConfig, NoText, Provider, ProviderErrorKind};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 
-use crate::raw_llm::{FakeLlm, Part, Recorder, Reply, closed_port_url};
+use crate::raw_llm::{FakeLlm, Part, Recorder, Reply};
+use crate::support::provider_scenarios::{ProviderUnderTest, tiny_chunks};
 
 const KEY: &str = "sk-ant-test-key";
+
+const ANTHROPIC: ProviderUnderTest =
+    ProviderUnderTest { keyed: |url| Box::new(provider(url)), model: "claude-test", max_tokens: 1024 };
 
 fn provider(base_url: &str) -> Anthropic {
     let config = AnthropicConfig { base_url: base_url.to_owned(), ..AnthropicConfig::new(KEY) };
     Anthropic::new(config, beckon_runtime::providers::http_client().unwrap())
-}
-
-fn request() -> LlmRequest {
-    LlmRequest {
-        model: "claude-test".into(),
-        system: "You help.".into(),
-        turns: vec![Turn::User(vec![Block::Text("Hello".into())])],
-        tools: vec![],
-        max_tokens: 1024,
-    }
-}
-
-async fn complete(server: &FakeLlm) -> Result<LlmReply, ProviderError> {
-    provider(server.url()).complete(&request(), &NoText).await
 }
 
 /// Events as Anthropic writes them: `event: <type>` then `data: <json>`, a blank line after each.
@@ -90,27 +77,13 @@ fn error_body(kind: &str, message: &str) -> Value {
     json!({"type": "error", "error": {"type": kind, "message": message}, "request_id": "req_011"})
 }
 
-fn tiny_chunks(reply: Reply) -> Reply {
-    reply.chunked(7, Duration::from_millis(1))
-}
-
 #[tokio::test]
 async fn streams_text_to_the_sink_in_order_and_sends_the_documented_request() {
-    let deltas = ["Hel", "lo, ", "wörld ", "👋", "!"];
-    let server =
-        FakeLlm::start(vec![tiny_chunks(Reply::sse(whole_reply(vec![text_block(0, &deltas)], "end_turn")))]).await;
-    let sink = Recorder::default();
+    let sent = ANTHROPIC.streams_text(|deltas| whole_reply(vec![text_block(0, deltas)], "end_turn")).await;
 
-    let reply = provider(server.url()).complete(&request(), &sink).await.unwrap();
-
-    assert_eq!(sink.pieces(), deltas);
-    assert_eq!(reply, LlmReply { text: "Hello, wörld 👋!".into(), tool_calls: vec![] });
-    let sent = server.only_request();
-    assert_eq!(sent.method, "POST");
     assert_eq!(sent.path, "/v1/messages");
     assert_eq!(sent.header("x-api-key"), Some(KEY));
     assert_eq!(sent.header("anthropic-version"), Some("2023-06-01"));
-    assert_eq!(sent.header("content-type"), Some("application/json"));
     assert_eq!(
         sent.body,
         json!({
@@ -137,7 +110,7 @@ async fn text_reaches_the_sink_before_the_reply_ends() {
     let server = FakeLlm::start(vec![reply]).await;
     let sink = Recorder::default();
     let provider = provider(server.url());
-    let request = request();
+    let request = ANTHROPIC.request();
 
     let mut completion = provider.complete(&request, &sink);
     let waited = tokio::time::timeout(Duration::from_secs(5), async {
@@ -173,7 +146,7 @@ async fn tool_inputs_arrive_in_pieces_and_several_calls_keep_their_order() {
     );
     let server = FakeLlm::start(vec![tiny_chunks(Reply::sse(body))]).await;
 
-    let reply = complete(&server).await.unwrap();
+    let reply = ANTHROPIC.complete(&server).await.unwrap();
 
     assert_eq!(reply.text, "");
     assert_eq!(
@@ -200,42 +173,9 @@ async fn text_and_tool_calls_together_and_the_history_is_sent_in_api_shape() {
         vec![text_block(0, &["Let me ", "check."]), tool_block(1, "toolu_09", "list", &["{\"dir\":", "\".\"}"])],
         "tool_use",
     );
-    let server = FakeLlm::start(vec![tiny_chunks(Reply::sse(body))]).await;
-    let request = LlmRequest {
-        turns: vec![
-            Turn::User(vec![Block::Text("Tidy up".into())]),
-            Turn::Assistant(vec![
-                Block::Text("Asking first.".into()),
-                Block::ToolUse(ToolCall {
-                    id: "toolu_07".into(),
-                    name: "ask_user_question".into(),
-                    input: json!({"q": 1}),
-                }),
-                Block::ToolUse(ToolCall { id: "toolu_08".into(), name: "list".into(), input: json!({}) }),
-            ]),
-            Turn::User(vec![
-                Block::ToolResult(ToolResult::ok("toolu_07", "{\"outcome\":\"answered\"}")),
-                Block::ToolResult(ToolResult::error("toolu_08", "not allowed")),
-            ]),
-        ],
-        tools: vec![ToolSpec {
-            name: "list".into(),
-            description: "Lists a folder.".into(),
-            input_schema: json!({"type": "object", "properties": {"dir": {"type": "string"}}}),
-        }],
-        ..request()
-    };
-    let sink = Recorder::default();
 
-    let reply = provider(server.url()).complete(&request, &sink).await.unwrap();
+    let sent = ANTHROPIC.history_with_tools(["toolu_07", "toolu_08", "toolu_09"], body).await;
 
-    assert_eq!(reply.text, "Let me check.");
-    assert_eq!(sink.pieces(), ["Let me ", "check."]);
-    assert_eq!(
-        reply.tool_calls,
-        vec![ToolCall { id: "toolu_09".into(), name: "list".into(), input: json!({"dir": "."}) }]
-    );
-    let sent = server.only_request().body;
     assert_eq!(
         sent["messages"],
         json!([
@@ -266,9 +206,7 @@ async fn rate_limits_carry_the_servers_wait() {
     )
     .header("retry-after", "7")
     .header("request-id", "req_011");
-    let server = FakeLlm::start(vec![reply]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = ANTHROPIC.failure(reply).await;
 
     assert_eq!(error.kind, ProviderErrorKind::RateLimited);
     assert_eq!(error.retry_after, Some(Duration::from_secs(7)));
@@ -282,9 +220,7 @@ async fn rate_limits_carry_the_servers_wait() {
 
 #[tokio::test]
 async fn a_500_is_a_server_error() {
-    let server = FakeLlm::start(vec![Reply::json(500, error_body("api_error", "Internal server error"))]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = ANTHROPIC.failure(Reply::json(500, error_body("api_error", "Internal server error"))).await;
 
     assert_eq!(error.kind, ProviderErrorKind::Server);
     assert_eq!(error.retry_after, None);
@@ -294,9 +230,7 @@ async fn a_500_is_a_server_error() {
 #[tokio::test]
 async fn overloaded_529_is_a_server_error_and_keeps_a_retry_after() {
     let reply = Reply::json(529, error_body("overloaded_error", "Overloaded")).header("retry-after", "2.5");
-    let server = FakeLlm::start(vec![reply]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = ANTHROPIC.failure(reply).await;
 
     assert_eq!(error.kind, ProviderErrorKind::Server);
     assert_eq!(error.retry_after, Some(Duration::from_millis(2500)));
@@ -305,9 +239,7 @@ async fn overloaded_529_is_a_server_error_and_keeps_a_retry_after() {
 
 #[tokio::test]
 async fn a_rejected_key_is_an_auth_error_that_says_what_to_do() {
-    let server = FakeLlm::start(vec![Reply::json(401, error_body("authentication_error", "invalid x-api-key"))]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = ANTHROPIC.failure(Reply::json(401, error_body("authentication_error", "invalid x-api-key"))).await;
 
     assert_eq!(error.kind, ProviderErrorKind::Auth);
     assert!(!error.retryable());
@@ -321,9 +253,7 @@ async fn a_rejected_key_is_an_auth_error_that_says_what_to_do() {
 
 #[tokio::test]
 async fn an_unknown_model_is_a_bad_request_naming_the_model() {
-    let server = FakeLlm::start(vec![Reply::json(404, error_body("not_found_error", "model: claude-test"))]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = ANTHROPIC.failure(Reply::json(404, error_body("not_found_error", "model: claude-test"))).await;
 
     assert_eq!(error.kind, ProviderErrorKind::BadRequest);
     assert_eq!(
@@ -336,9 +266,7 @@ async fn an_unknown_model_is_a_bad_request_naming_the_model() {
 #[tokio::test]
 async fn an_invalid_request_is_a_bad_request_with_the_servers_words() {
     let message = "messages.1.content.0.tool_result: unexpected `tool_use_id` found";
-    let server = FakeLlm::start(vec![Reply::json(400, error_body("invalid_request_error", message))]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = ANTHROPIC.failure(Reply::json(400, error_body("invalid_request_error", message))).await;
 
     assert_eq!(error.kind, ProviderErrorKind::BadRequest);
     assert_eq!(
@@ -351,9 +279,7 @@ async fn an_invalid_request_is_a_bad_request_with_the_servers_words() {
 async fn garbage_json_in_a_data_line_is_a_protocol_error() {
     let body =
         stream(&[message_start()]) + "event: content_block_delta\ndata: {\"type\": \"content_block_delta\", \"ind\n\n";
-    let server = FakeLlm::start(vec![Reply::sse(body)]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = ANTHROPIC.failure(Reply::sse(body)).await;
 
     assert_eq!(error.kind, ProviderErrorKind::Protocol);
     assert!(
@@ -367,22 +293,16 @@ async fn garbage_json_in_a_data_line_is_a_protocol_error() {
 async fn a_stream_that_ends_before_message_stop_is_a_protocol_error() {
     let mut events = vec![message_start()];
     events.extend(text_block(0, &["Half a thou"]));
-    let server = FakeLlm::start(vec![tiny_chunks(Reply::sse(stream(&events)))]).await;
-    let sink = Recorder::default();
 
-    let error = provider(server.url()).complete(&request(), &sink).await.unwrap_err();
+    let error = ANTHROPIC.cut_off(stream(&events)).await;
 
-    assert_eq!(error.kind, ProviderErrorKind::Protocol);
     assert_eq!(error.message, "Anthropic ended its reply before message_stop; the stream was cut off");
-    assert_eq!(sink.pieces(), ["Half a thou"], "what streamed before the cut was still shown");
 }
 
 #[tokio::test]
 async fn a_tool_input_that_is_not_json_is_a_protocol_error() {
     let body = whole_reply(vec![tool_block(0, "toolu_01", "list", &["{\"dir\": ", "nope}"])], "tool_use");
-    let server = FakeLlm::start(vec![Reply::sse(body)]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = ANTHROPIC.failure(Reply::sse(body)).await;
 
     assert_eq!(error.kind, ProviderErrorKind::Protocol);
     assert!(
@@ -404,9 +324,7 @@ async fn an_error_event_mid_stream_is_classified_by_its_type() {
         let mut events = vec![message_start()];
         events.extend(text_block(0, &["Partial"]));
         events.push(json!({"type": "error", "error": {"type": kind, "message": "Something happened"}}));
-        let server = FakeLlm::start(vec![Reply::sse(stream(&events))]).await;
-
-        let error = complete(&server).await.unwrap_err();
+        let error = ANTHROPIC.failure(Reply::sse(stream(&events))).await;
 
         assert_eq!(error.kind, expected, "{kind}");
         assert_eq!(error.message, format!("Anthropic reported an error mid-reply ({kind}: Something happened)"));
@@ -415,11 +333,8 @@ async fn an_error_event_mid_stream_is_classified_by_its_type() {
 
 #[tokio::test]
 async fn a_closed_port_is_a_network_error() {
-    let url = closed_port_url().await;
+    let (url, error) = ANTHROPIC.unreachable().await;
 
-    let error = provider(&url).complete(&request(), &NoText).await.unwrap_err();
-
-    assert_eq!(error.kind, ProviderErrorKind::Network);
     assert!(error.retryable());
     assert!(
         error.message.starts_with(&format!("Could not reach Anthropic ({url}/v1/messages): ")),
@@ -432,13 +347,9 @@ async fn a_closed_port_is_a_network_error() {
 async fn a_connection_broken_mid_stream_is_a_network_error() {
     let mut events = vec![message_start()];
     events.extend(text_block(0, &["Hi"]));
-    // The pause lets the status and the first events out before the break.
-    let reply = Reply::sse(stream(&events)).then(Part::Sleep(Duration::from_millis(50))).then(Part::Abort);
-    let server = FakeLlm::start(vec![reply]).await;
 
-    let error = complete(&server).await.unwrap_err();
+    let error = ANTHROPIC.broken_mid_reply(stream(&events)).await;
 
-    assert_eq!(error.kind, ProviderErrorKind::Network);
     assert!(error.message.starts_with("The connection to Anthropic broke mid-reply"), "{}", error.message);
 }
 
@@ -452,7 +363,8 @@ async fn a_server_that_goes_silent_times_out_as_a_network_error() {
         ..AnthropicConfig::new(KEY)
     };
 
-    let error = Anthropic::new(config, reqwest::Client::new()).complete(&request(), &NoText).await.unwrap_err();
+    let error =
+        Anthropic::new(config, reqwest::Client::new()).complete(&ANTHROPIC.request(), &NoText).await.unwrap_err();
 
     assert_eq!(error.kind, ProviderErrorKind::Network);
     assert_eq!(error.message, "Anthropic sent nothing for 0.2 s mid-reply; the connection was given up");
@@ -468,7 +380,8 @@ async fn a_server_slow_to_answer_times_out_as_a_network_error() {
         ..AnthropicConfig::new(KEY)
     };
 
-    let error = Anthropic::new(config, reqwest::Client::new()).complete(&request(), &NoText).await.unwrap_err();
+    let error =
+        Anthropic::new(config, reqwest::Client::new()).complete(&ANTHROPIC.request(), &NoText).await.unwrap_err();
 
     assert_eq!(error.kind, ProviderErrorKind::Network);
     assert!(error.message.ends_with("did not answer within 0.2 s"), "{}", error.message);
@@ -479,7 +392,8 @@ async fn no_key_fails_before_any_request() {
     let server = FakeLlm::start(vec![]).await;
     let config = AnthropicConfig { base_url: server.url().to_owned(), ..AnthropicConfig::default() };
 
-    let error = Anthropic::new(config, reqwest::Client::new()).complete(&request(), &NoText).await.unwrap_err();
+    let error =
+        Anthropic::new(config, reqwest::Client::new()).complete(&ANTHROPIC.request(), &NoText).await.unwrap_err();
 
     assert_eq!(error.kind, ProviderErrorKind::Auth);
     assert_eq!(error.message, "No Anthropic API key is set; add one in Beckon's settings or set ANTHROPIC_API_KEY");
@@ -490,7 +404,7 @@ async fn no_key_fails_before_any_request() {
 async fn a_trailing_slash_on_the_base_url_is_ignored() {
     let server = FakeLlm::start(vec![Reply::sse(whole_reply(vec![text_block(0, &["ok"])], "end_turn"))]).await;
 
-    let reply = provider(&format!("{}/", server.url())).complete(&request(), &NoText).await.unwrap();
+    let reply = provider(&format!("{}/", server.url())).complete(&ANTHROPIC.request(), &NoText).await.unwrap();
 
     assert_eq!(reply.text, "ok");
     assert_eq!(server.only_request().path, "/v1/messages");
@@ -501,15 +415,13 @@ async fn crlf_line_ends_and_comments_are_read() {
     let body = whole_reply(vec![text_block(0, &["a", "b"])], "end_turn").replace('\n', "\r\n");
     let server = FakeLlm::start(vec![tiny_chunks(Reply::sse(format!(": hello\r\n\r\n{body}")))]).await;
 
-    assert_eq!(complete(&server).await.unwrap().text, "ab");
+    assert_eq!(ANTHROPIC.complete(&server).await.unwrap().text, "ab");
 }
 
 #[tokio::test]
 async fn an_endless_event_is_a_protocol_error_not_unbounded_memory() {
     let body = stream(&[message_start()]) + "event: content_block_delta\ndata: " + &"x".repeat(5 * 1024 * 1024);
-    let server = FakeLlm::start(vec![Reply::sse(body)]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = ANTHROPIC.failure(Reply::sse(body)).await;
 
     assert_eq!(error.kind, ProviderErrorKind::Protocol);
     assert_eq!(error.message, "Anthropic's event stream is broken: an event passed the limit of 4194304 bytes");
@@ -519,9 +431,7 @@ async fn an_endless_event_is_a_protocol_error_not_unbounded_memory() {
 async fn a_redirect_is_not_followed_so_the_key_never_reaches_its_target() {
     let elsewhere = FakeLlm::start(vec![Reply::sse(whole_reply(vec![text_block(0, &["stolen"])], "end_turn"))]).await;
     let target = format!("{}/v1/messages", elsewhere.url());
-    let server = FakeLlm::start(vec![Reply::json(307, json!({})).header("location", &target)]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = ANTHROPIC.failure(Reply::json(307, json!({})).header("location", &target)).await;
 
     assert!(elsewhere.requests().is_empty(), "the redirect's target was sent {:?}", elsewhere.requests());
     assert_eq!(error.kind, ProviderErrorKind::Protocol);

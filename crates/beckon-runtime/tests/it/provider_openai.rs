@@ -3,38 +3,25 @@
 
 use std::time::Duration;
 
-use beckon_core::conversation::{ToolCall, ToolResult};
-use beckon_runtime::providers::{
-    Block, LlmReply, LlmRequest, NoText, OpenAi, OpenAiConfig, Provider, ProviderError, ProviderErrorKind, ToolSpec,
-    Turn,
-};
+use beckon_core::conversation::ToolCall;
+use beckon_runtime::providers::{NoText, OpenAi, OpenAiConfig, Provider, ProviderErrorKind};
 use serde_json::{Value, json};
 
-use crate::raw_llm::{FakeLlm, Part, Recorder, Reply, closed_port_url};
+use crate::raw_llm::{FakeLlm, Reply};
+use crate::support::provider_scenarios::{ProviderUnderTest, tiny_chunks};
 
 const KEY: &str = "sk-test-key";
+
+/// Keyed, on the fake server's `/v1`.
+const OPENAI: ProviderUnderTest = ProviderUnderTest {
+    keyed: |url| Box::new(provider(&format!("{url}/v1"), Some(KEY))),
+    model: "gpt-test",
+    max_tokens: 2048,
+};
 
 fn provider(base_url: &str, api_key: Option<&str>) -> OpenAi {
     let config = OpenAiConfig { api_key: api_key.map(str::to_owned), ..OpenAiConfig::compatible(base_url) };
     OpenAi::new(config, reqwest::Client::new())
-}
-
-fn keyed(server: &FakeLlm) -> OpenAi {
-    provider(&format!("{}/v1", server.url()), Some(KEY))
-}
-
-fn request() -> LlmRequest {
-    LlmRequest {
-        model: "gpt-test".into(),
-        system: "You help.".into(),
-        turns: vec![Turn::User(vec![Block::Text("Hello".into())])],
-        tools: vec![],
-        max_tokens: 2048,
-    }
-}
-
-async fn complete(server: &FakeLlm) -> Result<LlmReply, ProviderError> {
-    keyed(server).complete(&request(), &NoText).await
 }
 
 /// A chunk as OpenAI writes it, around one choice's `delta`.
@@ -82,28 +69,19 @@ fn error_body(message: &str, kind: &str, code: Option<&str>) -> Value {
     json!({"error": {"message": message, "type": kind, "param": null, "code": code}})
 }
 
-fn tiny_chunks(reply: Reply) -> Reply {
-    reply.chunked(7, Duration::from_millis(1))
-}
-
 #[tokio::test]
 async fn streams_text_to_the_sink_in_order_and_sends_the_documented_request() {
-    let pieces = ["Hel", "lo, ", "wörld ", "👋", "!"];
-    let mut chunks = vec![role()];
-    chunks.extend(pieces.iter().map(|piece| text(piece)));
-    chunks.push(finish("stop"));
-    let server = FakeLlm::start(vec![tiny_chunks(Reply::sse(stream(&chunks)))]).await;
-    let sink = Recorder::default();
+    let sent = OPENAI
+        .streams_text(|pieces| {
+            let mut chunks = vec![role()];
+            chunks.extend(pieces.iter().map(|piece| text(piece)));
+            chunks.push(finish("stop"));
+            stream(&chunks)
+        })
+        .await;
 
-    let reply = keyed(&server).complete(&request(), &sink).await.unwrap();
-
-    assert_eq!(sink.pieces(), pieces);
-    assert_eq!(reply, LlmReply { text: "Hello, wörld 👋!".into(), tool_calls: vec![] });
-    let sent = server.only_request();
-    assert_eq!(sent.method, "POST");
     assert_eq!(sent.path, "/v1/chat/completions");
     assert_eq!(sent.header("authorization"), Some("Bearer sk-test-key"));
-    assert_eq!(sent.header("content-type"), Some("application/json"));
     assert_eq!(
         sent.body,
         json!({
@@ -120,7 +98,7 @@ async fn streams_text_to_the_sink_in_order_and_sends_the_documented_request() {
 async fn no_key_means_no_authorization_header() {
     let server = FakeLlm::start(vec![Reply::sse(stream(&[text("hi"), finish("stop")]))]).await;
 
-    let reply = provider(&format!("{}/v1/", server.url()), None).complete(&request(), &NoText).await.unwrap();
+    let reply = provider(&format!("{}/v1/", server.url()), None).complete(&OPENAI.request(), &NoText).await.unwrap();
 
     assert_eq!(reply.text, "hi");
     let sent = server.only_request();
@@ -141,7 +119,7 @@ async fn tool_call_arguments_split_across_chunks_are_joined() {
     ];
     let server = FakeLlm::start(vec![tiny_chunks(Reply::sse(stream(&chunks)))]).await;
 
-    let reply = complete(&server).await.unwrap();
+    let reply = OPENAI.complete(&server).await.unwrap();
 
     assert_eq!(
         reply.tool_calls,
@@ -168,7 +146,7 @@ async fn parallel_tool_calls_are_kept_apart_by_index_and_in_order() {
     ];
     let server = FakeLlm::start(vec![tiny_chunks(Reply::sse(stream(&chunks)))]).await;
 
-    let reply = complete(&server).await.unwrap();
+    let reply = OPENAI.complete(&server).await.unwrap();
 
     assert_eq!(
         reply.tool_calls,
@@ -192,7 +170,7 @@ async fn ollama_style_calls_that_all_say_index_zero_stay_separate() {
     let chunks = [whole_call("call_a", "a.py"), whole_call("call_b", "b.py"), finish("tool_calls")];
     let server = FakeLlm::start(vec![Reply::sse(stream(&chunks))]).await;
 
-    let reply = complete(&server).await.unwrap();
+    let reply = OPENAI.complete(&server).await.unwrap();
 
     assert_eq!(
         reply.tool_calls,
@@ -213,42 +191,9 @@ async fn text_and_tool_calls_together_and_the_history_is_sent_in_api_shape() {
         arguments(0, "{\"dir\":\".\"}"),
         finish("tool_calls"),
     ];
-    let server = FakeLlm::start(vec![tiny_chunks(Reply::sse(stream(&chunks)))]).await;
-    let request = LlmRequest {
-        turns: vec![
-            Turn::User(vec![Block::Text("Tidy up".into())]),
-            Turn::Assistant(vec![
-                Block::Text("Asking first.".into()),
-                Block::ToolUse(ToolCall {
-                    id: "call_7".into(),
-                    name: "ask_user_question".into(),
-                    input: json!({"q": 1}),
-                }),
-                Block::ToolUse(ToolCall { id: "call_8".into(), name: "list".into(), input: json!({}) }),
-            ]),
-            Turn::User(vec![
-                Block::ToolResult(ToolResult::ok("call_7", "{\"outcome\":\"answered\"}")),
-                Block::ToolResult(ToolResult::error("call_8", "not allowed")),
-            ]),
-        ],
-        tools: vec![ToolSpec {
-            name: "list".into(),
-            description: "Lists a folder.".into(),
-            input_schema: json!({"type": "object", "properties": {"dir": {"type": "string"}}}),
-        }],
-        ..request()
-    };
-    let sink = Recorder::default();
 
-    let reply = keyed(&server).complete(&request, &sink).await.unwrap();
+    let sent = OPENAI.history_with_tools(["call_7", "call_8", "call_9"], stream(&chunks)).await;
 
-    assert_eq!(reply.text, "Let me check.");
-    assert_eq!(sink.pieces(), ["Let me ", "check."]);
-    assert_eq!(
-        reply.tool_calls,
-        vec![ToolCall { id: "call_9".into(), name: "list".into(), input: json!({"dir": "."}) }]
-    );
-    let sent = server.only_request().body;
     assert_eq!(
         sent["messages"],
         json!([
@@ -279,7 +224,7 @@ async fn rate_limits_carry_the_servers_wait() {
     let reply = Reply::json(429, body).header("retry-after", "7").header("x-request-id", "req_abc");
     let server = FakeLlm::start(vec![reply]).await;
 
-    let error = complete(&server).await.unwrap_err();
+    let error = OPENAI.complete(&server).await.unwrap_err();
 
     assert_eq!(error.kind, ProviderErrorKind::RateLimited);
     assert_eq!(error.retry_after, Some(Duration::from_secs(7)));
@@ -293,9 +238,7 @@ async fn rate_limits_carry_the_servers_wait() {
 #[tokio::test]
 async fn a_500_is_a_server_error() {
     let body = error_body("The server had an error while processing your request.", "server_error", None);
-    let server = FakeLlm::start(vec![Reply::json(500, body)]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = OPENAI.failure(Reply::json(500, body)).await;
 
     assert_eq!(error.kind, ProviderErrorKind::Server);
     assert!(
@@ -311,9 +254,7 @@ async fn a_500_is_a_server_error() {
 async fn an_overloaded_server_is_a_server_error_and_keeps_a_retry_after() {
     let reply = Reply::json(503, error_body("The engine is currently overloaded", "server_error", None))
         .header("retry-after", "3");
-    let server = FakeLlm::start(vec![reply]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = OPENAI.failure(reply).await;
 
     assert_eq!(error.kind, ProviderErrorKind::Server);
     assert_eq!(error.retry_after, Some(Duration::from_secs(3)));
@@ -328,9 +269,7 @@ async fn an_overloaded_server_is_a_server_error_and_keeps_a_retry_after() {
 async fn a_rejected_key_is_an_auth_error_that_says_what_to_do() {
     let body =
         error_body("Incorrect API key provided: sk-test-***-key.", "invalid_request_error", Some("invalid_api_key"));
-    let server = FakeLlm::start(vec![Reply::json(401, body)]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = OPENAI.failure(Reply::json(401, body)).await;
 
     assert_eq!(error.kind, ProviderErrorKind::Auth);
     assert!(
@@ -347,7 +286,7 @@ async fn a_rejected_key_is_an_auth_error_that_says_what_to_do() {
 async fn a_server_that_wants_a_key_says_so_when_none_was_given() {
     let server = FakeLlm::start(vec![Reply::json(401, json!({"error": "unauthorized"}))]).await;
 
-    let error = provider(server.url(), None).complete(&request(), &NoText).await.unwrap_err();
+    let error = provider(server.url(), None).complete(&OPENAI.request(), &NoText).await.unwrap_err();
 
     assert_eq!(error.kind, ProviderErrorKind::Auth);
     assert!(
@@ -367,9 +306,7 @@ async fn an_unknown_model_is_a_bad_request_naming_the_model() {
         "invalid_request_error",
         Some("model_not_found"),
     );
-    let server = FakeLlm::start(vec![Reply::json(404, body)]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = OPENAI.failure(Reply::json(404, body)).await;
 
     assert_eq!(error.kind, ProviderErrorKind::BadRequest);
     assert!(
@@ -383,7 +320,7 @@ async fn an_unknown_model_is_a_bad_request_naming_the_model() {
 async fn a_wrong_base_url_names_both_the_model_and_the_address() {
     let server = FakeLlm::start(vec![Reply::json(404, json!({"detail": "Not Found"}))]).await;
 
-    let error = provider(server.url(), None).complete(&request(), &NoText).await.unwrap_err();
+    let error = provider(server.url(), None).complete(&OPENAI.request(), &NoText).await.unwrap_err();
 
     assert_eq!(error.kind, ProviderErrorKind::BadRequest);
     assert!(
@@ -400,9 +337,7 @@ async fn garbage_json_in_a_data_line_is_a_protocol_error() {
     let body = unfinished(&[role(), text("Hi")])
         + "data: {\"choices\": [{\"delta\": {\"content\": \"x\"}\n\n"
         + "data: [DONE]\n\n";
-    let server = FakeLlm::start(vec![Reply::sse(body)]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = OPENAI.failure(Reply::sse(body)).await;
 
     assert_eq!(error.kind, ProviderErrorKind::Protocol);
     assert!(error.message.contains("sent a chunk that cannot be read"), "{}", error.message);
@@ -410,27 +345,20 @@ async fn garbage_json_in_a_data_line_is_a_protocol_error() {
 
 #[tokio::test]
 async fn a_stream_that_ends_before_done_is_a_protocol_error() {
-    let server = FakeLlm::start(vec![tiny_chunks(Reply::sse(unfinished(&[role(), text("Half a thou")])))]).await;
-    let sink = Recorder::default();
+    let error = OPENAI.cut_off(unfinished(&[role(), text("Half a thou")])).await;
 
-    let error = keyed(&server).complete(&request(), &sink).await.unwrap_err();
-
-    assert_eq!(error.kind, ProviderErrorKind::Protocol);
     assert!(
         error.message.ends_with("ended its reply before data: [DONE]; the stream was cut off"),
         "{}",
         error.message
     );
-    assert_eq!(sink.pieces(), ["Half a thou"]);
 }
 
 #[tokio::test]
 async fn arguments_that_are_not_json_are_a_protocol_error() {
     let chunks =
         [tool_start(0, "call_1", "list"), arguments(0, "{\"dir\": "), arguments(0, "nope}"), finish("tool_calls")];
-    let server = FakeLlm::start(vec![Reply::sse(stream(&chunks))]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = OPENAI.failure(Reply::sse(stream(&chunks))).await;
 
     assert_eq!(error.kind, ProviderErrorKind::Protocol);
     assert!(
@@ -445,9 +373,7 @@ async fn arguments_that_are_not_json_are_a_protocol_error() {
 async fn an_error_object_in_the_stream_is_a_server_error() {
     let body = unfinished(&[role(), text("Partial")])
         + &unfinished(&[error_body("The server had an error while processing your request.", "server_error", None)]);
-    let server = FakeLlm::start(vec![Reply::sse(body)]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = OPENAI.failure(Reply::sse(body)).await;
 
     assert_eq!(error.kind, ProviderErrorKind::Server);
     assert!(
@@ -462,9 +388,7 @@ async fn an_error_object_in_the_stream_is_a_server_error() {
 #[tokio::test]
 async fn json_instead_of_a_stream_is_a_protocol_error() {
     let whole = json!({"id": "chatcmpl-1", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"}}]});
-    let server = FakeLlm::start(vec![Reply::json(200, whole)]).await;
-
-    let error = complete(&server).await.unwrap_err();
+    let error = OPENAI.failure(Reply::json(200, whole)).await;
 
     assert_eq!(error.kind, ProviderErrorKind::Protocol);
     assert!(error.message.contains("answered 200 with JSON instead of an event stream"), "{}", error.message);
@@ -472,11 +396,8 @@ async fn json_instead_of_a_stream_is_a_protocol_error() {
 
 #[tokio::test]
 async fn a_closed_port_is_a_network_error() {
-    let url = closed_port_url().await;
+    let (_, error) = OPENAI.unreachable().await;
 
-    let error = provider(&url, Some(KEY)).complete(&request(), &NoText).await.unwrap_err();
-
-    assert_eq!(error.kind, ProviderErrorKind::Network);
     assert!(
         error.message.starts_with("Could not reach the OpenAI-compatible server at 127.0.0.1:"),
         "{}",
@@ -486,20 +407,17 @@ async fn a_closed_port_is_a_network_error() {
 
 #[tokio::test]
 async fn a_connection_broken_mid_stream_is_a_network_error() {
-    let reply =
-        Reply::sse(unfinished(&[role(), text("Hi")])).then(Part::Sleep(Duration::from_millis(50))).then(Part::Abort);
-    let server = FakeLlm::start(vec![reply]).await;
+    let error = OPENAI.broken_mid_reply(unfinished(&[role(), text("Hi")])).await;
 
-    let error = complete(&server).await.unwrap_err();
-
-    assert_eq!(error.kind, ProviderErrorKind::Network);
     assert!(error.message.contains("broke mid-reply"), "{}", error.message);
 }
 
 #[tokio::test]
 async fn openai_itself_without_a_key_fails_before_any_request() {
-    let error =
-        OpenAi::new(OpenAiConfig::default(), reqwest::Client::new()).complete(&request(), &NoText).await.unwrap_err();
+    let error = OpenAi::new(OpenAiConfig::default(), reqwest::Client::new())
+        .complete(&OPENAI.request(), &NoText)
+        .await
+        .unwrap_err();
 
     assert_eq!(error.kind, ProviderErrorKind::Auth);
     assert_eq!(error.message, "No OpenAI API key is set; add one in Beckon's settings or set OPENAI_API_KEY");

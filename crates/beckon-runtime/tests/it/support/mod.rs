@@ -11,6 +11,8 @@ use beckon_runtime::{
     Beckon, Clock, PendingNotice, Recorded, RecordingNotifier, RuntimeConfig, StartOptions, SystemClock,
 };
 
+pub mod provider_scenarios;
+
 pub const PATIENCE: Duration = Duration::from_secs(20);
 
 /// A runtime on `dir` with a recording notifier and fast callback retries.
