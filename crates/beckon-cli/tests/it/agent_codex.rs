@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use beckon_testkit::scripted_model::{Request, Script, Turn};
 use serde_json::{Value, json};
 
-use crate::support::agent_home::{Agent, AgentHome};
+use crate::support::agent_home::{Agent, AgentHome, color_question};
 use crate::support::served;
 
 /// The person's own configuration, with comments and settings setup must keep.
@@ -179,24 +179,12 @@ async fn setup_keeps_the_persons_file_codex_reads_and_trusts_it_and_remove_gives
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_question_over_mcp_reaches_the_person_and_their_answer_the_model() {
-    let question = json!({"questions": [{"question": "Which color should the banner be?", "header": "Color",
-        "multiSelect": false, "options": [{"label": "Red", "description": "Warm"}, {"label": "Blue", "description": "Calm"}]}],
-        "wait_seconds": 60});
-    let rig = Rig::start(calling("call_ask", "ask_user_question", Some("mcp__beckon"), question), true).await;
+    let rig = Rig::start(calling("call_ask", "ask_user_question", Some("mcp__beckon"), color_question()), true).await;
     rig.setup(&[]).await;
     let started = Instant::now();
     let run = rig.exec("Pick a banner color with me");
-    let asked = rig.pending().await;
-    assert_eq!(asked["input"]["questions"][0]["question"], "Which color should the banner be?", "{asked}");
-    assert_eq!(asked["agent"], "codex", "the name its approvals carry, not its MCP client's");
-    rig.answer(asked["request_id"].as_str().unwrap(), json!({"answer": "Blue"})).await;
-    let output = rig.finish(run, Duration::from_secs(30)).await;
-    assert!(output.status.success(), "{}", served::text(&output.stderr));
-    let result = rig.model.tool_result("call_ask").expect("the model got the tool's result");
-    let result = result.find('{').map(|at| &result[at..]).unwrap_or(&result);
-    let result: Value = serde_json::from_str(result).unwrap_or_else(|_| panic!("not JSON: {result}"));
-    assert_eq!(result["outcome"], "answered");
-    assert_eq!(result["answers"], json!({"Which color should the banner be?": "Blue"}));
+    // Codex puts a line before the tool's JSON.
+    rig.answers_the_color_question(run, |result| result.find('{').map(|at| &result[at..]).unwrap_or(result)).await;
     eprintln!("the question and its answer took {:?}", started.elapsed());
 }
 
@@ -205,16 +193,7 @@ async fn a_command_allowed_in_beckon_runs_through_the_hook_setup_trusted() {
     let rig = Rig::start(calling("call_sh", "exec_command", None, escalated("echo hi > made.txt")), true).await;
     rig.setup(&[]).await;
     let started = Instant::now();
-    let run = rig.exec("Write the file please");
-    let approval = rig.pending().await;
-    assert_eq!(approval["agent"], "codex");
-    assert_eq!(approval["input"]["approval"]["tool_name"], "Bash");
-    assert_eq!(approval["input"]["approval"]["input"]["command"], "echo hi > made.txt");
-    assert_eq!(approval["input"]["approval"]["project"], rig.project().display().to_string());
-    rig.answer(approval["request_id"].as_str().unwrap(), json!({"answer": "Allow"})).await;
-    let output = rig.finish(run, Duration::from_secs(30)).await;
-    assert!(output.status.success(), "{}", served::text(&output.stderr));
-    assert_eq!(std::fs::read_to_string(rig.project().join("made.txt")).unwrap(), "hi\n");
+    rig.allows_the_command(rig.exec("Write the file please"), "Bash").await;
     assert!(rig.model.requests().iter().all(|r| !r.reviewer), "the hook decided; Codex's reviewer was not asked");
     eprintln!("the approval took {:?}", started.elapsed());
 }
@@ -223,15 +202,7 @@ async fn a_command_allowed_in_beckon_runs_through_the_hook_setup_trusted() {
 async fn a_command_denied_in_beckon_does_not_run_and_the_model_reads_why() {
     let rig = Rig::start(calling("call_sh", "exec_command", None, escalated("echo hi > made.txt")), true).await;
     rig.setup(&[]).await;
-    let run = rig.exec("Write the file please");
-    let approval = rig.pending().await;
-    let answer = json!({"answers": [{"selected": ["Deny"], "comment": "Write it under build/ instead"}]});
-    rig.answer(approval["request_id"].as_str().unwrap(), answer).await;
-    let output = rig.finish(run, Duration::from_secs(30)).await;
-    assert!(output.status.success(), "{}", served::text(&output.stderr));
-    let result = rig.model.tool_result("call_sh").expect("the model got the call's result");
-    assert!(result.contains("Write it under build/ instead"), "{result}");
-    assert!(!rig.project().join("made.txt").exists());
+    rig.denies_the_command(rig.exec("Write the file please")).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -241,21 +212,13 @@ async fn with_beckon_not_running_the_hook_steps_aside_and_codex_decides_at_once(
     // The hook itself, as Codex runs it: nothing printed, exit 0, well within a second.
     let event = json!({"session_id": "s1", "cwd": rig.project(), "hook_event_name": "PermissionRequest",
         "tool_name": "Bash", "tool_input": {"command": "ls"}});
-    let started = Instant::now();
-    let output = rig.hook(&event).await;
-    let took = started.elapsed();
-    assert!(output.status.success());
-    assert!(output.stdout.is_empty(), "{}", served::text(&output.stdout));
-    assert!(took < Duration::from_secs(1), "the hook took {took:?} with no Beckon running");
+    rig.hook_steps_aside(&event).await;
 
     // Codex itself goes on to its own reviewer, which refuses here, without waiting.
     let started = Instant::now();
-    let output = rig.finish(rig.exec("Write the file please"), Duration::from_secs(20)).await;
-    assert!(output.status.success(), "{}", served::text(&output.stderr));
+    let result = rig.decides_without_beckon(rig.exec("Write the file please")).await;
     assert!(rig.model.requests().iter().any(|r| r.reviewer), "Codex's reviewer decided");
-    let result = rig.model.tool_result("call_sh").expect("the model got the call's result");
     assert!(result.contains("REVIEWER-SAYS-NO"), "{result}");
-    assert!(!rig.project().join("made.txt").exists());
     eprintln!("codex decided without Beckon in {:?}", started.elapsed());
 }
 
@@ -298,12 +261,7 @@ async fn interrupting_codex_while_beckon_asks_withdraws_the_approval_at_the_next
     // The person interrupts the turn in the terminal; Codex kills the waiting hook outright.
     terminal.keys(&["Escape"]);
     terminal.until_shown("interrupted", Duration::from_secs(20), "the turn was not interrupted").await;
-    let view = rig.question(&id).await;
-    assert_eq!(view["status"], "pending", "nothing withdrew it yet: {view}");
     // Their next prompt in that session withdraws it.
-    terminal.type_prompt("Never mind").await;
-    let view = rig.settled(&id, &terminal).await;
-    assert_eq!(view["status"], "cancelled", "{view}");
+    let view = rig.withdrawn_at_the_next_prompt(&id, &terminal).await;
     assert_eq!(view["outcome"]["reason"], "the person went on in Codex", "{view}");
-    assert!(!rig.project().join("made.txt").exists());
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use beckon_testkit::scripted_model::{Request, Script, Turn};
 use serde_json::{Value, json};
 
-use crate::support::agent_home::{Agent, AgentHome};
+use crate::support::agent_home::{Agent, AgentHome, color_question};
 use crate::support::served;
 
 const COPILOT: Agent = Agent {
@@ -153,24 +153,13 @@ async fn setup_keeps_the_persons_files_copilot_lists_the_server_and_remove_gives
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_question_over_mcp_reaches_the_person_and_their_answer_the_model() {
-    let question = json!({"questions": [{"question": "Which color should the banner be?", "header": "Color",
-        "multiSelect": false, "options": [{"label": "Red", "description": "Warm"}, {"label": "Blue", "description": "Calm"}]}],
-        "wait_seconds": 60});
-    let rig = Rig::start(calling("call_ask", "beckon-ask_user_question", question), true).await;
+    let rig = Rig::start(calling("call_ask", "beckon-ask_user_question", color_question()), true).await;
     rig.setup(&[]).await;
     let started = Instant::now();
     let run = rig.prompt("Pick a banner color with me");
-    let asked = rig.pending().await;
+    // The result is the tool's JSON as it is.
+    let asked = rig.answers_the_color_question(run, |result| result).await;
     assert!(asked["input"].get("approval").is_none(), "Beckon's own tool is not an approval: {asked}");
-    assert_eq!(asked["input"]["questions"][0]["question"], "Which color should the banner be?", "{asked}");
-    assert_eq!(asked["agent"], "copilot", "the name its approvals carry, not its MCP client's");
-    rig.answer(asked["request_id"].as_str().unwrap(), json!({"answer": "Blue"})).await;
-    let output = rig.finish(run, Duration::from_secs(30)).await;
-    assert!(output.status.success(), "{}", served::text(&output.stderr));
-    let result = rig.model.tool_result("call_ask").expect("the model got the tool's result");
-    let result: Value = serde_json::from_str(&result).unwrap_or_else(|_| panic!("not JSON: {result}"));
-    assert_eq!(result["outcome"], "answered");
-    assert_eq!(result["answers"], json!({"Which color should the banner be?": "Blue"}));
     eprintln!("the question and its answer took {:?}", started.elapsed());
 }
 
@@ -179,16 +168,7 @@ async fn a_command_allowed_in_beckon_runs() {
     let rig = Rig::start(calling("call_sh", "bash", write_file("made.txt")), true).await;
     rig.setup(&[]).await;
     let started = Instant::now();
-    let run = rig.prompt("Write the file please");
-    let approval = rig.pending().await;
-    assert_eq!(approval["agent"], "copilot");
-    assert_eq!(approval["input"]["approval"]["tool_name"], "bash");
-    assert_eq!(approval["input"]["approval"]["input"]["command"], "echo hi > made.txt");
-    assert_eq!(approval["input"]["approval"]["project"], rig.project().display().to_string());
-    rig.answer(approval["request_id"].as_str().unwrap(), json!({"answer": "Allow"})).await;
-    let output = rig.finish(run, Duration::from_secs(30)).await;
-    assert!(output.status.success(), "{}", served::text(&output.stderr));
-    assert_eq!(std::fs::read_to_string(rig.project().join("made.txt")).unwrap(), "hi\n");
+    rig.allows_the_command(rig.prompt("Write the file please"), "bash").await;
     eprintln!("the approval took {:?}", started.elapsed());
 }
 
@@ -196,15 +176,7 @@ async fn a_command_allowed_in_beckon_runs() {
 async fn a_command_denied_in_beckon_does_not_run_and_the_model_reads_why() {
     let rig = Rig::start(calling("call_sh", "bash", write_file("made.txt")), true).await;
     rig.setup(&[]).await;
-    let run = rig.prompt("Write the file please");
-    let approval = rig.pending().await;
-    let answer = json!({"answers": [{"selected": ["Deny"], "comment": "Write it under build/ instead"}]});
-    rig.answer(approval["request_id"].as_str().unwrap(), answer).await;
-    let output = rig.finish(run, Duration::from_secs(30)).await;
-    assert!(output.status.success(), "{}", served::text(&output.stderr));
-    let result = rig.model.tool_result("call_sh").expect("the model got the call's result");
-    assert!(result.contains("Write it under build/ instead"), "{result}");
-    assert!(!rig.project().join("made.txt").exists());
+    rig.denies_the_command(rig.prompt("Write the file please")).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -214,21 +186,13 @@ async fn with_beckon_not_running_the_hook_steps_aside_and_copilot_decides_at_onc
     // The hook itself, as Copilot runs it: nothing printed, exit 0, well within a second.
     let event = json!({"hookName": "permissionRequest", "sessionId": "s1", "cwd": rig.project(),
         "toolName": "bash", "toolInput": {"command": "ls"}, "permissionSuggestions": []});
-    let started = Instant::now();
-    let output = rig.hook(&event).await;
-    let took = started.elapsed();
-    assert!(output.status.success());
-    assert!(output.stdout.is_empty(), "{}", served::text(&output.stdout));
-    assert!(took < Duration::from_secs(1), "the hook took {took:?} with no Beckon running");
+    rig.hook_steps_aside(&event).await;
 
     // Copilot itself goes on to its own decision without waiting: in `-p` mode, with nobody at
     // its prompt, that is a refusal.
     let started = Instant::now();
-    let output = rig.finish(rig.prompt("Write the file please"), Duration::from_secs(20)).await;
-    assert!(output.status.success(), "{}", served::text(&output.stderr));
-    let result = rig.model.tool_result("call_sh").expect("the model got the call's result");
+    let result = rig.decides_without_beckon(rig.prompt("Write the file please")).await;
     assert!(result.contains("ermission denied"), "{result}");
-    assert!(!rig.project().join("made.txt").exists());
     eprintln!("copilot decided without Beckon in {:?}", started.elapsed());
 }
 
@@ -255,12 +219,7 @@ async fn interrupting_copilot_while_beckon_asks_withdraws_the_approval_at_the_ne
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
     terminal.until_shown("cancelled by user", Duration::from_secs(20), "the turn was not interrupted").await;
-    let view = rig.question(&id).await;
-    assert_eq!(view["status"], "pending", "nothing withdrew it yet: {view}");
     // Their next prompt in that session withdraws it.
-    terminal.type_prompt("Never mind").await;
-    let view = rig.settled(&id, &terminal).await;
-    assert_eq!(view["status"], "cancelled", "{view}");
+    let view = rig.withdrawn_at_the_next_prompt(&id, &terminal).await;
     assert_eq!(view["outcome"]["reason"], "the person went on in Copilot CLI", "{view}");
-    assert!(!rig.project().join("made.txt").exists());
 }

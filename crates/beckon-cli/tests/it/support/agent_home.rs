@@ -3,6 +3,11 @@
 //! (with `beckon serve` running there, or not), and a scripted model on loopback. The agent's
 //! suite says what differs: its name, its folder, and the environment its CLI runs with. The
 //! CLI runs headless, or interactive in a terminal of the test's own (tmux).
+//!
+//! The scenarios every agent plays are here too, each checking what all agents must do alike:
+//! Beckon's own question answered by the person, a command allowed or denied in Beckon, the
+//! hook stepping aside with no Beckon running, and an approval withdrawn when the person goes
+//! on in the agent's terminal. Each suite starts its agent's run and checks what differs.
 
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
@@ -10,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use beckon_gateway::Discovery;
 use beckon_testkit::scripted_model::{Script, ScriptedModel};
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, Command};
 
@@ -18,6 +23,16 @@ use super::{questions, served};
 
 /// How long an approval may take to leave `pending` once the person went on.
 const SETTLING: Duration = Duration::from_secs(20);
+
+/// How long the agent's run may take once the person answered.
+const ANSWERED_RUN: Duration = Duration::from_secs(30);
+
+/// The arguments of Beckon's `ask_user_question` for one question: the banner's color.
+pub fn color_question() -> Value {
+    json!({"questions": [{"question": "Which color should the banner be?", "header": "Color",
+        "multiSelect": false, "options": [{"label": "Red", "description": "Warm"}, {"label": "Blue", "description": "Calm"}]}],
+        "wait_seconds": 60})
+}
 
 /// What differs between agents' CLIs, as their suites run them.
 pub struct Agent {
@@ -224,6 +239,91 @@ impl AgentHome {
     /// What the agent's CLI sent the model, each request's body.
     pub fn bodies(&self) -> Vec<Value> {
         self.model.requests().into_iter().map(|r| r.body).collect()
+    }
+}
+
+/// The scenarios, on a home with Beckon running and set up for the agent.
+impl AgentHome {
+    /// `run` (the agent's CLI on a prompt) has the model call Beckon's question tool with
+    /// [`color_question`] as `call_ask`; it reaches Beckon from the agent, the person answers
+    /// "Blue", the run ends well, and the model reads the answer in the call's result (the JSON
+    /// `json` finds in its text). The question as Beckon showed it.
+    pub async fn answers_the_color_question(&self, run: Child, json: fn(&str) -> &str) -> Value {
+        let asked = self.pending().await;
+        assert_eq!(asked["input"]["questions"][0]["question"], "Which color should the banner be?", "{asked}");
+        assert_eq!(asked["agent"], self.agent.name, "the name its approvals carry, not its MCP client's");
+        self.answer(asked["request_id"].as_str().unwrap(), json!({"answer": "Blue"})).await;
+        let output = self.finish(run, ANSWERED_RUN).await;
+        assert!(output.status.success(), "{}", served::text(&output.stderr));
+        let result = self.model.tool_result("call_ask").expect("the model got the tool's result");
+        let result: Value = serde_json::from_str(json(&result)).unwrap_or_else(|_| panic!("not JSON: {result}"));
+        assert_eq!(result["outcome"], "answered");
+        assert_eq!(result["answers"], json!({"Which color should the banner be?": "Blue"}));
+        asked
+    }
+
+    /// `run` has the model call the agent's shell tool (`tool`) on `echo hi > made.txt`; its
+    /// approval reaches Beckon naming the agent, the tool, the command and the project; the
+    /// person allows it; the run ends well and the command ran.
+    pub async fn allows_the_command(&self, run: Child, tool: &str) {
+        let approval = self.pending().await;
+        assert_eq!(approval["agent"], self.agent.name);
+        assert_eq!(approval["input"]["approval"]["tool_name"], tool);
+        assert_eq!(approval["input"]["approval"]["input"]["command"], "echo hi > made.txt");
+        assert_eq!(approval["input"]["approval"]["project"], self.project().display().to_string());
+        self.answer(approval["request_id"].as_str().unwrap(), json!({"answer": "Allow"})).await;
+        let output = self.finish(run, ANSWERED_RUN).await;
+        assert!(output.status.success(), "{}", served::text(&output.stderr));
+        assert_eq!(std::fs::read_to_string(self.project().join("made.txt")).unwrap(), "hi\n");
+    }
+
+    /// `run` has the model call the agent's shell tool on `echo hi > made.txt` as `call_sh`; the
+    /// person denies it in Beckon with a comment; the run ends well, the command did not run,
+    /// and the model reads the comment in the call's result.
+    pub async fn denies_the_command(&self, run: Child) {
+        let approval = self.pending().await;
+        let answer = json!({"answers": [{"selected": ["Deny"], "comment": "Write it under build/ instead"}]});
+        self.answer(approval["request_id"].as_str().unwrap(), answer).await;
+        let output = self.finish(run, ANSWERED_RUN).await;
+        assert!(output.status.success(), "{}", served::text(&output.stderr));
+        let result = self.model.tool_result("call_sh").expect("the model got the call's result");
+        assert!(result.contains("Write it under build/ instead"), "{result}");
+        assert!(!self.project().join("made.txt").exists());
+    }
+
+    /// The agent's hook on `event` (a permission request) with no Beckon running for this home:
+    /// nothing printed, exit 0, well within a second.
+    pub async fn hook_steps_aside(&self, event: &Value) {
+        let started = Instant::now();
+        let output = self.hook(event).await;
+        let took = started.elapsed();
+        assert!(output.status.success());
+        assert!(output.stdout.is_empty(), "{}", served::text(&output.stdout));
+        assert!(took < Duration::from_secs(1), "the hook took {took:?} with no Beckon running");
+    }
+
+    /// `run` has the model call the agent's shell tool on `echo hi > made.txt` as `call_sh`
+    /// with no Beckon running: the agent decides by itself, without waiting; the run ends well
+    /// and the command did not run. What the model read in the call's result.
+    pub async fn decides_without_beckon(&self, run: Child) -> String {
+        let output = self.finish(run, Duration::from_secs(20)).await;
+        assert!(output.status.success(), "{}", served::text(&output.stderr));
+        let result = self.model.tool_result("call_sh").expect("the model got the call's result");
+        assert!(!self.project().join("made.txt").exists());
+        result
+    }
+
+    /// The approval `id`, still pending after the person interrupted the agent's turn in
+    /// `terminal`, is withdrawn when they type their next prompt there: cancelled, for the
+    /// reason Beckon gives. The command did not run.
+    pub async fn withdrawn_at_the_next_prompt(&self, id: &str, terminal: &Terminal) -> Value {
+        let view = self.question(id).await;
+        assert_eq!(view["status"], "pending", "nothing withdrew it yet: {view}");
+        terminal.type_prompt("Never mind").await;
+        let view = self.settled(id, terminal).await;
+        assert_eq!(view["status"], "cancelled", "{view}");
+        assert!(!self.project().join("made.txt").exists());
+        view
     }
 }
 
