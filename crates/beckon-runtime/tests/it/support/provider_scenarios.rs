@@ -1,6 +1,6 @@
 //! The scenarios both providers' suites play against their fake servers: text streamed in tiny
-//! chunks, a history of calls and results with text and a call in the reply, a reply cut off or
-//! broken mid-stream, a server that cannot be reached, and a failure answered at once. The
+//! chunks, a history of calls and results with text and a call in the reply, a call's input that
+//! is not JSON, a reply cut off or broken mid-stream, a server that cannot be reached, and a failure answered at once. The
 //! scenario checks what every provider must do alike; each suite writes its own wire format and
 //! checks what differs: what was sent, and how each failure is worded.
 
@@ -119,6 +119,16 @@ impl ProviderUnderTest {
 
         assert_eq!(error.kind, ProviderErrorKind::Protocol);
         assert_eq!(sink.pieces(), ["Half a thou"], "what streamed before the cut was still shown");
+        error
+    }
+
+    /// A reply (`body`) that calls `list` with its input in two pieces, `{"dir": ` and `nope}`:
+    /// a protocol error that ends with the input as it came.
+    pub async fn tool_input_not_json(&self, body: String) -> ProviderError {
+        let error = self.failure(Reply::sse(body)).await;
+
+        assert_eq!(error.kind, ProviderErrorKind::Protocol);
+        assert!(error.message.ends_with(": {\"dir\": nope}"), "{}", error.message);
         error
     }
 
