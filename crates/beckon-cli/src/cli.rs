@@ -92,6 +92,8 @@ pub enum Command {
     /// who answered, via what (window, notification, Slack, a rule, the terminal…) and the
     /// decision, as JSON Lines or CSV, streamed as it is read.
     Audit(AuditArgs),
+    /// Open this Beckon's book, the copy installed with it, in the browser.
+    Docs(DocsArgs),
 }
 
 /// The agents `beckon setup` connects and `beckon hook` serves.
@@ -363,4 +365,12 @@ pub struct Forwarded {
     /// Its arguments.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0.., value_name = "ARGS")]
     pub args: Vec<std::ffi::OsString>,
+}
+
+/// `beckon docs`.
+#[derive(Debug, Args)]
+pub struct DocsArgs {
+    /// Print where the book's first page is instead of opening it.
+    #[arg(long)]
+    pub print: bool,
 }

@@ -49,6 +49,25 @@ fn app_icons() -> Vec<(PathBuf, u32)> {
     icons
 }
 
+/// The built book's files (`mdbook build docs`, which `scripts/package` runs), relative to it.
+fn book_files() -> Vec<String> {
+    fn walk(dir: &Path, root: &Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, root, found);
+            } else {
+                found.push(path.strip_prefix(root).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    let book = beckon_e2e::target_dir().join("book");
+    assert!(book.join("index.html").exists(), "no book at {}: scripts/package builds it", book.display());
+    let mut found = Vec::new();
+    walk(&book, &book, &mut found);
+    found
+}
+
 /// Every file the packages must install, and nothing else.
 fn expected_files() -> Vec<String> {
     let mut files = vec![
@@ -61,6 +80,7 @@ fn expected_files() -> Vec<String> {
         format!("/usr/share/icons/hicolor/scalable/apps/{APP}.svg"),
     ];
     files.extend(app_icons().iter().map(|(_, w)| format!("/usr/share/icons/hicolor/{w}x{w}/apps/{APP}.png")));
+    files.extend(book_files().iter().map(|file| format!("/usr/share/doc/beckon/book/{file}")));
     files.sort();
     files
 }
@@ -234,8 +254,10 @@ async fn the_installed_deb_answers_through_the_beckon_command_and_uninstalls_cle
     assert_eq!(which.trim(), "/usr/bin/beckon");
     let version = packages::run(as_the_person(&home, &bus, "beckon").arg("--version"))?;
     assert_eq!(version.trim(), format!("beckon {}", packages::deb_field(&built.deb, "Version")?));
-    // `beckon serve` is the `beckon-server` installed beside it.
+    // `beckon serve` is the `beckon-server` installed beside it; `beckon docs` finds the book.
     let serve = packages::run(as_the_person(&home, &bus, "beckon").args(["serve", "--help"]))?;
+    let book = packages::run(as_the_person(&home, &bus, "beckon").args(["docs", "--print"]))?;
+    assert_eq!(book.trim(), "/usr/share/doc/beckon/book/index.html");
     assert!(serve.contains("Usage: beckon serve [OPTIONS]") && serve.contains("--listen"), "{serve}");
 
     // The installed app, from the menu's command, on a port of its own (7393 may be taken).

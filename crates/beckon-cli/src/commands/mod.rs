@@ -3,6 +3,7 @@
 mod answer;
 mod ask;
 mod audit;
+mod docs;
 mod hook;
 mod pending;
 mod remote;
@@ -35,6 +36,7 @@ pub async fn run(cli: Cli) -> CliResult<Exit> {
         Command::Token(args) => token::run(&connection, args).await,
         Command::Remote(args) => remote::run(&connection, args).await,
         Command::Audit(args) => audit::run(&connection, args, beckon_client::now_ms()).await,
+        Command::Docs(args) => docs::run(&args),
     }
 }
 

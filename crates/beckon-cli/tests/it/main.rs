@@ -23,6 +23,7 @@ mod hostile_cli;
 mod local_socket;
 mod mcp_python;
 mod oidc_provider;
+mod open_docs;
 mod operations;
 mod private_authority;
 mod reattach;
