@@ -13,6 +13,7 @@ use beckon_gateway::Discovery;
 use beckon_testkit::scripted_model::{Request, Script, ScriptedModel, Turn, leading_json};
 use serde_json::{Value, json};
 
+use crate::docs::book;
 use crate::support::questions;
 use crate::support::served;
 
@@ -90,8 +91,12 @@ impl Rig {
         command.args(["-p", prompt]);
         match setup {
             Setup::McpAdd => {
-                let added =
-                    self.command().args(["mcp", "add", "--scope", "user", "beckon", "--", "beckon", "mcp"]).output();
+                // The book's line, word by word: the same program (the pinned Claude Code) with
+                // the same arguments.
+                let line = book::block("docs/src/agents/mcp.md", "claude mcp add --scope user beckon -- beckon mcp");
+                let words = book::words(&line.text());
+                assert_eq!(words[0], "claude", "{}", line.at);
+                let added = self.command().args(&words[1..]).output();
                 let added = tokio::time::timeout(Duration::from_secs(60), added).await.unwrap().unwrap();
                 assert!(added.status.success(), "claude mcp add: {}", String::from_utf8_lossy(&added.stderr));
             }

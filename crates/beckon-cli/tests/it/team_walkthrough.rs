@@ -1,10 +1,18 @@
-//! The README's team set-up from nothing, step by step, as a team lead would follow it: a
-//! PostgreSQL database, a third-party OpenID provider (`oidc-provider` from npm, with its own
-//! login, consent and sign-out pages and the person's claims in userinfo only), the window's
-//! built files, two `beckon serve` replicas, the admin token shown once and used from the CLI, an
-//! agent connected by `beckon setup` with a URL and token, people signing in in Chromium and each
-//! seeing their share, an answer given on the other replica reaching the waiting hook, and
-//! signing out through the provider.
+//! The book's team set-up from nothing (docs/src/team-server/quick-setup.md), step by step, as a
+//! team lead would follow it: a PostgreSQL database, a third-party OpenID provider
+//! (`oidc-provider` from npm, with its own login, consent and sign-out pages and the person's
+//! claims in userinfo only), the window's built files, two `beckon serve` replicas, the admin
+//! token shown once and used from the CLI, an agent connected by `beckon setup` with a URL and
+//! token, people signing in in Chromium and each seeing their share, an answer given on the
+//! other replica reaching the waiting hook, and signing out through the provider.
+//!
+//! The commands of steps 4 and 6 are read from the page and run as they are there, with the
+//! test's own values for the placeholders the page names (its database, ports, folders and
+//! provider): step 4's `beckon serve` word by word (the same program with the same arguments, its
+//! `export` in the environment), so that the test holds the replica's process; step 6's blocks
+//! through `sh -c`, `beckon` on PATH. Steps 1 to 3 need root or a provider's console, and the
+//! page says the test does them its own way: a PostgreSQL of its own, `oidc-provider` on
+//! loopback, the window built by `npm run build`.
 
 use std::path::Path;
 use std::process::Stdio;
@@ -13,6 +21,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 
+use crate::docs::book;
 use crate::support::another_machine::{beckon_at, finished};
 use crate::support::hook;
 use crate::support::oidc_provider::OidcProvider;
@@ -21,34 +30,68 @@ use crate::support::questions;
 use crate::support::serve_start::free_port;
 use crate::support::team;
 
-/// A replica as step 4 starts it: its data folder, the database in the environment, and the
-/// admin token's line when it printed one.
+/// The page the set-up is on.
+const PAGE: &str = "docs/src/team-server/quick-setup.md";
+
+/// A replica as step 4 starts it: its address, and what it printed (the admin token's line when
+/// it printed one).
 struct Replica {
     url: String,
     _child: tokio::process::Child,
     printed: tokio::sync::watch::Receiver<Vec<String>>,
 }
 
-async fn replica_on(dir: &Path, name: &str, port: u16, database: &str, oidc: &[&str]) -> Replica {
+/// The test's values for the page's placeholders in step 4, other than a replica's own.
+struct TeamValues<'a> {
+    database: &'a str,
+    issuer: &'a str,
+    secret: &'a Path,
+}
+
+/// Step 4's block for a replica on `port` with the data folder `name` under `dir`, run word by
+/// word: each `export` into the environment, then `beckon` (the built one) with the block's
+/// arguments.
+async fn replica_on(dir: &Path, name: &str, port: u16, values: &TeamValues<'_>) -> Replica {
     let data = dir.join(name);
     let ui = team::workspace().join("ui/dist");
     assert!(ui.join("index.html").exists(), "the window is not built: run `npm run build` in ui/ (scripts/test does)");
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_beckon"))
-        .arg("--data-dir")
-        .arg(&data)
-        .args(["serve", "--port", &port.to_string()])
-        .args(oidc)
-        .arg("--ui-dir")
-        .arg(&ui)
-        .env("BECKON_DATABASE_URL", database)
+    let url = format!("http://127.0.0.1:{port}");
+    let script = book::block(PAGE, "export BECKON_DATABASE_URL='postgres://beckon:change-me@db.internal:5432/beckon'")
+        .with(&[
+            ("7401", &port.to_string()),
+            ("postgres://beckon:change-me@db.internal:5432/beckon", values.database),
+            ("/var/lib/beckon/a", data.to_str().unwrap()),
+            ("https://beckon.example.com", &url),
+            ("https://idp.example.com/realms/team", values.issuer),
+            ("/etc/beckon/oidc-secret", values.secret.to_str().unwrap()),
+            ("/usr/share/beckon/ui", ui.to_str().unwrap()),
+        ]);
+    let mut serve = tokio::process::Command::new(env!("CARGO_BIN_EXE_beckon"));
+    serve
+        .env_remove("BECKON_DATABASE_URL")
         .env_remove("BECKON_OIDC_CLIENT_SECRET")
         .env_remove("BECKON_CA_FILE")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+        .kill_on_drop(true);
+    let mut ran = false;
+    for command in book::commands(&script) {
+        let words = book::words(&command);
+        match words.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+            ["export", assignment] if !ran => {
+                let (variable, value) = assignment.split_once('=').unwrap();
+                serve.env(variable, value);
+            }
+            ["beckon", ..] if !ran => {
+                serve.args(&words[1..]);
+                ran = true;
+            }
+            _ => panic!("step 4 has `{command}`, which this test does not know how to run"),
+        }
+    }
+    assert!(ran, "step 4 starts no `beckon`:\n{script}");
+    let mut child = serve.spawn().unwrap();
     let (tell, printed) = tokio::sync::watch::channel(Vec::new());
     let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
     tokio::spawn(async move {
@@ -62,11 +105,38 @@ async fn replica_on(dir: &Path, name: &str, port: u16, database: &str, oidc: &[&
         assert!(began.elapsed() < Duration::from_secs(60), "replica {name} did not serve");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    Replica { url: format!("http://127.0.0.1:{port}"), _child: child, printed }
+    Replica { url, _child: child, printed }
+}
+
+/// `sh -c script` on a machine whose home is `home`, with `env` and the built `beckon` first on
+/// PATH, run to its end: what it printed, once it succeeded.
+async fn shell_at(home: &Path, script: &str, env: &[(&str, &str)]) -> String {
+    let bin = Path::new(env!("CARGO_BIN_EXE_beckon")).parent().unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    // `beckon_at`'s environment (a home of its own, nothing of Beckon's), for `sh`.
+    let like = beckon_at(home);
+    let mut command = tokio::process::Command::new("sh");
+    for (variable, value) in like.as_std().get_envs() {
+        match value {
+            Some(value) => command.env(variable, value),
+            None => command.env_remove(variable),
+        };
+    }
+    command.arg("-ec").arg(script).env("PATH", path).envs(env.iter().copied());
+    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true);
+    let output = finished(&mut command).await;
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "sh -ec failed ({}):\n{script}\n{printed}{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    printed
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_team_lead_sets_up_the_team_server_from_the_readme() {
+async fn a_team_lead_sets_up_the_team_server_from_the_book() {
     let dir = tempfile::tempdir().unwrap();
 
     // 1. PostgreSQL: a role and a database.
@@ -96,24 +166,17 @@ async fn a_team_lead_sets_up_the_team_server_from_the_readme() {
     .await;
     let secret = dir.path().join("oidc-secret");
     std::fs::write(&secret, "s3cret-from-the-provider\n").unwrap();
-    let oidc = [
-        "--oidc-issuer",
-        provider.issuer.as_str(),
-        "--oidc-client-id",
-        "beckon",
-        "--oidc-client-secret-file",
-        secret.to_str().unwrap(),
-    ];
+    let values = TeamValues { database: &database, issuer: &provider.issuer, secret: &secret };
 
     // 3 and 4. The window's files (built by scripts/test), and two replicas.
-    let a = replica_on(dir.path(), "a", port_a, &database, &oidc).await;
+    let a = replica_on(dir.path(), "a", port_a, &values).await;
     let admin = {
         let printed = a.printed.borrow().clone();
         let line =
             printed.iter().find(|line| line.starts_with("Admin token")).expect("the first start shows the admin token");
         line.rsplit(' ').next().unwrap().to_owned()
     };
-    let b = replica_on(dir.path(), "b", port_b, &database, &oidc).await;
+    let b = replica_on(dir.path(), "b", port_b, &values).await;
     assert!(
         b.printed.borrow().iter().any(|line| line.contains("admin token already exists")),
         "{:?}",
@@ -122,31 +185,18 @@ async fn a_team_lead_sets_up_the_team_server_from_the_readme() {
 
     // 6. Agents: a token for Ada's laptop, made with the admin token from the CLI, and Claude Code
     //    connected there by `beckon setup` with the URL and that token.
-    let made = finished(beckon_at(dir.path()).args(["--url", &a.url, "--token", &admin]).args([
-        "token",
-        "create",
-        "--name",
-        "ada-laptop",
-        "--ask-only",
-        "--for",
-        "person:ada",
-    ]))
-    .await;
-    assert!(made.status.success(), "token create: {}", String::from_utf8_lossy(&made.stderr));
-    let token = String::from_utf8_lossy(&made.stdout).trim().to_owned();
+    let make = book::block(
+        PAGE,
+        "beckon --url https://beckon.example.com --token \"$ADMIN_TOKEN\" token create --name ada-laptop --ask-only --for person:ada",
+    );
+    let made =
+        shell_at(dir.path(), &make.with(&[("https://beckon.example.com", &a.url)]), &[("ADMIN_TOKEN", &admin)]).await;
+    let token = made.trim().to_owned();
     let home = dir.path().join("ada-home");
     std::fs::create_dir_all(&home).unwrap();
-    let setup =
-        finished(beckon_at(&home).env("BECKON_URL", &a.url).env("BECKON_TOKEN", &token).args(["setup", "claude-code"]))
-            .await;
-    assert!(setup.status.success(), "setup: {}", String::from_utf8_lossy(&setup.stderr));
-    let check = finished(beckon_at(&home).args(["setup", "claude-code", "--check"])).await;
-    assert!(
-        check.status.success(),
-        "setup --check: {}{}",
-        String::from_utf8_lossy(&check.stdout),
-        String::from_utf8_lossy(&check.stderr)
-    );
+    let connect =
+        book::block(PAGE, "BECKON_URL=https://beckon.example.com BECKON_TOKEN=\"$TOKEN\" beckon setup claude-code");
+    shell_at(&home, &connect.with(&[("https://beckon.example.com", &a.url)]), &[("TOKEN", &token)]).await;
 
     // Claude Code on her laptop asks to run a command: its hook, with nothing but what setup
     // wrote to find the team server, waits.

@@ -3,6 +3,13 @@
 //! Markdown line by line, as much of it as the book uses (ATX headings, inline links, fenced
 //! blocks, mdBook's `{{#include file:anchor}}`), so that a mistake is named with its page and
 //! line rather than found by a reader.
+//!
+//! A block marked `run by <test file>` is one that test reads from the page, through
+//! [`super::book::block`], and runs: the test fails when the command no longer works. What this
+//! checker adds is the other half: the named test file must name the block, by its page and
+//! its first line (both as string literals in the test's source, as `book::block` takes them),
+//! and that first line must be the page's only block to start so. A command edited on the page,
+//! or a test that stops reading the block, then fails here, naming the block's page and line.
 
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Component, Path, PathBuf};
@@ -79,7 +86,8 @@ fn file_problems(file: &Path, repo: &Path) -> Vec<String> {
             ));
         }
     }
-    for block in fenced_blocks(&text) {
+    let blocks = fenced_blocks(&text);
+    for block in &blocks {
         let at = format!("{}:{}", shown(file, repo), block.line);
         let language = block.info.split([',', ' ']).next().unwrap_or_default();
         if language.is_empty() {
@@ -89,9 +97,7 @@ fn file_problems(file: &Path, repo: &Path) -> Vec<String> {
                 Some(ILLUSTRATIVE) => {}
                 Some(mark) if mark.starts_with(RUN_BY) && mark.ends_with("-->") => {
                     let test = mark[RUN_BY.len()..mark.len() - 3].trim();
-                    if !repo.join(test).is_file() {
-                        problems.push(format!("{at}: the block's mark names `{test}`, which is not a file"));
-                    }
+                    problems.extend(run_by_problems(&at, &shown(file, repo), block, &blocks, &repo.join(test), test));
                 }
                 _ => problems.push(format!(
                     "{at}: a `{language}` block without a mark: put `{ILLUSTRATIVE}` or `{RUN_BY}<test file> -->` on the line before it"
@@ -100,6 +106,109 @@ fn file_problems(file: &Path, repo: &Path) -> Vec<String> {
         }
     }
     problems
+}
+
+/// What is wrong with `block` of `page` (one of its `blocks`) being marked as run by `test`
+/// (the file `path`): the file is not there, does not name the block, or the block's first
+/// line does not pick it out.
+fn run_by_problems(at: &str, page: &str, block: &Block, blocks: &[Block], path: &Path, test: &str) -> Vec<String> {
+    let source = match std::fs::read_to_string(path) {
+        Ok(source) => source,
+        Err(_) => return vec![format!("{at}: the block's mark names `{test}`, which is not a file")],
+    };
+    let first = block.first_line();
+    let mut problems = Vec::new();
+    if blocks.iter().filter(|other| other.first_line() == first).count() > 1 {
+        problems.push(format!(
+            "{at}: another block of the page starts with `{first}` too: a block run by a test is named by its first line"
+        ));
+    }
+    let literals = string_literals(&source);
+    if !literals.contains(page) || !literals.contains(first) {
+        problems.push(format!(
+            "{at}: `{test}` does not read this block: it names no {} (a stale command, or a test that no longer runs it)",
+            if literals.contains(page) { format!("block starting `{first}`") } else { format!("page `{page}`") }
+        ));
+    }
+    problems
+}
+
+/// The string literals of a Rust source file, as the strings they stand for: `"…"` with its
+/// escapes, and raw `r"…"`, `r#"…"#`. Comments and character literals are skipped, so a quote
+/// in them starts nothing.
+pub fn string_literals(source: &str) -> HashSet<String> {
+    let mut found = HashSet::new();
+    let chars: Vec<char> = source.chars().collect();
+    let mut at = 0;
+    while at < chars.len() {
+        match chars[at] {
+            '/' if chars.get(at + 1) == Some(&'/') => {
+                while at < chars.len() && chars[at] != '\n' {
+                    at += 1;
+                }
+            }
+            '/' if chars.get(at + 1) == Some(&'*') => {
+                at += 2;
+                while at + 1 < chars.len() && !(chars[at] == '*' && chars[at + 1] == '/') {
+                    at += 1;
+                }
+                at += 2;
+            }
+            // A character literal (`'"'`, `'\''`), not a lifetime (`'a`).
+            '\'' if chars.get(at + 1) == Some(&'\\') => {
+                at += 3;
+                while at < chars.len() && chars[at] != '\'' {
+                    at += 1;
+                }
+                at += 1;
+            }
+            '\'' if chars.get(at + 2) == Some(&'\'') => at += 3,
+            'r' if !chars.get(at.wrapping_sub(1)).is_some_and(|ch| ch.is_alphanumeric() || *ch == '_') => {
+                let hashes = chars[at + 1..].iter().take_while(|&&ch| ch == '#').count();
+                if chars.get(at + 1 + hashes) != Some(&'"') {
+                    at += 1;
+                    continue;
+                }
+                let start = at + 2 + hashes;
+                let close: Vec<char> = std::iter::once('"').chain(std::iter::repeat_n('#', hashes)).collect();
+                let mut end = start;
+                while end < chars.len() && !chars[end..].starts_with(&close) {
+                    end += 1;
+                }
+                found.insert(chars[start..end.min(chars.len())].iter().collect());
+                at = end + close.len();
+            }
+            '"' => {
+                let mut text = String::new();
+                at += 1;
+                while at < chars.len() && chars[at] != '"' {
+                    if chars[at] == '\\' {
+                        at += 1;
+                        match chars.get(at) {
+                            Some('n') => text.push('\n'),
+                            Some('t') => text.push('\t'),
+                            Some('0') => text.push('\0'),
+                            // A line continuation: the newline and the next line's indentation go.
+                            Some('\n') => {
+                                while chars.get(at + 1).is_some_and(|ch| ch.is_whitespace()) {
+                                    at += 1;
+                                }
+                            }
+                            Some(&other) => text.push(other),
+                            None => {}
+                        }
+                    } else {
+                        text.push(chars[at]);
+                    }
+                    at += 1;
+                }
+                found.insert(text);
+                at += 1;
+            }
+            _ => at += 1,
+        }
+    }
+    found
 }
 
 /// Every `.md` file under `dir`, as paths from `dir`'s own path. Symbolic links are not
@@ -252,32 +361,45 @@ fn rendered_text(heading: &str) -> String {
     text.replace(['`', '*'], "")
 }
 
-/// A fenced block: its info string, the line of its opening fence, and the non-blank line
-/// before that fence, when it is an HTML comment (a block's mark).
+/// A fenced block: its info string, the line of its opening fence, the non-blank line before
+/// that fence when it is an HTML comment (a block's mark), and its lines, without the fence's
+/// own indentation (a block in a list item is indented).
 pub struct Block {
     pub info: String,
     pub line: usize,
     pub mark: Option<String>,
+    pub lines: Vec<String>,
+}
+
+impl Block {
+    /// Its first line, without indentation: what a test names it by.
+    pub fn first_line(&self) -> &str {
+        self.lines.first().map(|line| line.trim()).unwrap_or_default()
+    }
 }
 
 /// Every fenced block of a page.
 pub fn fenced_blocks(text: &str) -> Vec<Block> {
-    let mut blocks = Vec::new();
-    let mut open: Option<&str> = None;
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut open: Option<(&str, usize)> = None;
     let mut before: Option<&str> = None;
     for (index, line) in text.lines().enumerate() {
         let trimmed = line.trim_start();
         match open {
-            Some(fence) => {
+            Some((fence, indent)) => {
                 if closes(trimmed, fence) {
                     open = None;
+                } else if let Some(block) = blocks.last_mut() {
+                    let inside = line.len() - trimmed.len();
+                    block.lines.push(line[inside.min(indent)..].to_owned());
                 }
             }
             None => {
                 if let Some(fence) = fence_of(trimmed) {
                     let mark = before.filter(|line| line.starts_with("<!--")).map(str::to_owned);
-                    blocks.push(Block { info: trimmed[fence.len()..].trim().to_owned(), line: index + 1, mark });
-                    open = Some(fence);
+                    let info = trimmed[fence.len()..].trim().to_owned();
+                    blocks.push(Block { info, line: index + 1, mark, lines: Vec::new() });
+                    open = Some((fence, line.len() - trimmed.len()));
                 } else if !trimmed.is_empty() {
                     before = Some(trimmed.trim_end());
                 }

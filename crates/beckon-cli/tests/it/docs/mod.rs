@@ -6,9 +6,10 @@
 //! books planted in a temporary folder (`planted.rs`).
 //!
 //! These live with the `beckon` command's tests because the book's commands are the command's:
-//! the tests that run the book's blocks are here (`operations/`), and so is the checker that
-//! holds the book to them.
+//! the tests that run the book's blocks are here (`operations/`, `team_walkthrough.rs`), reading
+//! them through one reader (`book.rs`), and so is the checker that holds the book to them.
 
+pub mod book;
 mod check;
 mod cli_reference;
 mod planted;

@@ -1,6 +1,7 @@
 //! The checker on small books planted in a temporary folder: clean, then with one mistake each
 //! (a broken link, a stale anchor, a page left out of the summary, an unmarked shell block, a
-//! mark naming no test), each named with its page and line.
+//! mark naming no test, a stale command: a block marked as run by a test that does not read
+//! it), each named with its page and line.
 
 use std::path::Path;
 
@@ -14,7 +15,10 @@ fn plant(dir: &Path) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     };
-    write("tests/it/deploy.rs", "// runs the deploy block\n");
+    write(
+        "tests/it/deploy.rs",
+        "// runs the deploy block: `deploy --later` in a comment reads nothing\nconst PAGE: &str = \"docs/src/guide/start.md\";\nlet block = book::block(PAGE, r#\"deploy --now\"#);\nlet quote = '\"';\n",
+    );
     write(
         "README.md",
         "# Tool\n\n<!-- ANCHOR: what -->\nTool does things.\n<!-- ANCHOR_END: what -->\n\nSee [the guide](docs/src/guide/start.md#first-steps).\n",
@@ -116,6 +120,53 @@ fn a_shell_block_without_a_mark_or_naming_no_test_fails() {
     edit(dir.path(), "docs/src/guide/start.md", "tests/it/deploy.rs", "tests/it/deploys.rs");
     let problem = only(problems(dir.path()));
     assert!(problem.ends_with("names `tests/it/deploys.rs`, which is not a file"), "{problem}");
+}
+
+#[test]
+fn a_stale_command_is_named_with_its_page_and_line() {
+    // The page's command changed; the test still reads (and runs) the old one.
+    let dir = tempfile::tempdir().unwrap();
+    plant(dir.path());
+    edit(dir.path(), "docs/src/guide/start.md", "deploy --now", "deploy --later");
+    let problem = only(problems(dir.path()));
+    assert!(
+        problem.starts_with(
+            "docs/src/guide/start.md:6: `tests/it/deploy.rs` does not read this block: it names no block starting `deploy --later`"
+        ),
+        "{problem}"
+    );
+
+    // The test stopped reading the page the block is marked as run from.
+    let dir = tempfile::tempdir().unwrap();
+    plant(dir.path());
+    edit(dir.path(), "tests/it/deploy.rs", "\"docs/src/guide/start.md\"", "\"docs/src/guide/other.md\"");
+    let problem = only(problems(dir.path()));
+    assert!(
+        problem
+            .starts_with("docs/src/guide/start.md:6: `tests/it/deploy.rs` does not read this block: it names no page"),
+        "{problem}"
+    );
+}
+
+#[test]
+fn a_block_run_by_a_test_must_be_the_only_one_with_its_first_line() {
+    let dir = tempfile::tempdir().unwrap();
+    plant(dir.path());
+    edit(dir.path(), "docs/src/guide/start.md", "$ deploy <host>", "deploy --now");
+    let problem = only(problems(dir.path()));
+    assert!(
+        problem.starts_with("docs/src/guide/start.md:6: another block of the page starts with `deploy --now` too"),
+        "{problem}"
+    );
+}
+
+#[test]
+fn string_literals_are_read_as_the_strings_they_stand_for() {
+    let literals = check::string_literals(
+        "// \"not this\"\nlet a = \"one \\\"two\\\"\";\nlet b = r#\"psql \"$URL\" -c 'x'\"#; let c = '\"'; let d: &'static str = \"long \\\n    line\";\n",
+    );
+    let expected = ["one \"two\"", "psql \"$URL\" -c 'x'", "long line"].map(String::from);
+    assert_eq!(literals, expected.into_iter().collect());
 }
 
 #[test]

@@ -1,16 +1,15 @@
-//! Backup and restore as docs/team-server.md gives them: `pg_dump --format=custom` of the live
-//! database, `pg_restore` into a new one, and a replica started on the restored database serves
-//! what was asked before the dump, answers it, and takes the admin token of the original.
+//! Backup and restore as the operations page gives them, its blocks read from the page and run:
+//! `pg_dump --format=custom` of the live database, `pg_restore` into a new one, and a replica
+//! started on the restored database serves what was asked before the dump, answers it, and takes
+//! the admin token of the original.
 
 use serde_json::{Value, json};
 
 use super::{Replica, admin_token, database, documented, psql};
+use crate::docs::book;
 
-/// The notes' backup, run where the dump is to be kept.
-const DUMP: &str = r#"pg_dump --format=custom --file=beckon.dump "$BECKON_DATABASE_URL""#;
-/// The notes' restore into a new, empty database.
-const RESTORE: &str =
-    r#"pg_restore --no-owner --exit-on-error --single-transaction --dbname="$RESTORED_URL" beckon.dump"#;
+/// The page whose blocks this runs.
+const PAGE: &str = "docs/src/team-server/operations.md";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dump_restored_into_a_new_database_serves_its_questions() {
@@ -21,13 +20,18 @@ async fn a_dump_restored_into_a_new_database_serves_its_questions() {
 
     // While the replica runs: pg_dump reads one consistent snapshot.
     let dir = tempfile::tempdir().unwrap();
-    documented(DUMP, &[("BECKON_DATABASE_URL", &url)], dir.path()).await;
+    let dump = book::block(PAGE, r#"pg_dump --format=custom --file=beckon.dump "$BECKON_DATABASE_URL""#);
+    documented(&dump.text(), &[("BECKON_DATABASE_URL", &url)], dir.path()).await;
     // Asked after the dump: not in it.
     let later = first.ask("release-8", json!({})).await;
     first.server.stop().await;
 
+    // The page's `createdb` needs the cluster's superuser through sudo: made here directly.
     let restored = tokio::task::block_in_place(|| cluster.create_database("beckon_restored").unwrap());
-    documented(RESTORE, &[("RESTORED_URL", &restored)], dir.path()).await;
+    let restore =
+        book::block(PAGE, "export RESTORED_URL='postgres://beckon:change-me@db.internal:5432/beckon_restored'");
+    let restore = restore.with(&[("postgres://beckon:change-me@db.internal:5432/beckon_restored", &restored)]);
+    documented(&restore, &[], dir.path()).await;
     assert_eq!(psql(&restored, "SELECT count(*) FROM questions WHERE status = 'pending'").await, "1");
 
     let second = Replica::start(&["--database", &restored]).await;

@@ -1,8 +1,9 @@
-//! Running a server, as docs/team-server.md tells an operator to: Prometheus metrics on a
-//! listener of their own that move with the work and pass `promtool check metrics`; the
-//! packaged systemd unit, checked by `systemd-analyze`; a `pg_dump` restored into a new database
-//! that a replica then serves; what a replica does when a newer Beckon has migrated its database;
-//! and rotating the admin token and the callback secret with the commands the notes give.
+//! Running a server, as the book's operations page (docs/src/team-server/operations.md) tells an
+//! operator to: Prometheus metrics on a listener of their own that move with the work and pass
+//! `promtool check metrics`; the packaged systemd unit, checked by `systemd-analyze`; a `pg_dump`
+//! restored into a new database that a replica then serves; what a replica does when a newer
+//! Beckon has migrated its database; and rotating the admin token and the callback secret with
+//! the commands the page gives, its shell blocks read through `docs::book` and run.
 //!
 //! The tools are the system's own (`promtool` from Debian's `prometheus`, `systemd-analyze`,
 //! PostgreSQL's `pg_dump`, `pg_restore` and `psql`, all installed by scripts/install-deps); a
@@ -118,32 +119,31 @@ async fn run(mut command: Command) -> String {
     .unwrap()
 }
 
-/// `psql URL -Atc SQL`, as the notes give it: its output, trimmed.
+/// `psql URL -Atc SQL`, as the operations page gives it: its output, trimmed.
 async fn psql(url: &str, sql: &str) -> String {
     let mut command = Command::new("psql");
     command.args(["--no-psqlrc", "-v", "ON_ERROR_STOP=1", url, "-Atc", sql]);
     run(command).await.trim().to_owned()
 }
 
-/// Runs `lines`, shell commands docs/team-server.md gives word for word (the test fails if the
-/// notes do not), with `env` and in `dir`, as `bash -eu`: what they printed.
-async fn documented(lines: &str, env: &[(&str, &str)], dir: &Path) -> String {
-    // Compared line by line without indentation: a block inside a list is indented.
-    let unindented = |text: &str| text.lines().map(str::trim_start).collect::<Vec<_>>().join("\n");
-    let notes = unindented(&std::fs::read_to_string(repo().join("docs/src/team-server/operations.md")).unwrap());
-    assert!(notes.contains(&unindented(lines)), "docs/team-server.md does not give these commands:\n{lines}");
+/// The book's page of operations, whose shell blocks these tests run.
+const NOTES: &str = "docs/src/team-server/operations.md";
+
+/// Runs `script`, read from the operations page by `book::block` (and so marked as run by the
+/// test that read it), with `env` and in `dir`, as `bash -euo pipefail`: what it printed.
+async fn documented(script: &str, env: &[(&str, &str)], dir: &Path) -> String {
     let mut bash = Command::new("bash");
-    bash.args(["-euo", "pipefail", "-c", lines]).current_dir(dir);
+    bash.args(["-euo", "pipefail", "-c", script]).current_dir(dir);
     for (name, value) in env {
         bash.env(name, value);
     }
     run(bash).await
 }
 
-/// The fenced block of docs/team-server.md whose first line is `first` (a file's name in a
+/// The fenced block of the operations page whose first line is `first` (a file's name in a
 /// comment), that line included.
 fn notes_block(first: &str) -> String {
-    let notes = std::fs::read_to_string(repo().join("docs/src/team-server/operations.md")).unwrap();
+    let notes = std::fs::read_to_string(repo().join(NOTES)).unwrap();
     let start = notes.find(&format!("\n{first}\n")).unwrap_or_else(|| panic!("no block starts with {first}")) + 1;
     let end = notes[start..].find("\n```").unwrap() + start;
     notes[start..=end].to_owned()

@@ -1,7 +1,7 @@
-//! Rotating a team server's keys with the commands docs/team-server.md gives: the admin token
-//! (its hash deleted, a new one made by a start in a terminal, each replica taking it up when it
-//! starts again) and the callback secret (a new one written to the database, signing every
-//! callback of each replica once it starts again).
+//! Rotating a team server's keys with the commands the operations page gives, its blocks read
+//! from the page and run: the admin token (its hash deleted, a new one made by a start in a
+//! terminal, each replica taking it up when it starts again) and the callback secret (a new one
+//! written to the database, signing every callback of each replica once it starts again).
 
 use std::sync::{Arc, Mutex};
 
@@ -14,16 +14,19 @@ use beckon_runtime::callbacks::signature;
 use serde_json::json;
 
 use super::{PATIENCE, Replica, admin_token, database, documented, eventually};
+use crate::docs::book;
 
-/// The notes' first step of a new admin token.
+/// The page whose blocks this runs.
+const PAGE: &str = "docs/src/team-server/operations.md";
+
+/// The page's first step of a new admin token: forget the old one, then start in a terminal.
 const FORGET_ADMIN_TOKEN: &str =
     r#"psql "$BECKON_DATABASE_URL" -c "DELETE FROM settings WHERE key = 'admin_token_sha256'""#;
-/// The notes' new callback secret.
-const NEW_CALLBACK_SECRET: &str = r#"NEW_SECRET=$(openssl rand -hex 32)
-psql "$BECKON_DATABASE_URL" -c "UPDATE settings SET value = '$NEW_SECRET' WHERE key = 'callback_secret'""#;
-/// How the notes read the callback secret on a team server.
+/// How the page reads the callback secret on a team server.
 const READ_CALLBACK_SECRET: &str =
     r#"psql "$BECKON_DATABASE_URL" -Atc "SELECT value FROM settings WHERE key = 'callback_secret'""#;
+/// The page's new callback secret.
+const NEW_CALLBACK_SECRET: &str = "NEW_SECRET=$(openssl rand -hex 32)";
 
 /// The status of `GET /v1/tokens` on `replica` with `token`: 200 for the admin token, 401 for
 /// one it does not know.
@@ -39,8 +42,17 @@ async fn a_new_admin_token_replaces_the_old_one_on_each_replica_as_it_restarts()
     let old = admin_token(&a.server.printed(1));
     assert_eq!((tokens_with(&a, &old).await, tokens_with(&b, &old).await), (200, 200));
 
+    // The block's first line run as it is; its second, `beckon serve` on a new, empty data
+    // folder, is what `Replica::start` runs (`beckon --data-dir DIR serve --port 0`), the
+    // database given as `--database` where the page has it in the environment.
+    let block = book::block(PAGE, FORGET_ADMIN_TOKEN);
+    let [forget, start] = &book::commands(&block.text())[..] else {
+        panic!("{}: two commands, not:\n{}", block.at, block.text())
+    };
     let dir = tempfile::tempdir().unwrap();
-    documented(FORGET_ADMIN_TOKEN, &[("BECKON_DATABASE_URL", &url)], dir.path()).await;
+    documented(forget, &[("BECKON_DATABASE_URL", &url)], dir.path()).await;
+    let start = book::words(&start.replace(r#""$(mktemp -d)""#, "DIR"));
+    assert_eq!(start, ["beckon", "--data-dir", "DIR", "serve", "--port", "0"], "{}", block.at);
     // A start in a terminal makes the new one and shows it there.
     let terminal = Replica::start(&["--database", &url]).await;
     let new = admin_token(&terminal.server.printed(1));
@@ -95,12 +107,14 @@ async fn a_new_callback_secret_signs_what_a_replica_sends_once_it_restarts() {
     tokio::spawn(async move { axum::serve(listener, app).await });
 
     let dir = tempfile::tempdir().unwrap();
-    let old = documented(READ_CALLBACK_SECRET, &env, dir.path()).await.trim().to_owned();
+    let read = book::block(PAGE, READ_CALLBACK_SECRET).text();
+    let rotate = book::block(PAGE, NEW_CALLBACK_SECRET).text();
+    let old = documented(&read, &env, dir.path()).await.trim().to_owned();
     assert_eq!(old.len(), 64, "{old}");
     assert!(signed_with(&old, &signed_callback(&replica, "before", &hook, &received).await));
 
-    documented(NEW_CALLBACK_SECRET, &env, dir.path()).await;
-    let new = documented(READ_CALLBACK_SECRET, &env, dir.path()).await.trim().to_owned();
+    documented(&rotate, &env, dir.path()).await;
+    let new = documented(&read, &env, dir.path()).await.trim().to_owned();
     assert!(new.len() == 64 && new != old, "{new}");
     // Until it starts again, the replica signs with the secret it read at its start.
     assert!(signed_with(&old, &signed_callback(&replica, "rotating", &hook, &received).await));
