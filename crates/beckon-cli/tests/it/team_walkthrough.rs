@@ -73,8 +73,9 @@ async fn replica_on(dir: &Path, name: &str, port: u16, values: &TeamValues<'_>) 
         .env_remove("BECKON_CA_FILE")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
         .kill_on_drop(true);
+    let log = dir.join(format!("{name}.log"));
+    serve.stderr(std::fs::File::create(&log).unwrap());
     let mut ran = false;
     for command in book::commands(&script) {
         let words = book::words(&command);
@@ -101,7 +102,12 @@ async fn replica_on(dir: &Path, name: &str, port: u16, values: &TeamValues<'_>) 
     });
     let began = Instant::now();
     while beckon_gateway::Discovery::read(&data).is_err() {
-        assert!(child.try_wait().unwrap().is_none(), "replica {name} exited");
+        if let Some(exit) = child.try_wait().unwrap() {
+            panic!(
+                "replica {name} exited with {exit}:\n{script}\n{}",
+                std::fs::read_to_string(&log).unwrap_or_default()
+            );
+        }
         assert!(began.elapsed() < Duration::from_secs(60), "replica {name} did not serve");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
