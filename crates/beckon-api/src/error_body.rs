@@ -10,6 +10,7 @@ use crate::questions::ResolvedQuestion;
 /// snake_case name. Front ends decide what to do by it (the gateway its HTTP status, the
 /// window what to show); the message is for the person.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {

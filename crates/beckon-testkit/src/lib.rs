@@ -1,6 +1,7 @@
 //! What Beckon's tests share, written once instead of copied into each crate's tests: fakes of
 //! the services Beckon talks to, each on loopback and speaking the real wire format, the reader
-//! of the hostile-input corpus, and [`eventually`].
+//! of the hostile-input corpus, the check of a reference page written from the code
+//! ([`reference_page`]), and [`eventually`].
 //!
 //! Test code: a fake that cannot bind a port or parse its own fixtures fails the test at once.
 
@@ -10,6 +11,7 @@ pub mod corpus;
 pub mod fake_llm;
 pub mod fake_slack;
 pub mod fake_telegram;
+pub mod reference_page;
 pub mod scripted_model;
 
 use std::future::Future;

@@ -10,6 +10,7 @@ mod approvals;
 mod connections;
 mod hostile_http;
 mod http;
+mod http_reference;
 #[cfg(unix)]
 mod local_socket;
 mod mcp;

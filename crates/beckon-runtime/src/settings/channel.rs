@@ -9,6 +9,7 @@ use super::value::{edit_secret, non_empty};
 
 /// A channel (Slack, Telegram) as the file keeps it: its tokens (secrets, like the providers'
 /// keys) and which questions go there.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ChannelFile {

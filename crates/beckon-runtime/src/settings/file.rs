@@ -12,6 +12,7 @@ pub const DEFAULT_REMINDER_MINUTES: u32 = 30;
 pub const DEFAULT_GATEWAY_PORT: u16 = 7393;
 
 /// The file as stored.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SettingsFile {

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::value::{edit_secret, non_empty};
 
 /// One provider as the file keeps it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ProviderFile {
