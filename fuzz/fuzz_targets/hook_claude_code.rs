@@ -35,19 +35,19 @@ fuzz_target!(|bytes: &[u8]| {
         check_notice(&change, AGENT);
     }
     let settled = hook::is_settled_elsewhere(&event);
-    if let Some(view) = &view
+    if let Some((json, view)) = &view
         && hook::settles(&event, view)
     {
-        assert_eq!(view["agent"], AGENT, "settles another agent's question");
+        assert_eq!(json["agent"], AGENT, "settles another agent's question");
     }
     let Some((body, pending)) = hook::ask(&event) else { return };
     assert!(!settled, "an event both asks and says the call went on");
     check_asked(&body, AGENT);
     check_pending(&event, &body, &pending);
-    if let Some(view) = &view
+    if let Some((json, view)) = &view
         && let Some(output) = hook::reply(&pending, view)
     {
-        check_reply(&pending, view, &output);
+        check_reply(&pending, json, &output);
     }
 });
 

@@ -23,11 +23,11 @@ fuzz_target!(|bytes: &[u8]| {
     let Some((event, rest)) = split(bytes) else { return };
     let view = view(rest);
     let went_on = hook::went_on(&event);
-    if let (Some(session), Some(view)) = (went_on, &view)
+    if let (Some(session), Some((json, view))) = (went_on, &view)
         && hook::settles(session, view)
     {
-        assert_eq!(view["agent"], AGENT, "settles another agent's approval");
-        assert_eq!(view["input"]["approval"]["session"], session, "settles another session's approval");
+        assert_eq!(json["agent"], AGENT, "settles another agent's approval");
+        assert_eq!(json["input"]["approval"]["session"], session, "settles another session's approval");
     }
     let Some(asked) = hook::ask(&event) else { return };
     assert!(went_on.is_none(), "an event both asks and goes on");
@@ -41,10 +41,10 @@ fuzz_target!(|bytes: &[u8]| {
             check_asked(&body, AGENT);
         }
     }
-    if let Some(view) = &view
+    if let Some((json, view)) = &view
         && let Some(output) = hook::reply(view)
     {
-        check_reply(view, &output);
+        check_reply(json, &output);
     }
 });
 

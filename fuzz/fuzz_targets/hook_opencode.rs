@@ -49,10 +49,10 @@ fuzz_target!(|bytes: &[u8]| {
             assert_eq!(body["person_only"], true);
         }
     }
-    if let Some(view) = view(rest)
+    if let Some((json, view)) = view(rest)
         && let Some(reply) = hook::reply(pending, &view)
     {
-        check_reply(pending, &view, &reply);
+        check_reply(pending, &json, &reply);
     }
 });
 

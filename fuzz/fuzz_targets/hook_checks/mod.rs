@@ -4,9 +4,10 @@
 #![allow(dead_code)]
 
 use beckon_agents::notice::NoticeChange;
-use beckon_core::Notice;
+use beckon_api::views::QuestionView;
+use beckon_core::{Approval, Notice, QuestionRequest};
 use beckon_gateway::bodies;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// The longest agent session id a grouping key is made from.
 const SESSION_ID_MAX_BYTES: usize = 150;
@@ -21,9 +22,28 @@ pub fn split(bytes: &[u8]) -> Option<(Value, Option<&[u8]>)> {
     Some((serde_json::from_slice(event).ok()?, rest))
 }
 
-/// A question's view as Beckon's client reads it from `GET /v1/questions/{id}`.
-pub fn view(rest: Option<&[u8]>) -> Option<Value> {
-    serde_json::from_slice(rest?).ok()
+/// A question's view as Beckon's client reads it from `GET /v1/questions/{id}`, from the bytes
+/// after the NUL: their fields over a pending question's, and an approval in their `input` as
+/// the gateway stores it (with the question it puts). Given as JSON, for the checks, and typed,
+/// as the hooks take it; `None` when it is not a view (the client refuses such a reply as
+/// unreadable, so no hook sees it).
+pub fn view(rest: Option<&[u8]>) -> Option<(Value, QuestionView)> {
+    let given: Value = serde_json::from_slice(rest?).ok()?;
+    let id = "0190f1d2-0000-7000-8000-00000000beef";
+    let mut json = json!({"request_id": id, "session_id": "0190f1d2-0000-7000-8000-00000000cafe",
+        "agent": "claude-code", "origin": "claude-code", "status": "pending",
+        "input": {"questions": [{"question": "Deploy?", "options": [{"label": "Yes"}, {"label": "No"}]}]},
+        "created_at": 1_000, "answer_url": format!("http://127.0.0.1:7393/v1/questions/{id}/answer"),
+        "deep_link": format!("beckon://question/{id}")});
+    for (key, value) in given.as_object()? {
+        json[key] = value.clone();
+    }
+    if let Some(approval) = given["input"].get("approval") {
+        let approval = Approval::parse(approval, "approval").ok()?;
+        json["input"] = serde_json::to_value(QuestionRequest::for_approval(approval)).ok()?;
+    }
+    let typed = serde_json::from_value(json.clone()).ok()?;
+    Some((json, typed))
 }
 
 /// Checks `key` groups one session of `agent`: `<agent>:<id>`, the id 1 to 150 letters,
