@@ -10,7 +10,7 @@ use crate::runtime::Records;
 /// Events as they happen.
 #[derive(Debug, Clone, Copy)]
 pub struct Events<'a> {
-    records: &'a Records,
+    pub(super) records: &'a Records,
 }
 
 impl Beckon {

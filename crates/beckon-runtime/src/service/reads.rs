@@ -9,6 +9,7 @@ use beckon_store::{
 };
 
 use super::handle::Beckon;
+use super::live_events::Events;
 use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::runtime::Records;
@@ -41,7 +42,7 @@ impl Inbox<'_> {
     /// What a window draws at start. The seq is read first: anything committed after it
     /// arrives as an event, and a window applies an event it already reflects harmlessly.
     pub async fn snapshot(self) -> Result<WindowSnapshot> {
-        let last_seq = self.records.call(|store| store.read().last_seq()).await?;
+        let last_seq = Events { records: self.records }.last_seq().await?;
         let pending = self.entries().await?;
         let sessions =
             self.sessions(SessionFilter { top_level_only: true, limit: 100, ..SessionFilter::default() }).await?;

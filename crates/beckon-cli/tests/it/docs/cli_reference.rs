@@ -7,6 +7,8 @@ use std::process::Command;
 
 /// The page, as the tests write it.
 const PAGE: &str = "docs/src/reference/cli.md";
+/// How the page is rewritten.
+const REWRITE: &str = "BECKON_UPDATE_DOCS=1 cargo nextest run -p beckon-cli -E 'test(/^docs::cli_reference/)'";
 const HEADER: &str = "# The `beckon` command line\n\n\
 This page is the `beckon` command's own help, for every command, written by\n\
 `BECKON_UPDATE_DOCS=1 cargo nextest run -p beckon-cli -E 'test(/^docs::cli_reference/)'`;\n\
@@ -51,17 +53,6 @@ fn section(line: &str, help: &str) -> String {
     format!("## `{line}`\n\n```text\n{help}\n```\n")
 }
 
-/// A page's sections by command line.
-fn sections(page: &str) -> Vec<(String, String)> {
-    page.split("\n## `")
-        .skip(1)
-        .filter_map(|part| {
-            let (line, rest) = part.split_once("`\n")?;
-            Some((line.to_owned(), format!("## `{line}`{rest}").trim_end().to_owned() + "\n"))
-        })
-        .collect()
-}
-
 #[test]
 fn the_cli_page_is_every_commands_own_help() {
     let mut found = Vec::new();
@@ -71,36 +62,7 @@ fn the_cli_page_is_every_commands_own_help() {
         .chain(found.iter().map(|(line, help)| section(line, help)))
         .collect::<Vec<_>>()
         .join("\n");
-    let path = super::repo().join(PAGE);
-    if std::env::var_os("BECKON_UPDATE_DOCS").is_some_and(|value| value == "1") {
-        std::fs::write(&path, &page).unwrap();
-        return;
-    }
-    let written = std::fs::read_to_string(&path).unwrap_or_default();
-    if written == page {
-        return;
-    }
-    let old = sections(&written);
-    let mut stale = Vec::new();
-    for (line, text) in sections(&page) {
-        match old.iter().find(|(old_line, _)| *old_line == line) {
-            Some((_, old_text)) if *old_text == text => {}
-            Some(_) => stale.push(format!("`{line}`: its help changed")),
-            None => stale.push(format!("`{line}`: not on the page")),
-        }
-    }
-    for (line, _) in &old {
-        if !found.iter().any(|(command, _)| command == line) {
-            stale.push(format!("`{line}`: on the page, but no such command"));
-        }
-    }
-    if stale.is_empty() {
-        stale.push("its header".to_owned());
-    }
-    panic!(
-        "{PAGE} is stale: {}. Rewrite it with BECKON_UPDATE_DOCS=1 cargo nextest run -p beckon-cli -E 'test(/^docs::cli_reference/)'",
-        stale.join("; ")
-    );
+    beckon_testkit::reference_page::check(&super::repo(), PAGE, &page, REWRITE);
 }
 
 #[test]
