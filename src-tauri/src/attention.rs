@@ -184,7 +184,7 @@ impl Attention {
             Key::Test => {
                 self.backend.close(Key::Test).await;
                 crate::navigate::raise(&self.app);
-                if let Err(err) = self.app.emit_to("main", TEST_PRESSED_EVENT, action) {
+                if let Err(err) = self.app.emit_to(crate::window::LABEL, TEST_PRESSED_EVENT, action) {
                     tracing::warn!(%err, "cannot tell the window about the test notification");
                 }
                 return;

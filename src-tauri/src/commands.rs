@@ -83,6 +83,7 @@ pub async fn subscribe(app: State<'_, App>, webview: Webview, after_seq: i64, on
     let events = beckon.events().subscribe(after_seq).await?;
     let deltas = beckon.events().text_deltas();
     let task = tokio::spawn(crate::forward::forward(events, deltas, move |event| on_event.send(event).is_ok()));
+    tracing::info!(window = webview.label(), after_seq, "a window subscribed to events");
     if let Some(previous) = app.forwarders().insert(webview.label().to_owned(), task.abort_handle()) {
         previous.abort();
     }

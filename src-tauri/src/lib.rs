@@ -22,6 +22,8 @@ mod team;
 mod tray;
 pub mod tray_model;
 mod triage;
+mod trim;
+mod window;
 
 #[cfg(test)]
 mod bindings;
@@ -76,7 +78,7 @@ fn team_http() -> reqwest::Client {
         .unwrap_or_default()
 }
 
-fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
+fn setup(app: &mut tauri::App, hidden: bool) -> Result<(), Box<dyn std::error::Error>> {
     let data_dir = default_data_dir();
     let settings = Settings::load(&data_dir);
     let (inputs, inbox) = mpsc::unbounded_channel();
@@ -102,6 +104,7 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
         channels,
         teams: team::Teams::load(data_dir.clone(), team_http()),
     });
+    app.manage(window::WindowLife::from_environment());
     let handle = app.handle().clone();
     if let Some(state) = handle.try_state::<App>() {
         team::commands::follow_all(&handle, &state.teams);
@@ -130,6 +133,9 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
             attention::run(start).await;
         });
     }
+    if hidden {
+        window::hidden(&handle);
+    }
     #[cfg(any(target_os = "linux", all(debug_assertions, windows)))]
     if let Err(err) = app.deep_link().register_all() {
         tracing::warn!(%err, "cannot register the beckon:// scheme");
@@ -156,7 +162,7 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
 fn context(hidden: bool) -> tauri::Context {
     let mut context = tauri::generate_context!();
     if hidden {
-        for window in context.config_mut().app.windows.iter_mut().filter(|window| window.label == "main") {
+        for window in context.config_mut().app.windows.iter_mut().filter(|window| window.label == window::LABEL) {
             window.visible = false;
         }
     }
@@ -187,12 +193,13 @@ pub fn run() {
         .plugin(autostart::plugin())
         // Links in agents' Markdown open in the system browser, and only on a click (see the capability).
         .plugin(tauri_plugin_opener::init())
-        .setup(setup)
+        .setup(move |app| setup(app, hidden))
         .on_window_event(|window, event| {
             // Closing the window keeps Beckon running in the tray; agents keep working.
             if let WindowEvent::CloseRequested { api, .. } = event {
                 let _ = window.hide();
                 api.prevent_close();
+                window::hidden(window.app_handle());
             }
         })
         .invoke_handler(tauri::generate_handler![commands::window_command, commands::subscribe])
@@ -204,12 +211,16 @@ pub fn run() {
             std::process::exit(1);
         }
     };
-    app.run(|handle, event| {
-        if let tauri::RunEvent::Exit = event
-            && let Some(state) = handle.try_state::<App>()
-        {
-            state.stop_gateway();
-            tauri::async_runtime::block_on(state.channels.stop());
+    app.run(|handle, event| match event {
+        // The window was released, not closed: Beckon runs on in the tray until it is told to
+        // quit (which comes with an exit code).
+        tauri::RunEvent::ExitRequested { code: None, api, .. } => api.prevent_exit(),
+        tauri::RunEvent::Exit => {
+            if let Some(state) = handle.try_state::<App>() {
+                state.stop_gateway();
+                tauri::async_runtime::block_on(state.channels.stop());
+            }
         }
+        _ => {}
     });
 }

@@ -1,7 +1,7 @@
 //! Bringing the window forward at a place: from a notification, the tray or a link.
 
 use beckon_runtime::Beckon;
-use tauri::{AppHandle, Emitter, Manager};
+use tauri::{AppHandle, Emitter};
 
 use crate::dto::NavTarget;
 
@@ -23,13 +23,10 @@ pub async fn checked(beckon: &Beckon, target: NavTarget) -> NavTarget {
 }
 
 /// Shows, unminimises and focuses the main window, wherever it is. A window that was never
-/// shown (Beckon started hidden at login) is shown for the first time here.
+/// shown (Beckon started hidden at login) is shown for the first time here, and one that was
+/// released is made again.
 pub fn raise(app: &AppHandle) {
-    if let Some(window) = app.get_webview_window("main") {
-        let _ = window.unminimize();
-        let _ = window.show();
-        let _ = window.set_focus();
-    }
+    crate::window::show(app);
 }
 
 /// Shows, unminimises and focuses the main window, then tells it where to go.
@@ -37,7 +34,7 @@ pub fn go(app: &AppHandle, target: NavTarget) {
     tracing::info!(?target, "navigating");
     raise(app);
     crate::state::remember_navigation(app, target.clone());
-    if let Err(err) = app.emit_to("main", EVENT, target) {
+    if let Err(err) = app.emit_to(crate::window::LABEL, EVENT, target) {
         tracing::warn!(%err, "cannot tell the window where to go");
     }
 }

@@ -52,7 +52,7 @@ impl App {
     /// Starts `program` (another build of the app, or another Tauri app) in `home` on `bus`.
     pub async fn launch_program(home: &Home, bus: Bus, program: &Path) -> Result<App, Failure> {
         let address = bus.address.clone();
-        App::start_program(program, home, &address, Some(bus), &[]).await
+        App::start_program(program, home, &address, Some(bus), &[], &[]).await
     }
 
     /// Starts the app in `home` on `bus` from `link`, as a desktop does when a `beckon://`
@@ -74,8 +74,25 @@ impl App {
         App::start(home, &address, None, &[]).await
     }
 
+    /// Starts the app in `home` on `bus` with `variables` set in its environment.
+    pub async fn launch_with_env(home: &Home, bus: Bus, variables: &[(&str, &str)]) -> Result<App, Failure> {
+        let address = bus.address.clone();
+        App::start_program(&app_binary(), home, &address, Some(bus), &[], variables).await
+    }
+
+    /// Starts `program` in `home` on `bus` with `variables` set in its environment.
+    pub async fn launch_program_with_env(
+        home: &Home,
+        bus: Bus,
+        program: &Path,
+        variables: &[(&str, &str)],
+    ) -> Result<App, Failure> {
+        let address = bus.address.clone();
+        App::start_program(program, home, &address, Some(bus), &[], variables).await
+    }
+
     async fn start(home: &Home, bus_address: &str, bus: Option<Bus>, args: &[&str]) -> Result<App, Failure> {
-        App::start_program(&app_binary(), home, bus_address, bus, args).await
+        App::start_program(&app_binary(), home, bus_address, bus, args, &[]).await
     }
 
     async fn start_program(
@@ -84,13 +101,14 @@ impl App {
         bus_address: &str,
         bus: Option<Bus>,
         args: &[&str],
+        variables: &[(&str, &str)],
     ) -> Result<App, Failure> {
         // A free port can be taken between the moment it is picked and the moment WebKitWebDriver
         // listens on it (it then exits, and the session would talk to whoever holds the port):
         // such a start is retried with new ports.
         let mut attempt = 1;
         let (driver, client) = loop {
-            match App::drive(program, home, bus_address, args).await {
+            match App::drive(program, home, bus_address, args, variables).await {
                 Ok(started) => break started,
                 Err(err) if attempt < 3 => {
                     eprintln!("the app's WebDriver session did not start ({err}); trying again on other ports");
@@ -105,13 +123,20 @@ impl App {
 
     /// Starts tauri-driver on two free ports and opens a WebDriver session that starts `program`;
     /// on failure, the driver is stopped.
-    async fn drive(program: &Path, home: &Home, bus_address: &str, args: &[&str]) -> Result<(Child, Client), Failure> {
+    async fn drive(
+        program: &Path,
+        home: &Home,
+        bus_address: &str,
+        args: &[&str],
+        variables: &[(&str, &str)],
+    ) -> Result<(Child, Client), Failure> {
         let (port, native) = (free_port(), free_port());
         let mut command = Command::new("tauri-driver");
         command.arg("--port").arg(port.to_string()).arg("--native-port").arg(native.to_string());
         command.stdout(Stdio::null()).stderr(Stdio::inherit());
         command.env("DBUS_SESSION_BUS_ADDRESS", bus_address);
         home.apply(&mut command);
+        command.envs(variables.iter().copied());
         let mut driver = command.spawn().map_err(|err| format!("cannot start tauri-driver: {err}"))?;
         let url = format!("http://127.0.0.1:{port}");
         let started = Instant::now();
@@ -315,35 +340,72 @@ impl App {
         Ok(App::window(home)? == Window::NeverShown)
     }
 
-    /// Where the app's window stands on the X server: the app's process (found by its data
-    /// folder) and its X11 windows titled "Beckon".
+    /// Where the app's window stands on the X server.
     fn window(home: &Home) -> Result<Window, Failure> {
+        let windows = App::x11_windows(home)?;
+        Ok(if windows.iter().any(|(_, viewable)| *viewable) {
+            Window::OnScreen
+        } else if windows.is_empty() {
+            Window::NeverShown
+        } else {
+            Window::Hidden
+        })
+    }
+
+    /// The app's X11 windows titled "Beckon" (the app's process found by its data folder):
+    /// each one's id and whether it is mapped and viewable.
+    fn x11_windows(home: &Home) -> Result<Vec<(String, bool)>, Failure> {
         let variable = format!("BECKON_DATA_DIR={}", home.data_dir().display());
         let app = crate::procs::find("beckon-desktop", &variable).ok_or("the app's process is not running")?;
-        let x11 = |args: &[&str]| -> Result<String, Failure> {
-            let output = Command::new(args[0]).args(&args[1..]).output()?;
-            if !output.status.success() {
-                return Err(format!("{args:?} failed: {}", String::from_utf8_lossy(&output.stderr)).into());
-            }
-            Ok(String::from_utf8_lossy(&output.stdout).into_owned())
-        };
         // No window manager runs: the app's top-level windows are the root window's children.
-        let mut found = Window::NeverShown;
+        let mut found = Vec::new();
         for id in top_level_windows(&x11(&["xwininfo", "-root", "-children"])?) {
             let Ok(pid) = x11(&["xprop", "-id", &id, "_NET_WM_PID"]) else { continue };
             if pid.rsplit(' ').next().map(str::trim) != Some(&app.pid.to_string()) {
                 continue;
             }
             let Ok(info) = x11(&["xwininfo", "-id", &id]) else { continue };
-            if !info.contains("\"Beckon\"") {
-                continue;
+            if info.contains("\"Beckon\"") {
+                found.push((id, info.contains("Map State: IsViewable")));
             }
-            if info.contains("Map State: IsViewable") {
-                return Ok(Window::OnScreen);
-            }
-            found = Window::Hidden;
         }
         Ok(found)
+    }
+
+    /// Closes the window on screen as a person does with the window manager's close button:
+    /// the X server takes the window a close request (`support/close_window.py`), and the app
+    /// decides what closing means.
+    pub fn close_window(home: &Home) -> Result<(), Failure> {
+        let windows = App::x11_windows(home)?;
+        let (id, _) = windows.iter().find(|(_, viewable)| *viewable).ok_or("the window is not on screen")?;
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("support/close_window.py");
+        x11(&["/usr/bin/python3", &script.to_string_lossy(), id]).map(drop)
+    }
+
+    /// Follows the window the app made again (after it released the one this session drove):
+    /// waits until the WebDriver session lists a window whose page answers, and drives that.
+    pub async fn follow_window(&self) -> Result<(), Failure> {
+        let started = Instant::now();
+        loop {
+            for handle in self.client.windows().await.unwrap_or_default().into_iter().rev() {
+                if self.client.switch_to_window(handle).await.is_ok()
+                    && self.eval("return document.readyState").await.is_ok()
+                {
+                    return Ok(());
+                }
+            }
+            if started.elapsed() > PATIENCE {
+                return Err("no window of the app answers WebDriver".into());
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The WebKit processes (web and network) the app's process runs now.
+    pub fn webkit_processes(home: &Home) -> Result<Vec<String>, Failure> {
+        let variable = format!("BECKON_DATA_DIR={}", home.data_dir().display());
+        let app = crate::procs::find("beckon-desktop", &variable).ok_or("the app's process is not running")?;
+        Ok(crate::procs::tree(&app).into_iter().map(|p| p.name).filter(|name| name.starts_with("WebKit")).collect())
     }
 
     /// Saves a screenshot of the window.
@@ -447,6 +509,15 @@ enum Window {
 }
 
 /// The window ids `xwininfo -root -children` lists.
+/// Runs an X11 tool (`args[0]`) and returns what it printed.
+fn x11(args: &[&str]) -> Result<String, Failure> {
+    let output = Command::new(args[0]).args(&args[1..]).output()?;
+    if !output.status.success() {
+        return Err(format!("{args:?} failed: {}", String::from_utf8_lossy(&output.stderr)).into());
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
 fn top_level_windows(listing: &str) -> Vec<String> {
     listing
         .lines()

@@ -23,6 +23,7 @@ pub use bus::Bus;
 pub use fake_telegram::FakeTelegram;
 pub use home::Home;
 pub use notifications::{Notifications, Notified, parse_monitor_log};
+pub use transcript::Transcript;
 pub use tray::{MenuEntry, TrayItem, TrayWatcher, parse_menu_layout};
 
 /// How long any one expectation may take.

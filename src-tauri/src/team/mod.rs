@@ -221,7 +221,7 @@ impl Teams {
 
     /// Tells the window where every inbox stands and what waits in them.
     fn announce(&self, app: &AppHandle) {
-        if let Err(err) = app.emit_to("main", TEAM_EVENT, self.state()) {
+        if let Err(err) = app.emit_to(crate::window::LABEL, TEAM_EVENT, self.state()) {
             tracing::warn!(%err, "cannot tell the window about the team inboxes");
         }
     }

@@ -23,3 +23,4 @@ mod telegram_pairing;
 mod tray;
 mod triage;
 mod window;
+mod window_release;
