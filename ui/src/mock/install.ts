@@ -19,6 +19,8 @@ declare global {
  * new Beckon does, empty and on its getting-started guide.
  */
 export function installMockBackend(): void {
+  // The mock's own work is measured (`mock:*`) so start-up timings can leave it out.
+  const seeding = performance.now();
   const backend = new MockBackend();
   if (new URLSearchParams(window.location.search).has("unavailable")) {
     backend.bootstrapError = { kind: "unavailable", message: "The database at /home/you/.local/share/dev.beckon.desktop/beckon.db was written by a newer Beckon (schema 7; this one knows 5). Update Beckon to open it." };
@@ -37,7 +39,16 @@ export function installMockBackend(): void {
   }
   const triage = Math.min(Number(new URLSearchParams(window.location.search).get("triage") ?? 0) || 0, 20_000);
   if (triage > 0) backend.seedTriage(triage);
+  performance.measure("mock:seed", { start: seeding });
   mockWindows("main");
-  mockIPC((cmd, args) => backend.handle(cmd, (args ?? {}) as Record<string, unknown>), { shouldMockEvents: true });
+  mockIPC(
+    (cmd, args) => {
+      const start = performance.now();
+      const reply = backend.handle(cmd, (args ?? {}) as Record<string, unknown>);
+      performance.measure(`mock:${cmd}`, { start });
+      return reply;
+    },
+    { shouldMockEvents: true },
+  );
   window.__beckonMock = { backend, navigate: (target) => emit("navigate", target) };
 }
