@@ -10,12 +10,28 @@ function byAge(a: QuestionInfo, b: QuestionInfo): number {
   return (a.created_at_ms ?? 0) - (b.created_at_ms ?? 0) || a.id.localeCompare(b.id);
 }
 
-/** The pending questions, oldest first. */
+function sortedQuestions(state: AppState, ids: Iterable<RequestId>): QuestionInfo[] {
+  const questions: QuestionInfo[] = [];
+  for (const id of ids) {
+    const question = state.questions[id];
+    if (question !== undefined) questions.push(question);
+  }
+  return questions.sort(byAge);
+}
+
+let lastPending: { questions: AppState["questions"]; pending: AppState["pending"]; list: QuestionInfo[] } | null = null;
+
+/**
+ * The pending questions, oldest first. Sorted again only when the questions or the pending set
+ * change: the sidebar's count and figures read it on every change of state, and with thousands
+ * waiting a sort each time is what the window would spend its time on. The list is shared by
+ * every caller: read it, never change it.
+ */
 export function pendingQuestions(state: AppState): QuestionInfo[] {
-  return Object.keys(state.pending)
-    .map((id) => state.questions[id])
-    .filter((question): question is QuestionInfo => question !== undefined)
-    .sort(byAge);
+  if (lastPending && lastPending.questions === state.questions && lastPending.pending === state.pending) return lastPending.list;
+  const list = sortedQuestions(state, Object.keys(state.pending));
+  lastPending = { questions: state.questions, pending: state.pending, list };
+  return list;
 }
 
 /**
@@ -23,11 +39,8 @@ export function pendingQuestions(state: AppState): QuestionInfo[] {
  * so a card does not vanish under the pointer), oldest first.
  */
 export function inboxQuestions(state: AppState): QuestionInfo[] {
-  const ids = new Set<RequestId>([...Object.keys(state.pending), ...state.recentlyResolved]);
-  return [...ids]
-    .map((id) => state.questions[id])
-    .filter((question): question is QuestionInfo => question !== undefined)
-    .sort(byAge);
+  if (state.recentlyResolved.length === 0) return pendingQuestions(state);
+  return sortedQuestions(state, new Set<RequestId>([...Object.keys(state.pending), ...state.recentlyResolved]));
 }
 
 /** Top-level sessions for the sidebar, newest first. */

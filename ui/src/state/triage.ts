@@ -24,8 +24,6 @@ export interface TriageRow {
   /** The command or file an approval is for, when it names one. */
   command: string | null;
   createdAt: number;
-  /** Everything the search box matches, lower-cased. */
-  haystack: string;
 }
 
 /** How the list is grouped. */
@@ -88,28 +86,53 @@ export function lineOf(request: QuestionRequest): InboxLine {
 
 const NO_LINE: InboxLine = { kind: "question", project: "", summary: "", command: null, text: "" };
 
-const rowCache = new WeakMap<QuestionInfo, TriageRow>();
+const rowCache = new WeakMap<QuestionInfo, { row: TriageRow; line: InboxLine }>();
+// A few projects are shared by thousands of rows: each folder name is worked out once.
+const folderNames = new Map<string, string>();
+
+function folderName(project: string): string {
+  let name = folderNames.get(project);
+  if (name === undefined) {
+    name = lastFolder(project);
+    folderNames.set(project, name);
+  }
+  return name;
+}
 
 /** The row of one question; computed once per question object (questions are immutable). */
 export function triageRow(question: QuestionInfo): TriageRow {
   const cached = rowCache.get(question);
-  if (cached) return cached;
+  if (cached) return cached.row;
   const line = question.line ?? (question.request ? lineOf(question.request) : NO_LINE);
-  const haystack = [line.summary, line.text, line.command ?? "", question.agent, ...question.origin, line.project].join("\n").toLowerCase();
   const row: TriageRow = {
     id: question.id,
     question,
     kind: line.kind,
     agent: question.agent,
     project: line.project,
-    projectName: lastFolder(line.project),
+    projectName: folderName(line.project),
     summary: line.summary,
     command: line.command,
     createdAt: question.created_at_ms ?? 0,
-    haystack,
   };
-  rowCache.set(question, row);
+  rowCache.set(question, { row, line });
   return row;
+}
+
+const searchTexts = new WeakMap<TriageRow, string>();
+
+/**
+ * Everything the search box matches in a row, lower-cased; made when a search first needs it,
+ * not for every row before the list's first frame.
+ */
+export function searchText(row: TriageRow): string {
+  let text = searchTexts.get(row);
+  if (text === undefined) {
+    const line = rowCache.get(row.question)?.line ?? row.question.line ?? (row.question.request ? lineOf(row.question.request) : NO_LINE);
+    text = [line.summary, line.text, line.command ?? "", row.question.agent, ...row.question.origin, line.project].join("\n").toLowerCase();
+    searchTexts.set(row, text);
+  }
+  return text;
 }
 
 let lastInbox: { questions: AppState["questions"]; pending: AppState["pending"]; recent: AppState["recentlyResolved"]; rows: TriageRow[] } | null = null;
@@ -135,7 +158,7 @@ export function matches(row: TriageRow, filter: TriageFilter, now: number): bool
   if (filter.age === "hour" && now - row.createdAt < HOUR_MS) return false;
   if (filter.age === "day" && now - row.createdAt < DAY_MS) return false;
   const needle = filter.search.trim().toLowerCase();
-  return needle === "" || row.haystack.includes(needle);
+  return needle === "" || searchText(row).includes(needle);
 }
 
 /** The rows passing `filter`, in their order. */
