@@ -1,20 +1,35 @@
-import { useCallback, useEffect, useState } from "react";
+import { Suspense, useCallback, useEffect, useState } from "react";
 import type { NavTarget } from "./bindings/NavTarget";
 import { FatalScreen } from "./components/common/FatalScreen";
-import { GuideView } from "./components/guide/GuideView";
 import { ProblemBanner } from "./components/common/ProblemBanner";
 import { Spinner } from "./components/common/Spinner";
 import { Toasts } from "./components/common/Toasts";
 import { InboxView } from "./components/inbox/InboxView";
 import { NewChatView } from "./components/newchat/NewChatView";
-import { SessionView } from "./components/session/SessionView";
-import { SettingsView } from "./components/settings/SettingsView";
+import { onDemand } from "./components/common/onDemand";
 import { Sidebar } from "./components/sidebar/Sidebar";
+import { afterNextPaint } from "./hooks/useAfterFirstFrame";
 import { useBackend } from "./hooks/useBackend";
 import { useMetricsRefresh } from "./hooks/useMetricsRefresh";
 import { useReadyMark } from "./hooks/useReadyMark";
 import { parseHash, routeToHash, type Route } from "./state/route";
 import { useAppSelector } from "./state/store";
+
+// The views not on the inbox's first screen: their code loads when first shown, or once the
+// first frame is on screen, so the first frame does not wait for it.
+const Settings = onDemand(() => import("./components/settings/SettingsView").then((module) => module.SettingsView));
+const Guide = onDemand(() => import("./components/guide/GuideView").then((module) => module.GuideView));
+const Session = onDemand(() => import("./components/session/SessionView").then((module) => module.SessionView));
+
+/** Loads the views kept out of the first bundle, a frame after the window is ready. */
+function usePreloadViews(ready: boolean): void {
+  useEffect(() => {
+    if (!ready) return;
+    return afterNextPaint(() => {
+      for (const view of [Session, Settings, Guide]) void view.preload().catch(() => undefined);
+    });
+  }, [ready]);
+}
 
 function useRoute(): [Route, (route: Route) => void] {
   const [route, setRoute] = useState<Route>(() => parseHash(window.location.hash));
@@ -47,6 +62,7 @@ export function App() {
   const { connection, retry } = useBackend(onNavigateTo, onFirstRun);
   useMetricsRefresh(connection.phase === "ready");
   useReadyMark(connection.phase === "ready");
+  usePreloadViews(connection.phase === "ready");
   const questions = useAppSelector((state) => state.questions);
   const inBrowser = useAppSelector((state) => state.person !== null);
 
@@ -72,19 +88,19 @@ export function App() {
       view = <NewChatView onStarted={openSession} />;
       break;
     case "settings":
-      view = <SettingsView onShowGuide={() => navigate({ view: "guide" })} />;
+      view = <Settings.View onShowGuide={() => navigate({ view: "guide" })} />;
       break;
     case "guide":
-      view = <GuideView onDone={() => navigate({ view: "inbox" })} onStarted={openSession} />;
+      view = <Guide.View onDone={() => navigate({ view: "inbox" })} onStarted={openSession} />;
       break;
     case "session":
-      view = <SessionView key={shown.id} sessionId={shown.id} onOpenSession={openSession} onOpenQuestion={openQuestion} />;
+      view = <Session.View key={shown.id} sessionId={shown.id} onOpenSession={openSession} onOpenQuestion={openQuestion} />;
       break;
     case "question": {
       // In its session, scrolled to its card, when the window knows where it was asked.
       const question = questions[shown.id];
       view = question ? (
-        <SessionView key={question.session_id} sessionId={question.session_id} focusQuestionId={shown.id} onOpenSession={openSession} onOpenQuestion={openQuestion} />
+        <Session.View key={question.session_id} sessionId={question.session_id} focusQuestionId={shown.id} onOpenSession={openSession} onOpenQuestion={openQuestion} />
       ) : (
         <InboxView onOpenSession={openSession} highlightId={shown.id} />
       );
@@ -97,7 +113,15 @@ export function App() {
       <Sidebar route={route.view === "question" && questions[route.id] ? { view: "session", id: questions[route.id]?.session_id ?? "" } : route} onNavigate={navigate} />
       <main className="main">
         {problem ? <ProblemBanner message={problem} onDismiss={() => setProblem(null)} /> : null}
-        {view}
+        <Suspense
+          fallback={
+            <div className="view">
+              <Spinner label="Loading" />
+            </div>
+          }
+        >
+          {view}
+        </Suspense>
       </main>
       <Toasts />
     </div>
