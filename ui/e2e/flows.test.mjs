@@ -59,6 +59,47 @@ test("a navigate request to a question opens its session at the card; a problem 
   await page.close();
 });
 
+test("each navigate request to a question marks beckon:question-shown once its card is drawn, and a deep link at start does too", async () => {
+  const { page } = await openApp(harness);
+  const requestId = await (await openRow(page, { text: "Which sources" })).getAttribute("data-request-id");
+  await page.getByRole("button", { name: "Settings" }).click();
+  await page.getByRole("heading", { name: "Settings" }).waitFor();
+  // When the card came into the DOM, and the marks as they are set.
+  await page.evaluate((id) => {
+    window.__seen = { card: null, marks: [] };
+    new MutationObserver(() => {
+      if (window.__seen.card === null && document.querySelector(`article[data-request-id="${id}"]`)) window.__seen.card = performance.now();
+    }).observe(document.body, { childList: true, subtree: true });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        window.__seen.marks.push({ question: entry.detail?.question, at: entry.startTime, cardInDom: document.querySelector(`article[data-request-id="${entry.detail?.question}"]`) !== null });
+      }
+    }).observe({ type: "mark" });
+  }, requestId);
+  const shown = () => page.evaluate(() => window.__seen.marks.filter((mark) => mark.question !== undefined));
+  assert.deepEqual(await shown(), [], "nothing is marked before the window is sent anywhere");
+
+  await page.evaluate((id) => window.__beckonMock.navigate({ to: "question", id }), requestId);
+  await until(page, () => performance.getEntriesByName("beckon:question-shown").length === 1, "the first mark");
+  const [first] = await shown();
+  const card = await page.evaluate(() => window.__seen.card);
+  assert.equal(first.question, requestId);
+  assert.ok(first.cardInDom && card !== null && first.at >= card, `marked at ${first.at} ms, after the card came at ${card} ms`);
+  assert.deepEqual(await page.evaluate(() => performance.getEntriesByName("beckon:question-shown")[0].detail), { question: requestId });
+
+  // Sent to it again (the card already on screen): a new mark.
+  await page.evaluate((id) => window.__beckonMock.navigate({ to: "question", id }), requestId);
+  await until(page, () => performance.getEntriesByName("beckon:question-shown").length === 2, "a second mark");
+  await page.close();
+
+  const linked = "01933c5e-0002-7000-8000-000000000003";
+  const { page: launched } = await openApp(harness, { query: `?start=question:${linked}` });
+  await until(launched, () => performance.getEntriesByName("beckon:question-shown").length === 1, "the deep link's mark");
+  assert.deepEqual(await launched.evaluate(() => performance.getEntriesByName("beckon:question-shown")[0].detail), { question: linked });
+  assert.ok(await launched.evaluate((id) => document.querySelector(`article[data-request-id="${id}"]`) !== null, linked));
+  await launched.close();
+});
+
 test("a reload comes back to the same place and draws the same pending questions", async () => {
   const { page } = await openApp(harness);
   await page.getByRole("button", { name: /Roll out v2.3/ }).click();

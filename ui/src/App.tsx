@@ -11,6 +11,7 @@ import { Sidebar } from "./components/sidebar/Sidebar";
 import { afterNextPaint } from "./hooks/useAfterFirstFrame";
 import { useBackend } from "./hooks/useBackend";
 import { useMetricsRefresh } from "./hooks/useMetricsRefresh";
+import { useQuestionShownMark, type QuestionSentTo } from "./hooks/useQuestionShownMark";
 import { useReadyMark } from "./hooks/useReadyMark";
 import { parseHash, routeToHash, type Route } from "./state/route";
 import { useAppSelector } from "./state/store";
@@ -48,16 +49,30 @@ function useRoute(): [Route, (route: Route) => void] {
 
 /** The window: sidebar, the current view, and the banners over it. */
 export function App() {
-  const [route, navigate] = useRoute();
+  const [route, go] = useRoute();
   const [problem, setProblem] = useState<string | null>(null);
+  // The question a notification, the tray or a link last sent the window to, until its card is
+  // shown or the person goes elsewhere.
+  const [sentTo, setSentTo] = useState<QuestionSentTo | null>(null);
+  const navigate = useCallback(
+    (next: Route) => {
+      setSentTo(null);
+      go(next);
+    },
+    [go],
+  );
   const onNavigateTo = useCallback(
     (target: NavTarget) => {
       if (target.to === "problem") setProblem(target.message);
       else if (target.to === "inbox") navigate({ view: "inbox" });
-      else navigate({ view: target.to, id: target.id });
+      else {
+        navigate({ view: target.to, id: target.id });
+        if (target.to === "question") setSentTo({ id: target.id });
+      }
     },
     [navigate],
   );
+  useQuestionShownMark(sentTo);
   const onFirstRun = useCallback(() => navigate({ view: "guide" }), [navigate]);
   const { connection, retry } = useBackend(onNavigateTo, onFirstRun);
   useMetricsRefresh(connection.phase === "ready");
