@@ -37,36 +37,39 @@ export function useBackend(onNavigateTo: (target: NavTarget) => void, onFirstRun
         if (!live) return;
         if (start.surface === "desktop") dispatch({ type: "bootstrap", data: start.bootstrap });
         else dispatch({ type: "team_bootstrap", data: start.snapshot, person: start.person });
+        // The window is drawn from the snapshot at once; the live stream replays every event after
+        // the snapshot's, so nothing that happens before it is listening is missed.
+        setConnection({ phase: "ready" });
+        // A link that launched the app is where the window opens; a new Beckon opens on its guide.
+        if (start.surface === "desktop") {
+          if (start.bootstrap.navigate) navigateTo.current(start.bootstrap.navigate);
+          else if (opensOnGuide(start.bootstrap, window.location.hash)) firstRun.current();
+        }
         const lastSeq = start.surface === "desktop" ? start.bootstrap.last_seq : start.snapshot.last_seq;
-        const unsubscribe = await subscribe(lastSeq, (event) => {
-          if (event.type === "live" && start.surface === "team" && event.event.kind === "question_pending") {
-            notifyPending(event.event.question, (id) => navigateTo.current({ to: "question", id }));
-          }
-          if (event.type === "live") dispatch({ type: "live", event: event.event });
-          else dispatch({ type: "text_delta", sessionId: event.session_id, text: event.text });
-        });
         // The team inboxes: listening first, then what they hold now (applying both is harmless).
         // Without the event bridge the window still works, without team inboxes.
-        const unlistenTeams =
-          start.surface === "desktop" ? await onTeamInboxes((state) => dispatch({ type: "team_inboxes", state })).catch(() => null) : null;
+        const [unsubscribe, unlistenTeams] = await Promise.all([
+          subscribe(lastSeq, (event) => {
+            if (event.type === "live" && start.surface === "team" && event.event.kind === "question_pending") {
+              notifyPending(event.event.question, (id) => navigateTo.current({ to: "question", id }));
+            }
+            if (event.type === "live") dispatch({ type: "live", event: event.event });
+            else dispatch({ type: "text_delta", sessionId: event.session_id, text: event.text });
+          }),
+          start.surface === "desktop" ? onTeamInboxes((state) => dispatch({ type: "team_inboxes", state })).catch(() => null) : null,
+        ]);
+        if (!live) {
+          unsubscribe();
+          unlistenTeams?.();
+          return;
+        }
+        stop = () => {
+          unsubscribe();
+          unlistenTeams?.();
+        };
         if (unlistenTeams) {
           const teams = await api.teamInboxes().catch(() => null);
           if (teams && live) dispatch({ type: "team_inboxes", state: teams });
-        }
-        if (live) {
-          stop = () => {
-            unsubscribe();
-            unlistenTeams?.();
-          };
-          setConnection({ phase: "ready" });
-          // A link that launched the app is where the window opens; a new Beckon opens on its guide.
-          if (start.surface === "desktop") {
-            if (start.bootstrap.navigate) navigateTo.current(start.bootstrap.navigate);
-            else if (opensOnGuide(start.bootstrap, window.location.hash)) firstRun.current();
-          }
-        } else {
-          unsubscribe();
-          unlistenTeams?.();
         }
       } catch (error) {
         if (live) setConnection({ phase: "failed", error: errorBodyOf(error) });
