@@ -24,24 +24,14 @@
 //! build. It prints its figures and the goals they are judged on as text, then as one JSON
 //! object; `--save` also writes that object, with the date, the machine and the binary's size.
 
-// The bench's own modules, in the folder named after it (a bin's root looks beside itself).
-#[path = "startup-bench/clicks.rs"]
 mod clicks;
-#[path = "startup-bench/frames.rs"]
 mod frames;
-#[path = "startup-bench/log.rs"]
 mod log;
-#[path = "startup-bench/memory.rs"]
 mod memory;
-#[path = "startup-bench/notify.rs"]
 mod notify;
-#[path = "startup-bench/options.rs"]
 mod options;
-#[path = "startup-bench/plain.rs"]
 mod plain;
-#[path = "startup-bench/report.rs"]
 mod report;
-#[path = "startup-bench/tray.rs"]
 mod tray;
 
 use std::path::{Path, PathBuf};
