@@ -16,7 +16,7 @@ use beckon_runtime::{
 };
 use beckon_store::{Metrics, QuestionRecord, RuleOffer, RuleRecord, SessionFilter, SessionPage, TokenKind};
 use tauri::ipc::Channel;
-use tauri::{AppHandle, State, Webview};
+use tauri::{AppHandle, Manager, State, Webview};
 
 use crate::agents::AgentView;
 use crate::desktop_commands::{
@@ -84,6 +84,7 @@ pub async fn subscribe(app: State<'_, App>, webview: Webview, after_seq: i64, on
     let deltas = beckon.events().text_deltas();
     let task = tokio::spawn(crate::forward::forward(events, deltas, move |event| on_event.send(event).is_ok()));
     tracing::info!(window = webview.label(), after_seq, "a window subscribed to events");
+    crate::window::loaded(webview.app_handle());
     if let Some(previous) = app.forwarders().insert(webview.label().to_owned(), task.abort_handle()) {
         previous.abort();
     }

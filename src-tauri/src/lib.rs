@@ -83,7 +83,10 @@ fn setup(app: &mut tauri::App, hidden: bool) -> Result<(), Box<dyn std::error::E
     let settings = Settings::load(&data_dir);
     let (inputs, inbox) = mpsc::unbounded_channel();
     let options = StartOptions { notifier: Arc::new(DesktopNotifier::new(inputs.clone())), ..StartOptions::default() };
+    // The window's page waits for this (its assets are served on this thread): the log says how long.
+    let starting = std::time::Instant::now();
     let started = tauri::async_runtime::block_on(start::start(&settings, &data_dir, options));
+    tracing::info!(took_ms = starting.elapsed().as_millis(), "the runtime, the gateway and the channels started");
     let (beckon, gateway, channels) = match started {
         Ok(Started { beckon, gateway, channels }) => (Ok(beckon), gateway, channels),
         Err(err) => {

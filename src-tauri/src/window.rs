@@ -7,7 +7,7 @@
 //!
 //! Every step runs on the main thread, one after another, so a release never races a show.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use tauri::{AppHandle, Manager, WebviewWindow, WebviewWindowBuilder};
@@ -20,6 +20,24 @@ pub const LABEL: &str = "main";
 /// were waiting for — and a warm window shows in a frame; after that, the tray's weight matters
 /// more than the fraction of a second a new page takes.
 pub const KEEP_WARM: Duration = Duration::from_secs(180);
+
+/// How long after a page loaded start-up's code is given back: start-up is over by then.
+const START_UP_OVER: Duration = Duration::from_secs(3);
+
+/// A page loaded and ran (it subscribed to events): once start-up is over, gives back what it
+/// took and will not need again.
+pub fn loaded(app: &AppHandle) {
+    let trimmed = app.try_state::<WindowLife>().is_some_and(|life| life.start_up_trimmed.swap(true, Ordering::SeqCst));
+    if trimmed {
+        return;
+    }
+    tauri::async_runtime::spawn(async {
+        tokio::time::sleep(START_UP_OVER).await;
+        if let Ok(dropped) = tokio::task::spawn_blocking(crate::trim::after_start).await {
+            tracing::info!(code_bytes = dropped, "gave back what start-up took");
+        }
+    });
+}
 
 /// How long after a release its memory is given back: WebKit tears the page down first.
 const TRIM_AFTER: Duration = Duration::from_secs(2);
@@ -62,6 +80,8 @@ pub struct WindowLife {
     /// Counts the window's hides: a release planned after a hide goes ahead only if no other
     /// hide came since (a show in between leaves the window visible, which also stops it).
     hides: AtomicU64,
+    /// Whether start-up's memory was given back (once, after the first page loaded).
+    start_up_trimmed: AtomicBool,
 }
 
 impl WindowLife {
@@ -72,6 +92,7 @@ impl WindowLife {
             keep_warm: keep_warm_from_environment(),
             stops_network_process: !automated,
             hides: AtomicU64::new(0),
+            start_up_trimmed: AtomicBool::new(false),
         }
     }
 }
