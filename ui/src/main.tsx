@@ -1,9 +1,4 @@
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import { App } from "./App";
-import { NowProvider } from "./hooks/now";
-import { StoreProvider } from "./state/store";
-import { ToastProvider } from "./state/toasts";
+import { startEarly } from "./api/commands";
 import "./styles/index.css";
 
 async function start() {
@@ -15,17 +10,11 @@ async function start() {
   }
   const root = document.getElementById("root");
   if (!root) throw new Error("index.html has no #root");
-  createRoot(root).render(
-    <StrictMode>
-      <ToastProvider>
-        <StoreProvider>
-          <NowProvider>
-            <App />
-          </NowProvider>
-        </StoreProvider>
-      </ToastProvider>
-    </StrictMode>,
-  );
+  // The snapshot is asked for first, and arrives while the window's code (React and the views,
+  // most of the page's script) loads and is parsed.
+  startEarly();
+  const { mount } = await import("./mount");
+  mount(root);
 }
 
 void start();

@@ -20,13 +20,32 @@ async function start(): Promise<Start> {
   return { surface: "team", snapshot: await call("bootstrap"), person };
 }
 
+let early: Promise<Start> | null = null;
+
+/**
+ * Asks for what the window starts with as the page starts, before the window's own code has
+ * loaded, so the snapshot is on its way while that code is parsed. The first `bootstrap` takes
+ * this call's reply; any later one (a retry) asks again.
+ */
+export function startEarly(): void {
+  early = start();
+  // Its failure is the first bootstrap's to report.
+  early.catch(() => undefined);
+}
+
+function bootstrap(): Promise<Start> {
+  const started = early ?? start();
+  early = null;
+  return started;
+}
+
 /**
  * The window's commands, one function each. Names, arguments and replies are the generated
  * bindings' (`WindowCommand`, `DesktopCommand`): a command renamed or changed on the Rust side
  * fails the type-check here.
  */
 export const commands = {
-  bootstrap: start,
+  bootstrap,
   listSessions: (after: SessionCursor | null, limit?: number) => call("list_sessions", { after: after ?? undefined, limit }),
   getSession: (sessionId: SessionId) => call("get_session", { sessionId }),
   getQuestion: (requestId: RequestId) => call("get_question", { requestId }),
