@@ -102,7 +102,7 @@ async fn main() -> Result<(), Failure> {
         (PathBuf::new(), None)
     };
     let mut report = Report {
-        app: app.display().to_string(),
+        app: within_workspace(&app),
         build: build.clone(),
         empty_app_build,
         tauri: tauri.clone(),
@@ -154,4 +154,17 @@ async fn main() -> Result<(), Failure> {
         return Err("a part of the bench failed (see above)".into());
     }
     Ok(())
+}
+
+/// `path` as the report names it: relative to the workspace when it is inside it, so a saved
+/// run names no folder of the machine it ran on; else its file name.
+fn within_workspace(path: &Path) -> String {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let workspace = workspace.canonicalize().unwrap_or(workspace);
+    match path.strip_prefix(&workspace) {
+        Ok(inside) => inside.display().to_string(),
+        Err(_) => {
+            path.file_name().map_or_else(|| path.display().to_string(), |name| name.to_string_lossy().into_owned())
+        }
+    }
 }
