@@ -199,10 +199,23 @@ pub fn run() {
         .setup(move |app| setup(app, hidden))
         .on_window_event(|window, event| {
             // Closing the window keeps Beckon running in the tray; agents keep working.
-            if let WindowEvent::CloseRequested { api, .. } = event {
-                let _ = window.hide();
-                api.prevent_close();
-                window::hidden(window.app_handle());
+            match event {
+                WindowEvent::CloseRequested { api, .. } => {
+                    let _ = window.hide();
+                    api.prevent_close();
+                    window::hidden(window.app_handle());
+                }
+                // Released: its page's event stream goes with it, and the next page starts where
+                // it is sent (the navigation its page would have read is dropped).
+                WindowEvent::Destroyed => {
+                    if let Some(state) = window.app_handle().try_state::<App>() {
+                        if let Some(forwarder) = state.forwarders().remove(window.label()) {
+                            forwarder.abort();
+                        }
+                        state.take_navigation();
+                    }
+                }
+                _ => {}
             }
         })
         .invoke_handler(tauri::generate_handler![commands::window_command, commands::subscribe])

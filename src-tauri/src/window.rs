@@ -120,13 +120,6 @@ fn release(app: &AppHandle, hide: u64) {
     if life.hides.load(Ordering::SeqCst) != hide || window.is_visible().unwrap_or(true) {
         return;
     }
-    if let Some(state) = app.try_state::<crate::state::App>() {
-        if let Some(forwarder) = state.forwarders().remove(LABEL) {
-            forwarder.abort();
-        }
-        // The page that would have read it is going: the next one starts where it is sent.
-        state.take_navigation();
-    }
     match window.destroy() {
         Ok(()) => tracing::info!(hidden_for = life.keep_warm.as_secs(), "released the window's WebView"),
         Err(err) => {

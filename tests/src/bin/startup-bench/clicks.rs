@@ -13,8 +13,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use beckon_e2e::{App, Bus, Failure, Home, Notifications, eventually, gateway, seed};
 use serde_json::{Value, json};
 
-use crate::ANY_GATEWAY_PORT;
 use crate::frames::ready_mark;
+use crate::launch::ANY_GATEWAY_PORT;
 use crate::log;
 use crate::notify::ASK_SPACING;
 use crate::plain::PlainApp;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use beckon_e2e::{App, Bus, Failure, Home, procs, seed};
 
-use crate::ANY_GATEWAY_PORT;
+use crate::launch::ANY_GATEWAY_PORT;
 use crate::memory::{self, ProcessMemory};
 
 /// Start-up's stages as the page times them, in the order they happen: what the page calls

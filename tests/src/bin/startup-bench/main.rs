@@ -26,6 +26,7 @@
 
 mod clicks;
 mod frames;
+mod launch;
 mod log;
 mod memory;
 mod notify;
@@ -42,10 +43,6 @@ use beckon_e2e::{Failure, minimal_tauri, target_dir};
 use crate::frames::Kind;
 use crate::options::{Options, Part};
 use crate::report::Report;
-
-/// Every app the bench starts listens for agents on a port of its own choosing: the default
-/// one may be taken by a Beckon already running on this computer.
-pub const ANY_GATEWAY_PORT: (&str, &str) = ("BECKON_GATEWAY_PORT", "0");
 
 /// The app binary to measure and which build it is.
 fn app_to_measure(given: Option<PathBuf>) -> Result<(PathBuf, String), Failure> {

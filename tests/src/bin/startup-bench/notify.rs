@@ -6,8 +6,8 @@ use std::time::{Duration, SystemTime};
 
 use beckon_e2e::{App, Bus, Failure, Home, Notifications, gateway, seed};
 
-use crate::ANY_GATEWAY_PORT;
 use crate::frames::ready_mark;
+use crate::launch::ANY_GATEWAY_PORT;
 
 /// Asks are this far apart: more than three questions within five seconds become one
 /// notification for them all, and the bench times the one for a question.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use beckon_e2e::procs::{self, Proc};
 use beckon_e2e::{App, Bus, Failure, Home, PATIENCE, Transcript, eventually};
 
-use crate::ANY_GATEWAY_PORT;
+use crate::launch::ANY_GATEWAY_PORT;
 use crate::log;
 
 /// A running app, its home and its bus. (Fields drop in order: the app goes first.)
