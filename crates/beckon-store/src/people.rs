@@ -9,6 +9,9 @@ use crate::store::Tx;
 
 const SESSION_COLUMNS: &str = "id_hash, subject, email, name, groups, created_at, expires_at";
 
+/// The PostgreSQL advisory lock under which replicas trim the sign-ins, one at a time.
+const SIGN_INS_LOCK: i64 = 0x6265_636b_6f6e_0001;
+
 impl Tx<'_> {
     /// Keeps a sign-in under way until the person comes back.
     pub fn begin_sign_in(&mut self, sign_in: &NewSignIn) -> Result<()> {
@@ -24,6 +27,12 @@ impl Tx<'_> {
     /// (their states are `kind:`-prefixed) are a signed-in person's and are not counted.
     pub fn cap_sign_ins(&mut self, max: usize) -> Result<usize> {
         let max = i64::try_from(max).unwrap_or(i64::MAX);
+        if self.tx.is_postgres() {
+            // Two replicas trimming at once would each count its own new row but not the
+            // other's, and keep one too many. Under this lock (held to the commit) the second
+            // trim's statement starts after the first committed, and sees its row.
+            self.tx.execute("SELECT pg_advisory_xact_lock(?1)", &args![SIGN_INS_LOCK])?;
+        }
         self.tx.execute(
             "DELETE FROM sign_ins WHERE state IN (
                  SELECT state FROM sign_ins WHERE state NOT LIKE '%:%'

@@ -90,6 +90,45 @@ fn sign_ins_begun_at_the_login_page_are_capped_oldest_first(backend: Backend) {
     assert!(store.write(|tx| tx.take_sign_in("pair:slack:abc", 20)).unwrap().value.is_some(), "not a login");
 }
 
+/// Two replicas beginning sign-ins at the same moment still keep no more than the cap: the
+/// second to trim counts the first's new row, though the first has not committed when the
+/// second begins.
+fn sign_ins_begun_on_two_replicas_at_once_stay_within_the_cap(backend: Backend) {
+    let (db, mut store) = backend.store();
+    for n in 0..3 {
+        let login = NewSignIn { at_ms: 10 + n, ..sign_in(&format!("login-{n}"), 9_000) };
+        store.write(|tx| tx.begin_sign_in(&login)).unwrap();
+    }
+    let (capped, on_a) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut a = db.open();
+            a.write(|tx| {
+                tx.begin_sign_in(&NewSignIn { at_ms: 20, ..sign_in("a", 9_000) })?;
+                tx.cap_sign_ins(4)?;
+                capped.send(()).unwrap();
+                // Still uncommitted while the other replica begins and trims.
+                std::thread::sleep(std::time::Duration::from_millis(400));
+                Ok(())
+            })
+            .unwrap();
+        });
+        on_a.recv().unwrap();
+        let mut b = db.open();
+        b.write(|tx| {
+            tx.begin_sign_in(&NewSignIn { at_ms: 30, ..sign_in("b", 9_000) })?;
+            tx.cap_sign_ins(4)
+        })
+        .unwrap();
+    });
+    let states = ["login-0", "login-1", "login-2", "a", "b"];
+    let kept: Vec<&str> = states
+        .into_iter()
+        .filter(|state| store.write(|tx| tx.take_sign_in(state, 20)).unwrap().value.is_some())
+        .collect();
+    assert_eq!(kept, ["login-1", "login-2", "a", "b"], "the oldest dropped, four kept");
+}
+
 /// Wrong pairing codes are counted from a moment on, per account and for the whole channel, the
 /// same through every connection (another replica's); recording one forgets the channel's misses
 /// from before the moment it is given, and no other channel's.
@@ -122,6 +161,7 @@ fn wrong_pairing_codes_are_counted_per_account_and_per_channel_alike_by_every_re
 conformance!(
     wrong_pairing_codes_are_counted_per_account_and_per_channel_alike_by_every_replica,
     sign_ins_begun_at_the_login_page_are_capped_oldest_first,
+    sign_ins_begun_on_two_replicas_at_once_stay_within_the_cap,
     a_sign_in_is_taken_once_and_only_before_it_expires,
     a_browser_session_reads_back_until_it_expires_or_is_closed,
     pruning_forgets_only_what_expired,
