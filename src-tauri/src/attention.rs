@@ -59,8 +59,10 @@ pub struct Start {
     pub inputs: mpsc::UnboundedReceiver<Input>,
     /// Where notification actions are reported (feeds `inputs`).
     pub actions: mpsc::UnboundedSender<Input>,
-    /// What was pending at start: shown in the tray, and announced once for them all.
-    pub initial: Vec<PendingNotice>,
+    /// When the runtime started (Unix ms). The questions asked before are read once the start's
+    /// grace is over, shown in the tray and announced once for them all; those asked since come
+    /// as notices of their own.
+    pub started_at_ms: i64,
     /// "Do not disturb" at start.
     pub dnd: bool,
     /// The reminder interval at start (minutes, 0: off).
@@ -69,9 +71,19 @@ pub struct Start {
     pub icon: String,
 }
 
+/// The questions pending that were asked before `started_at_ms`.
+async fn waiting_since_before(beckon: &Beckon, started_at_ms: i64) -> Vec<PendingNotice> {
+    let Ok(pending) = beckon.inbox().pending().await else { return Vec::new() };
+    pending
+        .into_iter()
+        .filter(|question| question.created_at_ms < started_at_ms)
+        .filter_map(|question| PendingNotice::try_from(question).ok())
+        .collect()
+}
+
 /// Runs until the app goes away.
 pub async fn run(start: Start) {
-    let Start { app, beckon, mut inputs, actions, initial, dnd, reminder_minutes, icon } = start;
+    let Start { app, beckon, mut inputs, actions, started_at_ms, dnd, reminder_minutes, icon } = start;
     let mut attention = Attention {
         app,
         beckon,
@@ -80,9 +92,6 @@ pub async fn run(start: Start) {
         pending: HashMap::new(),
         teams: HashMap::new(),
     };
-    for notice in &initial {
-        attention.pending.insert(notice.request_id, tray_question(notice));
-    }
     let early = tokio::select! {
         input = inputs.recv() => match input {
             Some(input) => Some(input),
@@ -90,6 +99,12 @@ pub async fn run(start: Start) {
         },
         () = tokio::time::sleep(START_GRACE) => None,
     };
+    // Read only now: reading thousands of questions earlier would hold the window's snapshot
+    // back, queued behind it on the store's thread.
+    let initial = waiting_since_before(&attention.beckon, started_at_ms).await;
+    for notice in &initial {
+        attention.pending.insert(notice.request_id, tray_question(notice));
+    }
     attention.refresh_tray();
     // Questions that waited while Beckon was closed: one notification for them all.
     let commands = attention.planner.caught_up(&initial, now_ms());

@@ -33,7 +33,7 @@ mod inbox_line_cases;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use beckon_runtime::{Beckon, PendingNotice, StartOptions, default_data_dir};
+use beckon_runtime::{StartOptions, default_data_dir};
 use tauri::{AppHandle, Manager, WindowEvent};
 use tauri_plugin_deep_link::DeepLinkExt;
 use tokio::sync::mpsc;
@@ -59,12 +59,6 @@ fn open_links(app: &AppHandle, urls: Vec<String>) {
     });
 }
 
-/// What was pending at start, as the attention worker knows it.
-async fn pending_notices(beckon: &Beckon) -> Vec<PendingNotice> {
-    let Ok(pending) = beckon.inbox().pending().await else { return Vec::new() };
-    pending.into_iter().filter_map(|question| PendingNotice::try_from(question).ok()).collect()
-}
-
 /// The HTTP client team inboxes are called with: beside the system's certificate authorities,
 /// it trusts those in `BECKON_CA_FILE` when set (a team server behind a private authority that
 /// is not installed system-wide).
@@ -85,6 +79,7 @@ fn setup(app: &mut tauri::App, hidden: bool) -> Result<(), Box<dyn std::error::E
     let options = StartOptions { notifier: Arc::new(DesktopNotifier::new(inputs.clone())), ..StartOptions::default() };
     // The window's page waits for this (its assets are served on this thread): the log says how long.
     let starting = std::time::Instant::now();
+    let started_at_ms = beckon_runtime::now_ms();
     let started = tauri::async_runtime::block_on(start::start(&settings, &data_dir, options));
     tracing::info!(took_ms = starting.elapsed().as_millis(), "the runtime, the gateway and the channels started");
     let (beckon, gateway, channels) = match started {
@@ -122,22 +117,18 @@ fn setup(app: &mut tauri::App, hidden: bool) -> Result<(), Box<dyn std::error::E
         }
         let handle = handle.clone();
         tauri::async_runtime::spawn(async move {
-            let initial = pending_notices(&beckon).await;
             let start = attention::Start {
                 app: handle,
                 beckon,
                 inputs: inbox,
                 actions: inputs,
-                initial,
+                started_at_ms,
                 dnd,
                 reminder_minutes: reminder,
                 icon: icon.display().to_string(),
             };
             attention::run(start).await;
         });
-    }
-    if hidden {
-        window::hidden(&handle);
     }
     #[cfg(any(target_os = "linux", all(debug_assertions, windows)))]
     if let Err(err) = app.deep_link().register_all() {
@@ -156,20 +147,12 @@ fn setup(app: &mut tauri::App, hidden: bool) -> Result<(), Box<dyn std::error::E
         // A link is opened to be seen, however Beckon was started.
         navigate::raise(&handle);
     }
-    Ok(())
-}
-
-/// The app's context; its main window starts hidden when Beckon was started at login (the
-/// window is declared in tauri.conf.json, visible, and is built before `setup` runs: hiding it
-/// there would flash it on screen).
-fn context(hidden: bool) -> tauri::Context {
-    let mut context = tauri::generate_context!();
-    if hidden {
-        for window in context.config_mut().app.windows.iter_mut().filter(|window| window.label == window::LABEL) {
-            window.visible = false;
-        }
+    match window::first(&handle, !hidden) {
+        Ok(_) if hidden => window::hidden(&handle),
+        Ok(_) => {}
+        Err(err) => tracing::error!(%err, "cannot make the window"),
     }
-    context
+    Ok(())
 }
 
 /// Runs the app until it quits.
@@ -219,7 +202,7 @@ pub fn run() {
             }
         })
         .invoke_handler(tauri::generate_handler![commands::window_command, commands::subscribe])
-        .build(context(hidden));
+        .build(tauri::generate_context!());
     let app = match app {
         Ok(app) => app,
         Err(err) => {

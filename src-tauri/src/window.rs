@@ -167,12 +167,24 @@ fn bring_up(app: &AppHandle) -> tauri::Result<()> {
     window.set_focus()
 }
 
-/// Makes the main window from the app's configuration, visible.
+/// Makes the main window at start, once the app has started what it hosts, shown or (a start
+/// at login) hidden. Made earlier, its WebView would start while the start-up held the main
+/// thread, and WebKit would wait on that thread for the page's first drawing (half a second).
+pub fn first(app: &AppHandle, visible: bool) -> tauri::Result<WebviewWindow> {
+    build(app, visible)
+}
+
+/// Makes the main window again, visible.
 fn make(app: &AppHandle) -> tauri::Result<WebviewWindow> {
+    tracing::info!("making the window again");
+    build(app, true)
+}
+
+/// Makes the main window from the app's configuration.
+fn build(app: &AppHandle, visible: bool) -> tauri::Result<WebviewWindow> {
     let config = app.config().app.windows.iter().find(|window| window.label == LABEL).cloned();
     let config = config.ok_or_else(|| tauri::Error::WindowNotFound)?;
-    tracing::info!("making the window again");
-    WebviewWindowBuilder::from_config(app, &config)?.visible(true).build()
+    WebviewWindowBuilder::from_config(app, &config)?.visible(visible).build()
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect } from "react";
+import { useLayoutEffect } from "react";
 import { afterNextPaint } from "./useAfterFirstFrame";
 
 /** The User Timing mark set once the window has painted its first full view. */
@@ -15,14 +15,14 @@ export function markOnce(name: string): void {
 /**
  * Marks (once per page) the first frame painted after start-up loaded everything, so start-up
  * time can be measured from outside (`performance.getEntriesByName(READY_MARK)`), and the
- * moment that view was in the DOM, before style, layout and paint.
+ * moment that view was in the DOM, before style, layout and paint. Both are taken from the
+ * commit that put the view in the DOM: the frame asked for there is the one that paints it,
+ * whatever the effects run after the commit go on to do.
  */
 export function useReadyMark(ready: boolean): void {
   useLayoutEffect(() => {
-    if (ready) markOnce(RENDERED_MARK);
-  }, [ready]);
-  useEffect(() => {
     if (!ready || performance.getEntriesByName(READY_MARK).length > 0) return;
+    markOnce(RENDERED_MARK);
     return afterNextPaint(() => markOnce(READY_MARK));
   }, [ready]);
 }
