@@ -10,6 +10,7 @@ mod command_error;
 mod commands;
 pub mod deeplink;
 mod desktop_commands;
+mod drawing;
 pub mod dto;
 mod forward;
 mod launch;
@@ -157,6 +158,7 @@ fn setup(app: &mut tauri::App, hidden: bool) -> Result<(), Box<dyn std::error::E
 
 /// Runs the app until it quits.
 pub fn run() {
+    drawing::choose_before_threads();
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("BECKON_LOG").unwrap_or_else(|_| "info".into()))
         .try_init();

@@ -7,8 +7,9 @@
 //! pages (code and read-only data, which it reads back from the file when they are next used)
 //! will not be needed soon.
 //!
-//! The three calls have no safe wrapper in std; this module is the app's only unsafe code, each
-//! call with why it cannot harm what Beckon holds.
+//! The three calls have no safe wrapper in std. This module and `drawing`'s one write of the
+//! environment are the app's only unsafe code, each call with why it cannot harm what Beckon
+//! holds.
 #![allow(unsafe_code)]
 
 /// Whether a `/proc/<pid>/maps` line is a code mapping (`r-xp`) of the file `exe`: its range.
