@@ -51,6 +51,7 @@ fn export(dir: &Path) {
     crate::agents::AgentView::export_all(&config).unwrap();
     crate::dto::NewToken::export_all(&config).unwrap();
     beckon_core::Answer::export_all(&config).unwrap();
+    beckon_runtime::api::PushMessage::export_all(&config).unwrap();
     beckon_store::SessionCursor::export_all(&config).unwrap();
     beckon_runtime::BatchDecision::export_all(&config).unwrap();
     beckon_runtime::BatchReceipt::export_all(&config).unwrap();

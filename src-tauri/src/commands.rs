@@ -10,7 +10,7 @@ use beckon_runtime::api::window::{
     AnswerBatch, AnswerQuestion, CancelSession, DeclineQuestion, ListSessions, NoArgs, OfChannel, OfQuestion,
     OfSession, Window, WindowCommand, WindowReply,
 };
-use beckon_runtime::api::{ErrorKind, TokenView};
+use beckon_runtime::api::{ErrorKind, OfPushDevice, PushOffer, PushSubscription, TokenView};
 use beckon_runtime::{
     AnswerReceipt, BatchReceipt, Beckon, ChannelPairingCode, Decision, PairedChannel, SessionView, WindowSnapshot,
 };
@@ -97,6 +97,15 @@ struct Desktop<'a> {
     handle: &'a AppHandle,
 }
 
+/// The desktop app's answer to a browser's push commands: it notifies by itself.
+fn browsers_only() -> CommandError {
+    CommandError::new(
+        ErrorKind::NotFound,
+        "a team server pushes to browsers signed in to it; the desktop app notifies by itself",
+        None,
+    )
+}
+
 /// Pairing a person's own account is for people signed in to a team server.
 fn team_server_only() -> CommandError {
     CommandError::new(
@@ -178,6 +187,18 @@ impl Window for Desktop<'_> {
 
     async fn unpair_channel(&self, _: OfChannel) -> Reply<Vec<PairedChannel>> {
         Err(team_server_only())
+    }
+
+    async fn push_offer(&self, NoArgs {}: NoArgs) -> Reply<PushOffer> {
+        Err(browsers_only())
+    }
+
+    async fn add_push_device(&self, _: PushSubscription) -> Reply<()> {
+        Err(browsers_only())
+    }
+
+    async fn remove_push_device(&self, _: OfPushDevice) -> Reply<()> {
+        Err(browsers_only())
     }
 }
 

@@ -1,4 +1,5 @@
 import { startEarly } from "./api/commands";
+import { inDesktop } from "./api/transport";
 import "./styles/index.css";
 
 async function start() {
@@ -15,6 +16,12 @@ async function start() {
   startEarly();
   const { mount } = await import("./mount");
   mount(root);
+  // In a browser on a team server, after the first frame: the installed app's shell and pushes.
+  if (import.meta.env.MODE !== "mock" && !inDesktop()) {
+    const { pushState, registerWorker } = await import("./api/webPush");
+    await registerWorker();
+    await pushState();
+  }
 }
 
 void start();

@@ -1,9 +1,9 @@
 //! Beckon's wire contract as types: what front ends and clients receive, the same over the
 //! window, HTTP and MCP. Errors with their closed list of kinds, questions and how they end,
 //! sessions and their pages, timeline entries, the kinds of event, figures, rules, the audit
-//! trail, tokens as listed, what deciding questions gives back, a person's paired channels, and
-//! the window's commands; and what a token's secret and its hash give both ends (the proof key
-//! and the hint).
+//! trail, tokens as listed, what deciding questions gives back, a person's paired channels, Web
+//! Push's subscriptions and messages, and the window's commands; and what a token's secret and
+//! its hash give both ends (the proof key and the hint).
 //!
 //! Nothing here does I/O or names the store or the runtime, so a client links only this and
 //! `beckon-core`. The store and the runtime re-export these types where they were first
@@ -16,6 +16,7 @@ mod error_body;
 mod events;
 mod live;
 mod metrics;
+mod push;
 mod questions;
 mod rules;
 mod sessions;
@@ -34,6 +35,7 @@ pub use error_body::{ErrorBody, ErrorKind};
 pub use events::EventKind;
 pub use live::LiveEvent;
 pub use metrics::{AgentMetrics, Latency, Metrics, Workload};
+pub use push::{OfPushDevice, PushAction, PushKeys, PushMessage, PushOffer, PushSubscription};
 pub use questions::{InboxEntry, PendingQuestion, QuestionRecord, QuestionStatus, ResolvedQuestion};
 pub use rules::{RuleOffer, RuleRecord, RuleSource, rule_name};
 pub use sessions::{SessionCursor, SessionPage, SessionRecord, SessionSummary, SessionView};

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::channels::{ChannelPairingCode, PairedChannel};
 use crate::decisions::{AnswerReceipt, BatchDecision, BatchReceipt};
 use crate::metrics::Metrics;
+use crate::push::{OfPushDevice, PushOffer, PushSubscription};
 use crate::questions::{InboxEntry, QuestionRecord};
 use crate::sessions::{SessionCursor, SessionPage, SessionView};
 
@@ -151,6 +152,13 @@ crate::window_commands! {
     write pair_channel = PairChannel(OfChannel) -> ChannelPairingCode;
     /// On a team server: unpairs the person's account on the channel.
     write unpair_channel = UnpairChannel(OfChannel) -> Vec<PairedChannel>;
+    /// On a team server: the key a browser subscribes to the server's pushes with.
+    read push_offer = PushOffer(NoArgs) -> PushOffer;
+    /// On a team server: pushes the person's questions to this browser, for as long as they
+    /// stay signed in here.
+    write add_push_device = AddPushDevice(PushSubscription) -> ();
+    /// On a team server: stops pushing to this browser.
+    write remove_push_device = RemovePushDevice(OfPushDevice) -> ();
 }
 
 /// What a window draws at start — the inbox, the newest sessions and the figures — and the
@@ -320,13 +328,21 @@ mod tests {
     fn every_name_is_its_variants_serialised_name() {
         // The enum's serde names (which the TypeScript bindings carry) and the names read must
         // agree: each name read back writes the same name.
-        assert_eq!(WindowCommand::NAMES.len(), 12);
+        assert_eq!(WindowCommand::NAMES.len(), 15);
         for name in WindowCommand::NAMES {
             let reads = WindowCommand::reads(name).unwrap();
             assert_eq!(
                 reads,
-                ["bootstrap", "list_sessions", "get_session", "get_question", "metrics", "paired_channels"]
-                    .contains(name),
+                [
+                    "bootstrap",
+                    "list_sessions",
+                    "get_session",
+                    "get_question",
+                    "metrics",
+                    "paired_channels",
+                    "push_offer"
+                ]
+                .contains(name),
                 "{name}"
             );
         }
@@ -338,6 +354,8 @@ mod tests {
             WindowCommand::PairChannel(OfChannel { channel: "slack".into() }),
             WindowCommand::UnpairChannel(OfChannel { channel: "slack".into() }),
             WindowCommand::PairedChannels(NoArgs {}),
+            WindowCommand::PushOffer(NoArgs {}),
+            WindowCommand::RemovePushDevice(OfPushDevice { endpoint: "https://push.example/1".into() }),
             WindowCommand::Metrics(NoArgs {}),
             WindowCommand::Cancel(CancelSession { session_id: "s".into(), reason: None }),
         ];

@@ -17,6 +17,7 @@ mod json_reader;
 pub mod limits;
 pub mod link;
 pub mod notice;
+pub mod notification;
 pub mod outcome;
 pub mod problem;
 pub mod question;

@@ -216,7 +216,9 @@ async fn with_bounded_body(shared: &Shared, request: Request, next: Next) -> Res
 /// so no CSRF token is asked.
 async fn app_member(shared: &Shared, peer: Peer, secret: &str) -> Result<Member, Response> {
     match known_session(shared, peer, secret).await? {
-        Some(session) => Ok(Member { admin: is_admin(shared, &session.person), person: session.person }),
+        Some(session) => {
+            Ok(Member { admin: is_admin(shared, &session.person), person: session.person, session: session.id_hash })
+        }
         None => {
             Err(unauthorized("the bearer token is wrong, was revoked, or its sign-in has ended; sign the app in again"))
         }
@@ -288,7 +290,7 @@ async fn member(
             .into_response());
         }
     }
-    Ok(Member { admin: is_admin(shared, &session.person), person: session.person })
+    Ok(Member { admin: is_admin(shared, &session.person), person: session.person, session: session.id_hash })
 }
 
 /// Whether a request's `Origin` is the site it was sent to: its host and port are the `Host`

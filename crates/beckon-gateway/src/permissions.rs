@@ -393,7 +393,7 @@ mod tests {
             name: Some("Ada".into()),
             groups: vec!["ops".into()],
         };
-        Principal::Member(crate::principal::Member { person, admin })
+        Principal::Member(crate::principal::Member { person, admin, session: [0; 32] })
     }
 
     #[test]

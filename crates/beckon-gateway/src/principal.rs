@@ -28,6 +28,8 @@ pub enum Principal {
 pub struct Member {
     /// Who the identity provider said they are.
     pub person: SignedIn,
+    /// The SHA-256 of the session's cookie or bearer secret: what goes with their sign-in.
+    pub session: [u8; 32],
     /// Whether they are in the server's admin group (they manage tokens and read the whole audit
     /// trail).
     pub admin: bool,

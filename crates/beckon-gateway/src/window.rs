@@ -11,6 +11,7 @@ use axum::Extension;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
+use beckon_api::{OfPushDevice, PushOffer, PushSubscription};
 use beckon_core::{AnsweredVia, Answerer, Answers, Audience, RequestId, SessionId};
 use beckon_runtime::api::ErrorKind;
 use beckon_runtime::api::window::{
@@ -174,6 +175,22 @@ impl Window for TeamWindow<'_> {
         self.shared.beckon.pairings().unpair(pairable(self.shared, &channel)?, subject).await?;
         Ok(self.shared.beckon.pairings().paired_channels(subject, &self.shared.pairable_channels).await?)
     }
+
+    async fn push_offer(&self, NoArgs {}: NoArgs) -> ApiResult<PushOffer> {
+        signed_in(self.principal)?;
+        Ok(self.shared.beckon.push_devices().offer())
+    }
+
+    async fn add_push_device(&self, subscription: PushSubscription) -> ApiResult<()> {
+        let member = signed_in(self.principal)?;
+        Ok(self.shared.beckon.push_devices().add(member.session, &member.person.subject, subscription).await?)
+    }
+
+    async fn remove_push_device(&self, OfPushDevice { endpoint }: OfPushDevice) -> ApiResult<()> {
+        let member = signed_in(self.principal)?;
+        self.shared.beckon.push_devices().remove(&endpoint, &member.person.subject).await?;
+        Ok(())
+    }
 }
 
 /// For an admin, who sees everything, whom a question or session addressed to `audience` is
@@ -189,13 +206,15 @@ fn not_theirs(principal: &Principal, audience: Option<Audience>) -> Option<Strin
     }
 }
 
-/// The signed-in person making the call: only a person pairs their own accounts.
+/// The signed-in person making the call: only a person pairs their own accounts and has their
+/// browsers pushed to.
 fn signed_in(principal: &Principal) -> ApiResult<&Member> {
     match principal {
         Principal::Member(member) => Ok(member),
-        _ => {
-            Err(ApiError::new(ErrorKind::Forbidden, "only a person signed in on this server pairs their own accounts"))
-        }
+        _ => Err(ApiError::new(
+            ErrorKind::Forbidden,
+            "only a person signed in on this server pairs their own accounts or has their browsers pushed to",
+        )),
     }
 }
 

@@ -86,6 +86,7 @@ fn content_type(path: &Path) -> &'static str {
         "js" | "mjs" => "text/javascript; charset=utf-8",
         "css" => "text/css; charset=utf-8",
         "json" | "map" => "application/json",
+        "webmanifest" => "application/manifest+json",
         "svg" => "image/svg+xml",
         "png" => "image/png",
         "ico" => "image/x-icon",
@@ -115,6 +116,7 @@ mod tests {
         assert_eq!(content_type(Path::new("index.html")), "text/html; charset=utf-8");
         assert_eq!(content_type(Path::new("assets/a.js")), "text/javascript; charset=utf-8");
         assert_eq!(content_type(Path::new("assets/a.css")), "text/css; charset=utf-8");
+        assert_eq!(content_type(Path::new("manifest.webmanifest")), "application/manifest+json");
         assert_eq!(content_type(Path::new("x")), "application/octet-stream");
     }
 }

@@ -1,6 +1,6 @@
 //! Boot: the one place the runtime's parts are made and wired together. Each part gets only
 //! the handles it uses; the parts that run on their own (deadlines, the callback outbox,
-//! retention) are spawned here and stop with the runtime.
+//! pushes to people's devices, retention) are spawned here and stop with the runtime.
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -25,6 +25,7 @@ use crate::notifier::Notifier;
 use crate::private_folder;
 use crate::providers::ProviderSet;
 use crate::public_url::PublicUrl;
+use crate::push::{self, PushWorker, Vapid};
 use crate::retention::{self, Retention};
 use crate::runtime::{Approvals, CallbackLinks, Records, Runtime, Work};
 use crate::shared_log::{self, OutboxOnly};
@@ -121,6 +122,7 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         workers.push(tokio::task::spawn_blocking(move || follower.follow(&url, last_seq)));
     }
     let callback_secret = Arc::new(CallbackSecret::load(&db).await?);
+    let vapid = Arc::new(Vapid::load(&db).await?);
     let rules = LiveRules::load(db.call(|store| store.read().rules(false)).await?);
     let agents = Agents::load(&config.agents_dir());
     let http = crate::providers::http_client().map_err(|err| Error::DataDir {
@@ -131,6 +133,10 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
     let callback_http = callbacks::client(&destinations).map_err(|err| Error::DataDir {
         path: config.data_dir.clone(),
         detail: format!("cannot set up HTTP for callbacks: {err}"),
+    })?;
+    let push_http = callbacks::client(&destinations).map_err(|err| Error::DataDir {
+        path: config.data_dir.clone(),
+        detail: format!("cannot set up HTTP for Web Push: {err}"),
     })?;
     let providers = ProviderSet::new(&config, &http);
     let clock = options.clock.clone();
@@ -144,7 +150,7 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         base_backoff: options.callback_backoff,
         slack_webhooks: Arc::new(config.slack_webhooks.clone()),
         leases: leases.clone(),
-        destinations,
+        destinations: destinations.clone(),
     })));
     workers.push(tokio::spawn(retention::run(Retention {
         db: db.clone(),
@@ -156,6 +162,17 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         leases: leases.clone(),
     })));
     let public_url = PublicUrl::default();
+    workers.push(tokio::spawn(push::run(PushWorker {
+        db: db.clone(),
+        clock: clock.clone(),
+        vapid: vapid.clone(),
+        http: push_http,
+        destinations,
+        public_url: public_url.clone(),
+        events: hub.live.subscribe(),
+        leases: leases.clone(),
+        stop: signal.subscribe(),
+    })));
     let executor = Arc::new(Executor {
         db: db.clone(),
         clock: clock.clone(),
@@ -180,6 +197,7 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         callbacks: CallbackLinks::new(callback_secret, public_url),
         executor,
         work: Work::new(deadlines, leases, signal, lock),
+        vapid,
     });
     // A due deadline expires its question; the runtime is not kept alive for it.
     let expiring: Weak<Runtime> = Arc::downgrade(&rt);

@@ -82,6 +82,9 @@ pub enum Error {
     /// Another replica of the team server runs the session and did not let go of it in time.
     #[error("session {0} is being run by another replica of this team server; try again shortly")]
     HeldElsewhere(SessionId),
+    /// The server's Web Push key cannot be made or read.
+    #[error("the Web Push key cannot be used: {0}")]
+    PushKey(String),
 }
 
 impl From<beckon_store::Error> for Error {

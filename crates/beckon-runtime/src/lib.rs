@@ -31,6 +31,7 @@ mod notices;
 mod notifier;
 pub mod providers;
 mod public_url;
+mod push;
 mod retention;
 mod runtime;
 mod service;
@@ -62,7 +63,7 @@ pub use notifier::{Notifier, PendingNotice, Recorded, RecordingNotifier, Resolve
 pub use service::{
     AUDIT_STREAM_CAPACITY, AgentRoster, AnswerReceipt, Asker, Audit, BATCH_MAX, BatchDecision, BatchFailure,
     BatchReceipt, Beckon, Begun, ChannelPairing, ChannelPairingCode, Configuration, Decision, Events, Health, Inbox,
-    OpenedSession, PairedChannel, Pairings, People, Rules, SIGN_IN_LIFETIME_MS, SessionView, SignedInSession,
-    StoreCounts, Tokens, WindowSnapshot, WrongCodeLimit, csrf_token, pairing_code,
+    OpenedSession, PairedChannel, Pairings, People, PushDevices, Rules, SIGN_IN_LIFETIME_MS, SessionView,
+    SignedInSession, StoreCounts, Tokens, WindowSnapshot, WrongCodeLimit, csrf_token, pairing_code,
 };
 pub use settings::Settings;

@@ -110,7 +110,7 @@ pub struct ServeArgs {
     /// people who sign in: the desktop app's inbox, in their browsers.
     #[arg(long, value_name = "DIR", requires = "oidc_issuer")]
     pub ui_dir: Option<std::path::PathBuf>,
-    /// Send callbacks to any address, loopback and private ones too, as the desktop app does:
+    /// Send callbacks and pushes to any address, loopback and private ones too, as the desktop app does:
     /// for a server of one person's own, on their own machine. Without it, callbacks go to
     /// public addresses only (and those --allow-callbacks-to names), checked when a question is
     /// asked (422) and on the addresses a receiver's name resolves to when it is sent (given
@@ -119,7 +119,7 @@ pub struct ServeArgs {
     /// sent directly, never through HTTP(S)_PROXY, which would connect past the check.
     #[arg(long, conflicts_with = "allow_callbacks_to")]
     pub allow_private_callbacks: bool,
-    /// Also send callbacks to this network (`10.20.0.0/16`, `fd00::/8`) or address
+    /// Also send callbacks and pushes to this network (`10.20.0.0/16`, `fd00::/8`) or address
     /// (`10.20.0.7`), whether a callback URL names it or its host name resolves to it; repeat
     /// for several.
     #[arg(long, value_name = "NETWORK")]

@@ -26,6 +26,7 @@ mod people;
 mod pg;
 mod pg_client;
 mod pg_tls;
+mod push;
 mod questions;
 mod read;
 mod rows;
@@ -52,9 +53,10 @@ pub use rows::{
     AuditShare, AuditVia, CallbackFormat, CallbackKind, ChannelMessage, ChannelMessageState, ChannelPerson,
     ChannelScope, ChannelWork, Deadline, DeliveryState, DueCursor, EventKind, InboxEntry, Latency, Lease,
     ListedSession, Metrics, NewCallback, NewQuestion, NewSession, NewSignIn, NewToken, OutboxEntry, PendingQuestion,
-    PersonSession, QuestionRecord, QuestionStatus, Resolution, Resolved, ResolvedQuestion, RuleOffer, RuleRecord,
-    RuleSource, SessionCursor, SessionFilter, SessionKind, SessionPage, SessionRecord, SessionSummary, SignedIn,
-    StoredEvent, TakenSignIn, TimelineEntry, TokenId, TokenKind, TokenRecord, Workload, rule_name, title_from,
+    PersonSession, PushAttempt, PushDevice, PushDue, PushState, QuestionRecord, QuestionStatus, Resolution, Resolved,
+    ResolvedQuestion, RuleOffer, RuleRecord, RuleSource, SessionCursor, SessionFilter, SessionKind, SessionPage,
+    SessionRecord, SessionSummary, SignedIn, StoredEvent, TakenSignIn, TimelineEntry, TokenId, TokenKind, TokenRecord,
+    Workload, rule_name, title_from,
 };
 pub use sql::EVENTS_CHANNEL;
 pub use store::{Committed, Store, Tx, Written};

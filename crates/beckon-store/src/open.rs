@@ -24,11 +24,12 @@ const MIGRATION_STEPS: &[M<'static>] = &[
     M::up(include_str!("../migrations/008_channel_people.sql")),
     M::up(include_str!("../migrations/009_askers_and_revocation.sql")),
     M::up(include_str!("../migrations/010_pairing_misses.sql")),
+    M::up(include_str!("../migrations/011_push.sql")),
 ];
 pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(MIGRATION_STEPS);
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 10;
+pub const SCHEMA_VERSION: i64 = 11;
 
 const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

@@ -17,6 +17,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/004_channel_people.sql"),
     include_str!("../migrations/postgres/005_askers_and_revocation.sql"),
     include_str!("../migrations/postgres/006_pairing_misses.sql"),
+    include_str!("../migrations/postgres/007_push.sql"),
 ];
 
 /// The PostgreSQL schema version this build writes.

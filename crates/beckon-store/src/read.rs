@@ -8,14 +8,14 @@ use crate::error::Result;
 use crate::rows::{
     AuditFilter, AuditRow, AuditShare, ChannelMessage, ChannelPerson, ChannelScope, ChannelWork, Deadline,
     DeliveryState, DueCursor, InboxEntry, Lease, ListedSession, Metrics, OutboxEntry, PendingQuestion, PersonSession,
-    QuestionRecord, QuestionStatus, RuleOffer, RuleRecord, SessionFilter, SessionPage, SessionRecord, SessionSummary,
-    StoredEvent, TimelineEntry, TokenId, TokenRecord, Workload,
+    PushDevice, PushDue, PushState, QuestionRecord, QuestionStatus, RuleOffer, RuleRecord, SessionFilter, SessionPage,
+    SessionRecord, SessionSummary, StoredEvent, TimelineEntry, TokenId, TokenRecord, Workload,
 };
 use crate::sql::Conn;
 use crate::store::{Store, Tx};
 use crate::{
     audiences, audit, channel_messages, channel_people, events, leases, messages, metrics, outbox, pairing_misses,
-    people, questions, rules, sessions, settings, tokens,
+    people, push, questions, rules, sessions, settings, tokens,
 };
 
 /// Read-only access to the database.
@@ -268,6 +268,30 @@ impl Reader<'_> {
     /// Everyone paired on any channel.
     pub fn all_channel_people(&self) -> Result<Vec<ChannelPerson>> {
         channel_people::everyone(self.conn)
+    }
+
+    /// The device that takes pushes at `endpoint`.
+    pub fn push_device(&self, endpoint: &str) -> Result<Option<PushDevice>> {
+        push::get(self.conn, endpoint)
+    }
+
+    /// Where the push of `request_id` to the device at `endpoint` stands, with the attempts
+    /// made.
+    pub fn push_state(&self, endpoint: &str, request_id: RequestId) -> Result<Option<(PushState, i64)>> {
+        push::state(self.conn, endpoint, request_id)
+    }
+
+    /// What devices have to be sent at `now_ms` (questions asked by `asked_by_ms`; at most
+    /// `limit` in all), and when more falls due (a younger question comes of age `delay_ms`
+    /// after it was asked).
+    pub fn push_work(
+        &self,
+        now_ms: i64,
+        asked_by_ms: i64,
+        delay_ms: i64,
+        limit: usize,
+    ) -> Result<(Vec<PushDue>, Option<i64>)> {
+        push::work(self.conn, now_ms, asked_by_ms, delay_ms, limit)
     }
 
     /// Every session open at `now_ms`, as an admin lists them.

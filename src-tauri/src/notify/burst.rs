@@ -17,11 +17,10 @@ use beckon_core::RequestId;
 use beckon_runtime::PendingNotice;
 
 use super::command::{BurstSlot, Command, Key, Show};
-use super::group::Group;
+use beckon_core::notification::{Group, burst_body};
 
-/// More than this many questions from one agent in one project (or notices) within
-/// [`BURST_WINDOW_MS`] become one notification.
-pub const BURST_LIMIT: usize = 3;
+pub use beckon_core::notification::BURST_LIMIT;
+
 /// The window for counting a burst.
 pub const BURST_WINDOW_MS: i64 = 5_000;
 
@@ -56,18 +55,6 @@ pub struct Bursts {
     groups: HashMap<Group, Recent>,
 }
 
-/// "12 approvals", "1 question", "5 approvals and 2 questions".
-fn counted(approvals: usize, questions: usize) -> String {
-    let count = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let approvals_text = count(approvals, "approval", "approvals");
-    let questions_text = count(questions, "question", "questions");
-    match (approvals, questions) {
-        (_, 0) => approvals_text,
-        (0, _) => questions_text,
-        _ => format!("{approvals_text} and {questions_text}"),
-    }
-}
-
 /// The notification for `group`'s burst of `members`: who, where and how many wait; a click
 /// opens the inbox. `reminder` marks it as a reminder.
 fn burst_show(group: &Group, members: &BTreeMap<RequestId, Asked>, reminder: bool) -> Show {
@@ -76,8 +63,8 @@ fn burst_show(group: &Group, members: &BTreeMap<RequestId, Asked>, reminder: boo
     let prefix = if reminder { "Still waiting — " } else { "" };
     Show {
         key: Key::Burst(BurstSlot::Group(group.clone())),
-        summary: format!("{prefix}{}: {} waiting", group.title(), counted(approvals, questions)),
-        body: if members.len() == 1 { "Open the inbox to answer it." } else { "Open the inbox to answer them." }.into(),
+        summary: format!("{prefix}{}", group.burst_title(approvals, questions)),
+        body: burst_body(members.len()).into(),
         buttons: Vec::new(),
         opens: true,
     }
@@ -135,32 +122,5 @@ impl Bursts {
             self.groups.drain().filter(|(_, recent)| !recent.members.is_empty()).map(|(group, _)| group).collect();
         bursting.sort();
         bursting.into_iter().map(|group| Command::Close(Key::Burst(BurstSlot::Group(group)))).collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counts_read_as_approvals_questions_or_both() {
-        assert_eq!(counted(12, 0), "12 approvals");
-        assert_eq!(counted(1, 0), "1 approval");
-        assert_eq!(counted(0, 3), "3 questions");
-        assert_eq!(counted(0, 1), "1 question");
-        assert_eq!(counted(5, 2), "5 approvals and 2 questions");
-        assert_eq!(counted(1, 1), "1 approval and 1 question");
-    }
-
-    #[test]
-    fn a_group_is_titled_by_its_agent_and_project_folder() {
-        let group = |project: Option<&str>| Group { agent: "claude-code".into(), project: project.map(str::to_owned) };
-        assert_eq!(group(Some("/home/ada/shop")).title(), "claude-code in shop");
-        assert_eq!(group(Some("/home/ada/shop/")).title(), "claude-code in shop");
-        assert_eq!(group(Some(r"C:\work\shop")).title(), "claude-code in shop");
-        assert_eq!(group(None).title(), "claude-code (no project)");
-        assert_eq!(group(Some("/")).title(), "claude-code (no project)");
-        let long = Group { agent: "a".repeat(100), project: Some(format!("/x/{}\u{202E}", "p".repeat(100))) };
-        assert_eq!(long.title(), format!("{}… in {}…", "a".repeat(39), "p".repeat(39)));
     }
 }

@@ -4,7 +4,7 @@
 
 use beckon_core::RequestId;
 
-use super::group::Group;
+use beckon_core::notification::Group;
 
 /// What a notification stands for.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

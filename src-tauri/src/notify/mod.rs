@@ -1,18 +1,15 @@
 //! Notifications: the runtime tells the [`DesktopNotifier`] (on its store thread, right after
 //! commit); the attention worker plans what to show and the platform backend shows it.
 
-mod approval;
 mod availability;
 mod burst;
 mod command;
 #[cfg(all(unix, not(target_os = "macos")))]
 mod freedesktop;
-mod group;
 mod notice_board;
 #[cfg(not(all(unix, not(target_os = "macos"))))]
 mod other;
 pub mod plan;
-mod text;
 
 use beckon_core::{Notice, RequestId};
 use beckon_runtime::{Notifier, PendingNotice, ResolvedNotice};

@@ -19,7 +19,7 @@ use beckon_core::Notice;
 
 use super::burst::{BURST_LIMIT, BURST_WINDOW_MS};
 use super::command::{Command, Key, NoticeSlot, Show};
-use super::text::cut;
+use beckon_core::notification::cut;
 
 /// The least time between two changes of one notice's notification.
 pub const KEY_REFRESH_MS: i64 = 2_000;

@@ -5,19 +5,14 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use beckon_core::{Notice, QuestionItem, RequestId};
+use beckon_core::notification;
+use beckon_core::{Notice, RequestId};
 use beckon_runtime::PendingNotice;
 
 use super::burst::{Asked, Bursts};
 pub use super::command::{BurstSlot, Command, Key, Show};
-pub use super::group::Group;
 use super::notice_board::NoticeBoard;
-use super::text::cut;
-
-/// The longest notification body, in characters.
-const BODY_MAX_CHARS: usize = 240;
-/// Buttons are offered for a single single-select question with at most this many options.
-const MAX_BUTTONS: usize = 3;
+pub use beckon_core::notification::Group;
 
 #[derive(Debug, Clone)]
 struct Waiting {
@@ -45,41 +40,12 @@ pub struct Planner {
     notices: NoticeBoard,
 }
 
-/// The notification for one question; an approval's shows what it would allow (see
-/// [`super::approval`]).
+/// The notification for one question, as every platform words it (see
+/// [`beckon_core::notification::question`]); a reminder says it is still waiting.
 pub fn for_question(notice: &PendingNotice, reminder: bool) -> Show {
-    let items = notice.request.items();
-    let title = cut(&notice.request.summary(), 60);
-    let prefix = if reminder { "Still waiting — " } else { "" };
-    let summary = format!("{prefix}{} asks: {title}", cut(&notice.origin.to_string(), 60));
-    if let Some(approval) = notice.request.approval() {
-        let shown = super::approval::notification(approval, &notice.request);
-        return Show {
-            key: Key::Question(notice.request_id),
-            summary,
-            body: shown.body,
-            buttons: shown.buttons,
-            opens: true,
-        };
-    }
-    let mut body = items.first().map(|item| cut(item.question(), BODY_MAX_CHARS)).unwrap_or_default();
-    if items.len() > 1 {
-        body.push_str(&format!(
-            "\n(+{} more {})",
-            items.len() - 1,
-            if items.len() == 2 { "question" } else { "questions" }
-        ));
-    }
-    let buttons = match items {
-        [QuestionItem::Choice(choice)] if !choice.multi_select && choice.options.len() <= MAX_BUTTONS => choice
-            .options
-            .iter()
-            .enumerate()
-            .map(|(i, option)| (format!("answer:{i}"), cut(&option.label, 40)))
-            .collect(),
-        _ => Vec::new(),
-    };
-    Show { key: Key::Question(notice.request_id), summary, body, buttons, opens: true }
+    let shown = notification::question(&notice.origin.to_string(), &notice.request);
+    let summary = if reminder { format!("Still waiting — {}", shown.title) } else { shown.title };
+    Show { key: Key::Question(notice.request_id), summary, body: shown.body, buttons: shown.buttons, opens: true }
 }
 
 /// The notification the person asks for to see that notifications reach them: one button, as
@@ -147,7 +113,11 @@ impl Planner {
         if self.waiting.contains_key(&notice.request_id) {
             return false;
         }
-        let waiting = Waiting { notice: notice.clone(), group: Group::of(notice), notified_ms: now_ms };
+        let waiting = Waiting {
+            notice: notice.clone(),
+            group: Group::asking(&notice.agent, &notice.request),
+            notified_ms: now_ms,
+        };
         self.waiting.insert(notice.request_id, waiting);
         true
     }
@@ -183,7 +153,7 @@ impl Planner {
         if !self.remember(notice, now_ms) || self.dnd {
             return Vec::new();
         }
-        let group = Group::of(notice);
+        let group = Group::asking(&notice.agent, &notice.request);
         if !self.bursts.arrive(&group, now_ms) {
             self.shown.insert(notice.request_id);
             return vec![Command::Show(for_question(notice, false))];
@@ -359,7 +329,7 @@ mod tests {
             1,
             json!({"questions": [{"question": "q".repeat(1000), "options": [{"label": "A"}, {"label": "B"}]}]}),
         );
-        assert_eq!(for_question(&long, false).body.chars().count(), BODY_MAX_CHARS);
+        assert_eq!(for_question(&long, false).body.chars().count(), 240, "a question's body is cut to 240 characters");
     }
 
     fn approval(n: u128, command: &str, suggestions: serde_json::Value) -> PendingNotice {

@@ -1,6 +1,7 @@
 import type { PendingQuestion } from "../bindings/PendingQuestion";
 import { asksLabel } from "../format/labels";
 import { lastFolder, lineOf } from "../state/triage";
+import { pushesOn } from "./webPush";
 
 /**
  * Notifications in a browser on a team server: the Notification API stands in for the desktop's
@@ -30,10 +31,11 @@ export function notificationText(question: PendingQuestion): { title: string; bo
 
 /**
  * Shows a question now waiting, when the person allowed it and is not looking at the page;
- * pressing it opens the question.
+ * pressing it opens the question. Not when the server pushes to this browser: the worker shows
+ * the question then, with its buttons, and a page's notification would replace that one.
  */
 export function notifyPending(question: PendingQuestion, open: (id: string) => void): void {
-  if (notificationState() !== "granted") return;
+  if (notificationState() !== "granted" || pushesOn()) return;
   if (document.visibilityState === "visible" && document.hasFocus()) return;
   const { title, body } = notificationText(question);
   // One per question: the same question notified again replaces its notification.

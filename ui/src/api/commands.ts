@@ -1,5 +1,6 @@
 import type { Answer } from "../bindings/Answer";
 import type { Bootstrap } from "../bindings/Bootstrap";
+import type { PushSubscription } from "../bindings/PushSubscription";
 import type { RequestId } from "../bindings/RequestId";
 import type { SessionCursor } from "../bindings/SessionCursor";
 import type { SessionId } from "../bindings/SessionId";
@@ -92,6 +93,11 @@ export const commands = {
   /** On a team server: a code for the person to send the channel's bot from their account. */
   pairChannel: (channel: string) => call("pair_channel", { channel }),
   unpairChannel: (channel: string) => call("unpair_channel", { channel }),
+  /** On a team server: the key this browser subscribes to the server's pushes with. */
+  pushOffer: () => call("push_offer"),
+  /** On a team server: pushes the person's questions to this browser while they stay signed in. */
+  addPushDevice: (subscription: PushSubscription) => call("add_push_device", subscription),
+  removePushDevice: (endpoint: string) => call("remove_push_device", { endpoint }),
 };
 
 export type Commands = typeof commands;

@@ -6,7 +6,9 @@ import type { DeclineQuestion } from "./DeclineQuestion";
 import type { ListSessions } from "./ListSessions";
 import type { NoArgs } from "./NoArgs";
 import type { OfChannel } from "./OfChannel";
+import type { OfPushDevice } from "./OfPushDevice";
 import type { OfQuestion } from "./OfQuestion";
 import type { OfSession } from "./OfSession";
+import type { PushSubscription } from "./PushSubscription";
 
-export type WindowCommand = { "command": "bootstrap", "args": NoArgs } | { "command": "list_sessions", "args": ListSessions } | { "command": "get_session", "args": OfSession } | { "command": "get_question", "args": OfQuestion } | { "command": "answer", "args": AnswerQuestion } | { "command": "decline", "args": DeclineQuestion } | { "command": "answer_batch", "args": AnswerBatch } | { "command": "cancel", "args": CancelSession } | { "command": "metrics", "args": NoArgs } | { "command": "paired_channels", "args": NoArgs } | { "command": "pair_channel", "args": OfChannel } | { "command": "unpair_channel", "args": OfChannel };
+export type WindowCommand = { "command": "bootstrap", "args": NoArgs } | { "command": "list_sessions", "args": ListSessions } | { "command": "get_session", "args": OfSession } | { "command": "get_question", "args": OfQuestion } | { "command": "answer", "args": AnswerQuestion } | { "command": "decline", "args": DeclineQuestion } | { "command": "answer_batch", "args": AnswerBatch } | { "command": "cancel", "args": CancelSession } | { "command": "metrics", "args": NoArgs } | { "command": "paired_channels", "args": NoArgs } | { "command": "pair_channel", "args": OfChannel } | { "command": "unpair_channel", "args": OfChannel } | { "command": "push_offer", "args": NoArgs } | { "command": "add_push_device", "args": PushSubscription } | { "command": "remove_push_device", "args": OfPushDevice };

@@ -4,6 +4,7 @@ import type { BatchReceipt } from "./BatchReceipt";
 import type { ChannelPairingCode } from "./ChannelPairingCode";
 import type { Metrics } from "./Metrics";
 import type { PairedChannel } from "./PairedChannel";
+import type { PushOffer } from "./PushOffer";
 import type { QuestionRecord } from "./QuestionRecord";
 import type { SessionPage } from "./SessionPage";
 import type { SessionView } from "./SessionView";
@@ -61,4 +62,17 @@ pair_channel: ChannelPairingCode,
 /**
  * On a team server: unpairs the person's account on the channel.
  */
-unpair_channel: Array<PairedChannel>, };
+unpair_channel: Array<PairedChannel>, 
+/**
+ * On a team server: the key a browser subscribes to the server's pushes with.
+ */
+push_offer: PushOffer, 
+/**
+ * On a team server: pushes the person's questions to this browser, for as long as they
+ * stay signed in here.
+ */
+add_push_device: null, 
+/**
+ * On a team server: stops pushing to this browser.
+ */
+remove_push_device: null, };

@@ -54,6 +54,11 @@ function pairedOnATeamServer(): never {
   return fail("not_found", "people pair their own accounts on a team server, not in the desktop app");
 }
 
+/** The desktop app's refusal of a browser's push commands, as it words it. */
+function pushedOnATeamServer(): never {
+  return fail("not_found", "a team server pushes to browsers signed in to it; the desktop app notifies by itself");
+}
+
 const DEMO_QUESTION: QuestionRequest = {
   questions: [
     {
@@ -277,6 +282,10 @@ export class MockBackend {
       paired_channels: pairedOnATeamServer,
       pair_channel: pairedOnATeamServer,
       unpair_channel: pairedOnATeamServer,
+      // Pushes go to browsers signed in to a team server.
+      push_offer: pushedOnATeamServer,
+      add_push_device: pushedOnATeamServer,
+      remove_push_device: pushedOnATeamServer,
     };
   }
 

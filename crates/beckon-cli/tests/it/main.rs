@@ -38,5 +38,6 @@ mod setup_connects;
 mod team_channels;
 mod team_chromium;
 mod team_hostile;
+mod team_push;
 mod team_walkthrough;
 mod team_window;

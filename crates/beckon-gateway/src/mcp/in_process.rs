@@ -37,6 +37,7 @@ impl From<Error> for BackendError {
             | Error::AlreadyResolved(_)
             | Error::AgentConfig { .. }
             | Error::DataDir { .. }
+            | Error::PushKey(_)
             | Error::Store(_) => BackendError::Failed(err.to_string()),
         }
     }

@@ -246,6 +246,68 @@ async fn a_person_gets_a_code_to_pair_their_own_slack_and_sees_it_paired() {
     assert_eq!(s.beckon.pairings().person("slack", "U0ADA").await.unwrap(), None);
 }
 
+/// A browser's push subscription: a real P-256 point and a 16-byte secret.
+fn subscription(endpoint: &str) -> Value {
+    use base64::Engine as _;
+    use web_push_native::p256::elliptic_curve::sec1::ToEncodedPoint as _;
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let secret = web_push_native::p256::SecretKey::from_slice(&[5; 32]).unwrap();
+    let point = secret.public_key().as_affine().to_encoded_point(false);
+    json!({"endpoint": endpoint, "expirationTime": null,
+        "keys": {"p256dh": b64.encode(point.as_bytes()), "auth": b64.encode([6u8; 16])}})
+}
+
+#[tokio::test]
+async fn a_person_turns_pushes_on_for_their_browser_until_they_sign_out() {
+    let idp = provider().await;
+    let s = served::serve(|config: &mut GatewayConfig| config.sign_in = Some(sign_in_config(&idp))).await;
+    let store = || beckon_store::Store::open_read_only(s.dir.path().join("beckon.db")).unwrap();
+    let mut ada = Signed::sign_in(&s, "ada").await;
+    let (status, offer) = ada.call(&s, "push_offer", json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{offer}");
+    let key = offer["applicationServerKey"].as_str().unwrap();
+    assert_eq!(key.len(), 87, "an uncompressed P-256 point, base64url: {key}");
+
+    let endpoint = "https://push.example.net/send/ada-phone";
+    let (status, body) = ada.call(&s, "add_push_device", subscription(endpoint)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let device = store().read().push_device(endpoint).unwrap().expect("kept");
+    assert_eq!(device.subject, "ada");
+
+    // What is not a browser's subscription is refused, naming the field.
+    let mut broken = subscription("http://push.example.net/x");
+    broken["keys"]["auth"] = json!("c2hvcnQ");
+    let (status, body) = ada.call(&s, "add_push_device", broken).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let problems = body["error"]["problems"].as_array().unwrap();
+    let fields: Vec<&str> = problems.iter().map(|p| p["path"].as_str().unwrap()).collect();
+    assert_eq!(fields, ["endpoint", "keys.auth"], "{body}");
+    // Only a signed-in person has their browser pushed to; bo cannot remove ada's.
+    let by_token = s
+        .http
+        .post(format!("{}/v1/window/add_push_device", s.gateway.url))
+        .bearer_auth(&s.gateway.token)
+        .json(&subscription("https://push.example.net/send/x"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(by_token.status(), StatusCode::FORBIDDEN);
+    let mut bo = Signed::sign_in(&s, "bo").await;
+    let (status, _) = bo.call(&s, "remove_push_device", json!({"endpoint": endpoint})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(store().read().push_device(endpoint).unwrap().is_some(), "not bo's to remove");
+
+    // Ada turns it off, then on again; signing out takes it away with her sign-in.
+    let (status, _) = ada.call(&s, "remove_push_device", json!({"endpoint": endpoint})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(store().read().push_device(endpoint).unwrap().is_none());
+    ada.call(&s, "add_push_device", subscription(endpoint)).await;
+    let logout = format!("{}/auth/logout", s.gateway.url);
+    let out = ada.browser.fetch(Method::POST, &logout, &s.gateway.url, Some(&ada.csrf), None).await.unwrap();
+    assert_eq!(out.status, StatusCode::OK, "{}", out.body);
+    assert!(store().read().push_device(endpoint).unwrap().is_none(), "gone with the sign-in");
+}
+
 /// A window folder: its page, an asset, and a hidden file; a file beside the folder.
 fn window_files() -> (tempfile::TempDir, std::path::PathBuf) {
     let root = tempfile::tempdir().unwrap();

@@ -21,7 +21,7 @@ impl From<&Error> for ErrorBody {
             Error::DataDirLocked { .. } | Error::ShuttingDown | Error::HeldElsewhere(_) => {
                 (ErrorKind::Unavailable, vec![])
             }
-            Error::DataDir { .. } | Error::Store(_) => (ErrorKind::Internal, vec![]),
+            Error::DataDir { .. } | Error::Store(_) | Error::PushKey(_) => (ErrorKind::Internal, vec![]),
         };
         let mut body = ErrorBody::with_problems(kind, err.to_string(), problems);
         if let Error::AlreadyResolved(winner) = err {

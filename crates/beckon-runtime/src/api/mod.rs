@@ -7,7 +7,10 @@ use beckon_store::{EventPayload, StoredEvent};
 mod error_body;
 mod tokens;
 
-pub use beckon_api::{CreatedToken, ErrorBody, ErrorKind, LiveEvent, TokenKind, TokenView, window};
+pub use beckon_api::{
+    CreatedToken, ErrorBody, ErrorKind, LiveEvent, OfPushDevice, PushAction, PushKeys, PushMessage, PushOffer,
+    PushSubscription, TokenKind, TokenView, window,
+};
 pub(crate) use tokens::token_view;
 
 /// A stored event as front ends receive it; `None` for one that is unreadable (logged) or lacks

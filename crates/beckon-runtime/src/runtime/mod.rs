@@ -17,6 +17,7 @@ pub(crate) use work::Work;
 use crate::clock::Clock;
 use crate::config::RuntimeConfig;
 use crate::executor::Executor;
+use crate::push::Vapid;
 
 /// Everything the service, the executors and the workers share.
 pub(crate) struct Runtime {
@@ -29,6 +30,8 @@ pub(crate) struct Runtime {
     /// Runs the sessions Beckon's own agents work in.
     pub(crate) executor: Arc<Executor>,
     pub(crate) work: Work,
+    /// The key Web Push messages are signed with.
+    pub(crate) vapid: Arc<Vapid>,
 }
 
 impl std::fmt::Debug for Runtime {

@@ -15,6 +15,7 @@
 //! - [`outside`]: agents Beckon does not run (their questions and notices);
 //! - [`pairing_guesses`]: how many wrong pairing codes a channel takes;
 //! - [`people`]: people signed in on a team server, and their browser sessions;
+//! - [`push_devices`]: the browsers they have their questions pushed to;
 //! - [`tokens`]: tokens for agents on other machines, and checking a request's token.
 
 mod agent_roster;
@@ -31,6 +32,7 @@ mod outside;
 mod pairing_guesses;
 mod people;
 mod plan;
+mod push_devices;
 mod reads;
 mod rules;
 mod sessions;
@@ -51,6 +53,7 @@ pub use live_events::Events;
 pub use pairing_guesses::WrongCodeLimit;
 pub use people::{OpenedSession, People, SIGN_IN_LIFETIME_MS, SignedInSession, csrf_token};
 pub use plan::Decision;
+pub use push_devices::PushDevices;
 pub use reads::Inbox;
 pub use rules::Rules;
 pub use sessions::Begun;

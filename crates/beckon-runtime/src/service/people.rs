@@ -24,6 +24,9 @@ pub const MAX_PENDING_SIGN_INS: usize = 1000;
 pub struct SignedInSession {
     /// Who it is.
     pub person: SignedIn,
+    /// The SHA-256 of its cookie or bearer secret: what is kept for it (a browser's push
+    /// subscription goes with it).
+    pub id_hash: [u8; 32],
     /// What every write from this session must carry in `X-CSRF-Token`.
     pub csrf_token: String,
     pub expires_at_ms: i64,
@@ -134,6 +137,7 @@ impl People<'_> {
         let session = self.records.call(move |store| store.read().person_session(&hash, now_ms)).await?;
         Ok(session.map(|session| SignedInSession {
             person: session.person,
+            id_hash: session.id_hash,
             csrf_token: csrf_token(cookie),
             expires_at_ms: session.expires_at_ms,
         }))

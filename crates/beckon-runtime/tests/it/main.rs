@@ -30,6 +30,7 @@ mod pairing_guesses;
 mod pairing_window;
 mod provider_anthropic;
 mod provider_openai;
+mod push_delivery;
 mod question_reference;
 mod retention;
 mod rules;

@@ -21,4 +21,5 @@ mod postgres_events;
 mod postgres_leases;
 mod postgres_migrate;
 mod postgres_tls;
+mod push;
 mod tokens;
