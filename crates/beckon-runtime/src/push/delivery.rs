@@ -39,8 +39,8 @@ const QUIET: Duration = Duration::from_secs(1);
 /// The longest a push waits for a burst to end.
 const GATHER_AT_MOST: Duration = Duration::from_secs(5);
 /// How long a push sent without its end recorded waits before it is sent again: longer than a
-/// send may take.
-const IN_DOUBT: Duration = Duration::from_secs(30);
+/// send may take (the client gives up on one after 10 s).
+const IN_DOUBT: Duration = Duration::from_secs(15);
 /// Pushes sent at once.
 const AT_ONCE: usize = 8;
 /// Questions read at a time.

@@ -10,12 +10,14 @@
 //! - random bearer tokens are refused without a database transaction each;
 //! - every route answers 404 to another person's question, with nothing of it in the body;
 //! - what is left of a session that is gone (its events) is nobody's;
-//! - one person holds only their share of the event streams.
+//! - one person holds only their share of the event streams;
+//! - a replica killed while pushing to a person's phone loses no push.
 
 mod audit;
 mod callbacks;
 
 mod asking;
+mod push;
 mod revocation;
 mod shares;
 
