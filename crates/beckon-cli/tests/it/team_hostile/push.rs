@@ -114,14 +114,14 @@ async fn a_replica_killed_while_pushing_loses_no_push_and_a_gone_subscription_is
 
     // The browser dropped its subscription: the push service answers 410, the device goes.
     *service.answer.lock().unwrap() = StatusCode::GONE;
-    ask(&survivor, &token, &deploy_question()).await;
+    ask(survivor, &token, &deploy_question()).await;
     service.wait_for(3, Duration::from_secs(20)).await;
     let began = Instant::now();
     while count(&cluster, "SELECT count(*) FROM push_devices").await != 0 {
         assert!(began.elapsed() < Duration::from_secs(20), "the device is never forgotten");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    ask(&survivor, &token, &deploy_question()).await;
+    ask(survivor, &token, &deploy_question()).await;
     tokio::time::sleep(Duration::from_secs(3)).await;
     assert_eq!(service.topics().len(), 3, "nothing more goes to a forgotten device");
     survivor.server.stop().await;
