@@ -40,23 +40,27 @@ export async function startHarness() {
     viewport: { width: 1440, height: 900 },
   });
   await mkdir(SCREENSHOTS, { recursive: true });
+  // Phones need contexts of their own (a mobile viewport, touch), which a persistent profile
+  // cannot make: a second browser, launched only by a test file that opens a phone.
+  let phoneBrowser = null;
   return {
     server,
     context,
+    async phoneBrowser() {
+      phoneBrowser ??= chromium.launch({ executablePath, headless: true, args: FLAGS });
+      return phoneBrowser;
+    },
     async close() {
       await context.close();
+      await (await phoneBrowser)?.close();
       await server.close();
       await rm(profile, { recursive: true, force: true });
     },
   };
 }
 
-/**
- * Opens the app in a fresh page. Collects page errors and any request that leaves
- * 127.0.0.1 (there must be none), and waits until the window has drawn.
- */
-export async function openApp(harness, { width = 1440, height = 900, colorScheme = "light", query = "", hash = "" } = {}) {
-  const page = await harness.context.newPage();
+/** Records the page's errors and any request that leaves 127.0.0.1 (there must be none). */
+function watch(harness, page) {
   const problems = { errors: [], external: [] };
   page.on("pageerror", (error) => problems.errors.push(String(error)));
   page.on("console", (message) => {
@@ -65,11 +69,44 @@ export async function openApp(harness, { width = 1440, height = 900, colorScheme
   page.on("request", (request) => {
     if (!request.url().startsWith(harness.server.url) && !request.url().startsWith("data:")) problems.external.push(request.url());
   });
+  return problems;
+}
+
+/**
+ * Opens the app in a fresh page. Collects page errors and any request that leaves
+ * 127.0.0.1 (there must be none), and waits until the window has drawn.
+ */
+export async function openApp(harness, { width = 1440, height = 900, colorScheme = "light", query = "", hash = "" } = {}) {
+  const page = await harness.context.newPage();
+  const problems = watch(harness, page);
   await page.setViewportSize({ width, height });
   await page.emulateMedia({ colorScheme, reducedMotion: "reduce" });
   await page.goto(`${harness.server.url}${query}${hash}`);
   if (!query.includes("unavailable")) await page.getByRole("navigation", { name: "Sessions" }).waitFor();
   return { page, problems };
+}
+
+/**
+ * Opens the app as `phone` shows it ({ width, height, deviceScaleFactor }: a mobile viewport with
+ * touch), in a context of its own, collecting problems as `openApp` does, and waits until the
+ * window has drawn (the sidebar is folded away on a phone, so not for it). `close` ends the
+ * context.
+ */
+export async function openPhone(harness, phone, { colorScheme = "light", query = "" } = {}) {
+  const browser = await harness.phoneBrowser();
+  const context = await browser.newContext({
+    viewport: { width: phone.width, height: phone.height },
+    deviceScaleFactor: phone.deviceScaleFactor,
+    isMobile: true,
+    hasTouch: true,
+    colorScheme,
+    reducedMotion: "reduce",
+  });
+  const page = await context.newPage();
+  const problems = watch(harness, page);
+  await page.goto(`${harness.server.url}${query}`);
+  await page.locator(".app").waitFor();
+  return { page, problems, close: () => context.close() };
 }
 
 /** Waits until `check` returns true in the page (polling), or fails with `what`. */

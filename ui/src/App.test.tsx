@@ -8,6 +8,7 @@ import type { LiveEvent } from "./bindings/LiveEvent";
 import type { PendingQuestion } from "./bindings/PendingQuestion";
 import type { UiEvent } from "./bindings/UiEvent";
 import { App } from "./App";
+import { PHONE_LAYOUT } from "./components/common/usePhoneLayout";
 import { FixedNow } from "./hooks/now";
 import { StoreProvider } from "./state/store";
 import { ToastProvider } from "./state/toasts";
@@ -203,6 +204,72 @@ describe("the window", () => {
     await userEvent.type(screen.getByRole("textbox", { name: "First message" }), "hello{Enter}");
     expect(await screen.findByRole("alert")).toHaveTextContent("Could not start the chat: There is no agent named ghost.");
     expect(screen.getByRole("textbox", { name: "First message" })).toHaveValue("hello");
+  });
+});
+
+describe("the phone layout", () => {
+  // jsdom has no matchMedia (the desktop layout, as in every test above); here it answers as a phone does.
+  beforeEach(() => {
+    vi.stubGlobal("matchMedia", (query: string) => ({ matches: query === PHONE_LAYOUT, addEventListener: () => undefined, removeEventListener: () => undefined }));
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+  const sidebar = () => document.getElementById("sidebar");
+
+  it("puts the sidebar behind a Menu button that opens it over the view; Escape closes it and gives focus back", async () => {
+    backend();
+    renderApp();
+    await screen.findByRole("button", { name: "Menu" });
+    const bar = document.querySelector(".topbar") as HTMLElement;
+    const menu = within(bar).getByRole("button", { name: "Menu" });
+    expect(menu).toHaveAttribute("aria-expanded", "false");
+    expect(menu).toHaveAttribute("aria-controls", "sidebar");
+    expect(sidebar()).not.toHaveClass("is-open");
+    expect(within(bar).getByRole("button", { name: /Inbox, 1 pending/ })).toHaveAttribute("aria-current", "page");
+    await userEvent.click(menu);
+    expect(menu).toHaveAttribute("aria-expanded", "true");
+    expect(sidebar()).toHaveClass("is-open");
+    expect(screen.getByRole("main")).toHaveAttribute("inert");
+    await userEvent.keyboard("{Escape}");
+    expect(menu).toHaveAttribute("aria-expanded", "false");
+    expect(sidebar()).not.toHaveClass("is-open");
+    expect(screen.getByRole("main")).not.toHaveAttribute("inert");
+    expect(menu).toHaveFocus();
+  });
+
+  it("closes the panel when somewhere is chosen in it, or beside it is tapped", async () => {
+    backend({
+      get_session: () => ({
+        session: { ...summary("s-1", { status: "waiting_for_input", title: "Deploy" }), external_key: null, state: { state: "idle" }, payload: null },
+        timeline: [],
+        pending: null,
+        questions: [],
+      }),
+    });
+    renderApp();
+    const menu = await screen.findByRole("button", { name: "Menu" });
+    await userEvent.click(menu);
+    await userEvent.click(within(screen.getByRole("navigation", { name: "Sessions" })).getByRole("button", { name: /Deploy/ }));
+    expect(await screen.findByRole("heading", { name: "Deploy" })).toBeInTheDocument();
+    expect(menu).toHaveAttribute("aria-expanded", "false");
+    await userEvent.click(menu);
+    await userEvent.click(document.querySelector(".sidebar-backdrop") as HTMLElement);
+    expect(menu).toHaveAttribute("aria-expanded", "false");
+    expect(sidebar()).not.toHaveClass("is-open");
+    await userEvent.click(within(document.querySelector(".topbar") as HTMLElement).getByRole("button", { name: /Inbox/ }));
+    expect(await screen.findByRole("heading", { name: "Inbox" })).toBeInTheDocument();
+  });
+});
+
+describe("the desktop layout", () => {
+  it("has no top bar: the sidebar is its own column", async () => {
+    backend();
+    renderApp();
+    await screen.findByRole("heading", { name: "Inbox" });
+    expect(document.querySelector(".topbar")).toBeNull();
+    expect(screen.queryByRole("button", { name: "Menu" })).not.toBeInTheDocument();
+    expect(screen.getByRole("main")).not.toHaveAttribute("inert");
   });
 });
 

@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useState } from "react";
+import { Suspense, useCallback, useEffect, useRef, useState } from "react";
 import type { NavTarget } from "./bindings/NavTarget";
 import { FatalScreen } from "./components/common/FatalScreen";
 import { ProblemBanner } from "./components/common/ProblemBanner";
@@ -8,6 +8,8 @@ import { InboxView } from "./components/inbox/InboxView";
 import { NewChatView } from "./components/newchat/NewChatView";
 import { onDemand } from "./components/common/onDemand";
 import { Sidebar } from "./components/sidebar/Sidebar";
+import { TopBar } from "./components/sidebar/TopBar";
+import { usePhoneLayout } from "./components/common/usePhoneLayout";
 import { afterNextPaint } from "./hooks/useAfterFirstFrame";
 import { useBackend } from "./hooks/useBackend";
 import { useMetricsRefresh } from "./hooks/useMetricsRefresh";
@@ -47,9 +49,33 @@ function useRoute(): [Route, (route: Route) => void] {
   return [route, go];
 }
 
-/** The window: sidebar, the current view, and the banners over it. */
+/**
+ * In the phone layout the sidebar is a panel over the view, opened by the top bar's menu button:
+ * whether it is open, and the button to give focus back to when Escape closes it.
+ */
+function useSidebarPanel(phone: boolean) {
+  const [open, setOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement | null>(null);
+  // A window widened past the phone layout has the sidebar in its column again.
+  if (open && !phone) setOpen(false);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open]);
+  return { open, setOpen, menuButton };
+}
+
+/** The window: sidebar (or, in the phone layout, a top bar and the sidebar as a panel), the current view, and the banners over it. */
 export function App() {
   const [route, go] = useRoute();
+  const phone = usePhoneLayout();
+  const panel = useSidebarPanel(phone);
   const [problem, setProblem] = useState<string | null>(null);
   // The question a notification, the tray or a link last sent the window to, until its card is
   // shown or the person goes elsewhere.
@@ -92,6 +118,16 @@ export function App() {
 
   const openSession = (id: string) => navigate({ view: "session", id });
   const openQuestion = (id: string) => navigate({ view: "question", id });
+  // Going anywhere from the sidebar (or the top bar) closes the panel over the view.
+  const navigateFromMenu = (next: Route) => {
+    panel.setOpen(false);
+    navigate(next);
+  };
+  const closePanel = () => {
+    panel.setOpen(false);
+    panel.menuButton.current?.focus();
+  };
+  const sidebarRoute: Route = route.view === "question" && questions[route.id] ? { view: "session", id: questions[route.id]?.session_id ?? "" } : route;
   let view;
   // Chats, settings and the guide are the desktop app's; a browser shows the inbox instead.
   const shown: Route = inBrowser && (route.view === "new" || route.view === "settings" || route.view === "guide") ? { view: "inbox" } : route;
@@ -125,8 +161,13 @@ export function App() {
 
   return (
     <div className="app">
-      <Sidebar route={route.view === "question" && questions[route.id] ? { view: "session", id: questions[route.id]?.session_id ?? "" } : route} onNavigate={navigate} />
-      <main className="main">
+      {phone ? (
+        <TopBar route={sidebarRoute} menuOpen={panel.open} onToggleMenu={() => panel.setOpen(!panel.open)} onNavigate={navigateFromMenu} menuButtonRef={panel.menuButton} />
+      ) : null}
+      <Sidebar route={sidebarRoute} onNavigate={navigateFromMenu} open={panel.open} />
+      {/* Tapping beside the panel closes it, as on any phone; Escape does the same from the keyboard. */}
+      {panel.open ? <div className="sidebar-backdrop" aria-hidden="true" onClick={closePanel} /> : null}
+      <main className="main" inert={panel.open}>
         {problem ? <ProblemBanner message={problem} onDismiss={() => setProblem(null)} /> : null}
         <Suspense
           fallback={

@@ -1,12 +1,13 @@
 import { act, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { BatchDecision, BatchReceipt, RuleOffer } from "../../api/triage";
 import type { PendingQuestion } from "../../bindings/PendingQuestion";
 import type { RequestId } from "../../bindings/RequestId";
 import { choice, MINUTE, NOW, pending } from "../../../test/builders";
 import { fakeApi, renderWithStore } from "../../../test/render";
 import { snapshot, stateFrom } from "../../../test/state";
+import { PHONE_LAYOUT } from "../common/usePhoneLayout";
 import { InboxView } from "./InboxView";
 
 afterEach(() => {
@@ -226,5 +227,82 @@ describe("rule offers", () => {
     await userEvent.click(screen.getByRole("button", { name: "Not now" }));
     expect(dismissRuleOffer).toHaveBeenCalledWith("k2");
     expect(screen.queryByRole("region", { name: "Rule suggestion" })).not.toBeInTheDocument();
+  });
+});
+
+describe("in the phone layout", () => {
+  // jsdom has no matchMedia (the desktop layout); here it answers as a phone does.
+  beforeEach(() => {
+    vi.stubGlobal("matchMedia", (query: string) => ({ matches: query === PHONE_LAYOUT, addEventListener: () => undefined, removeEventListener: () => undefined }));
+    localStorage.setItem("beckon.inbox.groupBy", "none");
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+  const body = () => document.querySelector(".inbox-body");
+
+  it("a row opens its card in the list's place, and Back to the list returns with focus on the list", async () => {
+    renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(mixed) });
+    expect(body()).not.toHaveClass("shows-card");
+    expect(document.activeElement).toBe(document.body);
+    await userEvent.click(screen.getByRole("option", { name: /Deploy now/ }));
+    expect(body()).toHaveClass("shows-card");
+    await vi.waitFor(() => expect(shownCard()).toBe("q1"));
+    const back = screen.getByRole("button", { name: "Back to the list" });
+    expect(back).toHaveFocus();
+    await userEvent.click(back);
+    expect(body()).not.toHaveClass("shows-card");
+    expect(screen.getByRole("listbox")).toHaveFocus();
+    expect(focusedRow()).toBe("q1");
+  });
+
+  it("a row's box selects it without opening its card", async () => {
+    renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(mixed) });
+    await userEvent.click(screen.getByRole("checkbox", { name: /Deploy now/ }));
+    expect(body()).not.toHaveClass("shows-card");
+    expect(screen.getByRole("toolbar", { name: "Selected questions" })).toHaveTextContent("1 selected");
+  });
+
+  it("keys answer no card while it is behind the list; Enter opens it", async () => {
+    const answer = vi.fn();
+    renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(mixed), api: fakeApi({ answer }) });
+    act(() => screen.getByRole("listbox").focus());
+    await userEvent.keyboard("a");
+    expect(answer).not.toHaveBeenCalled();
+    await userEvent.keyboard("{Enter}");
+    expect(body()).toHaveClass("shows-card");
+    await vi.waitFor(() => expect(shownCard()).toBe("a1"));
+    expect(answer).not.toHaveBeenCalled();
+  });
+
+  it("a link opens straight on its card", async () => {
+    renderWithStore(<InboxView onOpenSession={() => undefined} highlightId="a2" />, { state: stateFrom(mixed) });
+    expect(body()).toHaveClass("shows-card");
+    await vi.waitFor(() => expect(shownCard()).toBe("a2"));
+  });
+
+  it("folds the menus behind Filters, which counts the menus in use", async () => {
+    renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(mixed) });
+    const filters = screen.getByRole("button", { name: "Filters" });
+    expect(filters).toHaveAttribute("aria-expanded", "false");
+    expect(screen.queryByRole("combobox", { name: "Kind" })).not.toBeInTheDocument();
+    expect(screen.getByRole("searchbox", { name: "Search questions" })).toBeVisible();
+    await userEvent.click(filters);
+    expect(filters).toHaveAttribute("aria-expanded", "true");
+    expect(document.getElementById(filters.getAttribute("aria-controls") ?? "")).toBeVisible();
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Kind" }), "approval");
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Age" }), "hour");
+    expect(screen.getByRole("button", { name: "Filters (2)" })).toBeInTheDocument();
+  });
+});
+
+describe("in the desktop layout", () => {
+  it("has no way back to the list nor a Filters button: the list, the menus and the card are all shown", async () => {
+    renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(mixed) });
+    await userEvent.click(screen.getByRole("option", { name: /Deploy now/ }));
+    expect(document.querySelector(".inbox-body")).not.toHaveClass("shows-card");
+    expect(screen.queryByRole("button", { name: "Back to the list" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: /Filters/ })).not.toBeInTheDocument();
+    expect(screen.getByRole("combobox", { name: "Kind" })).toBeVisible();
   });
 });

@@ -25,6 +25,7 @@ import {
 import { approvalAnswer } from "../question/approval";
 import { isChoice } from "../question/items";
 import { Icon } from "../common/Icon";
+import { usePhoneLayout } from "../common/usePhoneLayout";
 import { ConnectedQuestionCard } from "../question/ConnectedQuestionCard";
 import { BatchBar, BatchConfirm, BatchResult, type BatchKind, type BatchOutcome } from "./BatchBar";
 import { GroupHeader, InboxRow, rowDomId } from "./InboxRow";
@@ -53,7 +54,8 @@ type Overlay = { kind: "keys" } | { kind: "deny"; id: RequestId; what: string } 
  * Every pending question across sessions as a compact list — grouped, filtered, searched, drawn
  * only where it is on screen — beside the focused question's card, answerable in place. Keys
  * (j/k, a, d, s, x, 1–4) act only from the list, on a row that is on screen and whose card is
- * shown; several rows can be answered at once after a confirmation.
+ * shown; several rows can be answered at once after a confirmation. In the phone layout the list
+ * and the card take turns: a row opens its card, "Back to the list" returns.
  */
 export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: SessionId) => void; highlightId?: RequestId }) {
   const { dispatch } = useBackendHandles();
@@ -70,6 +72,11 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
   const [anchor, setAnchor] = useState<RequestId | null>(null);
   const [overlay, setOverlay] = useState<Overlay>(null);
   const [outcome, setOutcome] = useState<BatchOutcome | null>(null);
+  const phone = usePhoneLayout();
+  // Whether, in the phone layout, the card is shown instead of the list (a link opens it there).
+  const [cardOpen, setCardOpen] = useState(highlightId !== undefined);
+  const showsCard = phone && cardOpen;
+  const backRef = useRef<HTMLButtonElement | null>(null);
   const scrollerRef = useRef<HTMLDivElement | null>(null);
   const listRef = useRef<HTMLDivElement | null>(null);
   const detailRef = useRef<HTMLDivElement | null>(null);
@@ -121,8 +128,18 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
       setFocusedId(highlightId);
       setFilter(NO_FILTER);
       setCollapsed(new Set());
+      setCardOpen(true);
     }
   }
+
+  // When the list and the card take turns, focus goes to the one now shown (not on opening).
+  const shownBefore = useRef(showsCard);
+  useEffect(() => {
+    if (shownBefore.current === showsCard) return;
+    shownBefore.current = showsCard;
+    if (showsCard) backRef.current?.focus();
+    else listRef.current?.focus({ preventScroll: true });
+  }, [showsCard]);
 
   const reveal = useCallback(
     (id: RequestId | null) => {
@@ -163,6 +180,7 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
     if (event.shiftKey) addAll(rangeBetween(order, anchor ?? current, row.id));
     else {
       if (fromBox || event.ctrlKey || event.metaKey) toggle(row.id);
+      else setCardOpen(true);
       setAnchor(row.id);
     }
     setFocusedId(row.id);
@@ -251,8 +269,15 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
       inTextField: inText,
       focusedId: current,
       focusedVisible: line !== undefined && scrollerRef.current !== null && rowOnScreen(scrollerRef.current, line, LINE_PX),
-      detailId: cardId,
+      // A card behind the list (the phone layout) is not shown: keys must not answer it unseen.
+      detailId: phone && !cardOpen ? null : cardId,
     });
+    if (event.key === "Enter" && phone && !cardOpen && currentRow) {
+      // The list fills the phone layout: Enter opens the row's card, as a tap does.
+      event.preventDefault();
+      setCardOpen(true);
+      return;
+    }
     if (!mayAct || !currentRow || !detailRef.current) return;
     const row = currentRow;
     const pending = row.question.status === "pending";
@@ -303,7 +328,7 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
           </div>
         </div>
       ) : (
-        <div className="inbox-body">
+        <div className={`inbox-body${showsCard ? " shows-card" : ""}`}>
           <div className="inbox-side">
             <InboxToolbar filter={filter} onFilter={setFilter} groupBy={groupBy} onGroupBy={setGroupBy} agents={agents} projects={projects} searchRef={searchRef} />
             <p className="inbox-count" aria-live="polite">
@@ -375,6 +400,12 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
             </div>
           </div>
           <div className="inbox-detail" ref={detailRef}>
+            {phone ? (
+              <button ref={backRef} type="button" className="button button-quiet inbox-back" onClick={() => setCardOpen(false)}>
+                <Icon name="chevron" size={15} className="chevron-back" />
+                Back to the list
+              </button>
+            ) : null}
             {!currentRow ? (
               <p className="muted">Pick a question on the left.</p>
             ) : listPainted ? (

@@ -1,19 +1,22 @@
 import type { Route } from "../../state/route";
-import { pendingQuestions } from "../../state/selectors";
 import { useAppSelector } from "../../state/store";
 import { Icon } from "../common/Icon";
+import { InboxButton } from "./InboxButton";
 import { MetricsPanel } from "./MetricsPanel";
 import { PersonPanel } from "./PersonPanel";
 import { SessionList } from "./SessionList";
+import { SIDEBAR_ID } from "./TopBar";
 
-/** The left column: new chat, the inbox with its count, sessions, figures and settings. */
-export function Sidebar({ route, onNavigate }: { route: Route; onNavigate: (route: Route) => void }) {
-  const count = useAppSelector((state) => pendingQuestions(state).length);
+/**
+ * The left column: new chat, the inbox with its count, sessions, figures and settings. In the
+ * phone layout it is a panel over the view, shown while `open` (the top bar's menu button).
+ */
+export function Sidebar({ route, onNavigate, open = false }: { route: Route; onNavigate: (route: Route) => void; open?: boolean }) {
   // In a browser on a team server: no settings or chats of its own, the person instead.
   const person = useAppSelector((state) => state.person);
   const inInbox = route.view === "inbox";
   return (
-    <aside className="sidebar">
+    <aside id={SIDEBAR_ID} className={`sidebar${open ? " is-open" : ""}`}>
       <div className="sidebar-top">
         <div className="brand">
           <span className="brand-mark" aria-hidden="true" />
@@ -37,19 +40,7 @@ export function Sidebar({ route, onNavigate }: { route: Route; onNavigate: (rout
             New chat
           </button>
         )}
-        <button
-          type="button"
-          className={`nav-item${inInbox ? " current" : ""}`}
-          aria-current={inInbox ? "page" : undefined}
-          onClick={() => onNavigate({ view: "inbox" })}
-        >
-          <Icon name="inbox" size={16} />
-          <span className="nav-label">Inbox</span>
-          <span className={`count${count > 0 ? " count-active" : ""}`} aria-hidden="true">
-            {count}
-          </span>
-          <span className="visually-hidden">, {count} pending</span>
-        </button>
+        <InboxButton current={inInbox} onOpen={() => onNavigate({ view: "inbox" })} iconSize={16} />
       </div>
       <SessionList currentId={route.view === "session" ? route.id : null} onOpen={(id) => onNavigate({ view: "session", id })} />
       <div className="sidebar-bottom">
