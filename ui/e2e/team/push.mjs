@@ -12,7 +12,9 @@
 // Usage: node push.mjs <server URL> <an ask-only token of Ada's> <browser profile folder>
 //        node push.mjs --offline <server URL> <browser profile folder>   (the server is stopped)
 import { createECDH, createPublicKey, randomBytes, verify } from "node:crypto";
+import { copyFileSync, mkdirSync } from "node:fs";
 import { createServer } from "node:http";
+import { fileURLToPath } from "node:url";
 import ece from "http_ece";
 import { chromium } from "playwright-core";
 
@@ -157,11 +159,46 @@ report.installability = (await cdp.send("Page.getInstallabilityErrors")).install
 const manifest = await cdp.send("Page.getAppManifest");
 report.manifest = { url: manifest.url, errors: manifest.errors, parsed: manifest.parsed ?? null };
 
-// Ada turns notifications on for this phone.
-const turnOn = page.getByRole("button", { name: "Turn on notifications", includeHidden: true });
-await turnOn.waitFor({ ...WAIT, state: "attached" });
-await turnOn.evaluate((button) => button.click());
-await page.getByText("Notifications are on for this device").waitFor({ ...WAIT, state: "attached" });
+// The phone's inbox, a question and an approval, answered and allowed by touch.
+const shots = new URL("../../../target/screenshots/", import.meta.url);
+mkdirSync(shots, { recursive: true });
+/** A screenshot once the page's Markdown is drawn (it loads on demand, showing the raw text meanwhile). */
+async function shoot(name, markdown = false) {
+  if (markdown) await page.locator(".inbox-detail .md").first().waitFor(WAIT);
+  await page.locator(".md-loading").first().waitFor({ ...WAIT, state: "detached" });
+  const path = fileURLToPath(new URL(`server-phone-${name}.png`, shots));
+  await page.screenshot({ path });
+  // The book shows them (`BECKON_UPDATE_SCREENSHOTS=1` redraws its screenshots).
+  if (process.env.BECKON_UPDATE_SCREENSHOTS === "1" && name !== "question") copyFileSync(path, fileURLToPath(new URL(`../../../docs/screenshots/phone-${name}.png`, import.meta.url)));
+}
+/** Taps the inbox row holding `text`: its card, in the list's place. */
+async function tapRow(text) {
+  await page.locator(".inbox-row").filter({ hasText: text }).tap();
+  const card = page.locator(".inbox-detail article").filter({ hasText: text });
+  await card.waitFor(WAIT);
+  return card;
+}
+await page.getByRole("listbox", { name: "Pending questions" }).waitFor(WAIT);
+await page.locator(".inbox-row").filter({ hasText: "make release" }).waitFor(WAIT);
+report.sidebarFolded = !(await page.locator(".sidebar").isVisible());
+await shoot("inbox");
+let card = await tapRow("Ship the release?");
+await shoot("question");
+await card.getByRole("radio", { name: /Yes/ }).tap();
+await card.getByRole("button", { name: "Submit" }).tap();
+await card.getByText("Answered", { exact: true }).waitFor(WAIT);
+await page.getByRole("button", { name: "Back to the list" }).tap();
+card = await tapRow("make release");
+await shoot("approval", true);
+await card.getByRole("button", { name: "Allow", exact: true }).tap();
+await card.getByText("Answered", { exact: true }).waitFor(WAIT);
+await page.getByRole("button", { name: "Back to the list" }).tap();
+
+// Ada turns notifications on for this phone, from the menu.
+await page.getByRole("button", { name: "Menu" }).tap();
+await page.getByRole("button", { name: "Turn on notifications" }).tap();
+await page.getByText("Notifications are on for this device").waitFor(WAIT);
+await page.getByRole("button", { name: "Menu" }).tap();
 report.subscribedWith = await page.evaluate(() => window.__subscribedWith);
 
 /** Asks as Ada's agent; the question's id. */
@@ -188,10 +225,7 @@ async function deliver(message, tag) {
   await cdp.send("ServiceWorker.deliverPushMessage", { origin: base, registrationId, data: message });
   const until = Date.now() + WAIT.timeout;
   while (Date.now() < until) {
-    const shown = await page.evaluate(async (tag) => {
-      const found = await (await navigator.serviceWorker.ready).getNotifications({ tag });
-      return found.map((n) => ({ title: n.title, body: n.body, tag: n.tag, actions: n.actions.map((a) => ({ action: a.action, title: a.title })) }));
-    }, tag);
+    const shown = await sw.evaluate((tag) => self.__shown.filter((notification) => notification.tag === tag), tag);
     if (shown.length > 0) return shown;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -199,11 +233,16 @@ async function deliver(message, tag) {
 }
 
 const sw = context.serviceWorkers().find((w) => w.url() === `${base}/sw.js`);
-// Headless Chromium drops the first notification a worker shows in a new profile (the push
-// reaches the worker, and nothing is listed): one shown and closed first, by the test.
-await sw.evaluate(async () => {
-  await self.registration.showNotification("Warming up", { tag: "warm-up" });
-  for (const shown of await self.registration.getNotifications({ tag: "warm-up" })) shown.close();
+// What the worker shows, as it asks the browser to show it: headless Chromium does not keep
+// every notification a worker shows, so the calls themselves are recorded (and passed on).
+await sw.evaluate(() => {
+  self.__shown = [];
+  const show = ServiceWorkerRegistration.prototype.showNotification;
+  ServiceWorkerRegistration.prototype.showNotification = function (title, options) {
+    const actions = (options?.actions ?? []).map(({ action, title }) => ({ action, title }));
+    self.__shown.push({ title, body: options?.body ?? null, tag: options?.tag ?? null, actions });
+    return show.call(this, title, options);
+  };
 });
 
 // An approval with a short command: pushed, judged, shown with Allow and Deny, allowed from
@@ -216,10 +255,7 @@ if (report.allowed.push?.message) {
   // The press, in the worker, with what the notification carries (its `data`: the message):
   // headless Chromium closes notifications by itself, and no browser lets a script press one.
   report.allowed.pressed = await sw.evaluate((message) => self.beckonPress(message, "answer:0"), JSON.parse(report.allowed.push.message));
-  report.allowed.after = await page.evaluate(async (tag) => {
-    const shown = await (await navigator.serviceWorker.ready).getNotifications({ tag });
-    return shown.map((n) => ({ title: n.title, body: n.body, actions: n.actions.length }));
-  }, report.allowed.id);
+  report.allowed.after = await sw.evaluate((tag) => self.__shown.filter((notification) => notification.tag === tag), report.allowed.id);
 }
 
 // A command too long to show whole: Deny only.

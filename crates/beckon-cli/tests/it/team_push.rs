@@ -21,9 +21,25 @@ async fn a_push_reaches_the_installed_app_encrypted_and_its_button_answers_as_th
     let args = ["--ui-dir", ui.to_str().unwrap(), "--allow-callbacks-to", "127.0.0.1"];
     let team = team::team(vec![person("ada", "Ada Lovelace", &["eng"])], &args).await;
     let token = team.token_for("ada-laptop", "person:ada").await;
+    // Waiting when she opens the window on her phone: a question and an approval.
+    let question = json!({"agent": "release-bot", "questions": [{"question": "Ship the release?", "header": "Release",
+        "multiSelect": false, "options": [{"label": "Yes"}, {"label": "No"}]}]});
+    let release = team.ask(&token, question).await;
+    let approval = json!({"agent": "claude-code", "approval": {"tool_name": "Bash", "input": {"command": "make release"}}});
+    let allow = team.ask(&token, approval).await;
     let profile = tempfile::tempdir().unwrap();
     let report = team::chromium("push.mjs", &[&team.url, &token, profile.path().to_str().unwrap()]).await;
     assert_eq!(report["problems"], Value::Array(vec![]), "{report}");
+
+    // At a phone's size the sidebar is folded away; both were answered by touch, as Ada.
+    assert_eq!(report["sidebarFolded"], true, "{report}");
+    for (id, answer) in [(&release, "Yes"), (&allow, "Allow")] {
+        let answered = team.question(id).await;
+        assert_eq!(answered["status"], "answered", "{answered}");
+        assert_eq!(answered["answered_via"], "window");
+        assert_eq!(answered["answered_by"], "oidc:ada (Ada Lovelace <ada@example.com>)");
+        assert_eq!(answered["outcome"]["answers"][0]["selected"][0], answer, "{answered}");
+    }
 
     // Installable: the worker runs for the whole window, the manifest is read without fault.
     assert_eq!(report["worker"]["scope"], format!("{}/", team.url), "{report}");
