@@ -25,7 +25,8 @@ async fn a_push_reaches_the_installed_app_encrypted_and_its_button_answers_as_th
     let question = json!({"agent": "release-bot", "questions": [{"question": "Ship the release?", "header": "Release",
         "multiSelect": false, "options": [{"label": "Yes"}, {"label": "No"}]}]});
     let release = team.ask(&token, question).await;
-    let approval = json!({"agent": "claude-code", "approval": {"tool_name": "Bash", "input": {"command": "make release"}}});
+    let approval =
+        json!({"agent": "claude-code", "approval": {"tool_name": "Bash", "input": {"command": "make release"}}});
     let allow = team.ask(&token, approval).await;
     let profile = tempfile::tempdir().unwrap();
     let report = team::chromium("push.mjs", &[&team.url, &token, profile.path().to_str().unwrap()]).await;
