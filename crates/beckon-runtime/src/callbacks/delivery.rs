@@ -67,7 +67,7 @@ enum Failure {
 
 /// The wait before the next attempt after `attempts` failed ones: doubling from `base`, with
 /// ±50 % jitter so many receivers coming back at once are not hit together.
-fn backoff(base: Duration, attempts: i64) -> Duration {
+pub(crate) fn backoff(base: Duration, attempts: i64) -> Duration {
     let exponent = attempts.clamp(0, 20) as u32;
     let wait = base.saturating_mul(2u32.saturating_pow(exponent)).min(MAX_BACKOFF);
     wait.mul_f64(rand::rng().random_range(0.5..1.5))

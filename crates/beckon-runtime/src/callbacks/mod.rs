@@ -25,7 +25,7 @@ use sha2::Sha256;
 
 pub use address::{AddressKind, Network, classify};
 pub use delivery::MAX_ATTEMPTS;
-pub(crate) use delivery::{OUTBOX_WORK, Outbox, client, run};
+pub(crate) use delivery::{OUTBOX_WORK, Outbox, backoff, client, run};
 pub(crate) use destinations::refusal_in;
 pub use destinations::{CallbackDestinations, Refused};
 pub(crate) use secret::CallbackSecret;

@@ -17,13 +17,12 @@ use std::time::Duration;
 
 use beckon_store::{PushAttempt, PushDevice, PushDue, StoredEvent};
 use futures_util::StreamExt as _;
-use rand::Rng as _;
 use tokio::sync::broadcast;
 
 use super::message::{self, Push};
 use super::subscription::decode;
 use super::vapid::Vapid;
-use crate::callbacks::{CallbackDestinations, origin};
+use crate::callbacks::{CallbackDestinations, backoff, origin};
 use crate::clock::Clock;
 use crate::db::Db;
 use crate::http_error::describe;
@@ -47,10 +46,9 @@ const AT_ONCE: usize = 8;
 const PAGE: usize = 256;
 /// Attempts at one push before it is given up.
 const MAX_ATTEMPTS: i64 = 6;
-/// The wait after a first failed attempt; it doubles with each further one.
+/// The wait after a first failed attempt; it doubles with each further one, as a callback's
+/// does (see [`backoff`]).
 const FIRST_BACKOFF: Duration = Duration::from_secs(5);
-/// The longest wait between two attempts.
-const MAX_BACKOFF: Duration = Duration::from_secs(3600);
 /// How long a push service keeps an undelivered push: a day (questions wait longer, but a day
 /// old notification tells nothing the inbox does not).
 const TTL_SECONDS: u64 = 24 * 3600;
@@ -95,15 +93,6 @@ fn ending(status: reqwest::StatusCode) -> Ending {
         300..=399 => Ending::Failed(format!("HTTP {status} (redirects are not followed)")),
         _ => Ending::Failed(format!("HTTP {status}")),
     }
-}
-
-/// The wait before the next attempt after `attempts` failed ones, with ±50 % jitter.
-fn backoff(attempts: i64) -> Duration {
-    let exponent = attempts.clamp(0, 20) as u32;
-    FIRST_BACKOFF
-        .saturating_mul(2u32.saturating_pow(exponent))
-        .min(MAX_BACKOFF)
-        .mul_f64(rand::rng().random_range(0.5..1.5))
 }
 
 fn millis(duration: Duration) -> i64 {
@@ -240,7 +229,7 @@ async fn send(worker: &PushWorker, device: Arc<PushDevice>, push: Push, attempts
         }
         Ending::Failed(error) => {
             let tried = attempts + 1;
-            let retry_at = (tried < MAX_ATTEMPTS).then(|| now.saturating_add(millis(backoff(attempts))));
+            let retry_at = (tried < MAX_ATTEMPTS).then(|| now.saturating_add(millis(backoff(FIRST_BACKOFF, attempts))));
             if retry_at.is_some() {
                 tracing::info!(%service, %error, attempts = tried, "a push was not taken; will retry");
             } else {
@@ -315,15 +304,5 @@ mod tests {
         for code in [301, 400, 403, 429, 500, 503] {
             assert!(matches!(of(code), Ending::Failed(_)), "{code}");
         }
-    }
-
-    #[test]
-    fn retries_back_off_and_are_capped() {
-        for attempts in 0..5 {
-            let nominal = FIRST_BACKOFF * 2u32.pow(attempts as u32);
-            let wait = backoff(attempts);
-            assert!(wait >= nominal.mul_f64(0.5) && wait <= nominal.mul_f64(1.5), "{attempts}: {wait:?}");
-        }
-        assert!(backoff(30) <= MAX_BACKOFF.mul_f64(1.5));
     }
 }
