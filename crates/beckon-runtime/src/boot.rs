@@ -134,10 +134,6 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         path: config.data_dir.clone(),
         detail: format!("cannot set up HTTP for callbacks: {err}"),
     })?;
-    let push_http = callbacks::client(&destinations).map_err(|err| Error::DataDir {
-        path: config.data_dir.clone(),
-        detail: format!("cannot set up HTTP for Web Push: {err}"),
-    })?;
     let providers = ProviderSet::new(&config, &http);
     let clock = options.clock.clone();
     workers.push(tokio::spawn(callbacks::run(Outbox {
@@ -146,7 +142,7 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         secret: callback_secret.clone(),
         wake: outbox.clone(),
         stop: signal.subscribe(),
-        http: callback_http,
+        http: callback_http.clone(),
         base_backoff: options.callback_backoff,
         slack_webhooks: Arc::new(config.slack_webhooks.clone()),
         leases: leases.clone(),
@@ -166,7 +162,8 @@ pub(crate) async fn boot(config: RuntimeConfig, options: StartOptions) -> Result
         db: db.clone(),
         clock: clock.clone(),
         vapid: vapid.clone(),
-        http: push_http,
+        // Pushes go where callbacks go, as they go: one client for both.
+        http: callback_http,
         destinations,
         public_url: public_url.clone(),
         events: hub.live.subscribe(),

@@ -36,21 +36,23 @@ fn broken(detail: String) -> Error {
 }
 
 impl Vapid {
-    /// The stored key pair, or a new one stored now when there is none yet. Replicas starting
-    /// at once each offer theirs, and all keep the one stored first.
+    /// The stored key pair, or a new one stored now when there is none yet (made only then).
+    /// Replicas starting at once each offer theirs, and all keep the one stored first.
     pub(crate) async fn load(db: &Db) -> Result<Vapid> {
-        let rng = SystemRandom::new();
-        let fresh = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng)
-            .map_err(|_| broken("the system's random source failed".into()))?;
-        let fresh = URL_SAFE_NO_PAD.encode(fresh.as_ref());
         let stored = db
-            .write(move |tx| {
+            .write(|tx| {
+                if let Some(stored) = tx.read().setting(KEY_SETTING)? {
+                    return Ok(Ok(stored));
+                }
+                let fresh = match EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &SystemRandom::new()) {
+                    Ok(fresh) => URL_SAFE_NO_PAD.encode(fresh.as_ref()),
+                    Err(_) => return Ok(Err(broken("the system's random source failed".into()))),
+                };
                 tx.set_setting_if_absent(KEY_SETTING, &fresh)?;
-                tx.read().setting(KEY_SETTING)
+                Ok(tx.read().setting(KEY_SETTING)?.ok_or_else(|| broken("it is not there".into())))
             })
-            .await?
-            .ok_or_else(|| broken("it is not there".into()))?;
-        Vapid::from_pkcs8(&stored, rng)
+            .await??;
+        Vapid::from_pkcs8(&stored, SystemRandom::new())
     }
 
     fn from_pkcs8(stored: &str, rng: SystemRandom) -> Result<Vapid> {
