@@ -130,3 +130,30 @@ export async function openRow(page, { id, text }) {
   await card.waitFor();
   return card;
 }
+
+export const LONG_COMMAND =
+  "kubectl --context production-eu-west-1 --namespace payments rollout restart deployment/checkout-api-with-a-long-name && " +
+  `curl -sS -H 'Authorization: Bearer ${"x".repeat(160)}' https://status.example.com/api/v2/components/checkout/incidents?since=2024-01-01T00:00:00Z`;
+
+/** An agent asks to run a command wider than any card (or phone); resolves to the request id. */
+export function askLongApproval(page) {
+  return page.evaluate((command) => {
+    const { backend } = window.__beckonMock;
+    const session = backend.addSession("ops-bot", "Restart checkout in production");
+    return backend.ask(session, {
+      questions: [
+        {
+          question: `Allow Bash: ${command}?`,
+          header: "Bash",
+          multiSelect: false,
+          options: [
+            { label: "Allow", description: "Run it once", preview: `\`\`\`\n${command}\n\`\`\`` },
+            { label: "Allow always", description: "Bash kubectl in this project" },
+            { label: "Deny" },
+          ],
+        },
+      ],
+      approval: { tool_name: "Bash", input: { command }, project: "/home/you/src/payments", choices: ["Allow", "Allow always", "Deny"], editable_field: "command" },
+    });
+  }, LONG_COMMAND);
+}

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { openPhone, SCREENSHOTS, startHarness, until } from "./harness.mjs";
+import { askLongApproval, openPhone, SCREENSHOTS, startHarness, until } from "./harness.mjs";
 
 let harness;
 before(async () => {
@@ -21,33 +21,6 @@ const PHONES = [
 
 /** Six more questions (approvals among them, in groups by project) beside the fixture's three. */
 const QUERY = "?triage=6";
-
-const LONG_COMMAND =
-  "kubectl --context production-eu-west-1 --namespace payments rollout restart deployment/checkout-api-with-a-long-name && " +
-  `curl -sS -H 'Authorization: Bearer ${"x".repeat(160)}' https://status.example.com/api/v2/components/checkout/incidents?since=2024-01-01T00:00:00Z`;
-
-/** An agent asks to run a command longer than any phone is wide; resolves to the request id. */
-function askLongApproval(page) {
-  return page.evaluate((command) => {
-    const { backend } = window.__beckonMock;
-    const session = backend.addSession("ops-bot", "Restart checkout in production");
-    return backend.ask(session, {
-      questions: [
-        {
-          question: `Allow Bash: ${command}?`,
-          header: "Bash",
-          multiSelect: false,
-          options: [
-            { label: "Allow", description: "Run it once", preview: `\`\`\`\n${command}\n\`\`\`` },
-            { label: "Allow always", description: "Bash kubectl in this project" },
-            { label: "Deny" },
-          ],
-        },
-      ],
-      approval: { tool_name: "Bash", input: { command }, project: "/home/you/src/payments", choices: ["Allow", "Allow always", "Deny"], editable_field: "command" },
-    });
-  }, LONG_COMMAND);
-}
 
 /**
  * Nothing is wider than the phone: the page does not scroll sideways, no card, message or row
@@ -286,9 +259,12 @@ for (const phone of PHONES) {
     assert.equal(await menu.getAttribute("aria-controls"), await page.locator(".sidebar").getAttribute("id"));
     assert.equal(await sessions.isVisible(), false, "folded away, the sessions are neither seen nor reached");
 
-    // The keyboard reaches the button first and opens the panel with it; Escape closes it.
+    // The keyboard reaches the button first after the skip link and opens the panel with it;
+    // Escape closes it.
     await page.keyboard.press("Tab");
-    assert.equal(await menu.evaluate((node) => node === document.activeElement), true, "the menu button comes first in the tab order");
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Skip to the inbox");
+    await page.keyboard.press("Tab");
+    assert.equal(await menu.evaluate((node) => node === document.activeElement), true, "the menu button comes next in the tab order");
     await page.keyboard.press("Enter");
     await sessions.waitFor();
     assert.equal(await menu.getAttribute("aria-expanded"), "true");

@@ -10,6 +10,7 @@ import { onDemand } from "./components/common/onDemand";
 import { Sidebar } from "./components/sidebar/Sidebar";
 import { TopBar } from "./components/sidebar/TopBar";
 import { usePhoneLayout } from "./components/common/usePhoneLayout";
+import { useAnnouncements } from "./hooks/useAnnouncements";
 import { afterNextPaint } from "./hooks/useAfterFirstFrame";
 import { useBackend } from "./hooks/useBackend";
 import { useMetricsRefresh } from "./hooks/useMetricsRefresh";
@@ -105,6 +106,9 @@ export function App() {
   useReadyMark(connection.phase === "ready");
   usePreloadViews(connection.phase === "ready");
   const questions = useAppSelector((state) => state.questions);
+  const announced = useAnnouncements(connection.phase === "ready");
+  // The skip link asks the inbox to put focus on its list, once.
+  const [skipping, setSkipping] = useState(false);
   const inBrowser = useAppSelector((state) => state.person !== null);
 
   if (connection.phase === "failed") return <FatalScreen error={connection.error} onRetry={retry} />;
@@ -133,7 +137,7 @@ export function App() {
   const shown: Route = inBrowser && (route.view === "new" || route.view === "settings" || route.view === "guide") ? { view: "inbox" } : route;
   switch (shown.view) {
     case "inbox":
-      view = <InboxView onOpenSession={openSession} />;
+      view = <InboxView onOpenSession={openSession} focusList={skipping} onListFocused={() => setSkipping(false)} />;
       break;
     case "new":
       view = <NewChatView onStarted={openSession} />;
@@ -161,6 +165,17 @@ export function App() {
 
   return (
     <div className="app">
+      <a
+        className="skip-link"
+        href={routeToHash({ view: "inbox" })}
+        onClick={(event) => {
+          event.preventDefault();
+          if (shown.view !== "inbox") navigate({ view: "inbox" });
+          setSkipping(true);
+        }}
+      >
+        Skip to the inbox
+      </a>
       {phone ? (
         <TopBar route={sidebarRoute} menuOpen={panel.open} onToggleMenu={() => panel.setOpen(!panel.open)} onNavigate={navigateFromMenu} menuButtonRef={panel.menuButton} />
       ) : null}
@@ -180,6 +195,9 @@ export function App() {
         </Suspense>
       </main>
       <Toasts />
+      <div className="visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-announcer="">
+        {announced}
+      </div>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 
 import { openableUrl } from "./openableUrl";
+import { ScrollBox } from "./ScrollBox";
 
 function open(event: MouseEvent<HTMLAnchorElement>, url: string) {
   // Never navigate the window: the system browser opens the link, and only on this click.
@@ -25,10 +26,16 @@ const COMPONENTS: Components = {
   },
   // No remote images: a picture would load from the agent's chosen address as soon as it is shown.
   img: ({ alt }) => <span className="md-image">[image{alt ? `: ${alt}` : ""}]</span>,
+  // Code and tables wider than the card scroll sideways, by keyboard too.
+  pre: ({ children }) => (
+    <ScrollBox kind="pre" label="Code">
+      {children}
+    </ScrollBox>
+  ),
   table: ({ children }) => (
-    <div className="md-table">
+    <ScrollBox kind="div" className="md-table" label="Table">
       <table>{children}</table>
-    </div>
+    </ScrollBox>
   ),
 };
 

@@ -12,6 +12,16 @@ export function rowDomId(id: string): string {
   return `inbox-row-${id}`;
 }
 
+/**
+ * A row's accessible name: its visible text in the order it is drawn (agent, team inbox, project,
+ * outcome, what is asked, age), then what kind of question it is.
+ */
+export function rowName(row: TriageRow, age: string): string {
+  const meta = [row.agent, row.question.inbox, row.projectName, row.question.status === "pending" ? null : row.question.status].filter(Boolean).join(" · ");
+  const team = row.question.inbox ? `, in the team inbox ${row.question.inbox}` : "";
+  return `${meta}: ${row.summary}, ${age} — ${KIND_LABEL[row.kind].toLowerCase()}${team}`;
+}
+
 /** One compact line of the inbox: kind, agent, project, what is asked, and how long it waited. */
 export function InboxRow({
   row,
@@ -33,45 +43,49 @@ export function InboxRow({
   onToggle: (event: MouseEvent) => void;
 }) {
   const resolved = row.question.status !== "pending";
+  const age = shortAge(row.createdAt, now);
   return (
     <div
       id={rowDomId(row.id)}
       role="option"
       aria-selected={selected}
       aria-current={focused ? "true" : undefined}
-      aria-label={`${KIND_LABEL[row.kind]} from ${row.agent}${row.question.inbox ? ` (team inbox ${row.question.inbox})` : ""}${row.projectName ? ` in ${row.projectName}` : ""}: ${row.summary}`}
+      aria-label={rowName(row, age)}
       className={`inbox-row${focused ? " is-focused" : ""}${selected ? " is-selected" : ""}${resolved ? " is-resolved" : ""}`}
       data-request-id-row={row.id}
       data-kind={row.kind}
       style={{ top, height }}
       onClick={onClick}
     >
-      <input
-        type="checkbox"
-        className="inbox-row-check"
-        tabIndex={-1}
-        checked={selected}
-        aria-label={`Select: ${row.summary}`}
-        onClick={onToggle}
-        onChange={() => undefined}
-      />
+      {/* The option's own selected state is what assistive technology reads; this box is for the pointer. */}
+      <span className={`inbox-row-check${selected ? " is-checked" : ""}`} aria-hidden="true" onClick={onToggle} />
       <span className={`inbox-row-kind kind-${row.kind}`} title={KIND_LABEL[row.kind]}>
         <Icon name={KIND_ICON[row.kind]} size={14} />
       </span>
+      {/* The spaces between the parts (which the flex layout does not draw) keep the words apart
+          where the row's text is read as one string. */}
       <span className="inbox-row-main">
         <span className="inbox-row-meta">
-          <span className="inbox-row-agent">{row.agent}</span>
+          <span className="inbox-row-agent">{row.agent}</span>{" "}
           {row.question.inbox ? (
-            <span className="inbox-row-team" title={`Waits in the team inbox ${row.question.inbox}`}>
-              {row.question.inbox}
-            </span>
+            <>
+              <span className="inbox-row-team" title={`Waits in the team inbox ${row.question.inbox}`}>
+                {row.question.inbox}
+              </span>{" "}
+            </>
           ) : null}
-          {row.projectName ? <span className="inbox-row-project" title={row.project}>{row.projectName}</span> : null}
+          {row.projectName ? (
+            <>
+              <span className="inbox-row-project" title={row.project}>
+                {row.projectName}
+              </span>{" "}
+            </>
+          ) : null}
           {resolved ? <span className="inbox-row-done">{row.question.status}</span> : null}
-        </span>
+        </span>{" "}
         <span className="inbox-row-summary">{row.summary}</span>
-      </span>
-      <span className="inbox-row-age">{shortAge(row.createdAt, now)}</span>
+      </span>{" "}
+      <span className="inbox-row-age">{age}</span>
     </div>
   );
 }
@@ -93,7 +107,7 @@ export function GroupHeader({
   onSelectAll: () => void;
 }) {
   return (
-    <div role="presentation" className="inbox-group" style={{ top, height }}>
+    <div className="inbox-group" style={{ top, height }}>
       <button type="button" className="inbox-group-toggle" aria-expanded={!collapsed} onClick={onToggleCollapsed}>
         <Icon name="chevron" size={13} className={collapsed ? "chevron-closed" : "chevron-open"} />
         <span className="inbox-group-label">{group.label}</span>

@@ -35,6 +35,13 @@ const mixed = snapshot({
 const focusedRow = () => document.querySelector(".inbox-row.is-focused")?.getAttribute("data-request-id-row");
 const shownCard = () => document.querySelector(".inbox-detail article")?.getAttribute("data-request-id");
 
+/** The box that selects the row named `name` (for the pointer: hidden from assistive technology). */
+function rowBox(name: RegExp): HTMLElement {
+  const box = screen.getByRole("option", { name }).querySelector<HTMLElement>(".inbox-row-check");
+  if (!box) throw new Error(`the row ${String(name)} has no box`);
+  return box;
+}
+
 describe("the inbox's keys", () => {
   it("walk the rows with j/k and the arrows, each step showing the row's card", async () => {
     localStorage.setItem("beckon.inbox.groupBy", "none");
@@ -50,16 +57,28 @@ describe("the inbox's keys", () => {
     expect(screen.getByRole("listbox")).toHaveAttribute("aria-activedescendant", "inbox-row-q1");
   });
 
-  it("choose an option of the open card with 1–4 without sending it, and Enter goes into the card", async () => {
-    const answer = vi.fn();
+  it("choose an option of the open card with 1–4 without sending it, then send it with Enter", async () => {
+    const answer = vi.fn((id: RequestId) => Promise.resolve({ question: { id, session_id: `s-${id}`, status: "answered" as const, outcome: { outcome: "answered" as const, answers: [] }, answered_via: "window" as const, resolved_at_ms: NOW }, repeat: false }));
     localStorage.setItem("beckon.inbox.groupBy", "none");
     renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(mixed), api: fakeApi({ answer }) });
     await userEvent.click(screen.getByRole("option", { name: /Deploy now/ }));
     await userEvent.keyboard("2");
     const card = screen.getByRole("article");
     expect(within(card).getByRole("radio", { name: /No/ })).toBeChecked();
+    expect(answer).not.toHaveBeenCalled();
     await userEvent.keyboard("{Enter}");
-    expect(card).toContainElement(document.activeElement as HTMLElement);
+    expect(answer).toHaveBeenCalledWith("q1", [{ selected: ["No"] }]);
+  });
+
+  it("Enter with nothing chosen goes into the card's form, not onto its links", async () => {
+    const answer = vi.fn();
+    localStorage.setItem("beckon.inbox.groupBy", "none");
+    renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(mixed), api: fakeApi({ answer }) });
+    await userEvent.click(screen.getByRole("option", { name: /Deploy now/ }));
+    await userEvent.keyboard("{Enter}");
+    const form = screen.getByRole("article").querySelector("form");
+    expect(form).toContainElement(document.activeElement as HTMLElement);
+    expect(document.activeElement).toHaveAttribute("type", "radio");
     expect(answer).not.toHaveBeenCalled();
   });
 
@@ -157,7 +176,7 @@ describe("batches", () => {
   it("select with boxes, shift-click ranges and ctrl-click toggles, and confirm approvals naming the count, the commands and the projects", async () => {
     const answerBatch = renderBatch(mixed.whole);
     const user = userEvent.setup();
-    await user.click(screen.getByRole("checkbox", { name: /npm test/ }));
+    await user.click(rowBox(/npm test/));
     await user.keyboard("{Shift>}");
     await user.click(screen.getByRole("option", { name: /make docs/ }));
     await user.keyboard("{/Shift}");
@@ -199,8 +218,8 @@ describe("batches", () => {
   it("decline questions without a confirmation and show what was resolved", async () => {
     const answerBatch = vi.fn((ids: RequestId[]): Promise<BatchReceipt> => Promise.resolve({ resolved: ids.map((id) => ({ id, session_id: `s-${id}`, status: "declined" as const, outcome: { outcome: "declined" as const, reason: null }, answered_via: "window" as const, resolved_at_ms: NOW })), failed: [] }));
     renderBatch([question("q1", 40, "One?"), question("q2", 30, "Two?")], answerBatch);
-    await userEvent.click(screen.getByRole("checkbox", { name: /One\?/ }));
-    await userEvent.click(screen.getByRole("checkbox", { name: /Two\?/ }));
+    await userEvent.click(rowBox(/One\?/));
+    await userEvent.click(rowBox(/Two\?/));
     await userEvent.click(screen.getByRole("button", { name: "Decline all" }));
     expect(answerBatch).toHaveBeenCalledWith(["q1", "q2"], { decision: "decline", reason: null });
     expect(await screen.findByText("2 resolved")).toBeInTheDocument();
@@ -258,7 +277,7 @@ describe("in the phone layout", () => {
 
   it("a row's box selects it without opening its card", async () => {
     renderWithStore(<InboxView onOpenSession={() => undefined} />, { state: stateFrom(mixed) });
-    await userEvent.click(screen.getByRole("checkbox", { name: /Deploy now/ }));
+    await userEvent.click(rowBox(/Deploy now/));
     expect(body()).not.toHaveClass("shows-card");
     expect(screen.getByRole("toolbar", { name: "Selected questions" })).toHaveTextContent("1 selected");
   });

@@ -19,7 +19,9 @@ import {
   rangeBetween,
   summarise,
   type GroupBy,
+  type ListEntry,
   type TriageFilter,
+  type TriageGroup,
   type TriageRow,
 } from "../../state/triage";
 import { approvalAnswer } from "../question/approval";
@@ -30,10 +32,23 @@ import { ConnectedQuestionCard } from "../question/ConnectedQuestionCard";
 import { BatchBar, BatchConfirm, BatchResult, type BatchKind, type BatchOutcome } from "./BatchBar";
 import { GroupHeader, InboxRow, rowDomId } from "./InboxRow";
 import { InboxToolbar } from "./InboxToolbar";
-import { isTextField, pickOption } from "./inboxKeys";
+import { enterCard, isTextField, pickOption } from "./inboxKeys";
 import { DenyPrompt, KeyHelp } from "./Overlays";
 import { RuleOfferBanner } from "./RuleOfferBanner";
 import { rowOnScreen, scrollRowIntoView, VirtualList } from "./VirtualList";
+
+/** The rows among lines `start` to `end` of `entries`, in runs of consecutive rows of one group. */
+function rowRuns(entries: readonly ListEntry[], start: number, end: number): { group: TriageGroup; lines: { row: TriageRow; line: number }[] }[] {
+  const runs: { group: TriageGroup; lines: { row: TriageRow; line: number }[] }[] = [];
+  for (let line = start; line < end; line += 1) {
+    const entry = entries[line];
+    if (entry?.type !== "row") continue;
+    const last = runs[runs.length - 1];
+    if (last && last.group.key === entry.group.key && last.lines[last.lines.length - 1]?.line === line - 1) last.lines.push({ row: entry.row, line });
+    else runs.push({ group: entry.group, lines: [{ row: entry.row, line }] });
+  }
+  return runs;
+}
 
 /** Every line of the list (row or group header) is this tall, so the list can be windowed. */
 export const LINE_PX = 52;
@@ -57,7 +72,18 @@ type Overlay = { kind: "keys" } | { kind: "deny"; id: RequestId; what: string } 
  * shown; several rows can be answered at once after a confirmation. In the phone layout the list
  * and the card take turns: a row opens its card, "Back to the list" returns.
  */
-export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: SessionId) => void; highlightId?: RequestId }) {
+export function InboxView({
+  onOpenSession,
+  highlightId,
+  focusList = false,
+  onListFocused,
+}: {
+  onOpenSession: (id: SessionId) => void;
+  highlightId?: RequestId;
+  /** Put focus on the list (the skip link asks), then say so through `onListFocused`. */
+  focusList?: boolean;
+  onListFocused?: () => void;
+}) {
   const { dispatch } = useBackendHandles();
   const actions = useActions();
   const now = useNow();
@@ -81,6 +107,7 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
   const listRef = useRef<HTMLDivElement | null>(null);
   const detailRef = useRef<HTMLDivElement | null>(null);
   const searchRef = useRef<HTMLInputElement | null>(null);
+  const headingRef = useRef<HTMLHeadingElement | null>(null);
   // The focused question's card (Markdown, forms) is drawn a frame after the list, so the
   // list is on screen sooner.
   const listPainted = useAfterFirstFrame();
@@ -140,6 +167,12 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
     if (showsCard) backRef.current?.focus();
     else listRef.current?.focus({ preventScroll: true });
   }, [showsCard]);
+
+  useEffect(() => {
+    if (!focusList) return;
+    (listRef.current ?? headingRef.current)?.focus();
+    onListFocused?.();
+  }, [focusList, onListFocused]);
 
   const reveal = useCallback(
     (id: RequestId | null) => {
@@ -284,7 +317,7 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
     const first = row.question.request?.questions[0];
     if (event.key === "Enter") {
       event.preventDefault();
-      detailRef.current.querySelector<HTMLElement>("input:not([disabled]), textarea:not([disabled]), select:not([disabled]), button:not([disabled])")?.focus();
+      enterCard(detailRef.current);
     } else if (/^[1-4]$/.test(event.key) && pending && first && isChoice(first) && !first.multiSelect) {
       event.preventDefault();
       pickOption(detailRef.current, Number(event.key) - 1, first.options.map((option) => option.label));
@@ -309,12 +342,14 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
     <section className="view inbox-view" aria-labelledby="inbox-title" onKeyDown={onKeyDown}>
       <header className="view-head">
         <div>
-          <h1 id="inbox-title">Inbox</h1>
+          <h1 id="inbox-title" ref={headingRef} tabIndex={-1}>
+            Inbox
+          </h1>
           <p className="view-sub">
             {waiting === 0 ? "Nothing is waiting for you" : waiting === 1 ? "1 question is waiting" : `${count(waiting)} questions are waiting`}
           </p>
         </div>
-        <button type="button" className="button button-quiet inbox-keys-button" onClick={() => setOverlay({ kind: "keys" })} aria-label="Keyboard shortcuts">
+        <button type="button" className="button button-quiet inbox-keys-button" onClick={() => setOverlay({ kind: "keys" })} title="Keyboard shortcuts (?)">
           <kbd>?</kbd> Keys
         </button>
       </header>
@@ -342,31 +377,56 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
             {summary.count > 0 ? <BatchBar summary={summary} onChoose={chooseBatch} onClear={() => setSelected(new Set())} /> : null}
             {outcome ? <BatchResult outcome={outcome} onClose={() => setOutcome(null)} /> : null}
             <div className="inbox-scroller" ref={scrollerRef}>
-              <div
-                ref={listRef}
-                className="inbox-list"
-                role="listbox"
-                aria-label="Pending questions"
-                aria-multiselectable="true"
-                aria-activedescendant={current === null ? undefined : rowDomId(current)}
-                tabIndex={0}
-              >
-                <VirtualList
-                  scroller={scrollerRef}
-                  count={entries.length}
-                  rowHeight={LINE_PX}
-                  renderRow={(line, style) => {
-                    const entry = entries[line];
-                    if (!entry) return null;
-                    if (entry.type === "header") {
+              <VirtualList
+                scroller={scrollerRef}
+                count={entries.length}
+                rowHeight={LINE_PX}
+                render={(start, end) => (
+                  <>
+                    {/* The listbox holds only options (in groups); the group headers, which are
+                        buttons, lie beside it in the same scrolling space. */}
+                    <div
+                      ref={listRef}
+                      className="inbox-list"
+                      role="listbox"
+                      aria-label="Pending questions"
+                      aria-multiselectable="true"
+                      aria-activedescendant={current === null ? undefined : rowDomId(current)}
+                      tabIndex={0}
+                    >
+                      {rowRuns(entries, start, end).map((run) => {
+                        const drawn = run.lines.map(({ row, line }) => (
+                          <InboxRow
+                            key={row.id}
+                            row={row}
+                            top={line * LINE_PX}
+                            height={LINE_PX}
+                            focused={row.id === current}
+                            selected={selected.has(row.id)}
+                            now={now}
+                            onClick={(event) => onRowClick(row, event, false)}
+                            onToggle={(event) => onRowClick(row, event, true)}
+                          />
+                        ));
+                        return groupBy === "none" ? (
+                          drawn
+                        ) : (
+                          <div key={`run:${run.group.key}`} role="group" aria-label={run.group.label}>
+                            {drawn}
+                          </div>
+                        );
+                      })}
+                    </div>
+                    {entries.slice(start, end).map((entry, offset) => {
+                      if (entry.type !== "header") return null;
                       const key = entry.group.key;
                       return (
                         <GroupHeader
                           key={`group:${key}`}
                           group={entry.group}
                           collapsed={entry.collapsed}
-                          top={style.top}
-                          height={style.height}
+                          top={(start + offset) * LINE_PX}
+                          height={LINE_PX}
                           onToggleCollapsed={() =>
                             setCollapsed((old) => {
                               const next = new Set(old);
@@ -378,24 +438,10 @@ export function InboxView({ onOpenSession, highlightId }: { onOpenSession: (id: 
                           onSelectAll={() => addAll(entry.group.rows.filter((row) => row.question.status === "pending").map((row) => row.id))}
                         />
                       );
-                    }
-                    const row = entry.row;
-                    return (
-                      <InboxRow
-                        key={row.id}
-                        row={row}
-                        top={style.top}
-                        height={style.height}
-                        focused={row.id === current}
-                        selected={selected.has(row.id)}
-                        now={now}
-                        onClick={(event) => onRowClick(row, event, false)}
-                        onToggle={(event) => onRowClick(row, event, true)}
-                      />
-                    );
-                  }}
-                />
-              </div>
+                    })}
+                  </>
+                )}
+              />
               {shown.length === 0 ? <p className="muted inbox-none">No question matches.</p> : null}
             </div>
           </div>

@@ -29,20 +29,21 @@ export function rowOnScreen(scroller: HTMLElement, index: number, rowHeight: num
 /**
  * A list of `count` lines of one fixed height inside `scroller`, drawing only the lines on
  * screen and `overscan` more on each side; the rest is empty space of the right height, so the
- * scroll bar tells the truth.
+ * scroll bar tells the truth. `render` draws the lines from `start` to `end` (exclusive), each at
+ * `index * rowHeight` from the top of that space.
  */
 export function VirtualList({
   scroller,
   count,
   rowHeight,
   overscan = 6,
-  renderRow,
+  render,
 }: {
   scroller: RefObject<HTMLElement | null>;
   count: number;
   rowHeight: number;
   overscan?: number;
-  renderRow: (index: number, style: { top: number; height: number }) => ReactNode;
+  render: (start: number, end: number) => ReactNode;
 }) {
   const [view, setView] = useState({ top: 0, height: 0 });
   useEffect(() => {
@@ -60,11 +61,9 @@ export function VirtualList({
   }, [scroller]);
 
   const { start, end } = visibleRange(count, rowHeight, view.top, view.height || FALLBACK_VIEWPORT_PX, overscan);
-  const rows: ReactNode[] = [];
-  for (let index = start; index < end; index += 1) rows.push(renderRow(index, { top: index * rowHeight, height: rowHeight }));
   return (
     <div className="vlist-space" style={{ height: count * rowHeight }}>
-      {rows}
+      {render(start, end)}
     </div>
   );
 }

@@ -11,7 +11,7 @@ export function isTextField(target: EventTarget | null): boolean {
 export const KEY_LIST: readonly (readonly [string, string])[] = [
   ["j / ↓", "Next question"],
   ["k / ↑", "Previous question"],
-  ["Enter", "Go into the open card"],
+  ["Enter", "Send the option chosen with 1 – 4, or go into the open card's form"],
   ["1 – 4", "Choose that option of the open card (approvals: focus Allow, Allow always, Deny)"],
   ["a", "Allow the focused approval once"],
   ["d", "Deny the focused approval (with an optional message)"],
@@ -41,4 +41,28 @@ export function pickOption(detail: HTMLElement, position: number, labels: readon
   if (!radio || radio.disabled) return false;
   radio.click();
   return true;
+}
+
+/**
+ * Enter from the list, on the card in `detail`. A question of one item whose option is chosen
+ * is sent ("sent"). Otherwise focus moves into the card's form ("entered"): onto the chosen
+ * option, else its first field, else its Submit; for an approval, onto the command it would run
+ * (to read it, scrolling it by keyboard), else its Deny. Never onto the card's links.
+ */
+export function enterCard(detail: HTMLElement): "sent" | "entered" | null {
+  const form = detail.querySelector<HTMLFormElement>("form.qform");
+  if (!form) return null;
+  let target: HTMLElement | null;
+  if (form.classList.contains("approval")) {
+    target = form.querySelector<HTMLElement>(".approval-preview [tabindex='0'], textarea:not([disabled])") ?? form.querySelector<HTMLElement>(".qactions .button-danger:not([disabled])");
+  } else {
+    const chosen = form.querySelector<HTMLInputElement>("input:checked:not([disabled])");
+    if (chosen?.type === "radio" && form.querySelectorAll("[data-item-index]").length === 1) {
+      form.requestSubmit();
+      return "sent";
+    }
+    target = chosen ?? form.querySelector<HTMLElement>("[data-item-index] :is(input, textarea, select):not([disabled])") ?? form.querySelector<HTMLElement>("button[type=submit]:not([disabled])");
+  }
+  target?.focus();
+  return target ? "entered" : null;
 }
