@@ -119,3 +119,55 @@ for (const colorScheme of THEMES) {
     await phone.close();
   });
 }
+
+test("asked for more contrast, secondary text is as strong as the text, and the window stays clean", async () => {
+  for (const colorScheme of THEMES) {
+    const { page } = await openApp(harness, { ...WINDOW, colorScheme, query: "?triage=6" });
+    await page.emulateMedia({ colorScheme, reducedMotion: "reduce", contrast: "more" });
+    await page.getByRole("listbox", { name: "Pending questions" }).getByRole("option").first().waitFor();
+    const colours = await page.evaluate(() => ({
+      text: getComputedStyle(document.querySelector(".inbox-row-summary")).color,
+      age: getComputedStyle(document.querySelector(".inbox-row-age")).color,
+    }));
+    assert.equal(colours.age, colours.text, `${colorScheme}: a row's age is drawn as strongly as its text`);
+    await clean(page, `${colorScheme} with more contrast`);
+    await page.close();
+  }
+});
+
+test("less motion when asked: nothing in the window transitions", async () => {
+  const { page } = await openApp(harness, { ...WINDOW });
+  const moving = await page.evaluate(() =>
+    [...document.querySelectorAll("body *")]
+      .filter((node) => getComputedStyle(node).transitionDuration.split(",").some((duration) => parseFloat(duration) > 0))
+      .map((node) => node.className),
+  );
+  assert.deepEqual(moving, []);
+  await page.emulateMedia({ reducedMotion: "no-preference" });
+  const movingAfter = await page.evaluate(() => [...document.querySelectorAll(".button")].some((node) => parseFloat(getComputedStyle(node).transitionDuration) > 0));
+  assert.ok(movingAfter, "without the setting, buttons do ease (so the check above can fail)");
+  await page.close();
+});
+
+test("text at 200% in the smallest window loses nothing: no sideways scrolling, and a question answered", async () => {
+  // The window's minimum size (720×520) at 200%: 360×260 CSS pixels, drawn at twice the density.
+  const page = await (await harness.phoneBrowser()).newPage({ viewport: { width: 360, height: 260 }, deviceScaleFactor: 2, reducedMotion: "reduce" });
+  await page.goto(harness.server.url);
+  const list = page.getByRole("listbox", { name: "Pending questions" });
+  await list.getByRole("option").first().waitFor();
+  const wide = () => page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok((await wide()) <= 360, `the inbox is ${await wide()}px wide`);
+  await list.getByRole("option", { name: /^deploy-bot/ }).click();
+  const card = page.locator(".inbox-detail article");
+  await card.waitFor();
+  assert.ok((await wide()) <= 360, `the card is ${await wide()}px wide`);
+  await card.getByRole("radio", { name: /Tonight at 02:00/ }).check();
+  await card.getByRole("button", { name: "Submit" }).scrollIntoViewIfNeeded();
+  await card.getByRole("button", { name: "Submit" }).click();
+  await page.waitForFunction(() => window.__beckonMock.backend.calls.some((call) => call.cmd === "answer"));
+  await page.getByRole("button", { name: "Menu" }).click();
+  await page.getByRole("button", { name: "Settings" }).click();
+  await page.getByRole("heading", { name: "Settings", level: 1 }).waitFor();
+  assert.ok((await wide()) <= 360, `settings are ${await wide()}px wide`);
+  await page.close();
+});
