@@ -1,6 +1,7 @@
 //! Triage in the real app: a thousand questions from twenty agents in five projects grouped,
-//! filtered and searched; a keyboard walk that answers a question and allows an approval whose
-//! command then runs (through `beckon hook claude-code`, as Claude Code would run it); a batch
+//! filtered and searched; a keyboard walk (from the skip link) that answers a question with an
+//! option key and Enter, allows an approval whose command then runs (through `beckon hook
+//! claude-code`, as Claude Code would run it) and denies another with a message; a batch
 //! deny of fifty approvals that reaches every asker; and a rule offered after three allows that
 //! then allows the next identical call at once, with no notification, and shows in the audit
 //! export.
@@ -73,8 +74,13 @@ async fn a_thousand_questions_are_grouped_filtered_and_searched() -> Result<(), 
 /// `beckon hook claude-code` started with a permission request to run `command` in `project`,
 /// as Claude Code starts it: the hook waits for the person.
 async fn hook_asking(home: &Home, command: &str, project: &Path) -> Result<Child, Failure> {
+    hook_asking_in(home, "5b0c11aa-2233", command, project).await
+}
+
+/// `hook_asking` from Claude Code's session `session` (one session has one prompt at a time).
+async fn hook_asking_in(home: &Home, session: &str, command: &str, project: &Path) -> Result<Child, Failure> {
     let event = json!({
-        "session_id": "5b0c11aa-2233", "transcript_path": "/dev/null", "cwd": project,
+        "session_id": session, "transcript_path": "/dev/null", "cwd": project,
         "permission_mode": "default", "hook_event_name": "PermissionRequest",
         "tool_name": "Bash", "tool_input": {"command": command, "description": "Run it"},
     });
@@ -152,8 +158,14 @@ async fn resolved(home: &Home, id: &str) -> Result<Value, Failure> {
     }
 }
 
+/// Whether the focused element of the window is the inbox's list.
+async fn list_has_focus(app: &App) -> Result<bool, Failure> {
+    let role = app.eval("return document.activeElement && document.activeElement.getAttribute('role')").await?;
+    Ok(role == "listbox")
+}
+
 #[tokio::test]
-async fn the_keyboard_answers_a_question_and_allows_an_approval_whose_command_runs() -> Result<(), Failure> {
+async fn the_keyboard_answers_a_question_allows_one_approval_and_denies_another() -> Result<(), Failure> {
     let home = Home::new()?;
     let project = tempfile::tempdir()?;
     let app = App::launch(&home).await?;
@@ -161,25 +173,34 @@ async fn the_keyboard_answers_a_question_and_allows_an_approval_whose_command_ru
     let command = "touch ran-by-the-agent";
     let hook = hook_asking(&home, command, project.path()).await?;
     app.shown(".inbox-row", "touch ran-by-the-agent").await?;
-    let approval = app
-        .eval("return [...document.querySelectorAll('.inbox-row')].find(r => r.textContent.includes('touch ran-by-the-agent')).dataset.requestIdRow")
-        .await?
-        .as_str()
-        .ok_or("the approval's row has no id")?
-        .to_owned();
+    let refused = "touch must-not-run";
+    let refused_hook = hook_asking_in(&home, "7d1e22bb-4455", refused, project.path()).await?;
+    app.shown(".inbox-row", refused).await?;
+    let row_of = |text: &str| {
+        format!(
+            "return [...document.querySelectorAll('.inbox-row')].find(r => r.textContent.includes('{text}')).dataset.requestIdRow"
+        )
+    };
+    let approval = app.eval(&row_of(command)).await?.as_str().ok_or("the approval's row has no id")?.to_owned();
+    let denial = app.eval(&row_of(refused)).await?.as_str().ok_or("the second approval's row has no id")?.to_owned();
 
+    // The skip link puts focus on the list.
+    assert!(!list_has_focus(&app).await?);
+    app.find(".skip-link", "Skip to the inbox").await?.send_keys(&Key::Enter.to_string()).await?;
+    assert!(list_has_focus(&app).await?, "the skip link put focus on the list");
+
+    // The question: from the list, 1 picks its first option and Enter sends it.
     let list = app.find(".inbox-list", "").await?;
-    // The question: 1 picks its first option, then its Submit is pressed from the keyboard.
     walk_to(&app, &list, &question).await?;
     list.send_keys("1").await?;
     app.find(".inbox-detail input[type=radio]:checked", "").await?;
-    let submit = app.find(".inbox-detail button[type=submit]", "Submit").await?;
-    submit.send_keys(&Key::Enter.to_string()).await?;
+    list.send_keys(&Key::Enter.to_string()).await?;
     let answered = resolved(&home, &question).await?;
     assert_eq!(answered["status"], "answered");
     assert_eq!(answered["answered_via"], "window");
+    assert_eq!(answered["outcome"]["answers"][0]["selected"][0], "Yes", "{answered}");
 
-    // The approval: a allows it, the hook hands Claude Code the allow, and the command runs.
+    // An approval: a allows it, the hook hands Claude Code the allow, and the command runs.
     let list = app.find(".inbox-list", "").await?;
     walk_to(&app, &list, &approval).await?;
     list.send_keys("a").await?;
@@ -187,6 +208,19 @@ async fn the_keyboard_answers_a_question_and_allows_an_approval_whose_command_ru
     assert_eq!(decision["behavior"], "allow", "{decision}");
     assert!(run_if_allowed(&decision, command, project.path()).await?);
     assert!(project.path().join("ran-by-the-agent").exists(), "the agent ran the allowed command");
+
+    // Another: d asks for a message, Enter denies with it, and the command does not run.
+    let list = app.find(".inbox-list", "").await?;
+    walk_to(&app, &list, &denial).await?;
+    list.send_keys("d").await?;
+    let message = app.find("#deny-prompt-message", "").await?;
+    message.send_keys("not on a Friday").await?;
+    message.send_keys(&Key::Enter.to_string()).await?;
+    let decision = hook_decision(refused_hook).await?;
+    assert_eq!(decision["behavior"], "deny", "{decision}");
+    assert_eq!(decision["message"], "not on a Friday", "{decision}");
+    assert!(!run_if_allowed(&decision, refused, project.path()).await?);
+    assert!(!project.path().join("must-not-run").exists(), "the denied command did not run");
     app.quit().await
 }
 
