@@ -32,3 +32,16 @@ export function describe(violations) {
     .map((violation) => [`${violation.rule} (${violation.impact}): ${violation.help}`, ...violation.nodes.map((node) => `  ${node.target}\n    ${node.why.replaceAll("\n", "\n    ")}`)].join("\n"))
     .join("\n");
 }
+
+/**
+ * `audit` in the light and the dark theme, leaving the page light: each theme's violations as
+ * `describe` words them, "" when there are none.
+ */
+export async function auditThemes(page) {
+  const found = {};
+  for (const colorScheme of ["dark", "light"]) {
+    await page.emulateMedia({ colorScheme });
+    found[colorScheme] = describe(await audit(page));
+  }
+  return found;
+}

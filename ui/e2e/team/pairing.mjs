@@ -5,6 +5,7 @@
 //
 // Usage: node pairing.mjs pair|look <server URL> <person>
 import { chromium } from "playwright-core";
+import { auditThemes } from "../axe.mjs";
 
 const [phase, base, who] = process.argv.slice(2);
 if (!["pair", "look"].includes(phase) || !base || !who) {
@@ -32,6 +33,7 @@ try {
     await hint.waitFor(WAIT);
     report.instruction = await hint.innerText();
     report.code = /\/start ([A-Z0-9]+)/.exec(report.instruction)?.[1] ?? null;
+    report.axe = await auditThemes(page);
   } else {
     await channels.getByText(/Telegram: paired/).waitFor(WAIT);
     report.shown = await channels.innerText();

@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { chromium } from "playwright-core";
+import { auditThemes } from "../axe.mjs";
 
 const [base, approval, adaToken] = process.argv.slice(2);
 if (!base || !approval || !adaToken) {
@@ -87,6 +88,8 @@ report.ada = {
   newChat: await ada.page.getByRole("button", { name: "New chat" }).count(),
   signOut: await ada.page.getByRole("button", { name: "Sign out" }).count(),
 };
+// WCAG 2.1 AA by axe-core on each page a team shows, in both themes.
+report.axe = { inbox: await auditThemes(ada.page) };
 
 // Bo: his inbox; Ada's approval is not there, not even by its address, and the API refuses it.
 const bo = await open("bo");
@@ -110,6 +113,7 @@ await ada.page
   .waitForFunction((id) => /via the window \(/.test(document.querySelector(`article[data-request-id="${id}"]`)?.textContent ?? ""), approval, { timeout: 5_000 })
   .catch(() => undefined);
 report.ada.cardAfter = await card.innerText();
+report.axe.answered = await auditThemes(ada.page);
 
 // Ada's agent asks something new while her page is open: it arrives by itself, and is notified.
 const asked = await fetch(`${base}/v1/questions`, {
@@ -174,6 +178,7 @@ await ada.page.getByRole("button", { name: "Sign out" }).click();
 await ada.page.waitForURL(`${base}/auth/signed-out`, WAIT);
 report.ada.afterSignOut = ada.page.url();
 report.ada.signedOutPage = await ada.page.locator("main").innerText();
+report.axe.signedOut = await auditThemes(ada.page);
 report.ada.me = await ada.context.request.get(`${base}/v1/me`).then((response) => response.status());
 
 report.problems = { ada: ada.problems, bo: bo.problems };

@@ -28,6 +28,7 @@ async fn a_person_pairs_their_telegram_chat_from_their_page_and_answers_there_as
     assert_eq!(paired["problems"], json!([]), "{paired}");
     let code = paired["code"].as_str().unwrap_or_else(|| panic!("no code on the page: {paired}"));
     assert!(paired["instruction"].as_str().unwrap().contains("Telegram"), "{paired}");
+    team::assert_accessible("the pairing code", &paired["axe"]);
     assert!(!team.server.log_tail(1).contains(code), "the code is not in the server's log");
 
     telegram.user_sends(ADA, &format!("/start {code}"));

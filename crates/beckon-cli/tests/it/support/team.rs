@@ -112,3 +112,14 @@ pub async fn chromium(script: &str, args: &[&str]) -> Value {
     assert!(output.status.success(), "the Chromium run failed:\n{}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).unwrap()
 }
+
+/// Fails with what axe-core found on a page, from a Chromium script's `{ "dark": …, "light": … }`
+/// (each theme's violations as words, "" for none), named `page` in the failure.
+pub fn assert_accessible(page: &str, themes: &Value) {
+    let themes = themes.as_object().unwrap_or_else(|| panic!("no axe-core results for {page}: {themes}"));
+    assert_eq!(themes.len(), 2, "{page}: both themes audited: {themes:?}");
+    for (theme, found) in themes {
+        let found = found.as_str().unwrap_or_else(|| panic!("{page}, {theme}: {found}"));
+        assert!(found.is_empty(), "WCAG 2.1 AA violations on {page} in the {theme} theme:\n{found}");
+    }
+}
