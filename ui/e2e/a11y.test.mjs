@@ -171,3 +171,18 @@ test("text at 200% in the smallest window loses nothing: no sideways scrolling, 
   assert.ok((await wide()) <= 360, `settings are ${await wide()}px wide`);
   await page.close();
 });
+
+test("team inboxes, in each state, and their questions among the inbox's, in both themes", async () => {
+  for (const colorScheme of THEMES) {
+    const { page } = await openApp(harness, { ...WINDOW, colorScheme, query: "?team" });
+    await page.locator(".inbox-row .inbox-row-team").first().waitFor();
+    await clean(page, `${colorScheme} inbox with team questions`);
+    await openRow(page, { text: "terraform apply" });
+    await clean(page, `${colorScheme} a team inbox's approval`);
+    await page.getByRole("button", { name: "Settings" }).click();
+    for (const state of ["live", "signed_out", "unreachable", "signing_in"]) await page.locator(`.team-inbox[data-state=${state}]`).waitFor();
+    await page.getByRole("button", { name: "Sign in again" }).scrollIntoViewIfNeeded();
+    await clean(page, `${colorScheme} Settings › team inboxes, signed in, signed out, out of reach and signing in`);
+    await page.close();
+  }
+});

@@ -15,6 +15,7 @@ import type { NavTarget } from "../bindings/NavTarget";
 import type { NotificationTest } from "../bindings/NotificationTest";
 import type { Outcome } from "../bindings/Outcome";
 import type { InboxEntry } from "../bindings/InboxEntry";
+import type { TeamState } from "../bindings/TeamState";
 import type { QuestionRecord } from "../bindings/QuestionRecord";
 import type { QuestionRequest } from "../bindings/QuestionRequest";
 import type { ResolvedQuestion } from "../bindings/ResolvedQuestion";
@@ -132,6 +133,9 @@ export class MockBackend {
   private secret = "b7c41e9d05a2f68c3e1d9b07a4f2c6e8d1b3a5c7e9f0a2b4c6d8e0f1a3b5c7d9";
   private readonly fixture: Fixture;
   private nextId = 1;
+  /** The team inboxes followed and the questions waiting in them (none until `followTeams`). */
+  teams: TeamState = { inboxes: [], waiting: [] };
+  private teamQuestions = new Map<string, QuestionRecord>();
   /** Rules, rule offers and the audit export. */
   readonly rules: MockRules;
   /** The mock's answer to every command. */
@@ -217,7 +221,7 @@ export class MockBackend {
       bootstrap: () => this.bootstrap(),
       list_sessions: () => ({ sessions: this.topLevel(), next: null }),
       get_session: ({ sessionId }) => this.sessionView(sessionId),
-      get_question: ({ requestId }) => this.questions.get(requestId) ?? fail("not_found", `no question ${requestId}`),
+      get_question: ({ requestId }) => this.questions.get(requestId) ?? this.teamQuestions.get(requestId) ?? fail("not_found", `no question ${requestId}`),
       start_session: ({ agent, message }) => this.startSession(agent, message),
       send_message: ({ sessionId, text }) => this.sendMessage(sessionId, text),
       answer: ({ requestId, answers }) => this.hold(() => this.resolveFromWindow(requestId, { outcome: "answered", answers })),
@@ -258,8 +262,8 @@ export class MockBackend {
         return this.startAtLogin;
       },
       beckon_command: () => this.beckonProgram,
-      // The mock is one machine's Beckon, connected to no team inbox.
-      team_inboxes: () => ({ inboxes: [], waiting: [] }),
+      // The mock is one machine's Beckon, connected to no team inbox unless `followTeams` ran.
+      team_inboxes: () => this.teams,
       add_team_inbox: () => fail("unavailable", "The mock connects to no team server."),
       sign_in_team_inbox: () => fail("not_found", "no such inbox"),
       remove_team_inbox: () => fail("not_found", "no such inbox"),
@@ -305,6 +309,33 @@ export class MockBackend {
   }
 
   /** A new Beckon: no sessions, no questions, the guide not put away yet. */
+  /**
+   * Follows four team inboxes, one in each state a person sees (live, signed out, out of reach,
+   * signing in), with two questions waiting in the live one.
+   */
+  followTeams(now = Date.now()): void {
+    const inbox = (id: string, name: string, status: TeamState["inboxes"][number]["status"], as: string | null) => ({ id, name, url: `https://${name}.beckon.example.com`, signed_in_as: as, status });
+    const waiting = (n: number, agent: string, request: QuestionRequest, ageMs: number): TeamState["waiting"][number] => {
+      const [id, session_id, created_at_ms, expires_at_ms] = [fixtureId(7, n), fixtureId(8, n), now - ageMs, now + 3_600_000];
+      this.teamQuestions.set(id, {
+        id, session_id, tool_use_id: `toolu_team${n}`, agent, origin: [agent], request, status: "pending", outcome: null, answered_via: null, callback_url: null, created_at_ms, resolved_at_ms: null, expires_at_ms, expiry_policy: null,
+      });
+      return { inbox: "platform", entry: { id, session_id, agent, origin: [agent], line: lineOf(request), created_at_ms, expires_at_ms } };
+    };
+    this.teams = {
+      inboxes: [
+        inbox("t1", "platform", { state: "live" }, "Ada Lovelace"),
+        inbox("t2", "payments", { state: "signed_out", problem: "the sign-in expired" }, null),
+        inbox("t3", "research", { state: "unreachable", problem: "connection refused" }, "Ada Lovelace"),
+        inbox("t4", "security", { state: "signing_in" }, null),
+      ],
+      waiting: [
+        waiting(1, "release-bot", { questions: [{ question: "Promote build 812 to the EU fleet?", header: "Release", multiSelect: false, options: [{ label: "Promote" }, { label: "Hold" }] }] }, 600_000),
+        waiting(2, "ci-bot", { questions: [{ question: "Allow Bash: terraform apply -target=module.dns?", header: "Bash", multiSelect: false, options: [{ label: "Allow" }, { label: "Deny" }] }], approval: { tool_name: "Bash", input: { command: "terraform apply -target=module.dns" }, project: "/srv/infra", choices: ["Allow", "Deny"], editable_field: "command" } }, 120_000),
+      ],
+    };
+  }
+
   firstRun(): void {
     this.sessions.clear();
     this.timelines.clear();

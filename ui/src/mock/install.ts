@@ -16,7 +16,8 @@ declare global {
  * (or `session:<id>`, `problem:<text>`) plays a deep link that launched the app; `?waiting=<n>`
  * adds n more pending questions, one session each, for a long inbox; `?triage=<n>` adds n
  * approvals, questions and forms from 20 agents over 6 projects; `?firstrun` starts as a
- * new Beckon does, empty and on its getting-started guide.
+ * new Beckon does, empty and on its getting-started guide; `?team` follows four team inboxes, one
+ * in each state, with two questions waiting in one.
  */
 export function installMockBackend(): void {
   // The mock's own work is measured (`mock:*`) so start-up timings can leave it out.
@@ -26,6 +27,7 @@ export function installMockBackend(): void {
     backend.bootstrapError = { kind: "unavailable", message: "The database at /home/you/.local/share/dev.beckon.desktop/beckon.db was written by a newer Beckon (schema 7; this one knows 5). Update Beckon to open it." };
   }
   if (new URLSearchParams(window.location.search).has("firstrun")) backend.firstRun();
+  if (new URLSearchParams(window.location.search).has("team")) backend.followTeams();
   const start = new URLSearchParams(window.location.search).get("start");
   const [to, id] = start?.split(":") ?? [];
   if (to === "question" || to === "session") backend.startAt = { to, id: id ?? "" };
