@@ -158,3 +158,19 @@ test("a new question is announced once, and a streamed reply is not announced at
   assert.deepEqual(await page.evaluate(() => window.__said), ["New question from ops-bot: Keys · Rotate the signing keys now?"]);
   await page.close();
 });
+
+test("Tab stays inside an open dialog, and Escape gives the focus back to the list", async () => {
+  const { page } = await openApp(harness);
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("?");
+  const dialog = page.getByRole("dialog", { name: "Keyboard" });
+  await dialog.waitFor();
+  for (let step = 0; step < 4; step += 1) {
+    await page.keyboard.press(step % 2 === 0 ? "Tab" : "Shift+Tab");
+    assert.ok(await dialog.evaluate((node) => node.contains(document.activeElement)), `after ${step + 1} presses the focus is still in the dialog`);
+  }
+  await page.keyboard.press("Escape");
+  assert.equal((await focused(page)).role, "listbox");
+  await page.close();
+});

@@ -1,5 +1,6 @@
 import { Suspense, useCallback, useEffect, useRef, useState } from "react";
 import type { NavTarget } from "./bindings/NavTarget";
+import { Announcer } from "./components/common/Announcer";
 import { FatalScreen } from "./components/common/FatalScreen";
 import { ProblemBanner } from "./components/common/ProblemBanner";
 import { Spinner } from "./components/common/Spinner";
@@ -10,7 +11,6 @@ import { onDemand } from "./components/common/onDemand";
 import { Sidebar } from "./components/sidebar/Sidebar";
 import { TopBar } from "./components/sidebar/TopBar";
 import { usePhoneLayout } from "./components/common/usePhoneLayout";
-import { useAnnouncements } from "./hooks/useAnnouncements";
 import { afterNextPaint } from "./hooks/useAfterFirstFrame";
 import { useBackend } from "./hooks/useBackend";
 import { useMetricsRefresh } from "./hooks/useMetricsRefresh";
@@ -106,7 +106,6 @@ export function App() {
   useReadyMark(connection.phase === "ready");
   usePreloadViews(connection.phase === "ready");
   const questions = useAppSelector((state) => state.questions);
-  const announced = useAnnouncements(connection.phase === "ready");
   // The skip link asks the inbox to put focus on its list, once.
   const [skipping, setSkipping] = useState(false);
   const inBrowser = useAppSelector((state) => state.person !== null);
@@ -195,9 +194,7 @@ export function App() {
         </Suspense>
       </main>
       <Toasts />
-      <div className="visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-announcer="">
-        {announced}
-      </div>
+      <Announcer />
     </div>
   );
 }

@@ -20,18 +20,17 @@ export function announcement(before: ReadonlyMap<string, QuestionStatus>, rows: 
   return parts.length > 0 ? parts.map((part) => (/[.?!]$/.test(part) ? part : `${part}.`)).join(" ") : null;
 }
 
-/** The latest announcement for the window's live region (see `announcement`), once `ready`. */
-export function useAnnouncements(ready: boolean): string {
+/** The latest announcement for the window's live region (see `announcement`): none for the rows there at first. */
+export function useAnnouncements(): string {
   const rows = useAppSelector(inboxRows);
   const known = useRef<Map<string, QuestionStatus> | null>(null);
   const [message, setMessage] = useState("");
   useEffect(() => {
-    if (!ready) return;
     const before = known.current;
     known.current = new Map(rows.map((row) => [row.id, row.question.status]));
     if (before === null) return;
     const said = announcement(before, rows);
     if (said !== null) setMessage(said);
-  }, [rows, ready]);
+  }, [rows]);
   return message;
 }

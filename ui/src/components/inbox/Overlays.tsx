@@ -1,7 +1,25 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { KEY_LIST } from "./inboxKeys";
 
-/** A small modal box: focus moves in when it opens, Escape closes it. */
+const TABBABLE = "button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), a[href], [tabindex='0']";
+
+/** Keeps `Tab` inside `box`: from its last stop to its first, and back with `Shift+Tab`. */
+function keepTabInside(box: HTMLElement, event: KeyboardEvent<HTMLElement>): void {
+  const stops = [...box.querySelectorAll<HTMLElement>(TABBABLE)];
+  const first = stops[0];
+  const last = stops[stops.length - 1];
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || active === box)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+/** A small modal box: focus moves in when it opens and stays in it, Escape closes it. */
 export function Dialog({ title, onClose, children, className }: { title: string; onClose: () => void; children: ReactNode; className?: string }) {
   const ref = useRef<HTMLDivElement | null>(null);
   useEffect(() => {
@@ -22,6 +40,7 @@ export function Dialog({ title, onClose, children, className }: { title: string;
         onKeyDown={(event) => {
           event.stopPropagation();
           if (event.key === "Escape") onClose();
+          else if (event.key === "Tab" && ref.current) keepTabInside(ref.current, event);
         }}
       >
         <h2 className="dialog-title">{title}</h2>
