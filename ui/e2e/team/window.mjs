@@ -151,6 +151,7 @@ async function connectApp(state) {
   const query = new URLSearchParams({ redirect_uri: redirect, state, code_challenge: challenge, code_challenge_method: "S256" });
   await ada.page.goto(`${base}/auth/app?${query}`);
   const asked = await ada.page.locator("main").innerText();
+  report.axe.connectApp ??= await auditThemes(ada.page);
   await ada.page.getByRole("button", { name: "Connect" }).click();
   await ada.page.waitForURL((url) => url.href.startsWith(redirect), WAIT);
   return { verifier, asked, back: codes.find((back) => back.state === state) };

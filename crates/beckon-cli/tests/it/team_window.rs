@@ -102,8 +102,9 @@ async fn each_person_uses_the_window_in_chromium_and_sees_only_their_questions()
     assert_eq!(report["ada"]["me"], 401);
     assert_eq!(report["problems"], json!({"ada": [], "bo": []}), "no script errors: {report}");
 
-    // Each page is WCAG 2.1 AA by axe-core: the inbox, an answered card, the signed-out page.
-    for page in ["inbox", "answered", "signedOut"] {
+    // Each page is WCAG 2.1 AA by axe-core: the inbox, an answered card, the app's consent page,
+    // the signed-out page.
+    for page in ["inbox", "answered", "connectApp", "signedOut"] {
         team::assert_accessible(page, &report["axe"][page]);
     }
     team.server.stop().await;

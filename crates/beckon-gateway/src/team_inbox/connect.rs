@@ -174,12 +174,16 @@ impl AppSignIn {
     }
 }
 
+/// The page the browser shows once the app is connected.
+const CONNECTED: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Beckon: connected</title></head>\
+    <body><main><h1>Beckon is connected</h1><p>You can close this tab.</p></main></body></html>";
+
+/// The page the browser shows when the app was not connected (refused, or it went wrong).
+const NOT_CONNECTED: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Beckon: not connected</title></head>\
+    <body><main><h1>Beckon was not connected</h1><p>You can close this tab.</p></main></body></html>";
+
 async fn came_back(State(sender): State<mpsc::Sender<Back>>, Query(back): Query<Back>) -> Html<&'static str> {
     let done = back.code.is_some();
     let _ = sender.send(back).await;
-    Html(if done {
-        "<!doctype html><title>Beckon</title><p>Beckon is connected. You can close this tab.</p>"
-    } else {
-        "<!doctype html><title>Beckon</title><p>Beckon was not connected. You can close this tab.</p>"
-    })
+    Html(if done { CONNECTED } else { NOT_CONNECTED })
 }
