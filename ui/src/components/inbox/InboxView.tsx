@@ -37,14 +37,14 @@ import { DenyPrompt, KeyHelp } from "./Overlays";
 import { RuleOfferBanner } from "./RuleOfferBanner";
 import { rowOnScreen, scrollRowIntoView, VirtualList } from "./VirtualList";
 
-/** The rows among lines `start` to `end` of `entries`, in runs of consecutive rows of one group. */
+/** The rows among lines `start` to `end` of `entries`, in runs by group (a group's rows are consecutive). */
 function rowRuns(entries: readonly ListEntry[], start: number, end: number): { group: TriageGroup; lines: { row: TriageRow; line: number }[] }[] {
   const runs: { group: TriageGroup; lines: { row: TriageRow; line: number }[] }[] = [];
   for (let line = start; line < end; line += 1) {
     const entry = entries[line];
     if (entry?.type !== "row") continue;
     const last = runs[runs.length - 1];
-    if (last && last.group.key === entry.group.key && last.lines[last.lines.length - 1]?.line === line - 1) last.lines.push({ row: entry.row, line });
+    if (last?.group.key === entry.group.key) last.lines.push({ row: entry.row, line });
     else runs.push({ group: entry.group, lines: [{ row: entry.row, line }] });
   }
   return runs;

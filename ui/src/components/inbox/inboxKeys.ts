@@ -45,13 +45,13 @@ export function pickOption(detail: HTMLElement, position: number, labels: readon
 
 /**
  * Enter from the list, on the card in `detail`. A question of one item whose option is chosen
- * is sent ("sent"). Otherwise focus moves into the card's form ("entered"): onto the chosen
- * option, else its first field, else its Submit; for an approval, onto the command it would run
- * (to read it, scrolling it by keyboard), else its Deny. Never onto the card's links.
+ * is sent. Otherwise focus moves into the card's form: onto the chosen option, else its first
+ * field, else its Submit; for an approval, onto the command it would run (to read it, scrolling
+ * it by keyboard), else its Deny. Never onto the card's links.
  */
-export function enterCard(detail: HTMLElement): "sent" | "entered" | null {
+export function enterCard(detail: HTMLElement): void {
   const form = detail.querySelector<HTMLFormElement>("form.qform");
-  if (!form) return null;
+  if (!form) return;
   let target: HTMLElement | null;
   if (form.classList.contains("approval")) {
     target = form.querySelector<HTMLElement>(".approval-preview [tabindex='0'], textarea:not([disabled])") ?? form.querySelector<HTMLElement>(".qactions .button-danger:not([disabled])");
@@ -59,10 +59,9 @@ export function enterCard(detail: HTMLElement): "sent" | "entered" | null {
     const chosen = form.querySelector<HTMLInputElement>("input:checked:not([disabled])");
     if (chosen?.type === "radio" && form.querySelectorAll("[data-item-index]").length === 1) {
       form.requestSubmit();
-      return "sent";
+      return;
     }
     target = chosen ?? form.querySelector<HTMLElement>("[data-item-index] :is(input, textarea, select):not([disabled])") ?? form.querySelector<HTMLElement>("button[type=submit]:not([disabled])");
   }
   target?.focus();
-  return target ? "entered" : null;
 }
